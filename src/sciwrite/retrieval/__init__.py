@@ -1,0 +1,21 @@
+"""Lexical (BM25) and dense (sentence-transformers + FAISS) retrieval over an RWGBench corpus."""
+
+from sciwrite.retrieval.base import Retriever, SearchResult, load_retriever
+from sciwrite.retrieval.bm25 import BM25Retriever
+from sciwrite.retrieval.dense import DenseRetriever
+from sciwrite.retrieval.evaluation import RetrievalReport, evaluate_retrieval, ndcg_at_k, recall_at_k
+from sciwrite.retrieval.query import build_query, document_text
+
+__all__ = [
+    "BM25Retriever",
+    "DenseRetriever",
+    "RetrievalReport",
+    "Retriever",
+    "SearchResult",
+    "build_query",
+    "document_text",
+    "evaluate_retrieval",
+    "load_retriever",
+    "ndcg_at_k",
+    "recall_at_k",
+]

@@ -1,0 +1,205 @@
+"""Dense retrieval: sentence-transformers embeddings in a FAISS inner-product index.
+
+Embeddings are L2-normalised, so inner product is cosine similarity. The index type is a FAISS factory
+string: exact ``Flat`` by default; for the full 1.09M-document corpus an approximate index such as
+``IVF4096,Flat`` (searched with ``nprobe``) or ``HNSW32`` (searched with ``efSearch``), see
+``scripts/bench/retrieval.py`` for the speed/recall trade-off. On a machine with GPUs the encoder runs in
+fp16 on the GPU and, when faiss-gpu is installed (extra ``gpu``), so does the search.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import faiss
+import numpy as np
+
+from sciwrite.models import ModelUnavailableError, model_location, resolve_model, torch_device
+from sciwrite.retrieval.base import SearchResult, check_doc_ids, check_queries, clip_k, read_config, write_config
+from sciwrite.retrieval.bm25 import _ids_and_texts
+
+logger = logging.getLogger(__name__)
+
+INDEX_FILE = "index.faiss"
+
+# Instructions the encoders were trained with for short queries against passages (from their model cards).
+QUERY_INSTRUCTIONS = {
+    "bge-large-en-v1.5": "Represent this sentence for searching relevant passages: ",
+    "bge-base-en-v1.5": "Represent this sentence for searching relevant passages: ",
+    "bge-small-en-v1.5": "Represent this sentence for searching relevant passages: ",
+}
+
+
+def default_query_instruction(encoder: str) -> str:
+    """The query instruction for a known encoder id or path, '' for encoders trained without one."""
+    name = encoder.rstrip("/").split("/")[-1]
+    return QUERY_INSTRUCTIONS.get(name, "")
+
+
+def load_encoder(name_or_path: str, device: str | None = None) -> Any:
+    """Load a sentence-transformers model once, on GPU in fp16 when present; a clear error if unavailable."""
+    from sentence_transformers import SentenceTransformer
+
+    device = device or torch_device()
+    try:
+        model = SentenceTransformer(model_location(name_or_path), device=device)
+    except Exception as err:  # the library raises OSError, HfHubHTTPError, ValueError... depending on why
+        raise ModelUnavailableError(
+            f"cannot load the dense encoder {name_or_path!r} ({type(err).__name__}: {err}). Download it with "
+            "network access first, pass a local path, or use the offline profile (SCIWRITE_PROFILE=lite / --profile lite)."
+        ) from err
+    if device.startswith("cuda"):
+        model = model.half()
+    return model
+
+
+def train_sample_size(index: faiss.Index, n: int) -> int:
+    """How many vectors to train an approximate index on: enough per IVF list, never more than we have."""
+    ivf = faiss.try_extract_index_ivf(index)
+    wanted = 64 * ivf.nlist if ivf is not None else 100_000
+    return min(n, max(wanted, 10_000))
+
+
+class DenseRetriever:
+    """Dense retriever: ``encoder`` embeds title + abstract; FAISS searches by inner product."""
+
+    kind = "dense"
+
+    def __init__(self, encoder: str | None = None, factory: str = "Flat", query_instruction: str | None = None,
+                 nprobe: int = 64, ef_search: int = 128, batch_size: int = 64, profile: str | None = None,
+                 device: str | None = None) -> None:
+        self.encoder_name = resolve_model("dense_encoder", encoder, profile)
+        self.factory = factory
+        self.query_instruction = (default_query_instruction(self.encoder_name)
+                                  if query_instruction is None else query_instruction)
+        self.nprobe, self.ef_search, self.batch_size = nprobe, ef_search, batch_size
+        self.device = device
+        self._model: Any = None
+        self.index: faiss.Index | None = None
+        self._search_index: faiss.Index | None = None
+        self.doc_ids: list[str] = []
+
+    @property
+    def model(self) -> Any:
+        if self._model is None:
+            self._model = load_encoder(self.encoder_name, self.device)
+        return self._model
+
+    def encode(self, texts: list[str], show_progress: bool = True) -> np.ndarray:
+        """Normalised float32 embeddings, computed in batches."""
+        vectors = self.model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
+                                    convert_to_numpy=True, show_progress_bar=show_progress)
+        return np.ascontiguousarray(vectors, dtype=np.float32)
+
+    def index_embeddings(self, doc_ids: list[str], embeddings: np.ndarray, show_progress: bool = True) -> "DenseRetriever":
+        """Build the FAISS index from precomputed (normalised) embeddings, row i standing for `doc_ids[i]`."""
+        if len(doc_ids) != len(embeddings):
+            raise ValueError(f"{len(doc_ids)} doc_ids but {len(embeddings)} embeddings")
+        if not doc_ids:
+            raise ValueError("cannot index an empty corpus")
+        check_doc_ids(doc_ids)
+        embeddings = np.ascontiguousarray(embeddings, dtype=np.float32)
+        index = faiss.index_factory(embeddings.shape[1], self.factory, faiss.METRIC_INNER_PRODUCT)
+        if not index.is_trained:
+            n_train = train_sample_size(index, len(embeddings))
+            rng = np.random.default_rng(0)
+            sample = embeddings[np.sort(rng.choice(len(embeddings), n_train, replace=False))]
+            logger.info("training %s on %d vectors", self.factory, n_train)
+            index.train(sample)
+        step = 100_000
+        for start in _progress(range(0, len(embeddings), step), show_progress, "adding to FAISS index"):
+            index.add(embeddings[start:start + step])
+        self.index, self._search_index, self.doc_ids = index, None, list(doc_ids)
+        return self
+
+    def index_texts(self, doc_ids: list[str], texts: list[str], show_progress: bool = True) -> "DenseRetriever":
+        """Embed `texts` and index them."""
+        return self.index_embeddings(doc_ids, self.encode(texts, show_progress), show_progress)
+
+    @classmethod
+    def from_corpus(cls, corpus: Iterable[Mapping[str, Any]], show_progress: bool = True, **kwargs: Any) -> "DenseRetriever":
+        """Build from corpus records (a `datasets.Dataset` or any iterable of dicts) on title + abstract."""
+        doc_ids, texts = _ids_and_texts(corpus)
+        return cls(**kwargs).index_texts(doc_ids, texts, show_progress=show_progress)
+
+    def _searcher(self) -> faiss.Index:
+        """The index with its search parameters set, moved to the GPUs when faiss-gpu sees any."""
+        if self.index is None:
+            raise RuntimeError("the dense index is empty: call index_texts(), from_corpus() or load() first")
+        if self._search_index is None:
+            index = self.index
+            if hasattr(faiss, "get_num_gpus") and faiss.get_num_gpus() > 0:
+                index = faiss.index_cpu_to_all_gpus(index)
+            set_search_parameters(index, nprobe=self.nprobe, ef_search=self.ef_search)
+            self._search_index = index
+        return self._search_index
+
+    def search_embeddings(self, query_vectors: np.ndarray, k: int = 50) -> list[SearchResult]:
+        """Top-k doc_ids for precomputed normalised query vectors."""
+        k = clip_k(k, len(self.doc_ids))
+        scores, ids = self._searcher().search(np.ascontiguousarray(query_vectors, dtype=np.float32), k)
+        return [SearchResult([self.doc_ids[j] for j in row_ids if j >= 0],
+                             [float(s) for s, j in zip(row_scores, row_ids) if j >= 0])
+                for row_scores, row_ids in zip(scores, ids)]
+
+    def search(self, queries: list[str], k: int = 50, show_progress: bool = True) -> list[SearchResult]:
+        """Top-k doc_ids per query (the encoder's query instruction is prepended)."""
+        check_queries(queries)
+        vectors = self.encode([self.query_instruction + q for q in queries], show_progress=show_progress)
+        return self.search_embeddings(vectors, k)
+
+    def config(self) -> dict[str, Any]:
+        return {"kind": self.kind, "encoder": self.encoder_name, "factory": self.factory,
+                "query_instruction": self.query_instruction, "nprobe": self.nprobe, "ef_search": self.ef_search,
+                "metric": "inner_product", "normalized": True, "fields": ["title", "abstract"],
+                "dimension": None if self.index is None else self.index.d}
+
+    def save(self, directory: str | Path) -> None:
+        """Write the FAISS index (CPU form), doc_ids and settings to `directory`."""
+        if self.index is None:
+            raise RuntimeError("nothing to save: the index is empty")
+        directory = Path(directory)
+        write_config(directory, self.config(), self.doc_ids)
+        faiss.write_index(self.index, str(directory / INDEX_FILE))
+
+    @classmethod
+    def load(cls, directory: str | Path, encoder: str | None = None, **kwargs: Any) -> "DenseRetriever":
+        """Load what `save` wrote. The encoder is the one the index was built with unless overridden."""
+        directory = Path(directory)
+        config, doc_ids = read_config(directory)
+        if config.get("kind") != cls.kind:
+            raise ValueError(f"{directory} holds a {config.get('kind')!r} retriever, not dense")
+        settings = {"nprobe": config["nprobe"], "ef_search": config["ef_search"], **kwargs}
+        retriever = cls(encoder=encoder or config["encoder"], factory=config["factory"],
+                        query_instruction=config["query_instruction"], **settings)
+        retriever.index = faiss.read_index(str(directory / INDEX_FILE))
+        if retriever.index.ntotal != len(doc_ids):
+            raise ValueError(f"{directory}: the index holds {retriever.index.ntotal} vectors but doc_ids.json lists {len(doc_ids)}")
+        retriever.doc_ids = doc_ids
+        return retriever
+
+
+def set_search_parameters(index: faiss.Index, nprobe: int, ef_search: int) -> None:
+    """Set nprobe (IVF) / efSearch (HNSW) where the index has them; exact indexes ignore both."""
+    params = faiss.GpuParameterSpace() if "Gpu" in type(index).__name__ and hasattr(faiss, "GpuParameterSpace") else faiss.ParameterSpace()
+    if faiss.try_extract_index_ivf(index) is not None:
+        params.set_index_parameter(index, "nprobe", nprobe)
+    if "HNSW" in _index_description(index):
+        params.set_index_parameter(index, "efSearch", ef_search)
+
+
+def _index_description(index: faiss.Index) -> str:
+    names = [type(index).__name__]
+    inner = getattr(index, "index", None)
+    if inner is not None:
+        names.append(type(faiss.downcast_index(inner)).__name__)
+    return " ".join(names)
+
+
+def _progress(iterable: Any, show: bool, desc: str) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, desc=desc, disable=not show)
