@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     index = sub.add_parser("index", help="retrieval indexes").add_subparsers(dest="what", required=True)
     p = index.add_parser("build", help="index a corpus config with BM25 or a dense encoder")
-    p.add_argument("--config", default="sample_corpus", help="corpus config (corpus, sample_corpus)")
+    p.add_argument("--corpus", "--config", dest="config", default="sample_corpus", help="corpus config (corpus, sample_corpus)")
     p.add_argument("--source", help="local dataset folder or Hub repo id")
     p.add_argument("--kind", choices=["bm25", "dense"], required=True)
     p.add_argument("--out", help="index folder (default: next to a local dataset, faiss/<config> or bm25/<config>)")

@@ -62,7 +62,7 @@ def config_info(config: str) -> ConfigInfo:
     return CONFIGS[config]
 
 
-def _card_configs(folder: Path) -> dict[str, Any]:
+def card_configs(folder: Path) -> dict[str, Any]:
     """The ``configs:`` entries of a folder's card, by name; {} when there is no card or no block."""
     card = folder / "README.md"
     if not card.exists():
@@ -81,7 +81,7 @@ def check_local_folder(folder: Path, config: str) -> None:
     """Explain precisely what is wrong with a folder that cannot serve `config`."""
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder} is not a directory")
-    configs = _card_configs(folder)
+    configs = card_configs(folder)
     if not configs:
         raise SchemaError(
             f"{folder} is not an RWGBench dataset folder: it needs a README.md whose YAML header has a `configs:` "
@@ -164,6 +164,9 @@ def attach_faiss_index(ds: Dataset, folder: Path, column: str = "embeddings") ->
 def write_dataset_folder(folder: str | Path, tables: dict[str, Dataset], card: str) -> Path:
     """Write each config as ``<config>/<split>-00000-of-00001.parquet`` and the card as README.md."""
     folder = Path(folder)
+    empty = [config for config, ds in tables.items() if len(ds) == 0]
+    if empty:  # `datasets` cannot load a zero-row parquet split back: leave such configs out instead
+        raise ValueError(f"configs {empty} have no rows; leave them out of the folder")
     for config, ds in tables.items():
         info = config_info(config)
         ds = validate_dataset(ds, info.kind, f"config {config!r}")

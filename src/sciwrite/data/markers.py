@@ -61,20 +61,21 @@ def order_of_first_appearance(text: str) -> list[int]:
     return list(dict.fromkeys(marker_numbers(text)))
 
 
-def renumber_by_first_appearance(text: str, keys: list[str]) -> tuple[str, list[str]]:
+def renumber_by_first_appearance(text: str, keys: list[str | None]) -> tuple[str, list[str]]:
     """Renumber markers so that [1] is the first cited key, [2] the next new one, ...
 
-    `keys[k-1]` is the identifier marker [k] stands for; markers pointing to the same identifier merge.
+    `keys[k-1]` is the identifier marker [k] stands for; markers pointing to the same identifier merge,
+    and markers whose key is None (a work not in the corpus) or out of range are removed.
     Returns the new text and the identifiers in order of first appearance.
     """
     ordered: list[str] = []
     index_of: dict[str, int] = {}
     mapping: dict[int, int | None] = {}
     for n in order_of_first_appearance(text):
-        if not 1 <= n <= len(keys):
+        key = keys[n - 1] if 1 <= n <= len(keys) else None
+        if key is None:
             mapping[n] = None
             continue
-        key = keys[n - 1]
         if key not in index_of:
             ordered.append(key)
             index_of[key] = len(ordered)

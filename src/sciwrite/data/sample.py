@@ -31,7 +31,7 @@ from sciwrite.data.grobid import (
 )
 from sciwrite.data.latexml import is_related_work_heading
 from sciwrite.data.markers import renumber_by_first_appearance
-from sciwrite.data.titles import normalize_title, title_doc_id
+from sciwrite.data.titles import title_doc_id
 
 logger = logging.getLogger(__name__)
 
@@ -191,10 +191,7 @@ def _align(target: dict[str, Any], index: CorpusTitleIndex, report: SampleReport
     """Turn a target's bib-key markers into corpus doc_id citations in order of first appearance."""
     doc_ids = [index.lookup(title) for title in target["_cited_titles"]]
     aligned = sum(d is not None for d in doc_ids)
-    keys = [d if d is not None else f"unaligned:{normalize_title(t)}" for d, t in zip(doc_ids, target["_cited_titles"])]
-    text, ordered = renumber_by_first_appearance(target["related_work"], keys)
-    if any(k.startswith("unaligned:") for k in ordered):  # cannot happen when the corpus holds every cited work
-        raise RuntimeError(f"paper {target['paper_id']}: a cited title is missing from the corpus")
+    text, ordered = renumber_by_first_appearance(target["related_work"], doc_ids)
     report.per_paper.append({"paper_id": target["paper_id"], **target["_figures"], "n_citations": len(ordered),
                              "coverage": aligned / len(doc_ids) if doc_ids else 1.0})
     record = {k: v for k, v in target.items() if not k.startswith("_")}

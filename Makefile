@@ -1,0 +1,29 @@
+# sciwrite: `make quickstart` runs the main job offline, `make test` runs the tests.
+# Both create .venv on first use and install torch as a CPU wheel first (see README).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_HUB_DISABLE_TELEMETRY=1
+
+.PHONY: install quickstart test bench clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade "pip>=25"
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e ".[dev]"
+	touch $@
+
+quickstart: install
+	$(OFFLINE) $(BIN)/sciwrite quickstart
+
+test: install
+	$(OFFLINE) $(BIN)/python -m pytest -q
+
+bench: install
+	$(BIN)/python scripts/bench/retrieval.py
+
+clean:
+	rm -rf $(VENV) outputs .pytest_cache
