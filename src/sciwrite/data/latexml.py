@@ -21,7 +21,6 @@ Structure relied upon (LaTeXML 0.8.x, as served on arxiv.org/html):
 from __future__ import annotations
 
 import re
-import unicodedata
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from urllib.parse import unquote
 from bs4 import BeautifulSoup, NavigableString, Tag
 from bs4.element import CData, Comment, Declaration, Doctype, ProcessingInstruction
 
+from sciwrite.data.headings import RELATED_WORK_HEADINGS, is_introduction_heading, is_related_work_heading
 from sciwrite.data.markers import merge_adjacent_markers
 
 __all__ = [
@@ -120,67 +120,6 @@ class MissingRelatedWorkError(LatexmlParseError):
 
     def __reduce__(self):
         return (self.__class__, (self.detail, self.paper_id, self.headings))
-
-
-# --------------------------------------------------------------------------------------------------
-# Related-work headings
-# --------------------------------------------------------------------------------------------------
-
-# Headings are normalised before matching (see `_normalize_heading`): lower-cased, "&" -> "and",
-# punctuation -> space, section numbers / tags ("2", "2.1", "II.", "A", "Appendix B") removed.
-_RW_CORE = (
-    r"(?:related (?:work|works|literature|research|studies|approaches|efforts)"
-    r"|relevant (?:work|works|literature|research|studies)"
-    r"|(?:prior|previous|existing|earlier|past) (?:work|works|research|literature|studies|approaches|art)"
-    r"|literature (?:review|survey|overview)"
-    r"|review of (?:the )?(?:related |relevant |existing |prior |previous )?(?:literature|work|works|research)"
-    r"|(?:connection|connections|relation|relations|relationship) (?:to|with) (?:the )?"
-    r"(?:prior|previous|related|existing|other) (?:work|works|literature|research))"
-)
-_RW_MODIFIER = (
-    r"(?:(?:a )?(?:brief |short |detailed )?(?:extended|additional|further|other|more|broader|selected)? ?)"
-)
-_RW_TOPIC = r"(?: (?:on|in|for|about|of|to) .+)?"
-_RW_COMPANION = r"(?:background|preliminaries|motivation|discussion|context|overview)"
-
-#: Regular expressions, each matched in full against the normalised heading. In words: "Related
-#: Work(s)/Literature/Research/Studies", "Relevant Work", "Prior/Previous/Existing Work", "Literature
-#: Review/Survey", "Review of the Literature", "Connections/Relation to Prior Work", optionally with a
-#: modifier ("Additional", "Extended", "Other", "Brief") and a topic ("Related Work on Fact
-#: Checking"); the same joined with Background / Preliminaries / Motivation / Discussion ("Background
-#: and Related Work", "Related Work & Background"); and "State of the Art".
-#: "Background" (or "Preliminaries") alone is deliberately NOT a related-work heading: such sections
-#: usually define the task and notation rather than survey prior work, so a paper whose only candidate
-#: is "Background" raises MissingRelatedWorkError instead of yielding a wrong target text. Headings
-#: that merely contain "relat..." ("Relation Extraction", "Comparison with Related Systems") do not
-#: match.
-RELATED_WORK_HEADINGS: tuple[str, ...] = (
-    rf"{_RW_MODIFIER}{_RW_CORE}{_RW_TOPIC}",
-    rf"{_RW_COMPANION} (?:and )?{_RW_MODIFIER}{_RW_CORE}{_RW_TOPIC}",
-    rf"{_RW_MODIFIER}{_RW_CORE} (?:and )?{_RW_COMPANION}",
-    r"state of the art",
-    rf"{_RW_COMPANION} (?:and )?state of the art",
-)
-_RW_PATTERNS = tuple(re.compile(p) for p in RELATED_WORK_HEADINGS)
-_LEADING_NUMBER = re.compile(
-    r"^(?:(?:section|appendix|chapter)\s+)?(?:\d+|[ivxlc]+|[a-z])(?:\s+\d+)*\s+(?=\S)"
-)
-
-
-def _normalize_heading(heading: str) -> str:
-    """Lower-case, '&' -> 'and', punctuation -> spaces, single spaces."""
-    text = unicodedata.normalize("NFKC", heading).lower().replace("&", " and ")
-    text = re.sub(r"[^\w\s]|_", " ", text)
-    return " ".join(text.split())
-
-
-def is_related_work_heading(heading: str) -> bool:
-    """True when `heading` (with or without its section number) names a related-work section."""
-    if not heading:
-        return False
-    norm = _normalize_heading(heading)
-    candidates = {norm, _LEADING_NUMBER.sub("", norm)}
-    return any(p.fullmatch(c) for c in candidates if c for p in _RW_PATTERNS)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -736,7 +675,7 @@ def parse_arxiv_html(html: str, paper_id: str) -> ParsedArxivPaper:
 
     section_texts = [(_section_heading(s), _section_text(s)) for s in sections]
     introduction = next(
-        (text for heading, text in section_texts if re.match(r"introduction\b", heading, re.IGNORECASE)), ""
+        (text for heading, text in section_texts if is_introduction_heading(heading)), ""
     )
     return ParsedArxivPaper(
         paper_id=paper_id,

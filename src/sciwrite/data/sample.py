@@ -29,7 +29,7 @@ from sciwrite.data.grobid import (
     replace_cite_spans,
     section_paragraphs,
 )
-from sciwrite.data.latexml import is_related_work_heading
+from sciwrite.data.headings import is_introduction_heading, is_related_work_heading
 from sciwrite.data.markers import renumber_by_first_appearance
 from sciwrite.data.titles import title_doc_id
 
@@ -41,12 +41,6 @@ _ANTHOLOGY_LETTERS = {
     "S": "SemEval/*SEM", "W": "ACL workshop", "L": "LREC", "I": "IJCNLP", "H": "HLT", "A": "ANLP", "Y": "PACLIC",
     "R": "RANLP", "U": "ALTA", "O": "ROCLING", "M": "MUC", "T": "TINLAP", "X": "TIPSTER",
 }
-_INTRO = re.compile(r"^\s*(\d+(\.\d+)*\.?\s*)?introduction\b", re.IGNORECASE)
-
-
-def is_introduction_heading(heading: str) -> bool:
-    """'Introduction', '1 Introduction', 'Introduction and Motivation'."""
-    return bool(_INTRO.match(heading))
 
 
 def aclsum_paper_dir() -> Path:
