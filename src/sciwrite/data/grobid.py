@@ -28,7 +28,7 @@ def load_grobid_json(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as err:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise ValueError(f"{path}: not a readable JSON file ({err})") from err
     if not isinstance(doc, dict) or "pdf_parse" not in doc and "body_text" not in doc:
         raise ValueError(f"{path}: not a grobid2json/S2ORC paper (no 'pdf_parse' or 'body_text')")
@@ -86,10 +86,12 @@ def author_names(authors: list[Mapping[str, Any]] | None) -> list[str]:
     return names
 
 
-def replace_cite_spans(para: Paragraph, marker_for: Callable[[str | None], str | None]) -> str:
+def replace_cite_spans(para: Paragraph, marker_for: Callable[[str | None], str | None],
+                       keep: Callable[[str], str] = str) -> str:
     """The paragraph text with each citation span replaced by ``marker_for(ref_id)``.
 
-    Spans for which `marker_for` returns None keep their original text.
+    Spans for which `marker_for` returns None keep their original text; every piece of original text
+    passes through `keep` (e.g. `neutralize_markers`, so that it cannot be mistaken for a marker).
     """
     out, cursor = [], 0
     for span in sorted(para.cite_spans, key=lambda s: s["start"]):
@@ -99,8 +101,8 @@ def replace_cite_spans(para: Paragraph, marker_for: Callable[[str | None], str |
         marker = marker_for(span.get("ref_id"))
         if marker is None:
             continue
-        out.append(para.text[cursor:start])
+        out.append(keep(para.text[cursor:start]))
         out.append(marker)
         cursor = end
-    out.append(para.text[cursor:])
+    out.append(keep(para.text[cursor:]))
     return "".join(out)

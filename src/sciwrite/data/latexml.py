@@ -31,7 +31,7 @@ from bs4 import BeautifulSoup, NavigableString, Tag
 from bs4.element import CData, Comment, Declaration, Doctype, ProcessingInstruction
 
 from sciwrite.data.headings import RELATED_WORK_HEADINGS, is_introduction_heading, is_related_work_heading
-from sciwrite.data.markers import merge_adjacent_markers
+from sciwrite.data.markers import merge_adjacent_markers, neutralize_markers
 
 __all__ = [
     "RELATED_WORK_HEADINGS",
@@ -183,8 +183,10 @@ def _render(node: Tag | NavigableString, cite_hook: CiteHook | None = None,
     """Concatenated visible text of `node` (not whitespace-collapsed); iterative to survive deep trees.
 
     Maths become their alttext, footnotes / floats / tables are dropped, and each <cite> is handed
-    to `cite_hook` when one is given (so the related-work renderer can substitute markers).
+    to `cite_hook` when one is given (so the related-work renderer can substitute markers); the other
+    text then has its bracketed numbers neutralised, so that only the hook's markers read as markers.
     """
+    keep = neutralize_markers if cite_hook is not None else str
     out: list[str] = []
     stack: list[tuple[bool, object]] = [(False, node)]  # (is_literal, item)
     while stack:
@@ -194,12 +196,12 @@ def _render(node: Tag | NavigableString, cite_hook: CiteHook | None = None,
             continue
         if isinstance(item, NavigableString):
             if not isinstance(item, _IGNORED_STRINGS):
-                out.append(str(item))
+                out.append(keep(str(item)))
             continue
         if not isinstance(item, Tag) or _is_skipped(item, extra_skip):
             continue
         if item.name == "math":
-            out.append(_math_text(item))
+            out.append(keep(_math_text(item)))
             continue
         if item.name == "br":
             out.append(" ")
@@ -523,7 +525,7 @@ class _CitationResolver:
             if token.is_link:
                 links.append((start, len(text), token.target))
         if not links:
-            visible = _clean(text)
+            visible = neutralize_markers(_clean(text))
             self._resolve(None, visible)
             return visible
 
@@ -561,7 +563,7 @@ class _CitationResolver:
             number = self._resolve(group[0][2], segment)
             if number is None:
                 all_resolved = False
-                rendered.append(segment)
+                rendered.append(neutralize_markers(segment))
             else:
                 rendered.append(f"[{number}]")
         separators = [c[2] for c in cuts]

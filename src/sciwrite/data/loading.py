@@ -77,8 +77,11 @@ def card_configs(folder: Path) -> dict[str, Any]:
     return {c["config_name"]: c for c in meta.get("configs") or [] if isinstance(c, dict) and "config_name" in c}
 
 
-def check_local_folder(folder: Path, config: str) -> None:
-    """Explain precisely what is wrong with a folder that cannot serve `config`."""
+def local_data_files(folder: Path, config: str) -> dict[str, list[str]]:
+    """The parquet files of `config` in a local folder, by split, as its card lists them.
+
+    Explains precisely what is wrong with a folder that cannot serve `config`.
+    """
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder} is not a directory")
     configs = card_configs(folder)
@@ -89,11 +92,17 @@ def check_local_folder(folder: Path, config: str) -> None:
         )
     if config not in configs:
         raise SchemaError(f"{folder} has no config {config!r}; its card lists {sorted(configs)}")
+    files: dict[str, list[str]] = {}
     for entry in configs[config].get("data_files") or []:
-        pattern = entry["path"] if isinstance(entry, dict) else entry
-        for p in [pattern] if isinstance(pattern, str) else pattern:
-            if not list(folder.glob(p)):
-                raise SchemaError(f"{folder}: config {config!r} lists data files {p!r} but none exist")
+        split, patterns = (entry.get("split", "train"), entry["path"]) if isinstance(entry, dict) else ("train", entry)
+        for pattern in [patterns] if isinstance(patterns, str) else patterns:
+            found = sorted(str(p) for p in folder.glob(pattern))
+            if not found:
+                raise SchemaError(f"{folder}: config {config!r} lists data files {pattern!r} but none exist")
+            files.setdefault(split, []).extend(found)
+    if not files:
+        raise SchemaError(f"{folder}: config {config!r} lists no data files")
+    return files
 
 
 def load_rwgbench(config: str = "sample", source: str | Path | None = None, split: str | None = None, *,
@@ -122,8 +131,10 @@ def load_rwgbench(config: str = "sample", source: str | Path | None = None, spli
     is_local = local.exists() or str(source).startswith((".", "/", "~"))
     where = f"RWGBench config {config!r} from {source}"
     if is_local:
-        check_local_folder(local, config)
-        ds = load_dataset(str(local), config, split=None if split == "all" else (split or info.split))
+        # Resolved files, not the folder: the cache key then covers each file's path and modification
+        # time, so a folder rebuilt in place is read anew (a folder id is cached by name and card only).
+        files = local_data_files(local, config)
+        ds = load_dataset("parquet", data_files=files, split=None if split == "all" else (split or info.split))
     else:
         ds = load_dataset(str(source), config, split=None if split == "all" else (split or info.split), revision=revision)
     ds = validate_dataset(ds, info.kind, where)

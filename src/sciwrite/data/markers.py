@@ -7,9 +7,9 @@ from collections.abc import Mapping
 
 # One bracket holding numbers separated by commas/semicolons or ranges: [3], [1, 2], [1-3], [2; 5].
 MARKER_GROUP = re.compile(r"\[(\d+(?:\s*[-–,;]\s*\d+)*)\]")
-# Markers standing next to each other, separated only by spaces, commas or semicolons: [1] [2]; [3].
-_ADJACENT = re.compile(r"\[(\d+(?:, \d+)*)\](?:[\s,;]*\[(\d+(?:, \d+)*)\])+")
-_PARENTHESISED = re.compile(r"\(\s*((?:\[\d+(?:, \d+)*\][\s,;]*)+)\)")
+# Markers standing next to each other on one line, separated only by spaces, commas or semicolons.
+_ADJACENT = re.compile(r"\[(\d+(?:, \d+)*)\](?:[ \t,;]*\[(\d+(?:, \d+)*)\])+")
+_PARENTHESISED = re.compile(r"\([ \t]*((?:\[\d+(?:, \d+)*\][ \t,;]*)+)\)")
 
 
 def expand_group(inner: str) -> list[int]:
@@ -27,6 +27,12 @@ def expand_group(inner: str) -> list[int]:
 def marker_numbers(text: str) -> list[int]:
     """Every marker number in `text`, in order of occurrence (with repeats)."""
     return [n for m in MARKER_GROUP.finditer(text) for n in expand_group(m.group(1))]
+
+
+def neutralize_markers(text: str) -> str:
+    """'[0, 1]' -> '(0, 1)': source text that only looks like a marker (an interval, an enumeration, an
+    unresolved numeric citation) must not be read as one, so its brackets become parentheses."""
+    return MARKER_GROUP.sub(lambda m: f"({m.group(1)})", text)
 
 
 def merge_adjacent_markers(text: str) -> str:

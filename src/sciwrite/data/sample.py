@@ -30,7 +30,7 @@ from sciwrite.data.grobid import (
     section_paragraphs,
 )
 from sciwrite.data.headings import is_introduction_heading, is_related_work_heading
-from sciwrite.data.markers import renumber_by_first_appearance
+from sciwrite.data.markers import neutralize_markers, renumber_by_first_appearance
 from sciwrite.data.titles import title_doc_id
 
 logger = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ class SampleReport:
 
 
 def _bib_title(entry: dict[str, Any] | None) -> str:
-    return (entry or {}).get("title", "").strip() if entry else ""
+    return ((entry or {}).get("title") or "").strip()
 
 
 def _related_work(doc: dict[str, Any], report: SampleReport, paper_id: str) -> tuple[str, list[str], dict[str, Any]] | None:
@@ -117,7 +117,7 @@ def _related_work(doc: dict[str, Any], report: SampleReport, paper_id: str) -> t
         report.unresolved_citations[reason] += 1
         return None
 
-    text = "\n\n".join(replace_cite_spans(p, marker) for p in paras if p.text.strip())
+    text = "\n\n".join(replace_cite_spans(p, marker, keep=neutralize_markers) for p in paras if p.text.strip())
     rate = counts["resolved"] / counts["all"] if counts["all"] else 1.0
     return text, keys, {"heading": heading, "n_citation_spans": counts["all"], "extraction_rate": rate}
 

@@ -38,7 +38,9 @@ sciwrite pipeline runs on it unchanged; it is not the benchmark and its numbers 
 
 - `sample` (split `test`): the papers that have a related-work section found by heading, with at least one
   linked citation. `related_work` keeps the section's words; every citation span that GROBID linked to a
-  titled bibliography entry is replaced by `[k]`, 1-based into `citations`; unlinked spans keep their text.
+  titled bibliography entry is replaced by `[k]`, 1-based into `citations`; unlinked spans keep their text,
+  and bracketed numbers that are not resolved citations (an enumeration, an interval, an unlinked numeric
+  citation) are written with parentheses, so that only real markers read as markers.
 - `sample_corpus` (split `train`): the target papers plus every distinct work their bibliographies list,
   de-duplicated by normalised title. **Cited works have an empty `abstract`**: GROBID bibliographies carry
   title, authors and year only. Only the target papers' own records have abstracts.

@@ -8,6 +8,8 @@ import unicodedata
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _LATEX_CMD = re.compile(r"\\[a-zA-Z]+\s*")
+# Accent escapes keep their letter: {\"u}, \"u, \'{e}, \v{s}, \c c -> u, u, e, s, c.
+_LATEX_ACCENT = re.compile(r"\{?\\(?:[\"'`^~=.]|[a-zA-Z](?=[{\s]))\s*\{?([a-zA-Z])\}?\}?")
 
 
 def normalize_title(title: str | None) -> str:
@@ -20,6 +22,7 @@ def normalize_title(title: str | None) -> str:
         return ""
     text = unicodedata.normalize("NFKD", title)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = _LATEX_ACCENT.sub(r"\1", text)
     text = _LATEX_CMD.sub(" ", text).replace("{", "").replace("}", "")
     text = text.lower().replace("-\n", "").replace("- ", "")
     return _NON_ALNUM.sub(" ", text).strip()

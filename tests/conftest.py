@@ -1,0 +1,85 @@
+"""Shared fixtures: offline Hugging Face, the packaged MiniLM loaded once, the aclsum sample built once."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["HF_DATASETS_OFFLINE"] = "1"
+# `datasets` caches a local folder by its name and card, not its files' contents: a private cache per session
+# keeps a developer's earlier runs (or an older sample build) from being served to these tests.
+os.environ["HF_DATASETS_CACHE"] = _HF_CACHE = tempfile.mkdtemp(prefix="sciwrite-tests-hf-datasets-")
+atexit.register(shutil.rmtree, _HF_CACHE, ignore_errors=True)
+
+import pytest
+
+# Variables that change which model, profile or Hub repo the code picks: tests set them explicitly.
+_ENV_KNOBS = ("SCIWRITE_PROFILE", "SCIWRITE_MODEL_DENSE_ENCODER", "SCIWRITE_HUB_NAMESPACE")
+# aclsum papers with short bibliographies for the small sample that dense encoding runs on: two target papers
+# (5 citations each) and one without a related-work section; 26 corpus documents.
+MINI_PAPERS = ("E06-1051", "P02-1051", "P06-1112")
+
+
+@pytest.fixture(autouse=True)
+def _clean_sciwrite_env(monkeypatch, tmp_path):
+    """No test inherits the developer's settings, and none can write to ~/.cache/sciwrite by accident."""
+    for name in _ENV_KNOBS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("SCIWRITE_DATA_DIR", str(tmp_path / "sciwrite-data-dir"))
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    """The packaged all-MiniLM-L6-v2, loaded once through sciwrite's own loader."""
+    from sciwrite.retrieval.dense import load_encoder
+
+    return load_encoder("packaged:all-MiniLM-L6-v2", device="cpu")
+
+
+@pytest.fixture
+def patch_encoder(monkeypatch, minilm):
+    """Make every DenseRetriever reuse the session MiniLM; records the encoder ids that were asked for."""
+    from sciwrite.retrieval import dense
+
+    asked: list[str] = []
+
+    def fake_load_encoder(name_or_path, device=None):
+        asked.append(name_or_path)
+        assert name_or_path == "packaged:all-MiniLM-L6-v2", name_or_path
+        return minilm
+
+    monkeypatch.setattr(dense, "load_encoder", fake_load_encoder)
+    return asked
+
+
+@pytest.fixture(scope="session")
+def sample_folder(tmp_path_factory):
+    """The RWGBench sample built from all 250 aclsum papers (read-only for tests: copy before writing)."""
+    from sciwrite.data.sample_folder import write_sample_folder
+
+    folder = tmp_path_factory.mktemp("aclsum_sample")
+    write_sample_folder(folder, show_progress=False)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def mini_sample_folder(tmp_path_factory):
+    """A sample built from 3 aclsum papers: small enough to embed in seconds (read-only: copy first)."""
+    from sciwrite.data.sample import aclsum_paper_dir
+    from sciwrite.data.sample_folder import write_sample_folder
+
+    papers = tmp_path_factory.mktemp("mini_papers")
+    for stem in MINI_PAPERS:
+        shutil.copy(aclsum_paper_dir() / f"{stem}.json", papers / f"{stem}.json")
+    folder = tmp_path_factory.mktemp("mini_sample")
+    write_sample_folder(folder, paper_dir=papers, show_progress=False)
+    return folder
+
+
+@pytest.fixture
+def mini_sample_copy(mini_sample_folder, tmp_path):
+    """A private, writable copy of the mini sample (tests that write indexes next to the data use it)."""
+    return shutil.copytree(mini_sample_folder, tmp_path / "mini_sample")

@@ -1,0 +1,155 @@
+"""The `sciwrite` command, run in-process: build, index, retrieve, quickstart, and its error exits."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+
+import pytest
+
+from sciwrite.cli import main
+from sciwrite.data.loading import load_rwgbench
+from sciwrite.retrieval import BM25Retriever, build_query
+from sciwrite.retrieval.base import CONFIG_FILE
+
+
+@pytest.fixture
+def sample_copy(sample_folder, tmp_path):
+    """A writable copy of the full aclsum sample (indexes get written next to the data)."""
+    return shutil.copytree(sample_folder, tmp_path / "sample_copy")
+
+
+def table_rows(text):
+    """The data rows of a format_table printout, split on runs of spaces, keyed by the header."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    start = next(i for i, line in enumerate(lines) if line.startswith("---"))
+    header = lines[start - 1].split()
+    return [dict(zip(header, line.split())) for line in lines[start + 1:]]
+
+
+def test_build_sample(tmp_path, capsys, sample_folder):
+    out = tmp_path / "built"
+    assert main(["build", "sample", "--out", str(out)]) == 0
+    stdout = capsys.readouterr().out
+    assert f"RWGBench sample written to {out}" in stdout
+    stats = json.loads((sample_folder / "build_report.json").read_text(encoding="utf-8"))["statistics"]
+    printed = {row["statistic"]: row["value"] for row in table_rows(stdout)}
+    assert printed["target_papers"] == str(stats["target_papers"])
+    assert printed["corpus_documents"] == str(stats["corpus_documents"])
+    assert (out / "README.md").exists() and (out / "build_report.json").exists()
+    assert len(load_rwgbench("sample", source=out)) == stats["target_papers"]
+
+
+def test_index_bm25_then_retrieve(sample_copy, tmp_path, capsys):
+    folder = sample_copy
+    assert main(["index", "build", "--kind", "bm25", "--config", "sample_corpus", "--source", str(folder)]) == 0
+    index = folder / "bm25" / "sample_corpus"
+    n_docs = len(load_rwgbench("sample_corpus", source=folder))
+    assert f"bm25 index of {n_docs} documents from 'sample_corpus' written to {index}" in capsys.readouterr().out
+    assert json.loads((index / CONFIG_FILE).read_text())["kind"] == "bm25"
+
+    hits = tmp_path / "out" / "hits.jsonl"
+    assert main(["retrieve", "--index", str(index), "--config", "sample", "--source", str(folder),
+                 "--out", str(hits), "--limit", "5"]) == 0
+    stdout = capsys.readouterr().out
+    lines = [json.loads(line) for line in hits.read_text(encoding="utf-8").splitlines()]
+    papers = load_rwgbench("sample", source=folder).select(range(5))
+    assert [line["paper_id"] for line in lines] == papers["paper_id"]
+    retriever = BM25Retriever.load(index)
+    expected = retriever.search([build_query(p) for p in papers], k=50, show_progress=False)
+    for line, result in zip(lines, expected):
+        assert len(line["candidates"]) == 50
+        assert line["candidates"] == result.doc_ids
+        assert line["scores"] == sorted(line["scores"], reverse=True)
+        # the query is the paper's own title + abstract: its own corpus record ranks first
+        assert line["candidates"][0] == line["paper_id"]
+    assert f"top-50 candidates for 5 papers written to {hits}" in stdout
+    [row] = table_rows(stdout)
+    assert row["retriever"] == "sample_corpus" and row["papers"] == "5"
+    for key in ("recall@10", "recall@20", "recall@50", "ndcg@10"):
+        assert 0.0 <= float(row[key]) <= 1.0
+    assert float(row["recall@10"]) <= float(row["recall@20"]) <= float(row["recall@50"])
+
+
+def test_index_dense_then_retrieve(mini_sample_copy, capsys, patch_encoder):
+    folder = mini_sample_copy
+    assert main(["index", "build", "--kind", "dense", "--profile", "lite", "--config", "sample_corpus",
+                 "--source", str(folder), "--batch-size", "8"]) == 0
+    index = folder / "faiss" / "sample_corpus"
+    assert f"dense index of 26 documents from 'sample_corpus' written to {index}" in capsys.readouterr().out
+    config = json.loads((index / CONFIG_FILE).read_text())
+    assert (config["kind"], config["encoder"], config["factory"]) == ("dense", "packaged:all-MiniLM-L6-v2", "Flat")
+    assert len(json.loads((index / "doc_ids.json").read_text())) == 26
+    assert (index / "index.faiss").stat().st_size > 26 * 384 * 4
+
+    assert main(["retrieve", "--index", str(index), "--config", "sample", "--source", str(folder),
+                 "--ks", "5", "10"]) == 0
+    [row] = table_rows(capsys.readouterr().out)
+    assert row["papers"] == "2"
+    assert set(row) == {"retriever", "papers", "recall@5", "recall@10", "ndcg@10"}
+    assert 0.0 < float(row["recall@10"]) <= 1.0
+    assert patch_encoder == ["packaged:all-MiniLM-L6-v2"] * 2  # built, then loaded from the saved config
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["index", "build", "--kind", "bm25", "--source", "/nonexistent/sciwrite-data"], "is not a directory"),
+        (["index", "build", "--kind", "bm25", "--config", "nope", "--source", "/tmp"], "unknown RWGBench config 'nope'"),
+        (["retrieve", "--index", "{tmp}", "--source", "{tmp}"], "holds no saved sciwrite retriever"),
+        (["index", "build", "--kind", "bm25", "--source", "{tmp}"], "is not an RWGBench dataset folder"),
+    ],
+)
+def test_errors_exit_2_with_message(argv, needle, tmp_path, capsys):
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("sciwrite: error: ")
+    assert needle in captured.err
+    assert captured.out == ""
+
+
+def test_unloadable_encoder_exits_2_naming_it(mini_sample_copy, tmp_path, capsys):
+    missing = str(tmp_path / "no-such-encoder")
+    assert main(["index", "build", "--kind", "dense", "--encoder", missing, "--source", str(mini_sample_copy)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot load the dense encoder" in err and missing in err
+    assert not (mini_sample_copy / "faiss").exists()
+
+
+def test_usage_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["index", "build"])
+    assert exit_info.value.code == 2
+    assert "--kind" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["index", "build", "--kind", "sparse"])
+    assert exit_info.value.code == 2
+
+
+def test_quickstart(mini_sample_copy, tmp_path, capsys, patch_encoder):
+    out = tmp_path / "qs"
+    assert main(["quickstart", "--data-dir", str(mini_sample_copy), "--out", str(out)]) == 0
+    stdout = capsys.readouterr().out
+    assert "2 target papers, 26 corpus documents" in stdout  # the prebuilt folder was used, not rebuilt
+    assert "built the RWGBench sample" not in stdout
+    rows = json.loads((out / "retrieval.json").read_text(encoding="utf-8"))
+    assert [r["retriever"] for r in rows] == ["bm25", "dense (all-MiniLM-L6-v2)"]
+    for r in rows:
+        assert r["papers"] == 2
+        metrics = {k: v for k, v in r.items() if k.startswith(("recall@", "ndcg@"))}
+        assert set(metrics) == {"recall@10", "recall@20", "recall@50", "ndcg@10"}
+        assert all(0.0 <= v <= 1.0 for v in metrics.values())
+        assert r["recall@10"] <= r["recall@20"] <= r["recall@50"]
+    with (out / "retrieval.csv").open(newline="", encoding="utf-8") as f:
+        table = list(csv.DictReader(f))
+    assert [t["retriever"] for t in table] == ["bm25", "dense (all-MiniLM-L6-v2)"]
+    assert float(table[0]["recall@10"]) == pytest.approx(rows[0]["recall@10"])
+    assert (out / "retrieval.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    per_paper = json.loads((out / "retrieval_per_paper.json").read_text(encoding="utf-8"))
+    assert len(per_paper) == 4
+    # the indexes are kept next to the data
+    assert (mini_sample_copy / "bm25" / "sample_corpus" / CONFIG_FILE).exists()
+    assert (mini_sample_copy / "faiss" / "sample_corpus" / CONFIG_FILE).exists()
+    assert patch_encoder == ["packaged:all-MiniLM-L6-v2"]
