@@ -182,6 +182,33 @@ def test_bm25_scores_match_hand_computation():
     assert short.scores[0] == pytest.approx(0.956907, rel=1e-4)
 
 
+ANALYZER_TEXTS = [
+    "The Running dogs RUN; they ran and were running!",
+    "Café au lait, naïve résumé — über-fast x-ray 3D models in 2024 (v2.0)",
+    "a I x of to",  # only stop-words and one-character tokens
+    "",
+    "BERT's pre-training: token_ids and snake_case words, ÉCOLE normale",
+]
+
+
+@pytest.mark.parametrize("stemmer,stopwords", [("english", "en"), (None, "en"), ("english", None), (None, None)])
+def test_analyzer_gives_exactly_the_terms_of_bm25s_tokenize(stemmer, stopwords):
+    """The fast analyzer must agree with the library it replaces, term for term and document for document."""
+    import bm25s
+    import Stemmer
+
+    from sciwrite.retrieval.bm25 import Analyzer
+
+    reference = bm25s.tokenize(ANALYZER_TEXTS, stopwords=stopwords or [], return_ids=False, show_progress=False,
+                               stemmer=Stemmer.Stemmer(stemmer) if stemmer else None)
+    analyzer = Analyzer(stemmer, stopwords)
+    tokenized = analyzer.term_ids(ANALYZER_TEXTS, show_progress=False)
+    term_of = {i: t for t, i in tokenized.vocab.items()}
+    assert [[term_of[i] for i in ids] for ids in tokenized.ids] == reference
+    assert [analyzer.terms(t) for t in ANALYZER_TEXTS] == reference
+    assert reference[2] == ([] if stopwords else ["of", "to"])
+
+
 # ---------------------------------------------------------------- dense
 
 
