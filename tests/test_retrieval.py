@@ -209,6 +209,25 @@ def test_analyzer_gives_exactly_the_terms_of_bm25s_tokenize(stemmer, stopwords):
     assert reference[2] == ([] if stopwords else ["of", "to"])
 
 
+def test_vectorised_index_equals_bm25s_own_index():
+    """The array-based score matrix must equal the one bm25s builds with its own per-document loop."""
+    import bm25s
+
+    from sciwrite.retrieval.bm25 import Analyzer
+
+    rng = np.random.default_rng(7)
+    vocab = ["".join(rng.choice(list("abcdefghij"), rng.integers(2, 6))) for _ in range(300)] + ["the", "running"]
+    texts = [" ".join(rng.choice(vocab, rng.integers(1, 60))) for _ in range(500)] + ["the of and"]  # last: no terms
+    tokenized = Analyzer().term_ids(texts, show_progress=False)
+    reference = bm25s.BM25(k1=1.5, b=0.75, method="lucene")
+    reference.index(bm25s.tokenization.Tokenized(ids=list(tokenized.ids), vocab=tokenized.vocab), show_progress=False)
+    ours = BM25Retriever().index([f"d{i}" for i in range(len(texts))], texts, show_progress=False)._bm25
+    assert np.array_equal(ours.scores["indices"], reference.scores["indices"])
+    assert np.array_equal(ours.scores["indptr"], reference.scores["indptr"])
+    np.testing.assert_allclose(ours.scores["data"], reference.scores["data"], rtol=1e-6)
+    assert ours.scores["num_docs"] == reference.scores["num_docs"] == 501
+
+
 # ---------------------------------------------------------------- dense
 
 
