@@ -327,15 +327,16 @@ def test_ivf_with_all_lists_probed_equals_exact_search():
 def test_hnsw_index_finds_each_document_by_its_own_vector(tmp_path):
     doc_ids = [f"d{i}" for i in range(300)]
     vectors = random_unit_vectors(300, 32, 2)
-    hnsw = DenseRetriever(profile="lite", factory="HNSW8", ef_search=64).index_embeddings(doc_ids, vectors,
-                                                                                            show_progress=False)
+    hnsw = DenseRetriever(profile="lite", factory="HNSW8", ef_search=64, ef_construction=80).index_embeddings(
+        doc_ids, vectors, show_progress=False)
+    assert faiss.downcast_index(hnsw.index).hnsw.efConstruction == 80
     hits = hnsw.search_embeddings(vectors[:20], k=5)
     assert [h.doc_ids[0] for h in hits] == doc_ids[:20]
     assert all(h.scores[0] == pytest.approx(1.0, abs=1e-5) for h in hits)
     assert faiss.downcast_index(hnsw._searcher()).hnsw.efSearch == 64
     hnsw.save(tmp_path / "hnsw")
     loaded = DenseRetriever.load(tmp_path / "hnsw")
-    assert (loaded.factory, loaded.ef_search) == ("HNSW8", 64)
+    assert (loaded.factory, loaded.ef_search, loaded.ef_construction) == ("HNSW8", 64, 80)
     assert [h.doc_ids for h in loaded.search_embeddings(vectors[:20], k=5)] == [h.doc_ids for h in hits]
 
 

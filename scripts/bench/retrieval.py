@@ -31,7 +31,7 @@ The BM25 and dense parts each run in their own (spawned) process, so each part's
 
 How to run
 ----------
-Full run (about an hour on 2 cores, peak RSS ~15 GiB)::
+Full run (about 35 minutes on 2 cores; peak RSS 12 GiB, in the dense part)::
 
     .venv/bin/python scripts/bench/retrieval.py --out /tmp/retrieval_bench.json
 

@@ -48,7 +48,8 @@ def cmd_index_build(args: argparse.Namespace) -> None:
         retriever = BM25Retriever.from_corpus(corpus)
     else:
         retriever = DenseRetriever.from_corpus(corpus, encoder=args.encoder, factory=args.factory, profile=args.profile,
-                                               batch_size=args.batch_size, nprobe=args.nprobe)
+                                               batch_size=args.batch_size, nprobe=args.nprobe,
+                                               ef_construction=args.ef_construction)
     local = _local_source(args.source, args.config)
     default = (local / ("faiss" if args.kind == "dense" else "bm25") / args.config) if local else Path("indexes") / args.config / args.kind
     out = Path(args.out or default)
@@ -111,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--encoder", help="dense encoder id or path (default: the profile's dense_encoder)")
     p.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: $SCIWRITE_PROFILE or paper)")
     p.add_argument("--factory", default="Flat", help="FAISS factory string: Flat (exact), IVF4096,Flat, HNSW32 ...")
-    p.add_argument("--nprobe", type=int, default=64, help="IVF lists searched per query")
+    p.add_argument("--nprobe", type=int, default=16, help="IVF lists searched per query")
+    p.add_argument("--ef-construction", type=int, default=40, help="HNSW graph-building beam")
     p.add_argument("--batch-size", type=int, default=64, help="encoder batch size")
     p.set_defaults(func=cmd_index_build)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 import re
 from array import array
-from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
