@@ -139,7 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    level = logging.INFO if args.verbose else logging.WARNING
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("bm25s").setLevel(level)  # bm25s sets its own logger to DEBUG on import
     try:
         args.func(args)
     except (ValueError, FileNotFoundError, RuntimeError) as err:
