@@ -9,10 +9,11 @@ import tempfile
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
-# `datasets` caches a local folder by its name and card, not its files' contents: a private cache per session
-# keeps a developer's earlier runs (or an older sample build) from being served to these tests.
+# Private `datasets` and `evaluate` caches per session: tests neither read nor fill a developer's caches.
 os.environ["HF_DATASETS_CACHE"] = _HF_CACHE = tempfile.mkdtemp(prefix="sciwrite-tests-hf-datasets-")
-atexit.register(shutil.rmtree, _HF_CACHE, ignore_errors=True)
+os.environ["HF_MODULES_CACHE"] = _HF_MODULES = tempfile.mkdtemp(prefix="sciwrite-tests-hf-modules-")
+for _folder in (_HF_CACHE, _HF_MODULES):
+    atexit.register(shutil.rmtree, _folder, ignore_errors=True)
 
 import pytest
 

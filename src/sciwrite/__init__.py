@@ -1,3 +1,7 @@
 """sciwrite: benchmarking AI-assisted scientific writing (RWGBench, SciIG) the Hugging Face way."""
 
 __version__ = "0.1.0"
+
+from sciwrite.metric_modules import load_metric  # noqa: E402
+
+__all__ = ["__version__", "load_metric"]

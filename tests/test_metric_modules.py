@@ -1,0 +1,84 @@
+"""The `evaluate` modules: loading offline by path and by name, their documented example, bad input."""
+
+from __future__ import annotations
+
+import doctest
+import shutil
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+import sciwrite
+from sciwrite.metric_modules import available_metrics, metric_path, metric_search_path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def cpr():
+    import evaluate
+
+    return evaluate.load(str(REPO / "metrics" / "citation_precision_recall"))
+
+
+def test_load_by_name_and_by_path(cpr):
+    assert "citation_precision_recall" in available_metrics()
+    by_name = sciwrite.load_metric("citation_precision_recall")
+    assert by_name.name == cpr.name == "citation_precision_recall"
+    with pytest.raises(FileNotFoundError, match=r"no sciwrite metric 'nope'; available: \[.*citation_precision_recall"):
+        metric_path("nope")
+
+
+def test_installed_copy_is_found_under_the_prefix(tmp_path, monkeypatch):
+    """A regular install puts the modules in <prefix>/share/sciwrite/metrics (pyproject data-files)."""
+    installed = tmp_path / "share" / "sciwrite" / "metrics" / "citation_precision_recall"
+    shutil.copytree(REPO / "metrics" / "citation_precision_recall", installed)
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    assert metric_search_path()[1] == tmp_path / "share" / "sciwrite" / "metrics"
+    monkeypatch.setattr("sciwrite.metric_modules.metric_search_path", lambda: [tmp_path / "nowhere", installed.parent])
+    assert metric_path("citation_precision_recall") == installed
+
+
+def test_documented_example_runs(cpr):
+    """The module's inputs description carries a doctest; it must hold."""
+    module = sys.modules[type(cpr).__module__]
+    examples = doctest.DocTestParser().get_examples(module._KWARGS_DESCRIPTION)
+    runner = doctest.DocTestRunner()
+    globs = {}
+    for example in examples:
+        example.source = example.source.replace('evaluate.load("metrics/', f'evaluate.load("{REPO}/metrics/')
+    test = doctest.DocTest(examples, globs, "citation_precision_recall", None, 0, None)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries == len(examples) > 0
+
+
+def test_scores_by_hand(cpr):
+    results = cpr.compute(
+        predictions=["A [1] and B [2, 3].", "Nothing cited here [9].", "Only [2]."],
+        references=[["d1", "d3"], ["d1"], ["x", "y"]],
+        candidates=[["d1", "d2", "d3"], ["d1"], ["x", "y"]],
+    )
+    # paper 1: cited {d1, d2, d3} vs gold {d1, d3}: P 2/3, R 1; paper 2: empty-citation output: 0, 0; paper 3: P 1, R 1/2
+    assert results["precision"] == pytest.approx((2 / 3 + 0 + 1) / 3)
+    assert results["recall"] == pytest.approx((1 + 0 + 0.5) / 3)
+    assert results["empty_citation_rate"] == pytest.approx(1 / 3)
+    assert results["unresolved_markers"] == 1
+
+
+def test_bad_input_names_the_problem(cpr):
+    with pytest.raises(ValueError, match="`candidates` is required"):
+        cpr.compute(predictions=["A [1]."], references=[["d1"]])
+    with pytest.raises(ValueError, match=r"candidates \(2\) must have the same length"):
+        cpr.compute(predictions=["A [1]."], references=[["d1"]], candidates=[["d1"], ["d2"]])
+    with pytest.raises(ValueError, match="record 1: field 'references' is empty"):
+        cpr.compute(predictions=["A [1].", "B [1]."], references=[["d1"], []], candidates=[["d1"], ["d1"]])
+
+
+def test_reference_sections_score_one(cpr, sample_folder):
+    """Each published section, with its own citations as candidates, cites exactly its gold set."""
+    papers = pq.read_table(sample_folder / "sample" / "test-00000-of-00001.parquet").to_pylist()
+    results = cpr.compute(predictions=[p["related_work"] for p in papers], references=[p["citations"] for p in papers],
+                          candidates=[p["citations"] for p in papers])
+    assert results == {"precision": 1.0, "recall": 1.0, "empty_citation_rate": 0.0, "unresolved_markers": 0}
