@@ -41,17 +41,24 @@ def test_installed_copy_is_found_under_the_prefix(tmp_path, monkeypatch):
     assert metric_path("citation_precision_recall") == installed
 
 
-def test_documented_example_runs(cpr):
-    """The module's inputs description carries a doctest; it must hold."""
-    module = sys.modules[type(cpr).__module__]
+@pytest.mark.parametrize("name", ["citation_precision_recall", "citation_distribution_balance"])
+def test_documented_example_runs(name):
+    """Each module's inputs description carries a doctest; it must hold."""
+    metric = sciwrite.load_metric(name)
+    module = sys.modules[type(metric).__module__]
     examples = doctest.DocTestParser().get_examples(module._KWARGS_DESCRIPTION)
-    runner = doctest.DocTestRunner()
-    globs = {}
     for example in examples:
         example.source = example.source.replace('evaluate.load("metrics/', f'evaluate.load("{REPO}/metrics/')
-    test = doctest.DocTest(examples, globs, "citation_precision_recall", None, 0, None)
-    runner.run(test)
+    runner = doctest.DocTestRunner()
+    runner.run(doctest.DocTest(examples, {}, name, None, 0, None))
     assert runner.failures == 0 and runner.tries == len(examples) > 0
+
+
+def test_every_module_is_installed_as_data_files():
+    """pyproject's data-files must list every metric folder, or a regular install would miss it."""
+    pyproject = (REPO / "pyproject.toml").read_text()
+    for folder in sorted(p for p in (REPO / "metrics").iterdir() if p.is_dir()):
+        assert f'"share/sciwrite/metrics/{folder.name}" = ["metrics/{folder.name}/*"]' in pyproject
 
 
 def test_scores_by_hand(cpr):
@@ -82,3 +89,19 @@ def test_reference_sections_score_one(cpr, sample_folder):
     results = cpr.compute(predictions=[p["related_work"] for p in papers], references=[p["citations"] for p in papers],
                           candidates=[p["citations"] for p in papers])
     assert results == {"precision": 1.0, "recall": 1.0, "empty_citation_rate": 0.0, "unresolved_markers": 0}
+
+
+def test_citation_distribution_balance_by_hand():
+    cdb = sciwrite.load_metric("citation_distribution_balance")
+    results = cdb.compute(
+        predictions=["[1] [1] [2] [3] [3] [3] [4]", "no citation [5]", "[1][2]"],
+        candidates=[["a", "b", "c", "d"], ["a"], ["a", "a"]],
+    )
+    # paper 1: a 2x, b 1x, c 3x, d 1x -> 2/4; paper 2: empty-citation output -> 0; paper 3: both markers are "a" -> 0/1
+    assert results["citation_distribution_balance"] == pytest.approx((0.5 + 0 + 0) / 3)
+    assert results["empty_citation_rate"] == pytest.approx(1 / 3)
+    assert results["unresolved_markers"] == 1
+    with pytest.raises(ValueError, match="record 0: field 'predictions' must be a string"):
+        from sciwrite.metrics.rwg_scores import score_citation_distribution_balance
+
+        score_citation_distribution_balance([None], [["a"]])

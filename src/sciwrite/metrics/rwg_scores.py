@@ -6,7 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sciwrite.metrics.rwg import citation_precision_recall, resolve_citations
+from sciwrite.metrics.rwg import (
+    citation_counts,
+    citation_distribution_balance,
+    citation_precision_recall,
+    resolve_citations,
+)
 
 
 @dataclass
@@ -30,6 +35,9 @@ def check_batch(predictions: Sequence[str], references: Sequence[Any], candidate
     if not len(predictions) == len(references) == len(candidates):
         raise ValueError(f"predictions ({len(predictions)}), references ({len(references)}) and candidates "
                          f"({len(candidates)}) must have the same length")
+    for i, text in enumerate(predictions):
+        if not isinstance(text, str):
+            raise ValueError(f"record {i}: field 'predictions' must be a string, got {type(text).__name__}")
 
 
 def score_citation_precision_recall(predictions: Sequence[str], references: Sequence[Sequence[str]],
@@ -46,3 +54,18 @@ def score_citation_precision_recall(predictions: Sequence[str], references: Sequ
                             "empty_citation_output": resolved.is_empty_citation_output,
                             "n_cited": len(resolved.unique_ids), "unresolved_markers": resolved.n_unresolved})
     return scores
+
+
+def score_citation_distribution_balance(predictions: Sequence[str],
+                                        candidates: Sequence[Sequence[str]] | None) -> list[dict[str, Any]]:
+    """Per paper: the share of its cited papers cited exactly once (0 for an empty-citation output)."""
+    check_batch(predictions, predictions, candidates)
+    rows = []
+    for text, cands in zip(predictions, candidates):
+        resolved = resolve_citations(text, list(cands))
+        counts = citation_counts(resolved.doc_ids)
+        rows.append({"citation_distribution_balance": citation_distribution_balance(counts),
+                     "n_cited": len(counts), "cited_once": sum(1 for c in counts.values() if c == 1),
+                     "empty_citation_output": resolved.is_empty_citation_output,
+                     "unresolved_markers": resolved.n_unresolved})
+    return rows

@@ -1,0 +1,64 @@
+"""Citation distribution balance (RWGBench): how evenly a generated related-work section spreads its citations."""
+
+import datasets
+import evaluate
+
+from sciwrite.metrics.rwg_scores import score_citation_distribution_balance
+
+_DESCRIPTION = """
+Citation distribution balance (CDB) is the share of the papers a generated related-work section cites
+that it cites exactly once. Published related-work sections mostly mention each prior work once, in the
+place it belongs; a section that keeps returning to the same few papers scores low. A marker `[i]`
+resolves to `candidates[i-1]`; out-of-range and malformed markers are counted and ignored; a section
+with no resolvable marker (an empty-citation output) scores 0. The score needs no reference section.
+"""
+
+_CITATION = """
+@article{xie2026rwgbench,
+  title   = {RWGBench: Evaluating Scholarly Positioning in Related Work Generation},
+  author  = {Xie, Anzhe and Su, Weihang and Mao, Jiaxin and Liu, Yiqun and Ma, Shaoping and Ai, Qingyao},
+  journal = {arXiv preprint arXiv:2606.24894},
+  year    = {2026}
+}
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions (`list` of `str`): generated related-work sections with numeric markers `[i]`.
+    candidates (`list` of `list` of `str`, keyword): for each prediction, the ordered doc_ids its markers
+        index into (1-based).
+Returns:
+    citation_distribution_balance (`float`): mean over papers of (papers cited once) / (papers cited).
+    empty_citation_rate (`float`): share of papers whose section resolves no marker.
+    unresolved_markers (`int`): out-of-range and malformed markers over all papers.
+Examples:
+    >>> import evaluate
+    >>> metric = evaluate.load("metrics/citation_distribution_balance")
+    >>> results = metric.compute(
+    ...     predictions=["A [1] builds on [2]; later [1, 3] and again [1]. See also [4]."],
+    ...     candidates=[["d1", "d2", "d3", "d4"]],
+    ... )
+    >>> results["citation_distribution_balance"]
+    0.75
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class CitationDistributionBalance(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features({"predictions": datasets.Value("string")}),
+            reference_urls=["https://arxiv.org/abs/2606.24894"],
+        )
+
+    def _compute(self, predictions, candidates=None):
+        rows = score_citation_distribution_balance(predictions, candidates)
+        n = len(rows)
+        return {
+            "citation_distribution_balance": sum(r["citation_distribution_balance"] for r in rows) / n if n else 0.0,
+            "empty_citation_rate": sum(r["empty_citation_output"] for r in rows) / n if n else 0.0,
+            "unresolved_markers": sum(r["unresolved_markers"] for r in rows),
+        }
