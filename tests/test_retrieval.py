@@ -479,6 +479,18 @@ def test_resolve_model_errors(monkeypatch):
         DenseRetriever()
 
 
+def test_roles_without_a_model_in_a_profile_say_what_they_need(monkeypatch):
+    from sciwrite.models import ModelUnavailableError
+
+    assert resolve_model("scibert", profile="paper") == "allenai/scibert_scivocab_uncased"
+    assert resolve_model("scibert", profile="lite") == PACKAGED_MINILM
+    assert resolve_model("nli", profile="paper").startswith("MoritzLaurer/DeBERTa-v3")
+    with pytest.raises(ModelUnavailableError, match=r"'lite' profile has no nli model .* MoritzLaurer/DeBERTa-v3-large"):
+        resolve_model("nli", profile="lite")
+    monkeypatch.setenv("SCIWRITE_MODEL_NLI", "/models/tiny-nli")  # an explicit model always wins
+    assert resolve_model("nli", profile="lite") == "/models/tiny-nli"
+
+
 def test_packaged_model_location():
     path = model_location(PACKAGED_MINILM)
     assert path == packaged_model_path(PACKAGED_MINILM)

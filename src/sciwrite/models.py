@@ -23,7 +23,7 @@ class ModelRole:
 
     name: str
     description: str
-    defaults: dict[str, str]
+    defaults: dict[str, str]  # profile -> model id; a profile without an entry has no model for the role
 
 
 ROLES: dict[str, ModelRole] = {
@@ -31,6 +31,24 @@ ROLES: dict[str, ModelRole] = {
         "dense_encoder",
         "Sentence embedding model for dense retrieval over the corpus (title + abstract).",
         {"paper": "BAAI/bge-large-en-v1.5", "lite": PACKAGED_MINILM},
+    ),
+    "scibert": ModelRole(
+        "scibert",
+        "Scientific-text encoder for topical relevance, positioning-structure blocks and BERTScore.",
+        {"paper": "allenai/scibert_scivocab_uncased", "lite": PACKAGED_MINILM},
+    ),
+    # DeBERTa-v3-large fine-tuned on MNLI, FEVER-NLI, ANLI, LingNLI and WANLI: three-way
+    # (entailment / neutral / contradiction) and robust beyond MNLI's genres, which scientific claims need.
+    # No NLI model ships in a package, so the lite profile has none: NLI metrics report "not computed".
+    "nli": ModelRole(
+        "nli",
+        "Three-way NLI classifier for soft citation recall and claim-support consistency.",
+        {"paper": "MoritzLaurer/DeBERTa-v3-large-mnli-fever-anli-ling-wanli"},
+    ),
+    "citation_frame": ModelRole(
+        "citation_frame",
+        "Multi-label MultiCite citation-frame classifier for citation frame alignment.",
+        {"paper": "BFTree/rwgbench-citation-frame-classifier"},
     ),
 }
 
@@ -54,7 +72,17 @@ def resolve_model(role: str, override: str | None = None, profile: str | None = 
     """
     if role not in ROLES:
         raise KeyError(f"unknown model role {role!r}; known roles: {sorted(ROLES)}")
-    return override or os.environ.get(f"SCIWRITE_MODEL_{role.upper()}") or ROLES[role].defaults[current_profile(profile)]
+    chosen = override or os.environ.get(f"SCIWRITE_MODEL_{role.upper()}")
+    if chosen:
+        return chosen
+    name = current_profile(profile)
+    defaults = ROLES[role].defaults
+    if name not in defaults:
+        others = ", ".join(f"{p}: {m}" for p, m in defaults.items())
+        raise ModelUnavailableError(
+            f"the {name!r} profile has no {role} model ({ROLES[role].description.rstrip('.')}); other profiles use [{others}] "
+            f"— pass it explicitly or set SCIWRITE_MODEL_{role.upper()}")
+    return defaults[name]
 
 
 def model_location(model_id: str) -> str:
