@@ -27,7 +27,7 @@ MINI_PAPERS = ("E06-1051", "P02-1051", "P06-1112")
 @pytest.fixture(autouse=True)
 def _clean_sciwrite_env(monkeypatch, tmp_path):
     """No test inherits the developer's settings, and none can write to ~/.cache/sciwrite by accident."""
-    for name in _ENV_KNOBS:
+    for name in [*_ENV_KNOBS, *(k for k in os.environ if k.startswith("SCIWRITE_MODEL_"))]:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("SCIWRITE_DATA_DIR", str(tmp_path / "sciwrite-data-dir"))
 

@@ -41,7 +41,7 @@ def test_installed_copy_is_found_under_the_prefix(tmp_path, monkeypatch):
     assert metric_path("citation_precision_recall") == installed
 
 
-@pytest.mark.parametrize("name", ["citation_precision_recall", "citation_distribution_balance"])
+@pytest.mark.parametrize("name", ["citation_precision_recall", "citation_distribution_balance", "topical_relevance"])
 def test_documented_example_runs(name):
     """Each module's inputs description carries a doctest; it must hold."""
     metric = sciwrite.load_metric(name)
@@ -105,3 +105,37 @@ def test_citation_distribution_balance_by_hand():
         from sciwrite.metrics.rwg_scores import score_citation_distribution_balance
 
         score_citation_distribution_balance([None], [["a"]])
+
+
+def test_topical_relevance_by_hand(minilm):
+    trt = sciwrite.load_metric("topical_relevance")
+    corpus = {"d1": "Graph neural networks for molecules.", "d2": "Baking bread at home.", "d3": "Protein folding."}
+    abstract = "Graph neural networks for molecules."
+    results = trt.compute(predictions=["A [1] and B [2] and again [1, 2].", "nothing [7]"],
+                          references=[abstract, abstract], candidates=[["d1", "d2"], ["d3"]], corpus=corpus, profile="lite")
+    vectors = minilm.encode([abstract, corpus["d2"]], normalize_embeddings=True)
+    expected_first = (1.0 + float(vectors[0] @ vectors[1])) / 2  # distinct cited papers d1 (same text) and d2
+    assert results["topical_relevance"] == pytest.approx((expected_first + 0.0) / 2, abs=1e-4)  # paper 2: empty output
+    assert results["empty_citation_rate"] == 0.5 and results["unresolved_markers"] == 1
+    assert results["model"] == "packaged:all-MiniLM-L6-v2"
+
+
+def test_topical_relevance_bad_input():
+    trt = sciwrite.load_metric("topical_relevance")
+    with pytest.raises(ValueError, match="`corpus` is required"):
+        trt.compute(predictions=["A [1]"], references=["abs"], candidates=[["d1"]], profile="lite")
+    with pytest.raises(ValueError, match=r"not in the corpus, e.g. \['zz'\]"):
+        trt.compute(predictions=["A [1]"], references=["abs"], candidates=[["zz"]], corpus={"d1": "x"}, profile="lite")
+    with pytest.raises(ValueError, match="record 0: field 'references'"):
+        trt.compute(predictions=["A [1]"], references=[" "], candidates=[["d1"]], corpus={"d1": "x"}, profile="lite")
+
+
+def test_topical_relevance_reads_a_corpus_dataset(mini_sample_folder):
+    from sciwrite.data import load_rwgbench
+
+    papers = load_rwgbench("sample", source=mini_sample_folder)
+    corpus = load_rwgbench("sample_corpus", source=mini_sample_folder)
+    trt = sciwrite.load_metric("topical_relevance")
+    results = trt.compute(predictions=papers["related_work"], references=papers["abstract"],
+                          candidates=papers["citations"], corpus=corpus, profile="lite")
+    assert 0.0 < results["topical_relevance"] < 1.0 and results["empty_citation_rate"] == 0.0

@@ -1,17 +1,19 @@
-"""Citation scores over a batch of predictions, with the per-paper diagnostics the suite reports."""
+"""RWGBench scores over a batch of predictions, with the per-paper diagnostics the suite reports."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sciwrite.encoders import embed
 from sciwrite.metrics.rwg import (
     citation_counts,
     citation_distribution_balance,
     citation_precision_recall,
     resolve_citations,
 )
+from sciwrite.retrieval.query import document_text
 
 
 @dataclass
@@ -68,4 +70,47 @@ def score_citation_distribution_balance(predictions: Sequence[str],
                      "n_cited": len(counts), "cited_once": sum(1 for c in counts.values() if c == 1),
                      "empty_citation_output": resolved.is_empty_citation_output,
                      "unresolved_markers": resolved.n_unresolved})
+    return rows
+
+
+def corpus_texts(corpus: Mapping[str, str] | Any, doc_ids: Iterable[str]) -> dict[str, str]:
+    """Title + abstract of each of `doc_ids`, from a doc_id -> text mapping or a corpus `Dataset`.
+
+    A doc_id the corpus does not hold is an error that names it.
+    """
+    wanted = list(dict.fromkeys(doc_ids))
+    if isinstance(corpus, Mapping):
+        missing = [d for d in wanted if d not in corpus]
+        found = {d: corpus[d] for d in wanted if d in corpus}
+    else:
+        row_of = {doc_id: i for i, doc_id in enumerate(corpus["doc_id"])}
+        missing = [d for d in wanted if d not in row_of]
+        rows = corpus.select([row_of[d] for d in wanted if d in row_of])
+        found = {r["doc_id"]: document_text(r) for r in rows}
+    if missing:
+        raise ValueError(f"{len(missing)} cited doc_id(s) are not in the corpus, e.g. {missing[:5]}")
+    return found
+
+
+def score_topical_relevance(predictions: Sequence[str], target_abstracts: Sequence[str],
+                            candidates: Sequence[Sequence[str]] | None, corpus: Mapping[str, str] | Any,
+                            model: Any, batch_size: int = 64) -> list[dict[str, Any]]:
+    """Per paper: mean cosine between the target's abstract and each distinct cited paper (title + abstract).
+
+    Every text is embedded once for the whole batch. An empty-citation output scores 0.
+    """
+    check_batch(predictions, target_abstracts, candidates)
+    for i, abstract in enumerate(target_abstracts):
+        if not isinstance(abstract, str) or not abstract.strip():
+            raise ValueError(f"record {i}: field 'references' (the target paper's abstract) is empty")
+    resolved = [resolve_citations(text, list(cands)) for text, cands in zip(predictions, candidates)]
+    texts = corpus_texts(corpus, (d for r in resolved for d in r.unique_ids))
+    cited_ids = list(texts)
+    cited = dict(zip(cited_ids, embed(model, [texts[d] for d in cited_ids], batch_size)))
+    targets = embed(model, list(target_abstracts), batch_size)
+    rows = []
+    for target, r in zip(targets, resolved):
+        sims = [float(cited[d] @ target) for d in r.unique_ids]
+        rows.append({"topical_relevance": sum(sims) / len(sims) if sims else 0.0, "n_cited": len(sims),
+                     "empty_citation_output": r.is_empty_citation_output, "unresolved_markers": r.n_unresolved})
     return rows

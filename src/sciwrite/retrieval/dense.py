@@ -18,7 +18,8 @@ from typing import Any
 import faiss
 import numpy as np
 
-from sciwrite.models import ModelUnavailableError, model_location, resolve_model, torch_device
+from sciwrite.encoders import load_sentence_encoder
+from sciwrite.models import resolve_model
 from sciwrite.retrieval.base import SearchResult, check_doc_ids, check_queries, clip_k, read_config, write_config
 from sciwrite.retrieval.bm25 import _ids_and_texts
 
@@ -41,20 +42,8 @@ def default_query_instruction(encoder: str) -> str:
 
 
 def load_encoder(name_or_path: str, device: str | None = None) -> Any:
-    """Load a sentence-transformers model once, on GPU in fp16 when present; a clear error if unavailable."""
-    from sentence_transformers import SentenceTransformer
-
-    device = device or torch_device()
-    try:
-        model = SentenceTransformer(model_location(name_or_path), device=device)
-    except Exception as err:  # the library raises OSError, HfHubHTTPError, ValueError... depending on why
-        raise ModelUnavailableError(
-            f"cannot load the dense encoder {name_or_path!r} ({type(err).__name__}: {err}). Download it with "
-            "network access first, pass a local path, or use the offline profile (SCIWRITE_PROFILE=lite / --profile lite)."
-        ) from err
-    if device.startswith("cuda"):
-        model = model.half()
-    return model
+    """Load the dense encoder (on GPU in fp16 when present); a clear error naming it if unavailable."""
+    return load_sentence_encoder(name_or_path, device, role="dense encoder")
 
 
 def train_sample_size(index: faiss.Index, n: int) -> int:
