@@ -41,7 +41,8 @@ def test_installed_copy_is_found_under_the_prefix(tmp_path, monkeypatch):
     assert metric_path("citation_precision_recall") == installed
 
 
-@pytest.mark.parametrize("name", ["citation_precision_recall", "citation_distribution_balance", "topical_relevance"])
+@pytest.mark.parametrize("name", ["citation_precision_recall", "citation_distribution_balance", "topical_relevance",
+                                  "positioning_structure_similarity"])
 def test_documented_example_runs(name):
     """Each module's inputs description carries a doctest; it must hold."""
     metric = sciwrite.load_metric(name)
@@ -139,3 +140,27 @@ def test_topical_relevance_reads_a_corpus_dataset(mini_sample_folder):
     results = trt.compute(predictions=papers["related_work"], references=papers["abstract"],
                           candidates=papers["citations"], corpus=corpus, profile="lite")
     assert 0.0 < results["topical_relevance"] < 1.0 and results["empty_citation_rate"] == 0.0
+
+
+def test_positioning_structure_similarity_by_hand(minilm):
+    from sciwrite.metrics.rwg import positioning_structure_similarity
+
+    pss = sciwrite.load_metric("positioning_structure_similarity")
+    ref_blocks = ["Graph neural networks learn on molecules.", "Language models read papers.", "Robots fold laundry."]
+    gen_blocks = ["Language models read papers.", "Graph neural networks learn on molecules."]
+    results = pss.compute(predictions=["\n\n".join(b.replace(".", " [1].") for b in gen_blocks)],
+                          references=["\n\n".join(ref_blocks)], profile="lite")
+    g = minilm.encode(gen_blocks, normalize_embeddings=True)
+    r = minilm.encode(ref_blocks, normalize_embeddings=True)
+    assert results["positioning_structure_similarity"] == pytest.approx(positioning_structure_similarity(g @ r.T), abs=1e-4)
+
+
+def test_reference_sections_have_pss_one(mini_sample_folder):
+    from sciwrite.data import load_rwgbench
+
+    papers = load_rwgbench("sample", source=mini_sample_folder)
+    pss = sciwrite.load_metric("positioning_structure_similarity")
+    results = pss.compute(predictions=papers["related_work"], references=papers["related_work"], profile="lite")
+    assert results["positioning_structure_similarity"] == pytest.approx(1.0, abs=1e-5)
+    with pytest.raises(ValueError, match=r"Mismatch in the number of predictions \(1\) and references \(2\)"):
+        pss.compute(predictions=["a"], references=["a", "b"], profile="lite")  # evaluate's own check

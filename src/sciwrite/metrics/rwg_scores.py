@@ -6,13 +6,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from sciwrite.encoders import embed
 from sciwrite.metrics.rwg import (
     citation_counts,
     citation_distribution_balance,
     citation_precision_recall,
+    positioning_structure_similarity,
     resolve_citations,
 )
+from sciwrite.metrics.text import content_blocks
 from sciwrite.retrieval.query import document_text
 
 
@@ -113,4 +117,24 @@ def score_topical_relevance(predictions: Sequence[str], target_abstracts: Sequen
         sims = [float(cited[d] @ target) for d in r.unique_ids]
         rows.append({"topical_relevance": sum(sims) / len(sims) if sims else 0.0, "n_cited": len(sims),
                      "empty_citation_output": r.is_empty_citation_output, "unresolved_markers": r.n_unresolved})
+    return rows
+
+
+def score_positioning_structure(predictions: Sequence[str], references: Sequence[str], model: Any,
+                                batch_size: int = 64) -> list[dict[str, Any]]:
+    """Per paper: soft-LCS similarity of the generated and reference block sequences (block embeddings' cosines)."""
+    if len(predictions) != len(references):
+        raise ValueError(f"predictions ({len(predictions)}) and references ({len(references)}) must have the same length")
+    for field_name, texts in (("predictions", predictions), ("references", references)):
+        for i, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise ValueError(f"record {i}: field '{field_name}' must be a string, got {type(text).__name__}")
+    blocks = [(content_blocks(p), content_blocks(r)) for p, r in zip(predictions, references)]
+    unique = list(dict.fromkeys(b for pair in blocks for side in pair for b in side))
+    vector_of = dict(zip(unique, embed(model, unique, batch_size)))
+    rows = []
+    for gen, ref in blocks:
+        sim = [[float(vector_of[g] @ vector_of[r]) for r in ref] for g in gen]
+        rows.append({"positioning_structure_similarity": positioning_structure_similarity(np.array(sim).reshape(len(gen), len(ref))),
+                     "generated_blocks": len(gen), "reference_blocks": len(ref)})
     return rows
