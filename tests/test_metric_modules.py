@@ -41,7 +41,8 @@ def test_installed_copy_is_found_under_the_prefix(tmp_path, monkeypatch):
     assert metric_path("citation_precision_recall") == installed
 
 
-@pytest.mark.parametrize("name", ["citation_precision_recall", "citation_distribution_balance", "topical_relevance",
+@pytest.mark.parametrize("name", ["citation_precision_recall", "citation_distribution_balance", "citation_density",
+                                  "topical_relevance",
                                   "positioning_structure_similarity"])
 def test_documented_example_runs(name):
     """Each module's inputs description carries a doctest; it must hold."""
@@ -164,3 +165,28 @@ def test_reference_sections_have_pss_one(mini_sample_folder):
     assert results["positioning_structure_similarity"] == pytest.approx(1.0, abs=1e-5)
     with pytest.raises(ValueError, match=r"Mismatch in the number of predictions \(1\) and references \(2\)"):
         pss.compute(predictions=["a"], references=["a", "b"], profile="lite")  # evaluate's own check
+
+
+def test_citation_density_by_hand():
+    cd = sciwrite.load_metric("citation_density")
+    texts = [
+        "Graph methods [1] came first. Attention [2] followed, e.g. in Fig. 2 of [3]. We build on [1].\n\nA new paragraph.",
+        "",
+        "No citation here [9].",
+    ]
+    results = cd.compute(predictions=texts, candidates=[["a", "b", "c"], [], ["a"]])
+    # paper 1: 3 distinct papers over 4 sentences; paper 2: no sentence -> 0; paper 3: 0 papers / 1 sentence
+    assert results["citation_density"] == pytest.approx((3 / 4 + 0 + 0) / 3)
+    assert results["empty_citation_rate"] == pytest.approx(2 / 3)
+    assert results["unresolved_markers"] == 1
+
+
+def test_split_sentences_keeps_abbreviations_together():
+    from sciwrite.metrics.text import content_blocks, split_sentences, strip_markers
+
+    text = "Smith et al. [3] proposed it. Later, Fig. 2 shows e.g. a curve [4]. It rose by 3.5 points.\n\nNew para."
+    assert split_sentences(text) == ["Smith et al. [3] proposed it.", "Later, Fig. 2 shows e.g. a curve [4].",
+                                     "It rose by 3.5 points.", "New para."]
+    assert strip_markers("as in [1, 2]. And [3] too") == "as in. And too"
+    one_paragraph = "A graph came first. Attention followed. Transformers won. We differ."
+    assert content_blocks(one_paragraph) == ["A graph came first. Attention followed. Transformers won.", "We differ."]

@@ -11,12 +11,13 @@ import numpy as np
 from sciwrite.encoders import embed
 from sciwrite.metrics.rwg import (
     citation_counts,
+    citation_density,
     citation_distribution_balance,
     citation_precision_recall,
     positioning_structure_similarity,
     resolve_citations,
 )
-from sciwrite.metrics.text import content_blocks
+from sciwrite.metrics.text import content_blocks, split_sentences
 from sciwrite.retrieval.query import document_text
 
 
@@ -137,4 +138,18 @@ def score_positioning_structure(predictions: Sequence[str], references: Sequence
         sim = [[float(vector_of[g] @ vector_of[r]) for r in ref] for g in gen]
         rows.append({"positioning_structure_similarity": positioning_structure_similarity(np.array(sim).reshape(len(gen), len(ref))),
                      "generated_blocks": len(gen), "reference_blocks": len(ref)})
+    return rows
+
+
+def score_citation_density(predictions: Sequence[str], candidates: Sequence[Sequence[str]] | None) -> list[dict[str, Any]]:
+    """Per paper: distinct resolved citations per sentence (sentences by `split_sentences`)."""
+    check_batch(predictions, predictions, candidates)
+    rows = []
+    for text, cands in zip(predictions, candidates):
+        resolved = resolve_citations(text, list(cands))
+        n_sentences = len(split_sentences(text))
+        rows.append({"citation_density": citation_density(len(resolved.unique_ids), n_sentences),
+                     "n_cited": len(resolved.unique_ids), "n_sentences": n_sentences,
+                     "empty_citation_output": resolved.is_empty_citation_output,
+                     "unresolved_markers": resolved.n_unresolved})
     return rows
