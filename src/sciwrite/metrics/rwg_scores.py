@@ -16,8 +16,9 @@ from sciwrite.metrics.rwg import (
     citation_precision_recall,
     positioning_structure_similarity,
     resolve_citations,
+    soft_citation_recall,
 )
-from sciwrite.metrics.text import content_blocks, split_sentences
+from sciwrite.metrics.text import content_blocks, split_sentences, strip_markers
 from sciwrite.retrieval.query import document_text
 
 
@@ -152,4 +153,55 @@ def score_citation_density(predictions: Sequence[str], candidates: Sequence[Sequ
                      "n_cited": len(resolved.unique_ids), "n_sentences": n_sentences,
                      "empty_citation_output": resolved.is_empty_citation_output,
                      "unresolved_markers": resolved.n_unresolved})
+    return rows
+
+
+def score_soft_citation_recall(predictions: Sequence[str], references: Sequence[Sequence[str]],
+                               candidates: Sequence[Sequence[str]] | None, corpus: Mapping[str, str] | Any,
+                               nli: Any, batch_size: int = 32) -> list[dict[str, Any]]:
+    """Per paper: mean over gold papers r of max over cited papers g of P(entail) + 0.5 P(neutral) (g => r).
+
+    Each distinct (generated, reference) pair of the batch goes through the NLI model once.
+    """
+    check_batch(predictions, references, candidates)
+    resolved = [resolve_citations(text, list(cands)) for text, cands in zip(predictions, candidates)]
+    for i, gold in enumerate(references):
+        if not gold:
+            raise ValueError(f"record {i}: field 'references' is empty; soft recall needs gold citations")
+    texts = corpus_texts(corpus, [d for r, gold in zip(resolved, references) for d in (*r.unique_ids, *gold)])
+    pairs = list(dict.fromkeys((g, r) for res, gold in zip(resolved, references) for g in res.unique_ids for r in gold))
+    scores = nli.soft_scores([texts[g] for g, _ in pairs], [texts[r] for _, r in pairs], batch_size)
+    score_of = dict(zip(pairs, scores.tolist()))
+    rows = []
+    for res, gold in zip(resolved, references):
+        gold = list(dict.fromkeys(gold))
+        matrix = [[score_of[(g, r)] for r in gold] for g in res.unique_ids]
+        rows.append({"soft_citation_recall": soft_citation_recall(np.array(matrix).reshape(len(res.unique_ids), len(gold))),
+                     "empty_citation_output": res.is_empty_citation_output, "unresolved_markers": res.n_unresolved})
+    return rows
+
+
+def citing_sentences(text: str, candidates: Sequence[str]) -> list[tuple[str, str]]:
+    """(sentence without markers, cited doc_id) for every resolved citation, sentence by sentence."""
+    pairs = []
+    for sentence in split_sentences(text):
+        for doc_id in resolve_citations(sentence, candidates).unique_ids:
+            pairs.append((strip_markers(sentence), doc_id))
+    return pairs
+
+
+def score_claim_support(predictions: Sequence[str], candidates: Sequence[Sequence[str]] | None,
+                        corpus: Mapping[str, str] | Any, nli: Any, batch_size: int = 32) -> list[dict[str, Any]]:
+    """Per paper: mean over its citations of P(entail) + 0.5 P(neutral), premise = cited paper, hypothesis = citing sentence."""
+    check_batch(predictions, predictions, candidates)
+    per_paper = [citing_sentences(text, list(cands)) for text, cands in zip(predictions, candidates)]
+    texts = corpus_texts(corpus, [d for pairs in per_paper for _, d in pairs])
+    flat = [(texts[d], sentence) for pairs in per_paper for sentence, d in pairs]
+    scores = nli.soft_scores([p for p, _ in flat], [h for _, h in flat], batch_size).tolist() if flat else []
+    rows, start = [], 0
+    for pairs in per_paper:
+        own = scores[start:start + len(pairs)]
+        start += len(pairs)
+        rows.append({"claim_support_consistency": sum(own) / len(own) if own else 0.0, "n_citations": len(own),
+                     "empty_citation_output": not pairs})
     return rows
