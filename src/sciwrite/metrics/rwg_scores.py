@@ -205,3 +205,21 @@ def score_claim_support(predictions: Sequence[str], candidates: Sequence[Sequenc
         rows.append({"claim_support_consistency": sum(own) / len(own) if own else 0.0, "n_citations": len(own),
                      "empty_citation_output": not pairs})
     return rows
+
+
+def score_text_quality(predictions: Sequence[str], references: Sequence[str], encoder: Any) -> list[dict[str, Any]]:
+    """Per paper: ROUGE-L F1 (rouge_score, Porter stemming) and whole-text BERTScore, citation markers removed."""
+    from rouge_score import rouge_scorer
+
+    from sciwrite.metrics.bertscore import bertscore
+
+    if len(predictions) != len(references):
+        raise ValueError(f"predictions ({len(predictions)}) and references ({len(references)}) must have the same length")
+    generated = [strip_markers(p or "") for p in predictions]
+    published = [strip_markers(r or "") for r in references]
+    rouge = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+    rows = []
+    for gen, ref, (p, r, f) in zip(generated, published, bertscore(generated, published, encoder)):
+        rows.append({"rougeL": rouge.score(ref, gen)["rougeL"].fmeasure, "bertscore_precision": p,
+                     "bertscore_recall": r, "bertscore_f1": f})
+    return rows

@@ -1,0 +1,110 @@
+"""BERTScore over whole long texts: token embeddings computed window by window, then BERTScore's greedy match.
+
+`bert_score` truncates every text at the model's window (512 tokens), which drops most of a related-work
+section. Here a text is cut into consecutive windows of at most `window - 2` tokens, each encoded with its
+own [CLS]/[SEP] (as bert_score encodes a text), and the token embeddings of all windows are matched
+greedily as bert_score matches them: cosine, no idf weighting, [CLS]/[SEP] embeddings available as match
+targets but left out of the averages (bert_score's zero idf weight for them). For a text
+that fits one window the result equals bert_score's; `tests/test_text_quality.py` checks that against the
+library. Tokens near a window boundary see less context than in one long pass, which no 512-token model
+can give.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from sciwrite.models import ModelUnavailableError, model_location, torch_device
+
+
+@dataclass
+class TokenEncoder:
+    """A transformer whose `layer`-th hidden states embed tokens, window by window."""
+
+    model_id: str
+    model: Any
+    tokenizer: Any
+    layer: int
+    device: str
+    window: int = 512
+
+    def token_embeddings(self, text: str, batch_size: int = 16) -> tuple[np.ndarray, np.ndarray]:
+        """L2-normalised embeddings of every position of every window of `text`, and which are content tokens.
+
+        Returns (vectors (n, d), content (n,) bool): content is False for each window's [CLS] and [SEP].
+        """
+        import torch
+
+        ids = self.tokenizer(text.strip(), add_special_tokens=False, verbose=False)["input_ids"] if text.strip() else []
+        if not ids:
+            return np.zeros((0, self.model.config.hidden_size), dtype=np.float32), np.zeros(0, dtype=bool)
+        step = self.window - 2
+        first = self.tokenizer.cls_token_id if self.tokenizer.cls_token_id is not None else self.tokenizer.bos_token_id
+        last = self.tokenizer.sep_token_id if self.tokenizer.sep_token_id is not None else self.tokenizer.eos_token_id
+        windows = [[first, *ids[i:i + step], last] for i in range(0, len(ids), step)]
+        pieces = []
+        for start in range(0, len(windows), batch_size):
+            batch = windows[start:start + batch_size]
+            width = max(len(w) for w in batch)
+            pad = self.tokenizer.pad_token_id or 0
+            input_ids = torch.tensor([w + [pad] * (width - len(w)) for w in batch], device=self.device)
+            mask = torch.tensor([[1] * len(w) + [0] * (width - len(w)) for w in batch], device=self.device)
+            with torch.inference_mode():
+                hidden = self.model(input_ids=input_ids, attention_mask=mask, output_hidden_states=True).hidden_states[self.layer]
+            for row, w in zip(hidden.float().cpu().numpy(), batch):
+                pieces.append(row[:len(w)])
+        vectors = np.concatenate(pieces)
+        content = np.concatenate([np.r_[False, np.ones(len(p) - 2, dtype=bool), False] for p in pieces])
+        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True), content
+
+
+def greedy_match(candidate: tuple[np.ndarray, np.ndarray], reference: tuple[np.ndarray, np.ndarray]) -> tuple[float, float, float]:
+    """BERTScore precision, recall and F1 of two `token_embeddings` results (0s if either has no token)."""
+    (cand, cand_content), (ref, ref_content) = candidate, reference
+    if not cand_content.any() or not ref_content.any():
+        return 0.0, 0.0, 0.0
+    sim = cand @ ref.T
+    precision = float(sim[cand_content].max(axis=1).mean())
+    recall = float(sim[:, ref_content].max(axis=0).mean())
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return precision, recall, f1
+
+
+@lru_cache(maxsize=2)
+def load_token_encoder(model_id: str, layer: int | None = None) -> TokenEncoder:
+    """Load once per process; the layer is bert_score's choice for known models, else the last layer."""
+    from transformers import AutoModel, AutoTokenizer
+
+    device = torch_device()
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(model_location(model_id))
+        model = AutoModel.from_pretrained(model_location(model_id))
+    except Exception as err:  # OSError, HfHubHTTPError, ValueError... depending on why
+        raise ModelUnavailableError(f"cannot load the BERTScore model {model_id!r} ({type(err).__name__}: {err})") from err
+    model.eval().to(device)
+    if device == "cuda":
+        model.half()
+    if layer is None:
+        from bert_score.utils import model2layers
+
+        layer = model2layers.get(model_id, model.config.num_hidden_layers)
+    window = min(getattr(tokenizer, "model_max_length", 512) or 512, model.config.max_position_embeddings, 512)
+    return TokenEncoder(model_id, model, tokenizer, layer, device, window)
+
+
+def bertscore(candidates: list[str], references: list[str], encoder: TokenEncoder) -> list[tuple[float, float, float]]:
+    """(precision, recall, F1) for each candidate-reference pair; each distinct text is encoded once."""
+    if len(candidates) != len(references):
+        raise ValueError(f"{len(candidates)} candidates but {len(references)} references")
+    cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+    def embed(text: str) -> tuple[np.ndarray, np.ndarray]:
+        if text not in cache:
+            cache[text] = encoder.token_embeddings(text)
+        return cache[text]
+
+    return [greedy_match(embed(c), embed(r)) for c, r in zip(candidates, references)]
