@@ -3,7 +3,8 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.rwg_scores import score_citation_density
+from sciwrite.metrics.rwg import RWGBENCH_CITATION
+from sciwrite.metrics.rwg_scores import score_citation_density, summarize
 
 _DESCRIPTION = """
 Citation density (CD) = |C_g| / N_s: the number of distinct papers a generated related-work section cites
@@ -13,14 +14,7 @@ Punkt algorithm with a fixed list of scientific abbreviations (offline, identica
 section with no sentence scores 0.
 """
 
-_CITATION = """
-@article{xie2026rwgbench,
-  title   = {RWGBench: Evaluating Scholarly Positioning in Related Work Generation},
-  author  = {Xie, Anzhe and Su, Weihang and Mao, Jiaxin and Liu, Yiqun and Ma, Shaoping and Ai, Qingyao},
-  journal = {arXiv preprint arXiv:2606.24894},
-  year    = {2026}
-}
-"""
+_CITATION = RWGBENCH_CITATION
 
 _KWARGS_DESCRIPTION = """
 Args:
@@ -51,10 +45,4 @@ class CitationDensity(evaluate.Metric):
         )
 
     def _compute(self, predictions, candidates=None):
-        rows = score_citation_density(predictions, candidates)
-        n = len(rows)
-        return {
-            "citation_density": sum(r["citation_density"] for r in rows) / n if n else 0.0,
-            "empty_citation_rate": sum(r["empty_citation_output"] for r in rows) / n if n else 0.0,
-            "unresolved_markers": sum(r["unresolved_markers"] for r in rows),
-        }
+        return summarize(score_citation_density(predictions, candidates), "citation_density")

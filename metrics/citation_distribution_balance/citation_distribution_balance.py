@@ -3,7 +3,8 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.rwg_scores import score_citation_distribution_balance
+from sciwrite.metrics.rwg import RWGBENCH_CITATION
+from sciwrite.metrics.rwg_scores import score_citation_distribution_balance, summarize
 
 _DESCRIPTION = """
 Citation distribution balance (CDB) is the share of the papers a generated related-work section cites
@@ -13,14 +14,7 @@ resolves to `candidates[i-1]`; out-of-range and malformed markers are counted an
 with no resolvable marker (an empty-citation output) scores 0. The score needs no reference section.
 """
 
-_CITATION = """
-@article{xie2026rwgbench,
-  title   = {RWGBench: Evaluating Scholarly Positioning in Related Work Generation},
-  author  = {Xie, Anzhe and Su, Weihang and Mao, Jiaxin and Liu, Yiqun and Ma, Shaoping and Ai, Qingyao},
-  journal = {arXiv preprint arXiv:2606.24894},
-  year    = {2026}
-}
-"""
+_CITATION = RWGBENCH_CITATION
 
 _KWARGS_DESCRIPTION = """
 Args:
@@ -56,9 +50,4 @@ class CitationDistributionBalance(evaluate.Metric):
 
     def _compute(self, predictions, candidates=None):
         rows = score_citation_distribution_balance(predictions, candidates)
-        n = len(rows)
-        return {
-            "citation_distribution_balance": sum(r["citation_distribution_balance"] for r in rows) / n if n else 0.0,
-            "empty_citation_rate": sum(r["empty_citation_output"] for r in rows) / n if n else 0.0,
-            "unresolved_markers": sum(r["unresolved_markers"] for r in rows),
-        }
+        return summarize(rows, "citation_distribution_balance")

@@ -3,7 +3,8 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.rwg_scores import score_citation_precision_recall
+from sciwrite.metrics.rwg import RWGBENCH_CITATION
+from sciwrite.metrics.rwg_scores import score_citation_precision_recall, summarize
 
 _DESCRIPTION = """
 Citation precision and recall judge related-work generation as citation decision-making: the set of
@@ -13,14 +14,7 @@ given. Markers that fall outside the list or are malformed are counted as unreso
 resolvable marker is an empty-citation output and scores 0 on both.
 """
 
-_CITATION = """
-@article{xie2026rwgbench,
-  title   = {RWGBench: Evaluating Scholarly Positioning in Related Work Generation},
-  author  = {Xie, Anzhe and Su, Weihang and Mao, Jiaxin and Liu, Yiqun and Ma, Shaoping and Ai, Qingyao},
-  journal = {arXiv preprint arXiv:2606.24894},
-  year    = {2026}
-}
-"""
+_CITATION = RWGBENCH_CITATION
 
 _KWARGS_DESCRIPTION = """
 Args:
@@ -61,4 +55,4 @@ class CitationPrecisionRecall(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, candidates=None):
-        return score_citation_precision_recall(predictions, references, candidates).summary()
+        return summarize(score_citation_precision_recall(predictions, references, candidates), "precision", "recall")

@@ -4,7 +4,8 @@ import datasets
 import evaluate
 
 from sciwrite.metrics.nli import nli_for_profile
-from sciwrite.metrics.rwg_scores import score_claim_support
+from sciwrite.metrics.rwg import RWGBENCH_CITATION
+from sciwrite.metrics.rwg_scores import score_claim_support, summarize
 
 _DESCRIPTION = """
 Claim-support consistency (CSC) checks each citation of a generated related-work section against the paper
@@ -15,14 +16,7 @@ scores 0. The paper profile uses `MoritzLaurer/DeBERTa-v3-large-mnli-fever-anli-
 `lite` profile has no NLI model, so the metric is reported as not computed, naming the model it needs.
 """
 
-_CITATION = """
-@article{xie2026rwgbench,
-  title   = {RWGBench: Evaluating Scholarly Positioning in Related Work Generation},
-  author  = {Xie, Anzhe and Su, Weihang and Mao, Jiaxin and Liu, Yiqun and Ma, Shaoping and Ai, Qingyao},
-  journal = {arXiv preprint arXiv:2606.24894},
-  year    = {2026}
-}
-"""
+_CITATION = RWGBENCH_CITATION
 
 _KWARGS_DESCRIPTION = """
 Args:
@@ -62,6 +56,4 @@ class ClaimSupportConsistency(evaluate.Metric):
         if nli is None:
             return {"claim_support_consistency": None, "not_computed": why, "model": None}
         rows = score_claim_support(predictions, candidates, corpus, nli)
-        n = len(rows)
-        return {"claim_support_consistency": sum(r["claim_support_consistency"] for r in rows) / n if n else 0.0,
-                "model": nli.model_id}
+        return {**summarize(rows, "claim_support_consistency", citations=False), "model": nli.model_id}

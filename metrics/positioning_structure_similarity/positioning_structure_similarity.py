@@ -5,7 +5,8 @@ import datasets
 import evaluate
 
 from sciwrite.encoders import shared_sentence_encoder
-from sciwrite.metrics.rwg_scores import score_positioning_structure
+from sciwrite.metrics.rwg import RWGBENCH_CITATION
+from sciwrite.metrics.rwg_scores import score_positioning_structure, summarize
 from sciwrite.models import resolve_model
 
 _DESCRIPTION = """
@@ -17,14 +18,7 @@ over the m x n cosine matrix: L_ij = max(L_{i-1,j}, L_{i,j-1}, L_{i-1,j-1} + max
 PSS = 2 L_mn / (m + n). The same blocks in the same order score 1; reordering or missing topics lower it.
 """
 
-_CITATION = """
-@article{xie2026rwgbench,
-  title   = {RWGBench: Evaluating Scholarly Positioning in Related Work Generation},
-  author  = {Xie, Anzhe and Su, Weihang and Mao, Jiaxin and Liu, Yiqun and Ma, Shaoping and Ai, Qingyao},
-  journal = {arXiv preprint arXiv:2606.24894},
-  year    = {2026}
-}
-"""
+_CITATION = RWGBENCH_CITATION
 
 _KWARGS_DESCRIPTION = """
 Args:
@@ -62,6 +56,4 @@ class PositioningStructureSimilarity(evaluate.Metric):
     def _compute(self, predictions, references, model=None, profile=None):
         model_id = resolve_model("scibert", model, profile)
         rows = score_positioning_structure(predictions, references, shared_sentence_encoder(model_id, role="scibert encoder"))
-        n = len(rows)
-        return {"positioning_structure_similarity": sum(r["positioning_structure_similarity"] for r in rows) / n if n else 0.0,
-                "model": model_id}
+        return {**summarize(rows, "positioning_structure_similarity", citations=False), "model": model_id}

@@ -4,7 +4,8 @@ import datasets
 import evaluate
 
 from sciwrite.metrics.bertscore import load_token_encoder
-from sciwrite.metrics.rwg_scores import score_text_quality
+from sciwrite.metrics.rwg import RWGBENCH_CITATION
+from sciwrite.metrics.rwg_scores import score_text_quality, summarize
 from sciwrite.models import resolve_model
 
 _DESCRIPTION = """
@@ -16,14 +17,7 @@ the model's 512-token window are encoded window by window instead of being trunc
 one window the scores equal `bert_score`'s (no idf weighting, no baseline rescaling).
 """
 
-_CITATION = """
-@article{xie2026rwgbench,
-  title   = {RWGBench: Evaluating Scholarly Positioning in Related Work Generation},
-  author  = {Xie, Anzhe and Su, Weihang and Mao, Jiaxin and Liu, Yiqun and Ma, Shaoping and Ai, Qingyao},
-  journal = {arXiv preprint arXiv:2606.24894},
-  year    = {2026}
-}
-@inproceedings{zhang2020bertscore,
+_CITATION = RWGBENCH_CITATION + """@inproceedings{zhang2020bertscore,
   title     = {BERTScore: Evaluating Text Generation with BERT},
   author    = {Zhang, Tianyi and Kishore, Varsha and Wu, Felix and Weinberger, Kilian Q. and Artzi, Yoav},
   booktitle = {International Conference on Learning Representations},
@@ -67,7 +61,5 @@ class RwgTextQuality(evaluate.Metric):
         model_id = resolve_model("scibert", model, profile)
         encoder = load_token_encoder(model_id, layer)
         rows = score_text_quality(predictions, references, encoder)
-        n = len(rows)
-        summary = {key: sum(r[key] for r in rows) / n if n else 0.0
-                   for key in ("rougeL", "bertscore_precision", "bertscore_recall", "bertscore_f1")}
+        summary = summarize(rows, "rougeL", "bertscore_precision", "bertscore_recall", "bertscore_f1", citations=False)
         return {**summary, "model": model_id, "layer": encoder.layer}

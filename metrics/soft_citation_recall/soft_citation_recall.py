@@ -4,7 +4,8 @@ import datasets
 import evaluate
 
 from sciwrite.metrics.nli import nli_for_profile
-from sciwrite.metrics.rwg_scores import score_soft_citation_recall
+from sciwrite.metrics.rwg import RWGBENCH_CITATION
+from sciwrite.metrics.rwg_scores import score_soft_citation_recall, summarize
 
 _DESCRIPTION = """
 Soft citation recall credits a generated section for citing papers that cover the gold citations even when
@@ -15,14 +16,7 @@ uses `MoritzLaurer/DeBERTa-v3-large-mnli-fever-anli-ling-wanli`; the offline `li
 model, so the metric is reported as not computed (the result names the model it needs).
 """
 
-_CITATION = """
-@article{xie2026rwgbench,
-  title   = {RWGBench: Evaluating Scholarly Positioning in Related Work Generation},
-  author  = {Xie, Anzhe and Su, Weihang and Mao, Jiaxin and Liu, Yiqun and Ma, Shaoping and Ai, Qingyao},
-  journal = {arXiv preprint arXiv:2606.24894},
-  year    = {2026}
-}
-"""
+_CITATION = RWGBENCH_CITATION
 
 _KWARGS_DESCRIPTION = """
 Args:
@@ -66,6 +60,4 @@ class SoftCitationRecall(evaluate.Metric):
         if nli is None:
             return {"soft_citation_recall": None, "not_computed": why, "model": None}
         rows = score_soft_citation_recall(predictions, references, candidates, corpus, nli)
-        n = len(rows)
-        return {"soft_citation_recall": sum(r["soft_citation_recall"] for r in rows) / n if n else 0.0,
-                "model": nli.model_id}
+        return {**summarize(rows, "soft_citation_recall", citations=False), "model": nli.model_id}

@@ -4,7 +4,8 @@ import datasets
 import evaluate
 
 from sciwrite.encoders import shared_sentence_encoder
-from sciwrite.metrics.rwg_scores import score_topical_relevance
+from sciwrite.metrics.rwg import RWGBENCH_CITATION
+from sciwrite.metrics.rwg_scores import score_topical_relevance, summarize
 from sciwrite.models import resolve_model
 
 _DESCRIPTION = """
@@ -15,14 +16,7 @@ the distinct cited papers and then over papers. The paper embeds with SciBERT
 all-MiniLM-L6-v2, and a score says which model produced it. An empty-citation output scores 0.
 """
 
-_CITATION = """
-@article{xie2026rwgbench,
-  title   = {RWGBench: Evaluating Scholarly Positioning in Related Work Generation},
-  author  = {Xie, Anzhe and Su, Weihang and Mao, Jiaxin and Liu, Yiqun and Ma, Shaoping and Ai, Qingyao},
-  journal = {arXiv preprint arXiv:2606.24894},
-  year    = {2026}
-}
-"""
+_CITATION = RWGBENCH_CITATION
 
 _KWARGS_DESCRIPTION = """
 Args:
@@ -70,10 +64,4 @@ class TopicalRelevance(evaluate.Metric):
         model_id = resolve_model("scibert", model, profile)
         encoder = shared_sentence_encoder(model_id, role="scibert encoder")
         rows = score_topical_relevance(predictions, references, candidates, corpus, encoder)
-        n = len(rows)
-        return {
-            "topical_relevance": sum(r["topical_relevance"] for r in rows) / n if n else 0.0,
-            "empty_citation_rate": sum(r["empty_citation_output"] for r in rows) / n if n else 0.0,
-            "unresolved_markers": sum(r["unresolved_markers"] for r in rows),
-            "model": model_id,
-        }
+        return {**summarize(rows, "topical_relevance"), "model": model_id}

@@ -40,3 +40,22 @@ def embed(model: Any, texts: list[str], batch_size: int = 64, show_progress: boo
     vectors = model.encode(texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
                            show_progress_bar=show_progress)
     return np.asarray(vectors, dtype=np.float32)
+
+
+def load_transformer(model_id: str, auto_class: Any, role: str) -> tuple[Any, Any, str]:
+    """(model, tokenizer, device) for a transformers checkpoint: eval mode, on GPU in fp16 when present.
+
+    A checkpoint that cannot be loaded is a `ModelUnavailableError` naming the role and the model.
+    """
+    from transformers import AutoTokenizer
+
+    device = torch_device()
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(model_location(model_id))
+        model = auto_class.from_pretrained(model_location(model_id))
+    except Exception as err:  # OSError, HfHubHTTPError, ValueError... depending on why
+        raise ModelUnavailableError(f"cannot load the {role} {model_id!r} ({type(err).__name__}: {err})") from err
+    model.eval().to(device)
+    if device == "cuda":
+        model.half()
+    return model, tokenizer, device

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from sciwrite.models import ModelUnavailableError, model_location, torch_device
+from sciwrite.encoders import load_transformer
 
 
 @dataclass
@@ -77,17 +77,9 @@ def greedy_match(candidate: tuple[np.ndarray, np.ndarray], reference: tuple[np.n
 @lru_cache(maxsize=2)
 def load_token_encoder(model_id: str, layer: int | None = None) -> TokenEncoder:
     """Load once per process; the layer is bert_score's choice for known models, else the last layer."""
-    from transformers import AutoModel, AutoTokenizer
+    from transformers import AutoModel
 
-    device = torch_device()
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(model_location(model_id))
-        model = AutoModel.from_pretrained(model_location(model_id))
-    except Exception as err:  # OSError, HfHubHTTPError, ValueError... depending on why
-        raise ModelUnavailableError(f"cannot load the BERTScore model {model_id!r} ({type(err).__name__}: {err})") from err
-    model.eval().to(device)
-    if device == "cuda":
-        model.half()
+    model, tokenizer, device = load_transformer(model_id, AutoModel, "BERTScore model")
     if layer is None:
         from bert_score.utils import model2layers
 

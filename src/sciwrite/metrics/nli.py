@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from sciwrite.models import ModelUnavailableError, model_location, torch_device
+from sciwrite.encoders import load_transformer
+from sciwrite.models import ModelUnavailableError
 
 LABELS = ("entailment", "neutral", "contradiction")
 
@@ -65,17 +66,9 @@ class NLIModel:
 @lru_cache(maxsize=2)
 def load_nli(model_id: str) -> NLIModel:
     """Load an NLI model once per process, on GPU in fp16 when present; a clear error naming it otherwise."""
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+    from transformers import AutoModelForSequenceClassification
 
-    device = torch_device()
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(model_location(model_id))
-        model = AutoModelForSequenceClassification.from_pretrained(model_location(model_id))
-    except Exception as err:  # OSError, HfHubHTTPError, ValueError... depending on why
-        raise ModelUnavailableError(f"cannot load the NLI model {model_id!r} ({type(err).__name__}: {err})") from err
-    model.eval().to(device)
-    if device == "cuda":
-        model.half()
+    model, tokenizer, device = load_transformer(model_id, AutoModelForSequenceClassification, "NLI model")
     max_length = min(getattr(tokenizer, "model_max_length", 512) or 512, 512)
     return NLIModel(model_id, model, tokenizer, label_columns(model.config.id2label), device, max_length)
 

@@ -15,6 +15,16 @@ import numpy as np
 
 from sciwrite.data.markers import MARKER_GROUP, expand_group
 
+#: BibTeX of the RWGBench paper, cited by every RWGBench metric module.
+RWGBENCH_CITATION = """
+@article{xie2026rwgbench,
+  title   = {RWGBench: Evaluating Scholarly Positioning in Related Work Generation},
+  author  = {Xie, Anzhe and Su, Weihang and Mao, Jiaxin and Liu, Yiqun and Ma, Shaoping and Ai, Qingyao},
+  journal = {arXiv preprint arXiv:2606.24894},
+  year    = {2026}
+}
+"""
+
 #: The seven MultiCite citation frames, in the order the tables report them.
 FRAMES: tuple[str, ...] = ("motivation", "background", "uses", "extends", "similarities", "differences", "future_work")
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -22,18 +21,21 @@ from sciwrite.metrics.text import content_blocks, split_sentences, strip_markers
 from sciwrite.retrieval.query import document_text
 
 
-@dataclass
-class CitationScores:
-    """Per-paper citation precision / recall and what each section's markers resolved to."""
+def summarize(rows: Sequence[Mapping[str, Any]], *keys: str, citations: bool = True) -> dict[str, Any]:
+    """Means over papers of the per-paper scores `keys` (0 for no rows); with `citations`, also the
+    empty-citation rate and the total of unresolved markers."""
+    n = len(rows)
+    summary = {key: sum(r[key] for r in rows) / n if n else 0.0 for key in keys}
+    if citations:
+        summary["empty_citation_rate"] = sum(r["empty_citation_output"] for r in rows) / n if n else 0.0
+        summary["unresolved_markers"] = sum(r["unresolved_markers"] for r in rows)
+    return summary
 
-    rows: list[dict[str, Any]] = field(default_factory=list)
 
-    def summary(self) -> dict[str, Any]:
-        n = len(self.rows)
-        mean = lambda key: sum(r[key] for r in self.rows) / n if n else 0.0  # noqa: E731
-        return {"precision": mean("precision"), "recall": mean("recall"),
-                "empty_citation_rate": mean("empty_citation_output"),
-                "unresolved_markers": sum(r["unresolved_markers"] for r in self.rows)}
+def check_pairs(predictions: Sequence[Any], references: Sequence[Any]) -> None:
+    """Predictions and references are matched by position: unequal lengths are an error, never a zip that drops."""
+    if len(predictions) != len(references):
+        raise ValueError(f"predictions ({len(predictions)}) and references ({len(references)}) must have the same length")
 
 
 def check_batch(predictions: Sequence[str], references: Sequence[Any], candidates: Sequence[Sequence[str]] | None) -> None:
@@ -49,19 +51,19 @@ def check_batch(predictions: Sequence[str], references: Sequence[Any], candidate
 
 
 def score_citation_precision_recall(predictions: Sequence[str], references: Sequence[Sequence[str]],
-                                    candidates: Sequence[Sequence[str]] | None) -> CitationScores:
-    """Resolve each prediction's markers through its candidates and score the cited set against the gold set."""
+                                    candidates: Sequence[Sequence[str]] | None) -> list[dict[str, Any]]:
+    """Per paper: resolve the markers through the candidates and score the cited set against the gold set."""
     check_batch(predictions, references, candidates)
-    scores = CitationScores()
+    rows = []
     for i, (text, gold, cands) in enumerate(zip(predictions, references, candidates)):
         if not gold:
             raise ValueError(f"record {i}: field 'references' is empty; citation recall needs gold citations")
         resolved = resolve_citations(text, list(cands))
         precision, recall = citation_precision_recall(resolved.unique_ids, gold)
-        scores.rows.append({"precision": precision, "recall": recall,
-                            "empty_citation_output": resolved.is_empty_citation_output,
-                            "n_cited": len(resolved.unique_ids), "unresolved_markers": resolved.n_unresolved})
-    return scores
+        rows.append({"precision": precision, "recall": recall,
+                     "empty_citation_output": resolved.is_empty_citation_output,
+                     "n_cited": len(resolved.unique_ids), "unresolved_markers": resolved.n_unresolved})
+    return rows
 
 
 def score_citation_distribution_balance(predictions: Sequence[str],
@@ -125,8 +127,7 @@ def score_topical_relevance(predictions: Sequence[str], target_abstracts: Sequen
 def score_positioning_structure(predictions: Sequence[str], references: Sequence[str], model: Any,
                                 batch_size: int = 64) -> list[dict[str, Any]]:
     """Per paper: soft-LCS similarity of the generated and reference block sequences (block embeddings' cosines)."""
-    if len(predictions) != len(references):
-        raise ValueError(f"predictions ({len(predictions)}) and references ({len(references)}) must have the same length")
+    check_pairs(predictions, references)
     for field_name, texts in (("predictions", predictions), ("references", references)):
         for i, text in enumerate(texts):
             if not isinstance(text, str):
@@ -213,8 +214,7 @@ def score_text_quality(predictions: Sequence[str], references: Sequence[str], en
 
     from sciwrite.metrics.bertscore import bertscore
 
-    if len(predictions) != len(references):
-        raise ValueError(f"predictions ({len(predictions)}) and references ({len(references)}) must have the same length")
+    check_pairs(predictions, references)
     generated = [strip_markers(p or "") for p in predictions]
     published = [strip_markers(r or "") for r in references]
     rouge = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
