@@ -29,6 +29,8 @@ def _clean_sciwrite_env(monkeypatch, tmp_path):
     """No test inherits the developer's settings, and none can write to ~/.cache/sciwrite by accident."""
     for name in [*_ENV_KNOBS, *(k for k in os.environ if k.startswith("SCIWRITE_MODEL_"))]:
         monkeypatch.delenv(name, raising=False)
+    for name in [k for k in os.environ if k.startswith(("SCIWRITE_LLM_", "OPENAI_"))]:
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("SCIWRITE_DATA_DIR", str(tmp_path / "sciwrite-data-dir"))
 
 

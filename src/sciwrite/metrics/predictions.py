@@ -1,0 +1,89 @@
+"""RWGBench prediction files: one JSON object per line, read strictly and joined to the split by paper_id.
+
+A line is ``{"paper_id": ..., "text": <generated related work with [i] markers>, "candidates": [doc_id, ...]}``
+(other fields are kept but unused). Every problem is reported with its line number and field, all at once.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from collections.abc import Sequence
+from typing import Any
+
+#: Problems listed in one error before the rest are counted.
+MAX_LISTED_PROBLEMS = 10
+
+
+def read_predictions(path: str | Path) -> list[dict[str, Any]]:
+    """The records of a JSON Lines prediction file; a `ValueError` lists every malformed line and field."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no prediction file {path}")
+    records, problems = [], []
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as err:
+                problems.append(f"line {number}: not valid JSON ({err.msg})")
+                continue
+            problem = record_problem(record)
+            if problem:
+                problems.append(f"line {number}: {problem}")
+            else:
+                records.append(record)
+    if problems:
+        listed = "\n  ".join(problems[:MAX_LISTED_PROBLEMS])
+        more = f"\n  ... and {len(problems) - MAX_LISTED_PROBLEMS} more" if len(problems) > MAX_LISTED_PROBLEMS else ""
+        raise ValueError(f"{path}: {len(problems)} malformed prediction record(s):\n  {listed}{more}")
+    return records
+
+
+def record_problem(record: Any) -> str | None:
+    """What is wrong with one prediction record (naming the field), or None."""
+    if not isinstance(record, dict):
+        return f"expected a JSON object, got {type(record).__name__}"
+    paper_id = record.get("paper_id")
+    if not isinstance(paper_id, str) or not paper_id.strip():
+        return "field 'paper_id' must be a non-empty string"
+    if not isinstance(record.get("text"), str):
+        return f"(paper_id {paper_id!r}) field 'text' must be a string (the generated related-work section)"
+    candidates = record.get("candidates")
+    if not isinstance(candidates, list) or not all(isinstance(c, str) for c in candidates):
+        return f"(paper_id {paper_id!r}) field 'candidates' must be a list of doc_id strings"
+    return None
+
+
+@dataclass
+class JoinReport:
+    """How predictions matched the split's papers by paper_id."""
+
+    matched: list[tuple[int, int]]  # (prediction index, paper index), in the split's order
+    missing: list[str]  # papers of the split without a prediction
+    extra: list[str]  # predictions for papers the split does not hold
+    duplicates: list[str]  # paper_ids predicted more than once (the first prediction is used)
+
+    def summary(self) -> dict[str, int]:
+        return {"n_matched": len(self.matched), "n_missing": len(self.missing), "n_extra": len(self.extra),
+                "n_duplicates": len(self.duplicates)}
+
+
+def join_by_paper_id(prediction_ids: Sequence[str], paper_ids: Sequence[str]) -> JoinReport:
+    """Match predictions to papers by id, never by position; report what does not match."""
+    first: dict[str, int] = {}
+    duplicates: list[str] = []
+    for i, pid in enumerate(prediction_ids):
+        if pid in first:
+            if pid not in duplicates:
+                duplicates.append(pid)
+        else:
+            first[pid] = i
+    in_split = set(paper_ids)
+    matched = [(first[pid], j) for j, pid in enumerate(paper_ids) if pid in first]
+    missing = [pid for pid in paper_ids if pid not in first]
+    extra = [pid for pid in first if pid not in in_split]
+    return JoinReport(matched, missing, extra, duplicates)

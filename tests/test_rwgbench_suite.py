@@ -1,0 +1,198 @@
+"""The RWGBench suite and `sciwrite evaluate rwgbench`: joining by paper_id, the reference-as-prediction
+property, outputs, and bad input."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from sciwrite.cli import main
+from sciwrite.data.loading import load_rwgbench
+from sciwrite.metrics.predictions import join_by_paper_id, read_predictions
+from sciwrite.metrics.rwg_report import format_table2
+from sciwrite.metrics.rwg_suite import SUITE_METRICS, load_suite_models, score_rwgbench, summarize_rwgbench
+
+
+def write_jsonl(path, records):
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def lite_suite():
+    return load_suite_models("lite")
+
+
+# --- prediction files and the join ----------------------------------------------------------------------
+
+
+def test_read_predictions_lists_every_bad_line(tmp_path):
+    path = write_jsonl(tmp_path / "p.jsonl", [
+        {"paper_id": "a", "text": "ok [1]", "candidates": ["d1"]},
+        "{not json",
+        {"paper_id": "b", "candidates": []},
+        {"paper_id": "c", "text": "x", "candidates": "d1"},
+        {"paper_id": "", "text": "x", "candidates": []},
+        ["a list"],
+    ])
+    with pytest.raises(ValueError) as err:
+        read_predictions(path)
+    message = str(err.value)
+    assert "5 malformed prediction record(s)" in message
+    assert "line 2: not valid JSON" in message
+    assert "line 3: (paper_id 'b') field 'text' must be a string" in message
+    assert "line 4: (paper_id 'c') field 'candidates' must be a list of doc_id strings" in message
+    assert "line 5: field 'paper_id' must be a non-empty string" in message
+    assert "line 6: expected a JSON object, got list" in message
+    with pytest.raises(FileNotFoundError, match="no prediction file"):
+        read_predictions(tmp_path / "missing.jsonl")
+
+
+def test_join_reports_missing_extra_and_duplicate_ids():
+    join = join_by_paper_id(["p3", "x", "p1", "p3"], ["p1", "p2", "p3"])
+    assert join.matched == [(2, 0), (0, 2)]  # in the split's order, first prediction of a duplicate
+    assert (join.missing, join.extra, join.duplicates) == (["p2"], ["x"], ["p3"])
+    assert join.summary() == {"n_matched": 2, "n_missing": 1, "n_extra": 1, "n_duplicates": 1}
+
+
+# --- the reference-as-prediction property ------------------------------------------------------------------
+
+
+def test_reference_sections_as_predictions_score_perfectly(sample_folder, lite_suite):
+    """Scored as predictions with the gold citations as candidates, the references give P = R = PSS = CFA = 1."""
+    papers = load_rwgbench("sample", source=sample_folder).to_list()
+    corpus = load_rwgbench("sample_corpus", source=sample_folder)
+    rows = score_rwgbench([p["related_work"] for p in papers], [p["citations"] for p in papers], papers, corpus,
+                          lite_suite, show_progress=False)
+    summary = summarize_rwgbench(rows, lite_suite)
+    for metric in ("precision", "recall", "positioning_structure_similarity", "citation_frame_alignment",
+                   "rougeL", "bertscore_f1"):
+        assert summary[metric] == pytest.approx(1.0, abs=1e-6), metric
+        assert all(r[metric] == pytest.approx(1.0, abs=1e-6) for r in rows), metric
+    assert summary["empty_citation_rate"] == 0 and summary["unresolved_markers"] == 0
+    assert 0 < summary["topical_relevance"] < 1 and 0 < summary["citation_density"]
+    # lite has no NLI model and no LLM endpoint: reported, with the model they need, never substituted
+    for metric in ("soft_citation_recall", "claim_support_consistency", "llm_judge"):
+        assert summary[metric] is None and metric in summary["not_computed"]
+    assert "DeBERTa-v3-large-mnli" in summary["not_computed"]["claim_support_consistency"]
+    assert rows[0]["generated_frames"] == rows[0]["reference_frames"]
+    assert summary["models"]["scibert"] == "packaged:all-MiniLM-L6-v2"
+
+
+# --- bad input -------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mini(mini_sample_folder):
+    papers = [p for p in load_rwgbench("sample", source=mini_sample_folder).to_list()]
+    corpus = load_rwgbench("sample_corpus", source=mini_sample_folder)
+    return papers, corpus
+
+
+def test_bad_predictions_get_documented_scores(mini, lite_suite):
+    papers, corpus = mini
+    paper = papers[0]
+    long_section = " ".join(["Graph models [1] are widely studied in this area."] * 5000)  # 45,000 words
+    texts = ["", "Nothing is cited here.", "Only out of range [99] and [0].", "Ünïcödé — 数据 [1] ✓.", long_section]
+    n = len(texts)
+    rows = score_rwgbench(texts, [paper["citations"]] * n, [paper] * n, corpus, lite_suite, show_progress=False)
+    for row in rows[:3]:
+        assert row["empty_citation_output"] and row["precision"] == row["recall"] == 0
+        assert row["citation_frame_alignment"] == 0 and row["topical_relevance"] == 0
+    assert rows[0]["rougeL"] == rows[0]["bertscore_f1"] == rows[0]["positioning_structure_similarity"] == 0
+    assert rows[2]["unresolved_markers"] == 2
+    assert rows[3]["precision"] == 1 and rows[3]["recall"] == pytest.approx(1 / len(set(paper["citations"])))
+    assert not rows[4]["empty_citation_output"] and 0 < rows[4]["bertscore_f1"] < 1
+    assert rows[4]["n_sentences"] == 5000
+
+
+def test_bad_input_names_record_and_field(mini, lite_suite):
+    papers, corpus = mini
+    paper = papers[0]
+    with pytest.raises(ValueError, match=r"record 1 \(paper_id '.+'\): field 'candidates' cites doc_id\(s\) that are not in the corpus: \['nope'\]"):
+        score_rwgbench(["A [1].", "B [1]."], [paper["citations"], ["nope"]], [paper, paper], corpus, lite_suite,
+                       show_progress=False)
+    with pytest.raises(ValueError, match=r"predictions \(2\), candidates \(1\) and papers \(2\)"):
+        score_rwgbench(["A", "B"], [[]], [paper, paper], corpus, lite_suite, show_progress=False)
+    with pytest.raises(ValueError, match=r"record 0: field 'text' must be a string, got NoneType"):
+        score_rwgbench([None], [[]], [paper], corpus, lite_suite, show_progress=False)
+    with pytest.raises(ValueError, match=r"record 0: field 'candidates' must be a list of doc_id strings"):
+        score_rwgbench(["A"], ["d1"], [paper], corpus, lite_suite, show_progress=False)
+    with pytest.raises(ValueError, match=r"paper 0 \(.+\): field 'citations' must be a non-empty list"):
+        score_rwgbench(["A"], [[]], [{**paper, "citations": []}], corpus, lite_suite, show_progress=False)
+    with pytest.raises(ValueError, match="unknown RWGBench metrics"):
+        load_suite_models("lite", metrics=["bleu"])
+
+
+def test_metric_selection_skips_the_models_it_does_not_need(mini):
+    papers, corpus = mini
+    suite = load_suite_models("lite", metrics=["precision", "recall", "citation_density"])
+    assert suite.encoder is None and suite.token_encoder is None and suite.frame_classifier is None
+    rows = score_rwgbench([papers[0]["related_work"]], [papers[0]["citations"]], papers[:1], corpus, suite,
+                          show_progress=False)
+    summary = summarize_rwgbench(rows, suite)
+    assert summary["precision"] == 1 and summary["topical_relevance"] is None
+    assert "topical_relevance" not in summary["not_computed"]  # not requested is not a failure
+
+
+# --- the command -----------------------------------------------------------------------------------------
+
+
+def test_evaluate_command_writes_tables_and_reports_the_join(mini, mini_sample_folder, tmp_path, capsys):
+    papers, _ = mini
+    first, second = papers[0], papers[1]
+    records = [
+        {"paper_id": second["paper_id"], "text": second["related_work"], "candidates": second["citations"]},
+        {"paper_id": "not-in-the-split", "text": "X [1].", "candidates": ["d"]},
+        {"paper_id": second["paper_id"], "text": second["related_work"], "candidates": second["citations"]},
+    ]
+    preds = write_jsonl(tmp_path / "oracle.jsonl", records)
+    out = tmp_path / "out"
+    assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--split", "sample", "--source",
+                 str(mini_sample_folder), "--profile", "lite", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "1 papers scored (1 missing, 1 extra, 1 duplicate ids)" in printed
+    assert "- CQ -" in printed and "- TQ -" in printed and "SoftR" in printed
+    assert "not computed: soft_citation_recall:" in printed
+
+    rows = [json.loads(line) for line in (out / "per_paper.jsonl").read_text().splitlines()]
+    assert [r["paper_id"] for r in rows] == [second["paper_id"]] and rows[0]["system"] == "oracle"
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["join"]["missing"] == [first["paper_id"]] and summary["join"]["extra"] == ["not-in-the-split"]
+    assert summary["precision"] == summary["recall"] == 1.0
+    with (out / "summary.csv").open() as f:
+        table = list(csv.DictReader(f))
+    assert table[0]["system"] == "oracle" and float(table[0]["CQ P"]) == 1.0 and table[0]["CO CSC"] == "-"
+
+    # papers without a prediction can be scored as empty sections instead
+    assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--source", str(mini_sample_folder),
+                 "--profile", "lite", "--out", str(tmp_path / "out2"), "--missing-as-empty",
+                 "--metrics", "precision", "recall"]) == 0
+    summary = json.loads((tmp_path / "out2" / "summary.json").read_text())
+    assert summary["n_papers"] == 2 and summary["precision"] == pytest.approx(0.5)
+    assert summary["empty_citation_rate"] == pytest.approx(0.5)
+
+
+def test_evaluate_command_rejects_conflicting_duplicates(mini, mini_sample_folder, tmp_path, capsys):
+    papers, _ = mini
+    pid = papers[0]["paper_id"]
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"paper_id": pid, "text": "A [1].", "candidates": ["d"]},
+                                              {"paper_id": pid, "text": "B [1].", "candidates": ["d"]}])
+    assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--source", str(mini_sample_folder),
+                 "--profile", "lite", "--out", str(tmp_path / "o")]) == 2
+    assert f"several different predictions, e.g. ['{pid}']" in capsys.readouterr().err
+    preds = write_jsonl(tmp_path / "q.jsonl", [{"paper_id": "nobody", "text": "A", "candidates": []}])
+    assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--source", str(mini_sample_folder),
+                 "--profile", "lite", "--out", str(tmp_path / "o")]) == 2
+    assert "no prediction in" in capsys.readouterr().err
+
+
+def test_table2_layout_marks_metrics_not_computed():
+    text = format_table2([{"system": "rag", "precision": 0.5, **{m: None for m in SUITE_METRICS if m != "precision"}}])
+    lines = text.splitlines()
+    assert [w for w in lines[0].split() if w.strip("-")] == ["CQ", "CO", "CF", "TQ"]
+    header = lines[1]
+    assert header.index(" P") < lines[0].index("CQ") < header.index("CSC") < lines[0].index("CO") < header.index("PSS")
+    assert lines[1].split()[:4] == ["system", "P", "R", "SoftR"] and lines[2].split()[:3] == ["rag", "0.5000", "-"]
