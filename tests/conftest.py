@@ -12,7 +12,9 @@ os.environ["HF_DATASETS_OFFLINE"] = "1"
 # Private `datasets` and `evaluate` caches per session: tests neither read nor fill a developer's caches.
 os.environ["HF_DATASETS_CACHE"] = _HF_CACHE = tempfile.mkdtemp(prefix="sciwrite-tests-hf-datasets-")
 os.environ["HF_MODULES_CACHE"] = _HF_MODULES = tempfile.mkdtemp(prefix="sciwrite-tests-hf-modules-")
-for _folder in (_HF_CACHE, _HF_MODULES):
+# sciwrite's own cache (e.g. the WordNet copy METEOR prepares): private too.
+os.environ["SCIWRITE_CACHE_DIR"] = _SCIWRITE_CACHE = tempfile.mkdtemp(prefix="sciwrite-tests-cache-")
+for _folder in (_HF_CACHE, _HF_MODULES, _SCIWRITE_CACHE):
     atexit.register(shutil.rmtree, _folder, ignore_errors=True)
 
 import pytest

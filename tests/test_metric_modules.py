@@ -42,10 +42,12 @@ def test_installed_copy_is_found_under_the_prefix(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["citation_precision_recall", "citation_distribution_balance", "citation_density",
-                                  "topical_relevance",
+                                  "topical_relevance", "citation_correctness",
                                   "positioning_structure_similarity", "soft_citation_recall",
                                   "claim_support_consistency", "rwg_text_quality", "rwg_llm_judge",
-                                  "citation_frame_alignment"])
+                                  "sciig_keyphrases", "sciig_summac", "sciig_llm_judge",
+                                  "citation_frame_alignment", "sciig_rouge", "sciig_bleu", "sciig_meteor",
+                                  "sciig_bertscore", "sciig_bleurt", "contextual_relevance", "perplexity"])
 def test_documented_example_runs(name):
     """Each module's inputs description carries a doctest; it must hold."""
     metric = sciwrite.load_metric(name)

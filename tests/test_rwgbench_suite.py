@@ -164,7 +164,7 @@ def test_evaluate_command_writes_tables_and_reports_the_join(mini, mini_sample_f
     assert summary["precision"] == summary["recall"] == 1.0
     with (out / "summary.csv").open() as f:
         table = list(csv.DictReader(f))
-    assert table[0]["system"] == "oracle" and float(table[0]["CQ P"]) == 1.0 and table[0]["CO CSC"] == "-"
+    assert table[0]["system"] == "oracle" and float(table[0]["CQ P"]) == 1.0 and table[0]["CO CSC"] == ""
 
     # papers without a prediction can be scored as empty sections instead
     assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--source", str(mini_sample_folder),
@@ -196,3 +196,26 @@ def test_table2_layout_marks_metrics_not_computed():
     header = lines[1]
     assert header.index(" P") < lines[0].index("CQ") < header.index("CSC") < lines[0].index("CO") < header.index("PSS")
     assert lines[1].split()[:4] == ["system", "P", "R", "SoftR"] and lines[2].split()[:3] == ["rag", "0.5000", "-"]
+
+
+def test_evaluate_command_runs_the_judge_through_an_endpoint(mini, mini_sample_folder, tmp_path, capsys, monkeypatch):
+    """With an endpoint configured, the suite's LLM judge runs (paper profile's judge model, here over a local
+    server); the judge's failures are counted, and the other metrics are as without it."""
+    from llm_server import chat_server
+
+    papers, _ = mini
+    records = [{"paper_id": p["paper_id"], "text": p["related_work"], "candidates": p["citations"]} for p in papers[:2]]
+    preds = write_jsonl(tmp_path / "sys.jsonl", records)
+    replies = iter(['{"score": 4, "rationale": "fine"}', "no idea"])
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "EMPTY")
+    with chat_server(lambda request: next(replies, "still no idea")) as server:
+        assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--source", str(mini_sample_folder),
+                     "--profile", "lite", "--model", "judge=judge-test", "--judge-base-url", server.base_url,
+                     "--metrics", "precision", "recall", "llm_judge", "--out", str(tmp_path / "out")]) == 0
+        assert {r["model"] for r in server.requests} == {"judge-test"}
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["llm_judge"] == pytest.approx(0.75)  # (4 - 1) / 4; the unreadable one is left out, counted
+    assert summary["judge_failures"] == 1 and summary["models"]["judge"] == "judge-test"
+    assert summary["precision"] == summary["recall"] == 1.0
+    rows = [json.loads(line) for line in (tmp_path / "out" / "per_paper.jsonl").read_text().splitlines()]
+    assert [r["llm_judge"] for r in rows].count(None) == 1 and any(r["judge_error"] for r in rows)

@@ -39,6 +39,14 @@ def cmd_build_rwgbench(args: argparse.Namespace) -> None:
     print(format_table([{"statistic": k, "value": v} for k, v in summary.items()]))
 
 
+def cmd_build_sciig(args: argparse.Namespace) -> None:
+    from sciwrite.data.sciig_cli import run_build
+
+    summary = run_build(args)
+    print(f"SciIG config {summary['config']!r} written to {summary['out']}")
+    print(format_table([{"statistic": k, "value": v} for k, v in summary.items() if k not in ("out", "config")]))
+
+
 def cmd_index_build(args: argparse.Namespace) -> None:
     from sciwrite.data.loading import load_rwgbench
     from sciwrite.retrieval import BM25Retriever, DenseRetriever
@@ -139,6 +147,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--accepted-titles", help="CSV/TSV/JSONL/txt of accepted ICLR/NeurIPS/ICML titles (for `test`)")
     p.add_argument("--out", required=True, help="dataset folder to write")
     p.set_defaults(func=cmd_build_rwgbench)
+    from sciwrite.data.sciig_cli import add_build_arguments
+
+    p = add_build_arguments(build.add_parser("sciig", help="SciIG from grobid2json papers (default: the offline sample)"))
+    p.set_defaults(func=cmd_build_sciig)
 
     index = sub.add_parser("index", help="retrieval indexes").add_subparsers(dest="what", required=True)
     p = index.add_parser("build", help="index a corpus config with BM25 or a dense encoder")

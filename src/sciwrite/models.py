@@ -70,6 +70,39 @@ ROLES: dict[str, ModelRole] = {
         "(set SCIWRITE_LLM_API_KEY, and SCIWRITE_LLM_BASE_URL for a non-OpenAI endpoint).",
         {"paper": "gpt-4o"},
     ),
+    # SciIG keyphrase metrics: KeyBERT's default encoder; the packaged MiniLM is the same weights.
+    "keyphrase_encoder": ModelRole(
+        "keyphrase_encoder",
+        "Sentence encoder behind KeyBERT extraction and the cosine criterion of SciIG keyphrase matching.",
+        {"paper": "sentence-transformers/all-MiniLM-L6-v2", "lite": PACKAGED_MINILM},
+    ),
+    # SummaC-ZS's default NLI model ("vitc"): ALBERT-xlarge trained on VitaminC + MNLI. No lite default.
+    "summac_nli": ModelRole(
+        "summac_nli",
+        "Three-way NLI model behind SciIG's SummaC-ZS entailment faithfulness and consistency.",
+        {"paper": "tals/albert-xlarge-vitaminc-mnli"},
+    ),
+    # SciIG semantic metrics. BLEURT-20-D12 is the 12-layer distilled BLEURT-20 in lucadiliello's PyTorch port
+    # (sciwrite loads its weights itself: the port's package does not import with transformers 5). No package
+    # ships it: no lite default, so BLEURT is reported as not computed offline.
+    "bleurt": ModelRole(
+        "bleurt",
+        "Learned regression metric (reference, candidate) -> quality for SciIG's BLEURT score.",
+        {"paper": "lucadiliello/BLEURT-20-D12"},
+    ),
+    # Contextual relevance: the paper mean-pools Longformer over up to 4,096 tokens; lite mean-pools the packaged
+    # MiniLM over 256-token windows and averages the windows.
+    "contextual_encoder": ModelRole(
+        "contextual_encoder",
+        "Long-text encoder (mean pooling) for SciIG's contextual relevance of an introduction to its sources.",
+        {"paper": "allenai/longformer-base-4096", "lite": PACKAGED_MINILM},
+    ),
+    # Perplexity: GPT-2 small. No package ships it: no lite default.
+    "gpt2": ModelRole(
+        "gpt2",
+        "Causal language model for SciIG's perplexity (fluency) of a generated introduction.",
+        {"paper": "openai-community/gpt2"},
+    ),
 }
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datasets import Dataset, DatasetDict, Features, Sequence, Value
+from datasets import Dataset, DatasetDict, Features, List, Sequence, Value
 
 PAPER_FEATURES = Features(
     {
@@ -30,7 +30,23 @@ CORPUS_FEATURES = Features(
     }
 )
 
-FEATURES_BY_KIND: dict[str, Features] = {"paper": PAPER_FEATURES, "corpus": CORPUS_FEATURES}
+# SciIG: a paper's title, abstract and cited works (`neighbors`) paired with its published introduction.
+SCIIG_FEATURES = Features(
+    {
+        "paper_id": Value("string"),
+        "title": Value("string"),
+        "abstract": Value("string"),
+        # The reference target: the published Introduction, paragraphs separated by blank lines.
+        "introduction": Value("string"),
+        # Cited works in order of first citation; `key` is the in-text identifier, e.g. "Li et al., 2022".
+        "neighbors": List({"key": Value("string"), "title": Value("string"),
+                           "authors": List(Value("string")), "abstract": Value("string")}),
+        "venue": Value("string"),
+        "year": Value("int32"),
+    }
+)
+
+FEATURES_BY_KIND: dict[str, Features] = {"paper": PAPER_FEATURES, "corpus": CORPUS_FEATURES, "sciig": SCIIG_FEATURES}
 
 
 class SchemaError(ValueError):
@@ -44,6 +60,8 @@ def _type_name(feature: object) -> str:
         return f"list<{_type_name(feature.feature)}>"
     if isinstance(feature, list) and feature:
         return f"list<{_type_name(feature[0])}>"
+    if isinstance(feature, dict):
+        return "struct<" + ", ".join(f"{k}: {_type_name(v)}" for k, v in feature.items()) + ">"
     return type(feature).__name__
 
 
@@ -85,7 +103,8 @@ def validate_dataset(ds: Dataset | DatasetDict, kind: str, where: str = "dataset
     problems = schema_problems(ds.features, kind)
     if problems:
         expected = ", ".join(f"{k}: {_type_name(v)}" for k, v in FEATURES_BY_KIND[kind].items())
-        raise SchemaError(f"{where} does not match the RWGBench {kind} schema: {'; '.join(problems)}. Expected columns: {expected}.")
+        schema = "SciIG" if kind == "sciig" else f"RWGBench {kind}"
+        raise SchemaError(f"{where} does not match the {schema} schema: {'; '.join(problems)}. Expected columns: {expected}.")
     if ds.features != FEATURES_BY_KIND[kind]:
         ds = ds.cast(FEATURES_BY_KIND[kind])
     return ds

@@ -99,7 +99,8 @@ def report_join(join: JoinReport, n_papers: int, missing_as_empty: bool) -> None
 
 def write_results(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any], out_dir: Path,
                   system: str) -> list[Path]:
-    """per_paper.jsonl, summary.json and summary.csv (Table 2 row plus the join counts) in `out_dir`."""
+    """per_paper.jsonl, summary.json and summary.csv (Table 2 row plus the join counts; a metric not computed is
+    an empty cell) in `out_dir`."""
     import csv
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -136,4 +137,6 @@ def format_table2(summaries: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
     return f"{value:.4f}" if isinstance(value, float) else str(value)

@@ -253,10 +253,9 @@ def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: SuiteModels) -
 
 
 def table2_row(summary: Mapping[str, Any], system: str) -> dict[str, Any]:
-    """One row of the paper's Table 2: `system` and every metric as 'GROUP label' -> value ('-' if not computed)."""
+    """One row of the paper's Table 2: `system` and every metric as 'GROUP label' -> value (None if not computed)."""
     row: dict[str, Any] = {"system": system}
     for group, columns in TABLE2_GROUPS.items():
         for key, label in columns:
-            value = summary.get(key)
-            row[f"{group} {label}"] = "-" if value is None else value
+            row[f"{group} {label}"] = summary.get(key)
     return row

@@ -1,0 +1,59 @@
+"""Citation correctness (SciIG): whether a generated introduction's author–year citations name the paper's cited works."""
+
+import evaluate
+
+import datasets
+from sciwrite.metrics.sciig_citations import (
+    score_citation_correctness,
+    summarize_citation_correctness,
+)
+from sciwrite.metrics.sciig_common import SCIIG_CITATION
+
+_DESCRIPTION = """
+SciIG gives a model a paper's title, abstract and cited works, each with its in-text identifier such as
+"Li et al., 2022", and asks for the Introduction. Citation correctness reads the generation's APA / ACL
+author-year citations ("(Li et al., 2022; Chen and Wu, 2021a)", "Li et al. (2022)") and compares them, as sets,
+with the identifiers of the cited works: precision is the share of the generation's citations that name a cited
+work, recall the share of cited works the generation cites. Identifiers match up to case, "&" vs "and",
+spacing, punctuation and the year's suffix letter. A generation with no citation scores 0 on both and is
+counted in `no_citation_rate`.
+"""
+
+_CITATION = SCIIG_CITATION
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions (`list` of `str`): generated introductions with author-year citations.
+    references (`list` of `list` of `str`): for each paper, the in-text identifiers of its cited works
+        (the `key` of each item of the SciIG `neighbors` column). A paper with none is an error.
+Returns:
+    precision (`float`): mean over papers of |cited ∩ neighbors| / |cited| (0 for a generation with no citation).
+    recall (`float`): mean over papers of |cited ∩ neighbors| / |neighbors|.
+    no_citation_rate (`float`): share of generations with no author-year citation.
+Examples:
+    >>> import evaluate
+    >>> metric = evaluate.load("metrics/citation_correctness")
+    >>> results = metric.compute(
+    ...     predictions=["Parsers improved (Li et al., 2022b; Smith & Jones, 2020), as Brown (2019) showed."],
+    ...     references=[["Li et al., 2022", "Smith and Jones, 2020", "Chen et al., 2021"]],
+    ... )
+    >>> round(results["precision"], 4), round(results["recall"], 4), results["no_citation_rate"]
+    (0.6667, 0.6667, 0.0)
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class CitationCorrectness(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(
+                {"predictions": datasets.Value("string"), "references": datasets.Sequence(datasets.Value("string"))}
+            ),
+            reference_urls=["https://arxiv.org/abs/2508.14273"],
+        )
+
+    def _compute(self, predictions, references):
+        return summarize_citation_correctness(score_citation_correctness(predictions, references))

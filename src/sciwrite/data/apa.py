@@ -1,0 +1,149 @@
+"""APA / ACL author–year in-text citations: find them in text and normalise them to keys.
+
+Forms understood (each yields one `Citation` per cited work):
+
+- parenthetical: "(Li et al., 2022)", "(Li and Wu, 2022; Chen et al., 2021a)", "(e.g., Li & Wu, 2022)",
+  "(Li et al., 2022, p. 3)", "(Li, 2020, 2021)", "(Chen et al., 2021a,b)";
+- narrative: "Li et al. (2022)", "Li and Wu (2022b)", "de Rijke (2015, p. 3)";
+- bare (no brackets, as GROBID cuts spans or as a model may write): "Li et al., 2022b", "Li and Wu, 2022".
+  A bare single author ("Paris, 2022") is too ambiguous to count and is not extracted.
+
+Not citations: "(see Section 3)", a lone "(2022)", an acronym before a year ("BERT (2019)").
+A key is ``"<Surname>, <year><suffix>"``, ``"<Surname> and <Surname>, ..."`` or ``"<Surname> et al., ..."``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+_UPPER = "A-ZÀ-ÖØ-Þ\u0100-\u017f"
+_PARTICLES = r"(?:(?:van|von|de|der|den|del|della|di|da|du|dos|das|la|le|ten|ter|al|el|bin|ibn|mac)\s+)*"
+_SURNAME = rf"{_PARTICLES}[{_UPPER}][\w'’]*(?:-[\w'’]+)*"  # no trailing hyphen: "Ghahra-(2011)" is a cut word
+# Authors: "Li", "Li et al.", "Li and Wu", "Li & Wu".
+_AUTHORS = rf"(?P<first>{_SURNAME})(?:\s+(?P<etal>et\s*al\b\.?)|\s+(?:and|&)\s+(?P<second>{_SURNAME}))?"
+_YEAR = r"(?:19|20)\d{2}[a-z]?"
+# "2022", "2021a,b", "2020, 2021": years of the same authors.
+_YEARS = rf"(?P<years>{_YEAR}(?:\s*,\s*(?:{_YEAR}|[a-z])(?![\w]))*)"
+_LOCATOR = r"(?:\s*,\s*(?:p|pp|pages?|ch|chap|sec|section|fig)\.?\s*[\d\-–]+)?"
+
+_PART = re.compile(rf"\b{_AUTHORS},?\s+{_YEARS}{_LOCATOR}\s*$")
+_NARRATIVE = re.compile(rf"\b{_AUTHORS}\s*\(\s*{_YEARS}{_LOCATOR}\s*\)")
+_BARE = re.compile(rf"\b(?P<first>{_SURNAME})(?:\s+(?P<etal>et\s*al\b\.?)|\s+(?:and|&)\s+(?P<second>{_SURNAME})),?\s+{_YEARS}")
+_PAREN = re.compile(r"\(([^()]*)\)")
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One cited work as written in the text: its authors as cited, year, suffix letter and character span."""
+
+    first: str
+    second: str | None
+    et_al: bool
+    year: int
+    suffix: str
+    start: int
+    end: int
+    text: str
+
+    @property
+    def key(self) -> str:
+        """The normalised in-text identifier: "Li et al., 2022b", "Li and Wu, 2022", "Li, 2022"."""
+        authors = f"{self.first} et al." if self.et_al else f"{self.first} and {self.second}" if self.second else self.first
+        return f"{authors}, {self.year}{self.suffix}"
+
+
+def _clean_surname(name: str) -> str:
+    return re.sub(r"\s+", " ", name).strip()
+
+
+def _is_acronym(name: str) -> bool:
+    core = name.split()[-1]
+    return len(core) > 1 and core.isupper()
+
+
+def _expand_years(years: str) -> Iterator[tuple[int, str]]:
+    """'2021a,b' -> (2021,'a'), (2021,'b'); '2020, 2021' -> (2020,''), (2021,'')."""
+    last_year = None
+    for token in re.split(r"\s*,\s*", years.strip()):
+        if re.fullmatch(r"\d{4}[a-z]?", token):
+            last_year = int(token[:4])
+            yield last_year, token[4:]
+        elif re.fullmatch(r"[a-z]", token) and last_year is not None:
+            yield last_year, token
+
+
+def _citations(match: re.Match[str], offset: int, *, narrative: bool = False) -> list[Citation]:
+    first, second = _clean_surname(match.group("first")), match.group("second")
+    if narrative and (_is_acronym(first) or (second and _is_acronym(second))):
+        return []
+    start, end = offset + match.start(), offset + match.end()
+    text = match.group(0)
+    return [Citation(first, _clean_surname(second) if second else None, bool(match.group("etal")), year, suffix,
+                     start, end, text) for year, suffix in _expand_years(match.group("years"))]
+
+
+def find_citations(text: str) -> list[Citation]:
+    """Every author–year citation in `text`, in order of position (see the module docstring for the forms)."""
+    found: list[Citation] = []
+    taken: list[tuple[int, int]] = []
+    for match in _NARRATIVE.finditer(text):
+        cites = _citations(match, 0, narrative=True)
+        if cites:
+            found.extend(cites)
+            taken.append((match.start(), match.end()))
+    for paren in _PAREN.finditer(text):
+        if any(s <= paren.start() < e for s, e in taken):
+            continue  # the "(2022)" of a narrative citation
+        inner_start = paren.start(1)
+        cursor = 0
+        any_found = False
+        for part in paren.group(1).split(";"):
+            match = _PART.search(part)
+            if match:
+                found.extend(_citations(match, inner_start + cursor))
+                any_found = True
+            cursor += len(part) + 1
+        if any_found:
+            taken.append((paren.start(), paren.end()))
+    for match in _BARE.finditer(text):
+        if not any(s <= match.start() < e for s, e in taken):
+            found.extend(_citations(match, 0))
+    return sorted(found, key=lambda c: (c.start, c.year, c.suffix))
+
+
+def extract_citation_keys(text: str) -> list[str]:
+    """Normalised keys of the citations in `text` ("Li et al., 2022"), in order, each once."""
+    return list(dict.fromkeys(c.key for c in find_citations(text)))
+
+
+def fold(name: str) -> str:
+    """A surname for comparison: accents removed, lower case, letters only ("Gašić" -> "gasic", "Mc-Donald" ->
+    "mcdonald")."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return re.sub(r"[^a-z]", "", "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower())
+
+
+_KEY = re.compile(r"^\s*(?P<first>.+?)(?:\s+(?P<etal>et\s*al\b\.?)|\s+(?:and|&)\s+(?P<second>.+?))?\s*,?\s*(?P<year>\d{4})(?P<suffix>[a-z]?)\s*$",
+                  re.IGNORECASE)
+
+
+def comparison_key(key: str, *, keep_suffix: bool = False) -> str:
+    """A key reduced for matching: case, accents, "&" vs "and", spacing, punctuation and (unless `keep_suffix`)
+    the year's suffix letter do not matter. "Li  & Wu, 2022b" and "li and wu 2022" both give "li and wu 2022"."""
+    match = _KEY.match(key.replace("&", " and "))
+    if not match:
+        return re.sub(r"\s+", " ", re.sub(r"[^\w\s]", " ", fold_spaces(key.lower()))).strip()
+    parts = [fold(match.group("first"))]
+    if match.group("etal"):
+        parts.append("et al")
+    elif match.group("second"):
+        parts += ["and", fold(match.group("second"))]
+    parts.append(match.group("year") + (match.group("suffix").lower() if keep_suffix else ""))
+    return " ".join(parts)
+
+
+def fold_spaces(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()

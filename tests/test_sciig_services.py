@@ -1,0 +1,152 @@
+"""The SciIG build's network steps against local servers: the Semantic Scholar client (cache, 429 retry,
+api-key header, rate limit) and the LLM citation mapping (prompt, JSON answer, rejected answers, errors)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from sciig_http import LocalServer, chat_handler, s2_handler
+
+from sciwrite.data.apa import find_citations
+from sciwrite.data.sciig_llm_map import (
+    MappingRequest,
+    map_with_llm,
+    mapping_messages,
+    parse_entry_id,
+)
+from sciwrite.data.semantic_scholar import (
+    SemanticScholarClient,
+    SemanticScholarError,
+    enrich_neighbor,
+)
+from sciwrite.generation.llm import ChatClient
+
+PAPERS = {"attention is all you need": {"paperId": "abc", "title": "Attention Is All You Need",
+                                        "abstract": "The dominant sequence transduction models ...",
+                                        "authors": [{"name": "Ashish Vaswani"}, {"name": "Noam Shazeer"}]}}
+
+
+@pytest.fixture
+def s2_server():
+    servers = []
+
+    def start(fail_first=None):
+        server = LocalServer(s2_handler(PAPERS, fail_first))
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.close()
+
+
+def test_title_search_cache_and_api_key(s2_server, tmp_path):
+    server = s2_server()
+    cache = tmp_path / "s2.json"
+    client = SemanticScholarClient(base_url=f"{server.url}/graph/v1", api_key="secret", cache_path=cache, min_interval=0)
+    paper = client.search_title("Attention is all you need.")
+    assert paper["paperId"] == "abc"
+    assert client.search_title("A title nobody wrote") is None
+    assert len(server.requests) == 2
+    assert server.requests[0]["headers"]["x-api-key"] == "secret"
+    assert server.requests[0]["query"]["fields"] == "title,authors,abstract,year"
+    # A new client on the same cache (a rerun) sends nothing, for the found and the not-found title alike.
+    again = SemanticScholarClient(base_url=f"{server.url}/graph/v1", cache_path=cache, min_interval=0)
+    assert again.search_title("Attention is all you need.")["paperId"] == "abc"
+    assert again.search_title("A title nobody wrote") is None
+    assert len(server.requests) == 2 and again.n_requests == 0
+
+
+def test_no_key_no_header_and_paper_lookup(s2_server, monkeypatch):
+    for name in ("S2_API_KEY", "SEMANTIC_SCHOLAR_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    server = s2_server()
+    client = SemanticScholarClient(base_url=f"{server.url}/graph/v1", min_interval=0)
+    assert client.paper("abc")["title"] == "Attention Is All You Need"
+    assert client.paper("nope") is None
+    assert "x-api-key" not in server.requests[0]["headers"]
+
+
+def test_429_and_5xx_are_retried_with_backoff(s2_server):
+    server = s2_server(fail_first=[429, 503])
+    client = SemanticScholarClient(base_url=f"{server.url}/graph/v1", min_interval=0, backoff=0.01)
+    assert client.search_title("Attention Is All You Need")["paperId"] == "abc"
+    assert len(server.requests) == 3
+
+
+def test_retries_give_up_with_a_clear_error(s2_server):
+    server = s2_server(fail_first=[429] * 10)
+    client = SemanticScholarClient(base_url=f"{server.url}/graph/v1", min_interval=0, backoff=0.01, max_retries=2)
+    with pytest.raises(SemanticScholarError, match="HTTP 429"):
+        client.search_title("Attention Is All You Need")
+    assert len(server.requests) == 3
+    neighbor = {"key": "V, 2017", "title": "Attention Is All You Need", "authors": [], "abstract": ""}
+    assert enrich_neighbor(neighbor, client) == "error" and neighbor["abstract"] == ""
+
+
+def test_rate_limit_spaces_requests(s2_server):
+    server = s2_server()
+    client = SemanticScholarClient(base_url=f"{server.url}/graph/v1", min_interval=0.2)
+    start = time.monotonic()
+    client.search_title("one")
+    client.search_title("two")
+    client.search_title("three")
+    assert time.monotonic() - start >= 0.4 and len(server.requests) == 3
+
+
+def test_enrich_neighbor_fills_only_what_is_missing(s2_server):
+    server = s2_server()
+    client = SemanticScholarClient(base_url=f"{server.url}/graph/v1", min_interval=0)
+    neighbor = {"key": "Vaswani et al., 2017", "title": "Attention is all you need", "authors": ["A. Vaswani"], "abstract": ""}
+    assert enrich_neighbor(neighbor, client) == "enriched"
+    assert neighbor["authors"] == ["A. Vaswani"] and neighbor["abstract"].startswith("The dominant")
+    assert enrich_neighbor(neighbor, client) == "complete"
+    assert enrich_neighbor({"key": "X, 2020", "title": "Unknown", "authors": [], "abstract": ""}, client) == "not-found"
+
+
+BIB = {"BIBREF0": {"title": "Deep parsing", "year": 2018,
+                   "authors": [{"first": "Hu", "middle": [], "last": "Zhang", "suffix": ""}]},
+       "BIBREF1": {"title": "Shallow parsing", "year": 2015, "authors": []}}
+
+
+def request(text: str = "Parsing improved (Zhang, 2019).") -> MappingRequest:
+    (citation,) = find_citations(text)
+    return MappingRequest("paper-1", citation, text, BIB)
+
+
+def test_mapping_prompt_and_answer_parsing():
+    messages = mapping_messages(request())
+    user = messages[-1]["content"]
+    assert '"Zhang, 2019"' in user and "Parsing improved (Zhang, 2019)." in user
+    assert "- BIBREF0: Hu Zhang (2018). Deep parsing" in user and "- BIBREF1: unknown authors (2015). Shallow parsing" in user
+    assert parse_entry_id('{"entry_id": "BIBREF0"}', BIB) == "BIBREF0"
+    assert parse_entry_id('Sure! ```json\n{"entry_id": "BIBREF1"}\n```', BIB) == "BIBREF1"
+    assert parse_entry_id('{"entry_id": "BIBREF7"}', BIB) is None   # not a candidate: rejected, not guessed
+    assert parse_entry_id('{"entry_id": null}', BIB) is None
+    assert parse_entry_id("BIBREF0", BIB) is None
+
+
+def test_map_with_llm_through_a_local_endpoint():
+    answers = iter(['{"entry_id": "BIBREF0"}', '{"entry_id": "nonsense"}'])
+    server = LocalServer(chat_handler(lambda body: next(answers)))
+    try:
+        client = ChatClient("mapper", base_url=f"{server.url}/v1", api_key="EMPTY", max_retries=0)
+        ids, counts = map_with_llm([request(), request("Chunking (Zhang, 2019) too.")], client)
+    finally:
+        server.close()
+    assert sorted(ids, key=str) == sorted(["BIBREF0", None], key=str)
+    assert counts == {"mapped": 1, "rejected": 1}
+    assert server.requests[0]["body"]["model"] == "mapper" and server.requests[0]["body"]["temperature"] == 0.0
+
+
+def test_map_with_llm_counts_errors_and_skips():
+    ids, counts = map_with_llm([request(), request()], None)
+    assert ids == [None, None] and counts == {"skipped": 2}
+    server = LocalServer(lambda r: (500, {"error": {"message": "boom"}}, {}))
+    try:
+        client = ChatClient("mapper", base_url=f"{server.url}/v1", api_key="EMPTY", max_retries=0)
+        ids, counts = map_with_llm([request()], client)
+    finally:
+        server.close()
+    assert ids == [None] and counts == {"error": 1}
