@@ -153,10 +153,11 @@ def test_evaluate_command_writes_tables_and_reports_the_join(mini, mini_sample_f
     assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--split", "sample", "--source",
                  str(mini_sample_folder), "--profile", "lite", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "1 papers scored (1 missing, 1 extra, 1 duplicate ids)" in printed
+    assert "oracle: 1 papers of RWGBench sample scored (1 missing, 1 extra, 1 duplicate ids)" in printed
     assert "- CQ -" in printed and "- TQ -" in printed and "SoftR" in printed
     assert "not computed: soft_citation_recall:" in printed
 
+    out = out / "oracle"
     rows = [json.loads(line) for line in (out / "per_paper.jsonl").read_text().splitlines()]
     assert [r["paper_id"] for r in rows] == [second["paper_id"]] and rows[0]["system"] == "oracle"
     summary = json.loads((out / "summary.json").read_text())
@@ -170,7 +171,7 @@ def test_evaluate_command_writes_tables_and_reports_the_join(mini, mini_sample_f
     assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--source", str(mini_sample_folder),
                  "--profile", "lite", "--out", str(tmp_path / "out2"), "--missing-as-empty",
                  "--metrics", "precision", "recall"]) == 0
-    summary = json.loads((tmp_path / "out2" / "summary.json").read_text())
+    summary = json.loads((tmp_path / "out2" / "oracle" / "summary.json").read_text())
     assert summary["n_papers"] == 2 and summary["precision"] == pytest.approx(0.5)
     assert summary["empty_citation_rate"] == pytest.approx(0.5)
 
@@ -213,9 +214,47 @@ def test_evaluate_command_runs_the_judge_through_an_endpoint(mini, mini_sample_f
                      "--profile", "lite", "--model", "judge=judge-test", "--judge-base-url", server.base_url,
                      "--metrics", "precision", "recall", "llm_judge", "--out", str(tmp_path / "out")]) == 0
         assert {r["model"] for r in server.requests} == {"judge-test"}
-    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    summary = json.loads((tmp_path / "out" / "sys" / "summary.json").read_text())
     assert summary["llm_judge"] == pytest.approx(0.75)  # (4 - 1) / 4; the unreadable one is left out, counted
     assert summary["judge_failures"] == 1 and summary["models"]["judge"] == "judge-test"
     assert summary["precision"] == summary["recall"] == 1.0
-    rows = [json.loads(line) for line in (tmp_path / "out" / "per_paper.jsonl").read_text().splitlines()]
+    rows = [json.loads(line) for line in (tmp_path / "out" / "sys" / "per_paper.jsonl").read_text().splitlines()]
     assert [r["llm_judge"] for r in rows].count(None) == 1 and any(r["judge_error"] for r in rows)
+
+
+def test_several_systems_share_the_reference_side(mini, mini_sample_folder, tmp_path, capsys, monkeypatch):
+    """Two systems in one call: one Table 2 row each, and the second system's reference side (blocks, windows,
+    contexts, abstracts, cited papers) is not computed again."""
+    papers, corpus = mini
+    scorable = [p for p in papers if p["citations"]]
+    oracle = write_jsonl(tmp_path / "oracle.jsonl", [
+        {"paper_id": p["paper_id"], "text": p["related_work"], "candidates": p["citations"]} for p in scorable])
+    terse = write_jsonl(tmp_path / "terse.jsonl", [
+        {"paper_id": p["paper_id"], "text": "Prior work [1] exists.", "candidates": p["citations"]} for p in scorable])
+    assert main(["evaluate", "rwgbench", "--predictions", str(oracle), str(terse), "--source", str(mini_sample_folder),
+                 "--profile", "lite", "--no-judge", "--out", str(tmp_path / "out")]) == 0
+    table = capsys.readouterr().out
+    assert "oracle" in table and "terse" in table
+    first = json.loads((tmp_path / "out" / "oracle" / "summary.json").read_text())
+    second = json.loads((tmp_path / "out" / "terse" / "summary.json").read_text())
+    assert first["precision"] == 1 and second["recall"] < 1 and second["positioning_structure_similarity"] < 1
+
+    suite = load_suite_models("lite", metrics=["topical_relevance", "positioning_structure_similarity", "bertscore_f1",
+                                               "citation_frame_alignment"])
+    encoded: list[str] = []
+    real_encode = suite.encoder.inner.encode
+
+    def counting_encode(texts, **kwargs):
+        encoded.extend(texts)
+        return real_encode(texts, **kwargs)
+
+    monkeypatch.setattr(suite.encoder.inner, "encode", counting_encode)
+    cands = [p["citations"] for p in scorable]
+    score_rwgbench(["Prior work [1] exists."] * len(scorable), cands, scorable, corpus, suite, show_progress=False)
+    windows = len(suite.token_encoder.memo)
+    encoded.clear()
+    score_rwgbench(["Other work [1] differs."] * len(scorable), cands, scorable, corpus, suite, show_progress=False)
+    # only the new system's one block / context reaches the model; abstracts, cited papers, reference blocks
+    # and contexts come from the memo; BERTScore encodes one new text
+    assert set(encoded) == {"Other work differs."}
+    assert len(suite.token_encoder.memo) == windows + 1

@@ -13,7 +13,9 @@ paper's Table 2 groups: citation selection (CQ: precision, recall, soft recall),
 and organisation (CO: claim-support consistency, topical relevance, citation density, citation distribution
 balance), citation framing (CF: positioning-structure similarity, citation frame alignment) and text quality
 (TQ: ROUGE-L, BERTScore, LLM judge). Each model is loaded once and shared by the metrics that use it (the
-SciBERT-role encoder by TRT, PSS and BERTScore; the NLI model by soft recall and CSC). Predictions are matched
+SciBERT-role encoder by TRT, PSS and BERTScore; the NLI model by soft recall and CSC), and kept across
+calls with the same settings: the models remember what they computed, so scoring several systems on one
+split computes its reference side once. Predictions are matched
 to their target papers by paper_id. Metrics the profile has no model for (offline `lite`: NLI and the LLM
 judge) are `None`, with the model they need in `not_computed`.
 """
@@ -66,6 +68,15 @@ class Rwgbench(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2606.24894"],
         )
 
+    def _suite(self, profile, models, metrics, judge_options):
+        """The loaded models, kept across calls, so scoring system after system reuses the reference side."""
+        key = (profile, tuple(sorted((models or {}).items())), tuple(metrics or ()),
+               tuple(sorted((judge_options or {}).items())))
+        suites = self.__dict__.setdefault("_suites", {})
+        if key not in suites:
+            suites[key] = load_suite_models(profile, models, metrics, judge_options)
+        return suites[key]
+
     def _compute(self, predictions, references, candidates=None, papers=None, corpus=None, profile=None, models=None,
                  metrics=None, judge_options=None, return_per_paper=False):
         if papers is None or corpus is None:
@@ -79,7 +90,7 @@ class Rwgbench(evaluate.Metric):
             raise ValueError(f"field 'references': paper_id(s) not among `papers`: {unknown[:5]}")
         index_of = {p["paper_id"]: j for j, p in enumerate(papers)}
         targets = [papers[index_of[pid]] for pid in references]
-        suite = load_suite_models(profile, models, metrics, judge_options)
+        suite = self._suite(profile, models, metrics, judge_options)
         rows = score_rwgbench(predictions, candidates, targets, corpus, suite, show_progress=False)
         summary = summarize_rwgbench(rows, suite)
         return {**summary, "per_paper": rows} if return_per_paper else summary

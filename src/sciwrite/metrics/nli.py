@@ -63,8 +63,12 @@ class NLIModel:
 
     def soft_scores(self, premises: list[str], hypotheses: list[str], batch_size: int = 32) -> np.ndarray:
         """P(entailment) + 0.5 * P(neutral) for each pair."""
-        probs = self.probabilities(premises, hypotheses, batch_size)
-        return probs[:, 0] + 0.5 * probs[:, 1]
+        return soft_scores(self.probabilities(premises, hypotheses, batch_size))
+
+
+def soft_scores(probabilities: np.ndarray) -> np.ndarray:
+    """RWGBench's soft NLI score of (n, 3) [entailment, neutral, contradiction] rows: P(e) + 0.5 P(n)."""
+    return probabilities[:, 0] + 0.5 * probabilities[:, 1]
 
 
 @lru_cache(maxsize=2)

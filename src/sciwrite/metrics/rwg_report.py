@@ -27,48 +27,61 @@ logger = logging.getLogger(__name__)
 SPLITS: dict[str, tuple[str, str]] = {"test": ("test", "corpus"), "sample": ("sample", "sample_corpus")}
 
 
-def evaluate_prediction_file(predictions: str | Path, split: str = "sample", *, source: str | Path | None = None,
-                             out_dir: str | Path | None = None, system: str | None = None,
-                             profile: str | None = None, models: Mapping[str, str] | None = None,
-                             metrics: Sequence[str] | None = None, judge_options: Mapping[str, Any] | None = None,
-                             missing_as_empty: bool = False, batch_size: int = 64,
-                             show_progress: bool = True) -> dict[str, Any]:
-    """Score `predictions` (JSON Lines) on `split`; returns the summary and writes the tables to `out_dir`.
+def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "sample", *,
+                              source: str | Path | None = None, out_dir: str | Path | None = None,
+                              systems: Sequence[str] | None = None, profile: str | None = None,
+                              models: Mapping[str, str] | None = None, metrics: Sequence[str] | None = None,
+                              judge_options: Mapping[str, Any] | None = None, missing_as_empty: bool = False,
+                              batch_size: int = 64, show_progress: bool = True) -> list[dict[str, Any]]:
+    """Score each prediction file (JSON Lines) on `split`; returns one summary per file (system) and writes
+    each system's tables to ``out_dir/<system>/``.
 
-    Predictions join the split by paper_id. Papers without a prediction are left out (and listed), or scored
-    as empty sections with `missing_as_empty`; predictions for unknown papers are listed and ignored; a
-    paper_id predicted twice with different content is an error.
+    The split, the corpus and the models are loaded once for all files, and the models remember what they
+    computed, so the reference side is computed once however many systems are scored. Predictions join the
+    split by paper_id. Papers without a prediction are left out (and listed), or scored as empty sections with
+    `missing_as_empty`; predictions for unknown papers are listed and ignored; a paper_id predicted twice with
+    different content is an error. Every file is read and joined before any model runs.
     """
     from sciwrite.data.loading import load_rwgbench
 
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
-    records = read_predictions(predictions)
+    systems = list(systems or [Path(p).stem for p in predictions])
+    if len(systems) != len(predictions) or len(set(systems)) != len(systems):
+        raise ValueError(f"need one distinct system name per prediction file, got {systems}")
     paper_config, corpus_config = SPLITS[split]
     papers = load_rwgbench(paper_config, source=source)
+    jobs = [(path, system, *_joined(path, papers, split, missing_as_empty)) for path, system in zip(predictions, systems)]
+    corpus = load_rwgbench(corpus_config, source=source)
+    suite = load_suite_models(profile, models, metrics, judge_options)
+    summaries = []
+    for path, system, pairs, join in jobs:
+        targets = papers.select([j for _, j in pairs]).to_list()
+        rows = score_rwgbench([r["text"] for r, _ in pairs], [r["candidates"] for r, _ in pairs], targets, corpus,
+                              suite, batch_size=batch_size, show_progress=show_progress)
+        summary = {"system": system, "split": split, "predictions": str(path), **summarize_rwgbench(rows, suite),
+                   "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
+                            "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty}}
+        if out_dir is not None:
+            write_results(rows, summary, Path(out_dir) / system, system)
+        summaries.append(summary)
+    return summaries
+
+
+def _joined(path: str | Path, papers: Any, split: str, missing_as_empty: bool) -> tuple[list[tuple[dict, int]], JoinReport]:
+    """(prediction record, paper row) pairs of one file in the split's order, and how the file joined."""
+    records = read_predictions(path)
     join = join_by_paper_id([r["paper_id"] for r in records], papers["paper_id"])
     check_duplicates(records, join)
-    report_join(join, len(papers), missing_as_empty)
+    report_join(join, len(papers), missing_as_empty, path)
     pairs = [(records[i], j) for i, j in join.matched]
     if missing_as_empty:
         index_of = {pid: j for j, pid in enumerate(papers["paper_id"])}
         pairs += [({"paper_id": pid, "text": "", "candidates": []}, index_of[pid]) for pid in join.missing]
         pairs.sort(key=lambda pair: pair[1])
     if not pairs:
-        raise ValueError(f"no prediction in {predictions} matches a paper of the {split!r} split")
-    targets = papers.select([j for _, j in pairs]).to_list()
-    corpus = load_rwgbench(corpus_config, source=source)
-    suite = load_suite_models(profile, models, metrics, judge_options)
-    rows = score_rwgbench([r["text"] for r, _ in pairs], [r["candidates"] for r, _ in pairs], targets, corpus, suite,
-                          batch_size=batch_size, show_progress=show_progress)
-    system = system or Path(predictions).stem
-    summary = {"system": system, "split": split, "predictions": str(predictions),
-               **summarize_rwgbench(rows, suite), "join": {**join.summary(), "missing": join.missing,
-                                                           "extra": join.extra, "duplicates": join.duplicates,
-                                                           "missing_scored_as_empty": missing_as_empty}}
-    if out_dir is not None:
-        write_results(rows, summary, Path(out_dir), system)
-    return summary
+        raise ValueError(f"no prediction in {path} matches a paper of the {split!r} split")
+    return pairs, join
 
 
 def check_duplicates(records: Sequence[Mapping[str, Any]], join: JoinReport) -> None:
@@ -83,18 +96,18 @@ def check_duplicates(records: Sequence[Mapping[str, Any]], join: JoinReport) -> 
                          "keep one record per paper")
 
 
-def report_join(join: JoinReport, n_papers: int, missing_as_empty: bool) -> None:
-    """Say, before any model runs, how the predictions matched the split."""
+def report_join(join: JoinReport, n_papers: int, missing_as_empty: bool, path: str | Path) -> None:
+    """Say, before any model runs, how the predictions of `path` matched the split."""
     if join.missing:
         what = "scored as empty sections" if missing_as_empty else "left out of the means"
-        logger.warning("%d of %d papers have no prediction (%s), e.g. %s", len(join.missing), n_papers, what,
-                       join.missing[:5])
+        logger.warning("%s: %d of %d papers have no prediction (%s), e.g. %s", path, len(join.missing), n_papers,
+                       what, join.missing[:5])
     if join.extra:
-        logger.warning("%d prediction(s) name papers the split does not hold (ignored), e.g. %s", len(join.extra),
-                       join.extra[:5])
+        logger.warning("%s: %d prediction(s) name papers the split does not hold (ignored), e.g. %s", path,
+                       len(join.extra), join.extra[:5])
     if join.duplicates:
-        logger.warning("%d paper_id(s) appear more than once with identical predictions (counted once), e.g. %s",
-                       len(join.duplicates), join.duplicates[:5])
+        logger.warning("%s: %d paper_id(s) appear more than once with identical predictions (counted once), e.g. %s",
+                       path, len(join.duplicates), join.duplicates[:5])
 
 
 def write_results(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any], out_dir: Path,

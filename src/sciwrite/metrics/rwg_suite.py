@@ -75,8 +75,11 @@ def load_suite_models(profile: str | None = None, models: Mapping[str, str] | No
     """Load every model the requested `metrics` need (all by default), once; `models` overrides role -> id.
 
     A role the profile has no model for (no NLI or judge offline) marks its metrics not computed; a model
-    that is named but cannot be loaded raises `ModelUnavailableError`, never a silent substitute.
+    that is named but cannot be loaded raises `ModelUnavailableError`, never a silent substitute. The models
+    are wrapped in memos (`sciwrite.metrics.memo`): scoring several systems with one `SuiteModels` computes
+    the split's reference side once.
     """
+    from sciwrite.metrics.memo import MemoFrameClassifier, MemoNLI, MemoSentenceEncoder, MemoTokenEncoder
     from sciwrite.encoders import shared_sentence_encoder
     from sciwrite.metrics.bertscore import load_token_encoder
     from sciwrite.metrics.nli import nli_for_profile
@@ -90,16 +93,19 @@ def load_suite_models(profile: str | None = None, models: Mapping[str, str] | No
     if wanted & {"topical_relevance", "positioning_structure_similarity", "bertscore_f1"}:
         suite.model_ids["scibert"] = resolve_model("scibert", models.get("scibert"), profile)
         if wanted & {"topical_relevance", "positioning_structure_similarity"}:
-            suite.encoder = shared_sentence_encoder(suite.model_ids["scibert"], role="scibert encoder")
+            encoder = shared_sentence_encoder(suite.model_ids["scibert"], role="scibert encoder")
+            suite.encoder = MemoSentenceEncoder(encoder)
         if "bertscore_f1" in wanted:
-            suite.token_encoder = load_token_encoder(suite.model_ids["scibert"])
+            suite.token_encoder = MemoTokenEncoder(load_token_encoder(suite.model_ids["scibert"]))
     if wanted & {"soft_citation_recall", "claim_support_consistency"}:
-        suite.nli, why = nli_for_profile(models.get("nli"), profile)
+        nli, why = nli_for_profile(models.get("nli"), profile)
+        suite.nli = MemoNLI(nli) if nli is not None else None
         _record(suite, "nli", suite.nli, why, ("soft_citation_recall", "claim_support_consistency"))
     if "citation_frame_alignment" in wanted:
         from sciwrite.metrics.citation_frames import citation_frame_classifier_for_profile
 
-        suite.frame_classifier, why = citation_frame_classifier_for_profile(models.get("citation_frame"), profile)
+        frames, why = citation_frame_classifier_for_profile(models.get("citation_frame"), profile)
+        suite.frame_classifier = MemoFrameClassifier(frames) if frames is not None else None
         _record(suite, "citation_frame", suite.frame_classifier, why, ("citation_frame_alignment",))
     if "llm_judge" in wanted:
         from sciwrite.metrics.judge import judge_for_profile

@@ -1,0 +1,160 @@
+"""The SciIG suite and `sciwrite evaluate sciig`: the reference-as-prediction property, lite's not-computed
+metrics, bad records that must not abort a batch, and the command end to end (outputs, lenient reader, join)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+
+import pytest
+
+from sciwrite.cli import main
+from sciwrite.data import load_sciig
+from sciwrite.data.sample import aclsum_paper_dir
+from sciwrite.metrics.sciig_lexical import score_bleu
+from sciwrite.metrics.sciig_suite import (
+    STAGES,
+    SUITE_METRICS,
+    TABLE2,
+    load_sciig_models,
+    score_sciig,
+    summarize_sciig,
+)
+
+# Three test papers and one holdout paper (by the builder's hash split), with short introductions.
+PAPERS = ("2020.aacl-main.67", "2020.acl-main.547", "2020.acl-main.443", "2020.acl-main.573")
+
+
+@pytest.fixture(scope="module")
+def sciig_folder(tmp_path_factory):
+    from sciwrite.data.sciig_builder import write_sciig_sample
+
+    papers = tmp_path_factory.mktemp("sciig_papers")
+    for stem in PAPERS:
+        shutil.copy(aclsum_paper_dir() / f"{stem}.json", papers)
+    folder = tmp_path_factory.mktemp("sciig_sample")
+    write_sciig_sample(folder, paper_dir=papers)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def papers(sciig_folder):
+    return load_sciig("sample", source=sciig_folder).to_list()
+
+
+@pytest.fixture(scope="module")
+def lite():
+    return load_sciig_models("lite")
+
+
+def test_table2_layout():
+    categories = list(dict.fromkeys(c for c, _, _ in TABLE2))
+    assert categories == ["Lexical", "Semantic", "Keyphrase", "Entailment", "Citation", "Fluency", "LLM judge"]
+    assert sorted(SUITE_METRICS) == sorted(m for metrics in STAGES.values() for m in metrics)
+
+
+def test_references_as_predictions_and_lite_not_computed(papers, lite):
+    references = [p["introduction"] for p in papers]
+    rows, timings = score_sciig(references, papers, lite, show_progress=False)
+    summary = summarize_sciig(rows, lite)
+    assert summary["n_papers"] == len(papers) == 3 and summary["scoring_errors"] == {}
+    for metric in ("rougeL", "bertscore_f1", "keyphrase_consistency"):
+        assert summary[metric] == pytest.approx(1.0, abs=1e-6), metric
+        assert all(r[metric] == pytest.approx(1.0, abs=1e-6) for r in rows), metric
+    # BLEU is corpus BLEU, from the summed statistics: the same number sacrebleu's corpus score gives
+    assert summary["bleu"] == pytest.approx(score_bleu(references, references)[0])
+    assert 0 < summary["contextual_relevance"] < 1 and summary["citation_recall"] == 1.0
+    # lite has no BLEURT, GPT-2, SummaC NLI or judge: not computed, with the model each needs
+    not_computed = summary["not_computed"]
+    assert sorted(not_computed) == sorted(["bleurt", "perplexity", *STAGES["summac"], *STAGES["judge"]])
+    assert "bleurt" in not_computed["bleurt"] and "gpt2" in not_computed["perplexity"]
+    assert "summac_nli" in not_computed["summac_faithfulness"] and "judge" in not_computed["judge_coverage"]
+    assert all(summary[m] is None for m in not_computed)
+    assert set(timings) == {"rouge", "bleu", "meteor", "bertscore", "contextual_relevance", "keyphrases", "citations"}
+    assert summary["models"]["keyphrase_encoder"] == "packaged:all-MiniLM-L6-v2"
+
+
+def test_empty_and_runaway_generations_do_not_abort_the_batch(papers):
+    suite = load_sciig_models("lite", metrics=["rouge", "bleu", "keyphrases", "citations"])
+    runaway = " ".join(["Graph models are widely studied here (Li et al., 2020)."] * 3000)  # 30,000 words
+    texts = ["", runaway, papers[2]["introduction"]]
+    rows, _ = score_sciig(texts, papers, suite, show_progress=False)
+    assert "field 'predictions' is empty" in rows[0]["errors"]["keyphrases"]
+    assert "30000 words" in rows[1]["errors"]["keyphrases"]
+    for row in rows[:2]:
+        assert set(row["errors"]) == {"keyphrases"} and row["keyphrase_consistency"] is None
+        assert row["rougeL"] is not None and row["citation_recall"] is not None
+    assert rows[0]["rougeL"] == 0 and 0 < rows[1]["rougeL"] < 1
+    assert rows[2]["errors"] == {} and rows[2]["keyphrase_consistency"] == 1.0
+    summary = summarize_sciig(rows, suite)
+    assert summary["keyphrase_consistency"] == 1.0  # the mean of the one paper it scored...
+    assert sorted(summary["scoring_errors"]["keyphrases"]) == sorted(p["paper_id"] for p in papers[:2])  # ...and why
+
+
+def test_bad_input_names_the_record(papers, lite):
+    with pytest.raises(ValueError, match=r"predictions \(1\) and papers \(3\)"):
+        score_sciig(["x"], papers, lite, show_progress=False)
+    with pytest.raises(ValueError, match="record 0: field 'text' must be a string, got NoneType"):
+        score_sciig([None], papers[:1], lite, show_progress=False)
+    with pytest.raises(ValueError, match="unknown SciIG metric 'nope'"):
+        load_sciig_models("lite", metrics=["nope"])
+
+
+def test_evaluate_sciig_command(sciig_folder, papers, tmp_path, capsys):
+    holdout = load_sciig("sample", source=sciig_folder, split="holdout")[0]["paper_id"]
+    lines = [json.dumps({"paper_id": papers[0]["paper_id"], "text": papers[0]["introduction"]}),
+             "{not json",
+             json.dumps({"paper_id": papers[1]["paper_id"], "text": "A short generated introduction (Li, 2020)."}),
+             json.dumps({"paper_id": "unknown-paper", "text": "x"}),
+             json.dumps({"paper_id": holdout, "text": "x"}),
+             json.dumps({"paper_id": papers[1]["paper_id"], "text": "a different text"}),
+             json.dumps({"paper_id": papers[0]["paper_id"]})]
+    predictions = tmp_path / "preds.jsonl"
+    predictions.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code = main(["evaluate", "sciig", "--predictions", str(predictions), "--dataset", "sample", "--source",
+                 str(sciig_folder), "--profile", "lite", "--metrics", "rouge", "bleu", "keyphrases", "citations",
+                 "bleurt", "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert "2 papers scored (1 missing, 1 extra, 1 holdout, 3 rejected lines)" in printed
+    assert "rejected: line 2: not valid JSON" in printed
+    assert "rejected: line 6:" in printed and "already predicted on line 3" in printed
+    assert "rejected: line 7:" in printed and "field 'text' must be a string" in printed
+    assert f"missing: 1 test papers have no prediction, e.g. ['{papers[2]['paper_id']}']" in printed
+    assert "extra: 1 predictions name unknown papers, e.g. ['unknown-paper']" in printed
+    assert "Lexical" in printed and "ROUGE-L" in printed and "not computed: Semantic BLEURT:" in printed
+    for name in ("per_paper.jsonl", "summary.json", "summary.csv", "metric_timings.json", "rejected.jsonl"):
+        assert (out / name).exists(), name
+    rejected = [json.loads(line) for line in (out / "rejected.jsonl").read_text().splitlines()]
+    assert [r["line"] for r in rejected] == [2, 6, 7] and rejected[0]["content"] == "{not json"
+    rows = [json.loads(line) for line in (out / "per_paper.jsonl").read_text().splitlines()]
+    assert [r["paper_id"] for r in rows] == [papers[0]["paper_id"], papers[1]["paper_id"]]
+    assert rows[0]["rougeL"] == pytest.approx(1.0) and "keyphrase_log" not in rows[0]
+    for row in rows:
+        log = json.loads((out / "keyphrase_outputs" / f"{row['paper_id']}.json").read_text())
+        assert log["paper_id"] == row["paper_id"] and log["keyphrase_log"]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["join"]["missing"] == [papers[2]["paper_id"]] and summary["join"]["holdout_excluded"] == [holdout]
+    assert summary["split"] == "test" and set(summary["metric_timings"]) == {"rouge", "bleu", "keyphrases", "citations"}
+    assert json.loads((out / "metric_timings.json").read_text()) == summary["metric_timings"]
+    with (out / "summary.csv").open() as f:
+        table = list(csv.DictReader(f))
+    assert [(r["category"], r["metric"]) for r in table] == [(c, label) for c, _, label in TABLE2]
+    assert next(r for r in table if r["metric"] == "BLEURT")["value"] == ""
+
+
+def test_evaluate_sciig_upstream_format(sciig_folder, papers, tmp_path, capsys):
+    rows = [{"pred": papers[1]["introduction"], "label": papers[1]["introduction"], "desc": "p1"},
+            {"pred": "x", "label": "an introduction of no paper", "desc": "p?"}]
+    predictions = tmp_path / "upstream.jsonl"
+    predictions.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["evaluate", "sciig", "--predictions", str(predictions), "--source", str(sciig_folder),
+                 "--upstream", "--profile", "lite", "--metrics", "rouge", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "1 papers scored (2 missing, 0 extra, 0 holdout, 1 rejected lines)" in printed
+    assert "rejected: line 2: label matches no paper's introduction" in printed
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["rougeL"] == pytest.approx(1.0) and summary["upstream"]["matched"] == 1
