@@ -158,3 +158,28 @@ def test_evaluate_sciig_upstream_format(sciig_folder, papers, tmp_path, capsys):
     assert "rejected: line 2: label matches no paper's introduction" in printed
     summary = json.loads((out / "summary.json").read_text())
     assert summary["rougeL"] == pytest.approx(1.0) and summary["upstream"]["matched"] == 1
+
+
+def test_a_second_system_embeds_only_its_own_texts(papers, monkeypatch):
+    """The encoders remember the references', sources' and keyphrase candidates' embeddings across systems."""
+    suite = load_sciig_models("lite", metrics=["keyphrases", "contextual_relevance", "bertscore"])
+    inner = suite.keyphrase_encoder.inner
+    assert inner is suite.contextual_encoder.inner  # one MiniLM instance serves both roles
+    encoded: list[str] = []
+    real_encode = inner.encode
+
+    def counting_encode(texts, **kwargs):
+        encoded.extend(texts)
+        return real_encode(texts, **kwargs)
+
+    monkeypatch.setattr(inner, "encode", counting_encode)
+    score_sciig(["Graph parsers are widely studied (Smith et al., 2020)."] * len(papers), papers, suite,
+                show_progress=False)
+    first = len(encoded)
+    encoded.clear()
+    windows = len(suite.token_encoder.memo)
+    score_sciig(["Neural parsers of graphs are studied (Smith et al., 2020)."] * len(papers), papers, suite,
+                show_progress=False)
+    assert 0 < len(encoded) < first / 5  # the new generation and its new n-grams only
+    assert not any(paper["introduction"] in encoded or paper["abstract"] in encoded for paper in papers)
+    assert len(suite.token_encoder.memo) == windows + 1

@@ -95,7 +95,7 @@ def extract_keyphrases(texts: Sequence[str], model: Any, top_n: int = TOP_N, bat
     from keybert import KeyBERT
     from sklearn.feature_extraction.text import CountVectorizer
 
-    kw_model = KeyBERT(model=model)
+    kw_model = KeyBERT(model=getattr(model, "inner", model))  # the bare model behind a memo; it embeds nothing here
     unique = list(dict.fromkeys(texts))
     found: dict[str, Keyphrases] = {}
     empty = Keyphrases([], np.zeros((0, embedding_dimension(model)), dtype=np.float32))

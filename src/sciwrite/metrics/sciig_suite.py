@@ -111,6 +111,11 @@ def expand_metrics(metrics: Iterable[str] | None) -> set[str]:
     return wanted
 
 
+# Sentence encoders wrapped in a memo (`sciwrite.metrics.memo`): the references' and sources' texts and keyphrase
+# candidates are embedded once however many systems one `SciIGModels` scores.
+MEMO_ENCODER_ROLES = ("contextual_encoder", "keyphrase_encoder")
+
+
 def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | None = None,
                       metrics: Iterable[str] | None = None, judge_options: Mapping[str, Any] | None = None) -> SciIGModels:
     """Load every model the requested `metrics` need (all by default), once; `models` overrides role -> id.
@@ -121,6 +126,7 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
     """
     from sciwrite.metrics.bleurt import bleurt_for_profile
     from sciwrite.metrics.contextual_relevance import contextual_encoder_for_profile
+    from sciwrite.metrics.memo import MemoSentenceEncoder, MemoTokenEncoder
     from sciwrite.metrics.keyphrases import keyphrase_encoder_for_profile
     from sciwrite.metrics.perplexity import perplexity_model_for_profile
     from sciwrite.metrics.sciig_bertscore import sciig_bertscore_encoder
@@ -143,7 +149,7 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
         _record(suite, "wordnet", suite.wordnet, why, "meteor", model_id="wordnet")
     if want("bertscore"):
         suite.model_ids["scibert"] = resolve_model("scibert", models.get("scibert"), profile)
-        suite.token_encoder = sciig_bertscore_encoder(models.get("scibert"), None, profile)
+        suite.token_encoder = MemoTokenEncoder(sciig_bertscore_encoder(models.get("scibert"), None, profile))
     roles: list[tuple[str, str, str, Callable[..., tuple[Any, str | None]]]] = [
         ("bleurt", "bleurt", "bleurt", bleurt_for_profile),
         ("contextual_relevance", "contextual_encoder", "contextual_encoder", contextual_encoder_for_profile),
@@ -154,6 +160,8 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
     for stage, role, attribute, loader in roles:
         if want(stage):
             model, why = loader(models.get(role), profile)
+            if model is not None and role in MEMO_ENCODER_ROLES:
+                model = MemoSentenceEncoder(model)
             setattr(suite, attribute, model)
             _record(suite, role, model, why, stage,
                     model_id=None if model is None else resolve_model(role, models.get(role), profile))
