@@ -23,11 +23,14 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from sciwrite.generation.llm import ChatClient
 from sciwrite.models import ModelUnavailableError, resolve_model
+
+K = TypeVar("K")
 
 MAX_SECTION_CHARS = 24_000  # about 3,500-4,000 words: several times a typical related-work section
 MAX_TITLE_CHARS = 500
@@ -209,28 +212,62 @@ def judge_sections(sections: Sequence[str], client: ChatClient, titles: Sequence
         text, row["truncated"] = truncate_section(section, max_chars)
         pending[i] = judge_messages(text, titles[i] if titles is not None else None,
                                     truncated_at=max_chars if row["truncated"] else None)
+
+    def read(_: int, reply: str | None) -> tuple[int | float | None, str | None]:
+        score = parse_judge_score(reply)
+        return (score, None) if score is not None else (None, f"unparsable reply: {(reply or '')[:200]!r}")
+
+    readings = read_replies(client, pending, read, lambda _: FOLLOW_UP, retries=retries, workers=workers,
+                            max_tokens=max_tokens, show_progress=show_progress, desc="LLM judge")
+    for i, reading in readings.items():
+        rows[i].update(judge_reply=reading.reply, judge_error=reading.error)
+        if reading.value is not None:
+            rows[i].update(llm_judge=normalise_score(reading.value), llm_judge_raw=reading.value)
+    return rows
+
+
+@dataclass
+class Reading:
+    """What came back for one conversation: the value read from the last reply, that reply, and why not if none."""
+
+    value: Any = None
+    reply: str | None = None
+    error: str | None = None
+
+
+def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, str]]],
+                 read: Callable[[K, str | None], tuple[Any, str | None]], follow_up: Callable[[K], str], *,
+                 retries: int = 1, workers: int = 8, max_tokens: int = JUDGE_MAX_TOKENS, show_progress: bool = True,
+                 desc: str = "LLM judge") -> dict[K, Reading]:
+    """Send every conversation in one concurrent pass, then up to `retries` passes resending only the failed ones.
+
+    `read(key, reply)` gives (value, None) or (None, why the reply is unreadable); an unreadable reply is resent
+    with the judge's reply and `follow_up(key)` appended, an API error as it was (the client already retried it).
+    """
+    readings = {key: Reading() for key in conversations}
+    pending = dict(conversations)
     for attempt in range(1 + max(0, retries)):
         if not pending:
             break
         order = list(pending)
-        results = client.complete([pending[i] for i in order], temperature=0.0, max_tokens=max_tokens,
+        results = client.complete([pending[key] for key in order], temperature=0.0, max_tokens=max_tokens,
                                   workers=workers, show_progress=show_progress,
-                                  desc="LLM judge" if attempt == 0 else f"LLM judge (retry {attempt})")
-        for i, result in zip(order, results):
-            row = rows[i]
+                                  desc=desc if attempt == 0 else f"{desc} (retry {attempt})")
+        for key, result in zip(order, results):
+            reading = readings[key]
             if result.error is not None:
-                row["judge_error"] = f"API error: {result.error}"
+                reading.error = f"API error: {result.error}"
                 continue
-            row["judge_reply"] = result.content
-            score = parse_judge_score(result.content)
-            if score is None:
-                row["judge_error"] = f"unparsable reply: {result.content[:200]!r}"
-                pending[i] = [*pending[i], {"role": "assistant", "content": result.content or ""},
-                              {"role": "user", "content": FOLLOW_UP}]
+            reading.reply = result.content
+            value, problem = read(key, result.content)
+            if problem is not None:
+                reading.error = problem
+                pending[key] = [*pending[key], {"role": "assistant", "content": result.content or ""},
+                                {"role": "user", "content": follow_up(key)}]
                 continue
-            row.update(llm_judge=normalise_score(score), llm_judge_raw=score, judge_error=None)
-            del pending[i]
-    return rows
+            reading.value, reading.error = value, None
+            del pending[key]
+    return readings
 
 
 def summarize_judgements(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:

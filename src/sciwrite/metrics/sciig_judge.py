@@ -35,6 +35,7 @@ from sciwrite.metrics.judge import (
     judge_for_profile,
     neutralise,
     normalise_score,
+    read_replies,
     truncate_section,
 )
 from sciwrite.metrics.sciig_inputs import check_same_length, check_sciig_inputs
@@ -193,31 +194,25 @@ def judge_sciig(predictions: Sequence[str], references: Sequence[str], titles: S
                 abstract=abstracts[i], cited=cited[i] if cited is not None else None,
                 truncated_at=max_chars if truncated else None)
         rows.append(row)
-    for attempt in range(1 + max(0, retries)):
-        if not pending:
-            break
-        order = list(pending)
-        results = client.complete([pending[k] for k in order], temperature=0.0, max_tokens=max_tokens,
-                                  workers=workers, show_progress=show_progress,
-                                  desc="SciIG judge" if attempt == 0 else f"SciIG judge (retry {attempt})")
-        for (i, name), result in zip(order, results):
-            row, prompt = rows[i], PROMPT_OF[name]
-            if result.error is not None:
-                row["judge_errors"][name] = f"API error: {result.error}"
-                continue
-            row["judge_replies"][name] = result.content
-            scores = parse_named_scores(result.content, prompt.scores)
-            missing = [s for s, v in scores.items() if v is None]
-            if missing:
-                row["judge_errors"][name] = f"no readable {missing} in reply: {result.content[:200]!r}"
-                pending[i, name] = [*pending[i, name], {"role": "assistant", "content": result.content or ""},
-                                    {"role": "user", "content": "Not every score could be read from that reply. "
-                                     + prompt.answer_format}]
-                continue
-            for score, value in scores.items():
-                row[f"judge_{score}_raw"], row[f"judge_{score}"] = value, normalise_score(value)
-            row["judge_errors"].pop(name, None)
-            del pending[i, name]
+
+    def read(key: tuple[int, str], reply: str | None) -> tuple[dict[str, Any] | None, str | None]:
+        scores = parse_named_scores(reply, PROMPT_OF[key[1]].scores)
+        missing = [s for s, v in scores.items() if v is None]
+        return (None, f"no readable {missing} in reply: {(reply or '')[:200]!r}") if missing else (scores, None)
+
+    def follow_up(key: tuple[int, str]) -> str:
+        return "Not every score could be read from that reply. " + PROMPT_OF[key[1]].answer_format
+
+    readings = read_replies(client, pending, read, follow_up, retries=retries, workers=workers,
+                            max_tokens=max_tokens, show_progress=show_progress, desc="SciIG judge")
+    for (i, name), reading in readings.items():
+        row = rows[i]
+        if reading.reply is not None:
+            row["judge_replies"][name] = reading.reply
+        if reading.error is not None:
+            row["judge_errors"][name] = reading.error
+        for score, value in (reading.value or {}).items():
+            row[f"judge_{score}_raw"], row[f"judge_{score}"] = value, normalise_score(value)
     return rows
 
 
