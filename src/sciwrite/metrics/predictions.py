@@ -9,33 +9,38 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 #: Problems listed in one error before the rest are counted.
 MAX_LISTED_PROBLEMS = 10
 
 
-def read_predictions(path: str | Path) -> list[dict[str, Any]]:
-    """The records of a JSON Lines prediction file; a `ValueError` lists every malformed line and field."""
+def json_lines(path: str | Path) -> Iterator[tuple[int, str, Any, str | None]]:
+    """(line number, line, record, problem) for each non-blank line of a JSON Lines file; `problem` says why a
+    line is not valid JSON (its record is then None)."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no prediction file {path}")
-    records, problems = [], []
     with path.open(encoding="utf-8") as f:
         for number, line in enumerate(f, start=1):
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                yield number, line, json.loads(line), None
             except json.JSONDecodeError as err:
-                problems.append(f"line {number}: not valid JSON ({err.msg})")
-                continue
-            problem = record_problem(record)
-            if problem:
-                problems.append(f"line {number}: {problem}")
-            else:
-                records.append(record)
+                yield number, line, None, f"not valid JSON ({err.msg})"
+
+
+def read_predictions(path: str | Path) -> list[dict[str, Any]]:
+    """The records of a JSON Lines prediction file; a `ValueError` lists every malformed line and field."""
+    records, problems = [], []
+    for number, _, record, problem in json_lines(path):
+        problem = problem or record_problem(record)
+        if problem:
+            problems.append(f"line {number}: {problem}")
+        else:
+            records.append(record)
     if problems:
         listed = "\n  ".join(problems[:MAX_LISTED_PROBLEMS])
         more = f"\n  ... and {len(problems) - MAX_LISTED_PROBLEMS} more" if len(problems) > MAX_LISTED_PROBLEMS else ""
@@ -43,18 +48,21 @@ def read_predictions(path: str | Path) -> list[dict[str, Any]]:
     return records
 
 
-def record_problem(record: Any) -> str | None:
-    """What is wrong with one prediction record (naming the field), or None."""
+def record_problem(record: Any, text_is: str = "the generated related-work section",
+                   candidates: bool = True) -> str | None:
+    """What is wrong with one prediction record (naming the field), or None. `text_is` says what `text` holds;
+    `candidates` whether the record must carry its candidate doc_ids (RWGBench) or not (SciIG)."""
     if not isinstance(record, dict):
         return f"expected a JSON object, got {type(record).__name__}"
     paper_id = record.get("paper_id")
     if not isinstance(paper_id, str) or not paper_id.strip():
         return "field 'paper_id' must be a non-empty string"
     if not isinstance(record.get("text"), str):
-        return f"(paper_id {paper_id!r}) field 'text' must be a string (the generated related-work section)"
-    candidates = record.get("candidates")
-    if not isinstance(candidates, list) or not all(isinstance(c, str) for c in candidates):
-        return f"(paper_id {paper_id!r}) field 'candidates' must be a list of doc_id strings"
+        return f"(paper_id {paper_id!r}) field 'text' must be a string ({text_is})"
+    if candidates:
+        ids = record.get("candidates")
+        if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids):
+            return f"(paper_id {paper_id!r}) field 'candidates' must be a list of doc_id strings"
     return None
 
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sciwrite.metrics.predictions import join_by_paper_id
+from sciwrite.metrics.predictions import join_by_paper_id, json_lines, record_problem
 from sciwrite.metrics.sciig_suite import (
     TABLE2,
     load_sciig_models,
@@ -38,51 +38,28 @@ logger = logging.getLogger(__name__)
 KEYPHRASE_KEYS = ("generated_keyphrases", "reference_keyphrases", "source_keyphrases", "keyphrase_log")
 
 
-def sciig_record_problem(record: Any) -> str | None:
-    """What is wrong with one SciIG prediction record (naming the field), or None."""
-    if not isinstance(record, dict):
-        return f"expected a JSON object, got {type(record).__name__}"
-    paper_id = record.get("paper_id")
-    if not isinstance(paper_id, str) or not paper_id.strip():
-        return "field 'paper_id' must be a non-empty string"
-    if not isinstance(record.get("text"), str):
-        return f"(paper_id {paper_id!r}) field 'text' must be a string (the generated introduction)"
-    return None
-
-
 def read_sciig_predictions(path: str | Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(records, rejected) of a JSON Lines file; each rejected line is ``{line, problem, content}``.
 
     A paper_id seen again with a different text is rejected too (the first record is the one scored); a repeat
     with the same text is counted once.
     """
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no prediction file {path}")
     records: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
     first_line: dict[str, tuple[int, str]] = {}
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.strip():
+    for number, line, record, problem in json_lines(path):
+        problem = problem or record_problem(record, text_is="the generated introduction", candidates=False)
+        if problem is None and record["paper_id"] in first_line:
+            seen_line, seen_text = first_line[record["paper_id"]]
+            if seen_text == record["text"]:
                 continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as err:
-                rejected.append({"line": number, "problem": f"not valid JSON ({err.msg})", "content": line.rstrip("\n")})
-                continue
-            problem = sciig_record_problem(record)
-            if problem is None and record["paper_id"] in first_line:
-                seen_line, seen_text = first_line[record["paper_id"]]
-                if seen_text == record["text"]:
-                    continue
-                problem = (f"(paper_id {record['paper_id']!r}) already predicted on line {seen_line} with a different "
-                           "text; the first is scored")
-            if problem:
-                rejected.append({"line": number, "problem": problem, "content": line.rstrip("\n")})
-                continue
-            first_line[record["paper_id"]] = (number, record["text"])
-            records.append(record)
+            problem = (f"(paper_id {record['paper_id']!r}) already predicted on line {seen_line} with a different "
+                       "text; the first is scored")
+        if problem:
+            rejected.append({"line": number, "problem": problem, "content": line.rstrip("\n")})
+            continue
+        first_line[record["paper_id"]] = (number, record["text"])
+        records.append(record)
     for item in rejected:
         logger.warning("%s, line %d: %s (not scored; written to rejected.jsonl)", path, item["line"], item["problem"])
     return records, rejected
