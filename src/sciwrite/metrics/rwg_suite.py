@@ -79,9 +79,14 @@ def load_suite_models(profile: str | None = None, models: Mapping[str, str] | No
     are wrapped in memos (`sciwrite.metrics.memo`): scoring several systems with one `SuiteModels` computes
     the split's reference side once.
     """
-    from sciwrite.metrics.memo import MemoFrameClassifier, MemoNLI, MemoSentenceEncoder, MemoTokenEncoder
     from sciwrite.encoders import shared_sentence_encoder
     from sciwrite.metrics.bertscore import load_token_encoder
+    from sciwrite.metrics.memo import (
+        MemoFrameClassifier,
+        MemoNLI,
+        MemoSentenceEncoder,
+        MemoTokenEncoder,
+    )
     from sciwrite.metrics.nli import nli_for_profile
 
     wanted = set(metrics or SUITE_METRICS)
@@ -102,7 +107,9 @@ def load_suite_models(profile: str | None = None, models: Mapping[str, str] | No
         suite.nli = MemoNLI(nli) if nli is not None else None
         _record(suite, "nli", suite.nli, why, ("soft_citation_recall", "claim_support_consistency"))
     if "citation_frame_alignment" in wanted:
-        from sciwrite.metrics.citation_frames import citation_frame_classifier_for_profile
+        from sciwrite.metrics.citation_frames import (
+            citation_frame_classifier_for_profile,
+        )
 
         frames, why = citation_frame_classifier_for_profile(models.get("citation_frame"), profile)
         suite.frame_classifier = MemoFrameClassifier(frames) if frames is not None else None
@@ -176,7 +183,7 @@ def score_rwgbench(predictions: Sequence[str], candidates: Sequence[Sequence[str
     stages = _stages(predictions, candidates, papers, references, gold, texts, models, batch_size)
     for name, run in tqdm(stages, desc="RWGBench metrics", disable=not show_progress):
         for row, extra in zip(rows, run()):
-            _merge(row, extra, name)
+            merge_row(row, extra, name, keep_first=_SHARED)
     return rows
 
 
@@ -229,9 +236,12 @@ def _score_judge(predictions, papers, models: SuiteModels) -> list[dict[str, Any
 _SHARED = {"empty_citation_output", "unresolved_markers", "n_cited"}
 
 
-def _merge(row: dict[str, Any], extra: Mapping[str, Any], stage: str) -> None:
+def merge_row(row: dict[str, Any], extra: Mapping[str, Any], stage: str, keep_first: Iterable[str] = ()) -> None:
+    """Add one scorer's per-paper fields to the paper's row. A key another scorer already set is kept as it is
+    when listed in `keep_first` (a diagnostic several scorers report), else stored as ``<stage>.<key>``."""
+    keep_first = set(keep_first)
     for key, value in extra.items():
-        if key in _SHARED and key in row:
+        if key in keep_first and key in row:
             continue
         if key in row and key != "paper_id":
             key = f"{stage}.{key}"

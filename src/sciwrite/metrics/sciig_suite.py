@@ -23,6 +23,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from sciwrite.metrics.rwg_suite import merge_row
 from sciwrite.models import current_profile, resolve_model
 
 logger = logging.getLogger(__name__)
@@ -126,8 +127,8 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
     """
     from sciwrite.metrics.bleurt import bleurt_for_profile
     from sciwrite.metrics.contextual_relevance import contextual_encoder_for_profile
-    from sciwrite.metrics.memo import MemoSentenceEncoder, MemoTokenEncoder
     from sciwrite.metrics.keyphrases import keyphrase_encoder_for_profile
+    from sciwrite.metrics.memo import MemoSentenceEncoder, MemoTokenEncoder
     from sciwrite.metrics.perplexity import perplexity_model_for_profile
     from sciwrite.metrics.sciig_bertscore import sciig_bertscore_encoder
     from sciwrite.metrics.sciig_judge import sciig_judge_for_profile
@@ -229,7 +230,7 @@ def score_sciig(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]],
                     rows[i].setdefault(metric, None)
         if ok:
             for i, extra in zip(ok, run(ok)):
-                _merge(rows[i], extra, name)
+                merge_row(rows[i], extra, name)
         timings[name] = round(time.perf_counter() - start, 4)
         if len(ok) < len(papers):
             logger.warning("%s: %d of %d papers could not be scored (see 'errors' on their rows)", name,
@@ -367,13 +368,6 @@ def corpus_bleu(stats: Sequence[Sequence[int]]) -> float:
         return 0.0
     total = [sum(column) for column in zip(*stats)]
     return float(BLEU()._compute_score_from_stats(total).score)
-
-
-def _merge(row: dict[str, Any], extra: Mapping[str, Any], stage: str) -> None:
-    for key, value in extra.items():
-        if key in row and key != "paper_id":
-            key = f"{stage}.{key}"
-        row[key] = value
 
 
 def summarize_sciig(rows: Sequence[Mapping[str, Any]], models: SciIGModels) -> dict[str, Any]:
