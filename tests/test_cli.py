@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 
 import pytest
@@ -128,12 +129,31 @@ def test_usage_errors_exit_2(capsys):
     assert exit_info.value.code == 2
 
 
-def test_quickstart(mini_sample_copy, tmp_path, capsys, patch_encoder):
+# Three test papers and one holdout paper of the SciIG sample builder, with short introductions.
+SCIIG_MINI_PAPERS = ("2020.aacl-main.67", "2020.acl-main.547", "2020.acl-main.443", "2020.acl-main.573")
+
+
+@pytest.fixture
+def sciig_mini_folder(tmp_path):
+    from sciwrite.data.sample import aclsum_paper_dir
+    from sciwrite.data.sciig_builder import write_sciig_sample
+
+    papers = tmp_path / "sciig_papers"
+    papers.mkdir()
+    for stem in SCIIG_MINI_PAPERS:
+        shutil.copy(aclsum_paper_dir() / f"{stem}.json", papers)
+    write_sciig_sample(tmp_path / "sciig", paper_dir=papers)
+    return tmp_path / "sciig"
+
+
+def test_quickstart(mini_sample_copy, sciig_mini_folder, tmp_path, capsys, patch_encoder):
+    """The main job end to end on the mini samples: retrieval, extractive generation, both evaluations."""
     out = tmp_path / "qs"
-    assert main(["quickstart", "--data-dir", str(mini_sample_copy), "--out", str(out)]) == 0
+    argv = ["quickstart", "--data-dir", str(mini_sample_copy), "--sciig-dir", str(sciig_mini_folder), "--out", str(out)]
+    assert main(argv) == 0
     stdout = capsys.readouterr().out
     assert "2 target papers, 26 corpus documents" in stdout  # the prebuilt folder was used, not rebuilt
-    assert "built the RWGBench sample" not in stdout
+    assert "built the RWGBench sample" not in stdout and "built the SciIG sample" not in stdout
     rows = json.loads((out / "retrieval.json").read_text(encoding="utf-8"))
     assert [r["retriever"] for r in rows] == ["bm25", "dense (all-MiniLM-L6-v2)"]
     for r in rows:
@@ -153,3 +173,26 @@ def test_quickstart(mini_sample_copy, tmp_path, capsys, patch_encoder):
     assert (mini_sample_copy / "bm25" / "sample_corpus" / CONFIG_FILE).exists()
     assert (mini_sample_copy / "faiss" / "sample_corpus" / CONFIG_FILE).exists()
     assert patch_encoder == ["packaged:all-MiniLM-L6-v2"]
+
+    # Generation: one extractive line per target paper and system, markers resolving into its candidates.
+    for system in ("rag-bm25", "rag-dense", "oracle"):
+        lines = [json.loads(x) for x in (out / "generations" / "rwgbench" / f"{system}.jsonl").read_text().splitlines()]
+        assert len(lines) == 2 and {x["model"] for x in lines} == {"extractive"}
+        for line in lines:
+            markers = {int(m) for m in re.findall(r"\[(\d+)\]", line["pred"])}
+            assert markers and max(markers) <= len(line["candidates"])
+    # Evaluation: Table 2 of RWGBench, one row per system; the oracle writer only cites gold papers.
+    table2 = {r["system"]: r for r in json.loads((out / "rwgbench_table2.json").read_text())}
+    assert list(table2) == ["rag-bm25", "rag-dense", "oracle"]
+    assert table2["oracle"]["CQ P"] == pytest.approx(1.0)
+    assert table2["rag-bm25"]["CQ SoftR"] is None  # lite has no NLI model
+    assert (out / "rwgbench_systems.png").read_bytes()[:4] == b"\x89PNG"
+    sciig = json.loads((out / "sciig" / "extractive" / "summary.json").read_text())
+    assert sciig["n_papers"] == 3 and sciig["citation_precision"] == pytest.approx(1.0)
+    assert 0 < sciig["rougeL"] < 1 and sciig["perplexity"] is None
+    assert "RWGBench sample, 2 papers" in stdout and "SciIG sample, 3 papers" in stdout
+
+    # A rerun generates nothing again (resume) and gives the same tables.
+    assert main(argv) == 0
+    assert "0 generated, 2 already there" in capsys.readouterr().out
+    assert {r["system"]: r for r in json.loads((out / "rwgbench_table2.json").read_text())} == table2

@@ -42,7 +42,7 @@ def test_read_predictions_lists_every_bad_line(tmp_path):
     message = str(err.value)
     assert "5 malformed prediction record(s)" in message
     assert "line 2: not valid JSON" in message
-    assert "line 3: (paper_id 'b') field 'text' must be a string" in message
+    assert "line 3: (paper_id 'b') field 'text' (or 'pred') must be a string" in message
     assert "line 4: (paper_id 'c') field 'candidates' must be a list of doc_id strings" in message
     assert "line 5: field 'paper_id' must be a non-empty string" in message
     assert "line 6: expected a JSON object, got list" in message

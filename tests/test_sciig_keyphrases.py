@@ -121,6 +121,41 @@ def test_batched_extraction_matches_keybert_per_document(minilm, monkeypatch):
     assert [k.phrases for k in small_chunks] == [k.phrases for k in batched[:3]]
 
 
+@pytest.fixture(scope="module")
+def aclsum_introductions(tmp_path_factory) -> list[dict]:
+    """Three real aclsum papers as SciIG records (introductions of 306 to 949 words)."""
+    import shutil
+
+    from sciwrite.data.sample import aclsum_paper_dir
+    from sciwrite.data.sciig_builder import build_sciig_records
+
+    folder = tmp_path_factory.mktemp("aclsum_introductions")
+    for stem in ("2020.acl-main.282", "E06-1051", "P02-1051"):
+        shutil.copy(aclsum_paper_dir() / f"{stem}.json", folder / f"{stem}.json")
+    records, _ = build_sciig_records(folder, allow_missing_abstracts=True, show_progress=False)
+    assert len(records) == 3
+    return records
+
+
+def test_own_selection_equals_keybert_on_real_introductions(minilm, aclsum_introductions):
+    """`extract_keyphrases` re-does KeyBERT's cosine selection (one batched embedding pass for every document);
+    its phrases must be exactly those `KeyBERT.extract_keywords` finds on each document alone."""
+    from keybert import KeyBERT
+
+    from sciwrite.metrics.memo import MemoSentenceEncoder
+    from sciwrite.metrics.sciig_inputs import source_text
+
+    texts = [r["introduction"] for r in aclsum_introductions]
+    texts += [source_text(r["title"], r["abstract"]) for r in aclsum_introductions]
+    batched = extract_keyphrases(texts, MemoSentenceEncoder(minilm))  # as the suite calls it
+    kw = KeyBERT(model=minilm)
+    for text, found in zip(texts, batched):
+        alone = kw.extract_keywords(text, keyphrase_ngram_range=(1, 3), stop_words="english", top_n=5)
+        assert found.phrases == [phrase for phrase, _ in alone]
+        doc = minilm.encode([text], normalize_embeddings=True)[0]
+        np.testing.assert_allclose(found.vectors @ doc, [score for _, score in alone], atol=1e-4)
+
+
 def test_stop_word_only_text_has_no_phrases(minilm):
     only_stop_words, normal = extract_keyphrases(["The of and it is.", DOCS[0]], minilm)
     assert only_stop_words.phrases == [] and only_stop_words.vectors.shape == (0, 384)

@@ -50,7 +50,8 @@ def lite():
 
 def test_table2_layout():
     categories = list(dict.fromkeys(c for c, _, _ in TABLE2))
-    assert categories == ["Lexical", "Semantic", "Keyphrase", "Entailment", "Citation", "Fluency", "LLM judge"]
+    assert categories == ["Lexical", "Semantic", "Keyphrase", "Entailment", "QA", "Citation", "Fluency",
+                          "LLM judge"]
     assert sorted(SUITE_METRICS) == sorted(m for metrics in STAGES.values() for m in metrics)
 
 
@@ -67,9 +68,11 @@ def test_references_as_predictions_and_lite_not_computed(papers, lite):
     assert 0 < summary["contextual_relevance"] < 1 and summary["citation_recall"] == 1.0
     # lite has no BLEURT, GPT-2, SummaC NLI or judge: not computed, with the model each needs
     not_computed = summary["not_computed"]
-    assert sorted(not_computed) == sorted(["bleurt", "perplexity", *STAGES["summac"], *STAGES["judge"]])
+    assert sorted(not_computed) == sorted(["bleurt", "perplexity", *STAGES["summac"], *STAGES["qa"], *STAGES["judge"]])
     assert "bleurt" in not_computed["bleurt"] and "gpt2" in not_computed["perplexity"]
     assert "summac_nli" in not_computed["summac_faithfulness"] and "judge" in not_computed["judge_coverage"]
+    assert "mrm8488/t5-base-finetuned-question-generation-ap" in not_computed["qa_faithfulness"]
+    assert "deepset/roberta-base-squad2" in not_computed["qa_consistency"]
     assert all(summary[m] is None for m in not_computed)
     assert set(timings) == {"rouge", "bleu", "meteor", "bertscore", "contextual_relevance", "keyphrases", "citations"}
     assert summary["models"]["keyphrase_encoder"] == "packaged:all-MiniLM-L6-v2"
@@ -121,7 +124,7 @@ def test_evaluate_sciig_command(sciig_folder, papers, tmp_path, capsys):
     assert "2 papers scored (1 missing, 1 extra, 1 holdout, 3 rejected lines)" in printed
     assert "rejected: line 2: not valid JSON" in printed
     assert "rejected: line 6:" in printed and "already predicted on line 3" in printed
-    assert "rejected: line 7:" in printed and "field 'text' must be a string" in printed
+    assert "rejected: line 7:" in printed and "field 'text' (or 'pred') must be a string" in printed
     assert f"missing: 1 test papers have no prediction, e.g. ['{papers[2]['paper_id']}']" in printed
     assert "extra: 1 predictions name unknown papers, e.g. ['unknown-paper']" in printed
     assert "Lexical" in printed and "ROUGE-L" in printed and "not computed: Semantic BLEURT:" in printed
@@ -183,3 +186,68 @@ def test_a_second_system_embeds_only_its_own_texts(papers, monkeypatch):
     assert 0 < len(encoded) < first / 5  # the new generation and its new n-grams only
     assert not any(paper["introduction"] in encoded or paper["abstract"] in encoded for paper in papers)
     assert len(suite.token_encoder.memo) == windows + 1
+
+
+def test_evaluate_sciig_passes_the_batch_size(sciig_folder, papers, tmp_path, capsys, monkeypatch):
+    from sciwrite.metrics import sciig_report
+
+    seen = []
+    real_score = sciig_report.score_sciig
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("batch_size"))
+        return real_score(*args, **kwargs)
+
+    monkeypatch.setattr(sciig_report, "score_sciig", spy)
+    predictions = tmp_path / "preds.jsonl"
+    predictions.write_text(json.dumps({"paper_id": papers[0]["paper_id"], "text": papers[0]["introduction"]}) + "\n",
+                           encoding="utf-8")
+    argv = ["evaluate", "sciig", "--predictions", str(predictions), "--source", str(sciig_folder), "--profile", "lite",
+            "--metrics", "rouge"]
+    assert main([*argv, "--batch-size", "7", "--out", str(tmp_path / "a")]) == 0
+    assert main([*argv, "--out", str(tmp_path / "b")]) == 0
+    assert seen == [7, 64]  # the option, then the default
+    assert json.loads((tmp_path / "a" / "summary.json").read_text())["rougeL"] == pytest.approx(1.0)
+
+
+def _judge_answer(request):
+    """Every score WANT<n> asks for (ZZWANT5 -> 5); ZZGARBAGE: prose, never a readable score."""
+    import re
+
+    names = re.findall(r'"(\w+)": <integer 1-5>', request["messages"][0]["content"])
+    user = request["messages"][1]["content"]
+    if "ZZGARBAGE" in user:
+        return "I would rather not grade this."
+    want = int(re.search(r"ZZWANT(\d)", user).group(1))
+    return json.dumps({**{name: want for name in names}, "rationale": "ok"})
+
+
+def test_judge_through_the_suite(papers, monkeypatch):
+    """The SciIG suite's judge over a local OpenAI-compatible server: the five judge_* scores on each row and their
+    means in the summary, an unreadable reply counted as a failure and left out of the means, the judge model
+    override sent to the server and reported."""
+    from llm_server import chat_server
+
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    texts = [f"Our introduction ZZWANT5 (Li, 2020). {papers[0]['title']}", "An introduction ZZGARBAGE.",
+             "Another introduction ZZWANT2."]
+    judge_scores = STAGES["judge"]
+    assert len(judge_scores) == 5
+    with chat_server(_judge_answer) as server:
+        suite = load_sciig_models("lite", models={"judge": "judge-override"}, metrics=["judge", "rouge"],
+                                  judge_options={"base_url": server.base_url, "api_key": "k", "max_retries": 0})
+        rows, timings = score_sciig(texts, papers, suite, show_progress=False)
+        summary = summarize_sciig(rows, suite)
+        suite.judge.close()
+    assert {r["model"] for r in server.requests} == {"judge-override"}
+    assert summary["models"]["judge"] == "judge-override" and set(timings) == {"rouge", "judge"}
+    assert [rows[0][m] for m in judge_scores] == [1.0] * 5  # 5 on the 1-5 scale
+    assert [rows[2][m] for m in judge_scores] == [0.25] * 5  # 2
+    assert all(rows[1][m] is None for m in judge_scores) and rows[1]["judge_errors"]
+    assert not rows[0]["judge_errors"] and not rows[2]["judge_errors"]
+    for metric in judge_scores:
+        assert summary[metric] == pytest.approx((1.0 + 0.25) / 2), metric  # the failed paper is left out
+    assert summary["judge_failures"] == 1
+    assert all(r["rougeL"] is not None for r in rows) and summary["rougeL"] is not None
+    assert "judge_coverage" not in summary["not_computed"]

@@ -30,17 +30,17 @@ Args:
         and neighbors (`{key, title, authors, abstract}` per cited work).
     profile (`str`, keyword, optional): `paper` or `lite`; default `$SCIWRITE_PROFILE` or `paper`.
     models (`dict`, keyword, optional): role -> model id overrides (scibert, bleurt, contextual_encoder,
-        keyphrase_encoder, summac_nli, gpt2, judge).
+        keyphrase_encoder, summac_nli, question_generation, question_answering, gpt2, judge).
     metrics (`list` of `str`, keyword, optional): only these metrics or scorers (rouge, bleu, meteor, bertscore,
-        bleurt, contextual_relevance, keyphrases, summac, citations, perplexity, judge); default: all.
+        bleurt, contextual_relevance, keyphrases, summac, qa, citations, perplexity, judge); default: all.
     judge_options (`dict`, keyword, optional): base_url, api_key and cache_path of the LLM judge client.
     return_per_paper (`bool`, keyword, optional): also return the per-paper rows under `per_paper`.
 Returns:
     One value per Table 2 metric (rouge1, rouge2, rougeL, bleu (corpus BLEU, 0-100), meteor, bertscore_f1, bleurt,
     contextual_relevance, keyphrase_coverage_ref, keyphrase_coverage_free, keyphrase_faithfulness,
-    keyphrase_consistency, summac_faithfulness, summac_consistency, citation_precision, citation_recall,
-    perplexity, judge_coverage, judge_consistency, judge_faithfulness, judge_citation_quality,
-    judge_narrative_quality; `None` when not computed), n_papers, scoring_errors, not_computed (metric -> reason),
+    keyphrase_consistency, summac_faithfulness, summac_consistency, qa_faithfulness, qa_consistency,
+    citation_precision, citation_recall, perplexity, judge_coverage, judge_consistency, judge_faithfulness,
+    judge_citation_quality, judge_narrative_quality; `None` when not computed), n_papers, scoring_errors, not_computed (metric -> reason),
     models (role -> model id) and metric_timings (scorer -> seconds).
 Examples:
     >>> import evaluate

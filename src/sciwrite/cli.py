@@ -1,4 +1,5 @@
-"""The `sciwrite` command: build datasets, build and query retrieval indexes, run the quick start."""
+"""The `sciwrite` command: build datasets, build and query retrieval indexes, generate, evaluate, publish
+predictions, run the quick start."""
 
 from __future__ import annotations
 
@@ -90,7 +91,30 @@ def cmd_retrieve(args: argparse.Namespace) -> None:
 def cmd_quickstart(args: argparse.Namespace) -> None:
     from sciwrite.quickstart import run_quickstart
 
-    run_quickstart(out_dir=args.out, data_dir=args.data_dir, profile=args.profile, rebuild=args.rebuild)
+    run_quickstart(out_dir=args.out, data_dir=args.data_dir, profile=args.profile, rebuild=args.rebuild,
+                   model=args.model, limit=args.limit, base_url=args.base_url, sciig_dir=args.sciig_dir)
+
+
+def cmd_generate_sciig(args: argparse.Namespace) -> None:
+    from sciwrite.generation.sciig_generate import run_generate_sciig
+
+    run_generate_sciig(args)
+
+
+def cmd_generate_rwgbench(args: argparse.Namespace) -> None:
+    from sciwrite.generation.rwgbench_generate import run_generate_rwgbench
+
+    run_generate_rwgbench(args)
+
+
+def cmd_push(args: argparse.Namespace) -> None:
+    from sciwrite.generation.hub import push_predictions, run_card_fields
+
+    fields = run_card_fields(args.predictions)
+    url = push_predictions(args.predictions, args.repo_id, fields, config_name=args.config, private=args.private)
+    config = args.config or Path(args.predictions).stem
+    print(f"pushed {args.predictions} to {url} as config {config!r} ({fields['benchmark']}, {fields['model']}, "
+          f"{fields['method']}); evaluate it with --predictions {args.repo_id}:{config}")
 
 
 def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
@@ -129,7 +153,7 @@ def cmd_evaluate_sciig(args: argparse.Namespace) -> None:
         metrics = sorted(expand_metrics(metrics) - set(STAGES["judge"]))
     summary = evaluate_sciig_file(args.predictions, args.dataset, source=args.source, out_dir=out, system=system,
                                   profile=args.profile, models=dict(args.model or []), metrics=metrics,
-                                  judge_options=judge_options, upstream=args.upstream)
+                                  judge_options=judge_options, upstream=args.upstream, batch_size=args.batch_size)
     join = summary["join"]
     print(f"\nSciIG {args.dataset} (test split; holdout papers are never scored): {summary['n_papers']} papers scored "
           f"({join['n_missing']} missing, {join['n_extra']} extra, {join['n_holdout']} holdout, "
@@ -212,7 +236,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = sub.add_parser("evaluate", help="score predictions").add_subparsers(dest="what", required=True)
     p = evaluate.add_parser("rwgbench", help="every RWGBench metric for a prediction file (Table 2 layout)")
     p.add_argument("--predictions", required=True, nargs="+",
-                   help='JSON Lines files, one per system: {"paper_id", "text", "candidates"} per paper')
+                   help='JSON Lines files, one per system: {"paper_id", "text" (or "pred"), "candidates"} per paper; '
+                        'or a dataset folder / Hub dataset id[:config] pushed by `sciwrite push`')
     p.add_argument("--split", default="sample", choices=["sample", "test"], help="RWGBench split to score against")
     p.add_argument("--source", help="local dataset folder or Hub repo id (default: the sample folder / the Hub)")
     p.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: $SCIWRITE_PROFILE or paper)")
@@ -228,7 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch-size", type=int, default=64, help="model batch size")
     p.set_defaults(func=cmd_evaluate_rwgbench)
     p = evaluate.add_parser("sciig", help="every SciIG metric for generated introductions (Table 2 layout)")
-    p.add_argument("--predictions", required=True, help='JSON Lines: {"paper_id", "text"} per paper')
+    p.add_argument("--predictions", required=True,
+                   help='JSON Lines: {"paper_id", "text" (or "pred")} per paper; or a dataset folder / Hub dataset '
+                        'id[:config] pushed by `sciwrite push`')
     p.add_argument("--dataset", default="sample", choices=["naacl_2025", "iclr_2025", "sample"],
                    help="SciIG config; its test split is scored (holdout papers are excluded)")
     p.add_argument("--source", help="local dataset folder or Hub repo id (default: the sample folder / the Hub)")
@@ -246,13 +273,38 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the prediction file is in the upstream SciIG pred/label/desc format (joined by label)")
     p.add_argument("--system", help="system name in the tables (default: the prediction file's stem)")
     p.add_argument("--out", help="output folder (default: outputs/sciig/<system>)")
+    p.add_argument("--batch-size", type=int, default=64, help="model batch size")
     p.set_defaults(func=cmd_evaluate_sciig)
+
+    generate = sub.add_parser("generate", help="generate predictions with a method and a model").add_subparsers(
+        dest="what", required=True)
+    from sciwrite.generation.rwgbench_generate import add_generate_rwgbench_arguments
+    from sciwrite.generation.sciig_generate import add_generate_sciig_arguments
+
+    p = add_generate_sciig_arguments(generate.add_parser(
+        "sciig", help="SciIG introductions with one or more of the seven prompting regimes"))
+    p.set_defaults(func=cmd_generate_sciig)
+    p = add_generate_rwgbench_arguments(generate.add_parser(
+        "rwgbench", help="RWGBench related-work sections: Direct, RAG, ALCE, TAG, Workflow (+ Oracle)"))
+    p.set_defaults(func=cmd_generate_rwgbench)
+
+    p = sub.add_parser("push", help="upload a prediction file to the Hub as a dataset config, with a card")
+    p.add_argument("predictions", help="JSON Lines written by `sciwrite generate`")
+    p.add_argument("--repo-id", required=True, help="Hub dataset repo, e.g. user/sciwrite-predictions")
+    p.add_argument("--config", help="config name (default: the file's stem)")
+    p.add_argument("--private", action="store_true", help="create the repo private")
+    p.set_defaults(func=cmd_push)
 
     p = sub.add_parser("quickstart", help="the main job on the offline embedded default")
     p.add_argument("--out", default="outputs/quickstart", help="folder for the result tables and plot")
     p.add_argument("--data-dir", help="dataset folder (default: $SCIWRITE_DATA_DIR or ~/.cache/sciwrite/rwgbench)")
+    p.add_argument("--sciig-dir", help="SciIG sample folder (default: $SCIWRITE_SCIIG_DIR or <data dir>/../sciig)")
     p.add_argument("--profile", default="lite", choices=["paper", "lite"])
     p.add_argument("--rebuild", action="store_true", help="rebuild the sample even if it exists")
+    p.add_argument("--model", help="generate with this model (openrouter:, openai:, hf:, or an id with --base-url) "
+                                   "instead of the extractive floor")
+    p.add_argument("--base-url", help="OpenAI-compatible endpoint for a bare --model id")
+    p.add_argument("--limit", type=int, help="generate and score only the first N papers of each benchmark")
     p.set_defaults(func=cmd_quickstart)
     return parser
 

@@ -97,6 +97,20 @@ ROLES: dict[str, ModelRole] = {
         "Long-text encoder (mean pooling) for SciIG's contextual relevance of an introduction to its sources.",
         {"paper": "allenai/longformer-base-4096", "lite": PACKAGED_MINILM},
     ),
+    # SciIG QA-based (Q²-style) faithfulness / consistency (sciwrite.metrics.qa_faithfulness). Answer-aware QG:
+    # T5-base fine-tuned on SQuAD with inputs "answer: {span}  context: {text}". No package ships it: no lite default.
+    "question_generation": ModelRole(
+        "question_generation",
+        "Answer-aware question generator (seq2seq) for SciIG's QA-based faithfulness and consistency.",
+        {"paper": "mrm8488/t5-base-finetuned-question-generation-ap"},
+    ),
+    # Extractive QA trained with unanswerable questions (SQuAD 2.0), so "no answer in the source" is a prediction.
+    # No package ships it: no lite default.
+    "question_answering": ModelRole(
+        "question_answering",
+        "Extractive SQuAD 2.0 question answering model for SciIG's QA-based faithfulness and consistency.",
+        {"paper": "deepset/roberta-base-squad2"},
+    ),
     # Perplexity: GPT-2 small. No package ships it: no lite default.
     "gpt2": ModelRole(
         "gpt2",

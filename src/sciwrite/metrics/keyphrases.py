@@ -3,9 +3,10 @@
 Extraction: KeyBERT, top `TOP_N` = 5 phrases of 1-3 words (``keyphrase_ngram_range=(1, 3)``, English stop words,
 plain cosine ranking: no MMR / MaxSum), on the ``keyphrase_encoder`` role (all-MiniLM-L6-v2). Every document of a
 chunk of papers (generations, references, title + abstract sources; duplicates once) is embedded in one batched
-pass, and so is the chunk's whole candidate vocabulary; KeyBERT then ranks with those precomputed embeddings
-(``doc_embeddings`` / ``word_embeddings``), so the encoder never runs per paper. Chunks (`DOCS_PER_CHUNK`) only
-bound memory: a document's phrases do not depend on which chunk it is in.
+pass, and so is the chunk's whole candidate vocabulary (in large batches of these short phrases); each document's
+candidates are then ranked as KeyBERT ranks them (`extract_keyphrases` re-does its cosine selection on these
+embeddings, for speed), so the encoder never runs per paper. Chunks (`DOCS_PER_CHUNK`) only bound memory: a
+document's phrases do not depend on which chunk it is in.
 
 Matching: phrases ``a`` and ``b`` match when any of these holds, tried in this order and logged by the first:
 - ``stem``: identical sequences of Porter stems of their lower-cased word tokens (``neural networks`` ~
@@ -43,6 +44,9 @@ STOP_WORDS = "english"
 COSINE_THRESHOLD = 0.7
 PARTIAL_OVERLAP_MIN_JACCARD = 0.5
 DOCS_PER_CHUNK = 256
+#: Candidate phrases (~5 tokens each) per encoder batch, within the token budget of `sciwrite.encoders.embed`: on
+#: 2 CPU cores batches of ~400 phrases ran ~2x faster than batches of 64.
+PHRASES_PER_BATCH = 4096
 CRITERIA = ("stem", "partial", "cosine")
 # score name -> (the set divided by, the set searched for a match); G generation, R reference, S source
 SCORES = {
@@ -91,32 +95,43 @@ class Keyphrases:
 
 def extract_keyphrases(texts: Sequence[str], model: Any, top_n: int = TOP_N, batch_size: int = 64,
                        docs_per_chunk: int = DOCS_PER_CHUNK) -> list[Keyphrases]:
-    """KeyBERT's top `top_n` phrases of each text, the encoder run in batches over many texts at once."""
-    from keybert import KeyBERT
-    from sklearn.feature_extraction.text import CountVectorizer
+    """KeyBERT's top `top_n` phrases of each text, the encoder run in batches over many texts at once.
 
-    kw_model = KeyBERT(model=getattr(model, "inner", model))  # the bare model behind a memo; it embeds nothing here
+    The selection is KeyBERT 0.9's cosine ranking (``KeyBERT.extract_keywords`` without MMR / MaxSum), re-done
+    here for speed: KeyBERT, even given precomputed ``word_embeddings``, refits and re-applies its
+    CountVectorizer to the chunk, and its own embedding call would batch phrases of ~5 tokens 32 at a time.
+    Here the vocabulary is fitted once per chunk, all of its distinct candidate phrases are embedded in one
+    `embed` call in large token-budget batches (`PHRASES_PER_BATCH`), and each document's candidates are ranked
+    with the very same steps KeyBERT takes (its candidate order, sklearn's ``cosine_similarity``, the last
+    `top_n` of ``argsort``), so the phrases are KeyBERT's (tests/test_sciig_keyphrases.py checks them against
+    ``KeyBERT.extract_keywords`` on real introductions).
+    """
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.metrics.pairwise import cosine_similarity
+
     unique = list(dict.fromkeys(texts))
     found: dict[str, Keyphrases] = {}
     empty = Keyphrases([], np.zeros((0, embedding_dimension(model)), dtype=np.float32))
     for start in range(0, len(unique), docs_per_chunk):
         chunk = unique[start:start + docs_per_chunk]
-        try:  # the same vocabulary KeyBERT builds from these arguments, so the embeddings line up with it
-            vocabulary = CountVectorizer(ngram_range=NGRAM_RANGE, stop_words=STOP_WORDS).fit(chunk)
+        vectorizer = CountVectorizer(ngram_range=NGRAM_RANGE, stop_words=STOP_WORDS)
+        try:  # the vectorizer KeyBERT builds from these arguments: the same vocabulary, in the same order
+            counts = vectorizer.fit_transform(chunk)
+            counts.sort_indices()  # then it is what KeyBERT's fit(chunk).transform(chunk) gives, entry for entry
         except ValueError:  # no word outside the stop words in the whole chunk
             found.update((text, empty) for text in chunk)
             continue
-        words = list(vocabulary.get_feature_names_out())
+        words = list(vectorizer.get_feature_names_out())
         doc_vectors = embed(model, chunk, batch_size)
-        word_vectors = embed(model, words, batch_size)
-        ranked = kw_model.extract_keywords(chunk, keyphrase_ngram_range=NGRAM_RANGE, stop_words=STOP_WORDS,
-                                           top_n=top_n, doc_embeddings=doc_vectors, word_embeddings=word_vectors)
-        if len(chunk) == 1:  # KeyBERT unwraps a single document's list
-            ranked = [ranked]
-        row_of = {word: i for i, word in enumerate(words)}
-        for text, keywords in zip(chunk, ranked):
-            phrases = [phrase for phrase, _ in keywords]
-            found[text] = Keyphrases(phrases, word_vectors[np.array([row_of[p] for p in phrases], dtype=int)])
+        word_vectors = embed(model, words, max(batch_size, PHRASES_PER_BATCH))
+        for row, text in enumerate(chunk):
+            candidates = counts[row].nonzero()[1]  # as KeyBERT: df[index].nonzero()[1]
+            if not len(candidates):  # KeyBERT's ValueError branch: no candidate phrase in this document
+                found[text] = empty
+                continue
+            cosines = cosine_similarity(doc_vectors[row].reshape(1, -1), word_vectors[candidates])
+            best = candidates[cosines.argsort()[0][-top_n:][::-1]]
+            found[text] = Keyphrases([words[i] for i in best], word_vectors[best])
     return [found[text] for text in texts]
 
 
@@ -152,10 +167,12 @@ def score_keyphrases(predictions: Sequence[str], references: Sequence[str], titl
     titles = [""] * len(predictions) if titles is None else titles
     sources = [source_text(t, a) for t, a in zip(titles, abstracts)]
     n = len(predictions)
-    extracted = extract_keyphrases([*predictions, *references, *sources], model, batch_size=batch_size)
+    # paper by paper, so that a paper's three texts (which share many candidate phrases) fall in one chunk
+    extracted = extract_keyphrases([text for texts in zip(predictions, references, sources) for text in texts],
+                                   model, batch_size=batch_size)
     rows = []
     for i in range(n):
-        sets = {"generation": extracted[i], "reference": extracted[n + i], "source": extracted[2 * n + i]}
+        sets = {"generation": extracted[3 * i], "reference": extracted[3 * i + 1], "source": extracted[3 * i + 2]}
         row: dict[str, Any] = {}
         log: list[dict[str, Any]] = []
         for name, (divided_by, searched) in SCORES.items():

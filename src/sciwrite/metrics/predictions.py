@@ -1,15 +1,20 @@
-"""RWGBench prediction files: one JSON object per line, read strictly and joined to the split by paper_id.
+"""Prediction files: one JSON object per line, read strictly and joined to the split by paper_id.
 
-A line is ``{"paper_id": ..., "text": <generated related work with [i] markers>, "candidates": [doc_id, ...]}``
-(other fields are kept but unused). Every problem is reported with its line number and field, all at once.
+An RWGBench line is ``{"paper_id": ..., "text": <generated related work with [i] markers>, "candidates":
+[doc_id, ...]}``; a SciIG line ``{"paper_id": ..., "text": <generated introduction>}``. The generation runner's
+``pred`` is read as ``text`` when ``text`` is absent; other fields are kept but unused. Every problem is reported
+with its line number and field, all at once. A prediction source may also be a dataset folder or a Hub dataset id
+(what ``sciwrite push`` uploads): it is loaded with `datasets.load_dataset` and read as the same lines.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterator, Sequence
 from typing import Any
 
 #: Problems listed in one error before the rest are counted.
@@ -17,19 +22,60 @@ MAX_LISTED_PROBLEMS = 10
 
 
 def json_lines(path: str | Path) -> Iterator[tuple[int, str, Any, str | None]]:
-    """(line number, line, record, problem) for each non-blank line of a JSON Lines file; `problem` says why a
-    line is not valid JSON (its record is then None)."""
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no prediction file {path}")
+    """(line number, line, record, problem) for each non-blank line of a JSON Lines file (or of a prediction
+    dataset, see `prediction_file`); `problem` says why a line is not valid JSON (its record is then None)."""
+    path = prediction_file(path)
     with path.open(encoding="utf-8") as f:
         for number, line in enumerate(f, start=1):
             if not line.strip():
                 continue
             try:
-                yield number, line, json.loads(line), None
+                record = json.loads(line)
             except json.JSONDecodeError as err:
                 yield number, line, None, f"not valid JSON ({err.msg})"
+                continue
+            if isinstance(record, dict) and "text" not in record and "pred" in record:
+                record["text"] = record["pred"]
+            yield number, line, record, None
+
+
+def prediction_file(source: str | Path) -> Path:
+    """A local JSON Lines file for `source`: a file as it is; a dataset folder or a Hub dataset id, optionally
+    with ``:<config>`` (``sciwrite push`` uploads each run as one config), loaded with `datasets.load_dataset` and
+    written once as JSON Lines under the sciwrite cache.
+    """
+    path = Path(source)
+    if path.is_file():
+        return path
+    text = str(source)
+    location, _, config = text.partition(":") if not path.exists() else (text, "", "")
+    is_folder = Path(location).is_dir()
+    looks_like_repo = re.fullmatch(r"[\w.-]+/[\w.-]+", location) is not None and not location.endswith((".jsonl", ".json"))
+    if not is_folder and not looks_like_repo:
+        raise FileNotFoundError(f"no prediction file {path} (nor a dataset folder or Hub dataset id[:config])")
+    from datasets import DatasetDict, load_dataset
+
+    try:
+        loaded = load_dataset(location, config or None)
+    except Exception as err:
+        raise FileNotFoundError(f"no prediction file {path}, and loading it as a dataset failed: {err}") from err
+    if isinstance(loaded, DatasetDict):
+        if len(loaded) != 1:
+            raise ValueError(f"prediction dataset {text!r} has splits {list(loaded)}; expected exactly one")
+        loaded = next(iter(loaded.values()))
+    from sciwrite.metrics.wordnet import cache_root
+
+    digest = hashlib.sha256(f"{text}:{loaded._fingerprint}".encode()).hexdigest()[:16]
+    name = re.sub(r"[^\w.-]+", "_", text)[-80:]
+    out = cache_root() / "predictions" / f"{name}-{digest}.jsonl"
+    if not out.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_suffix(".tmp")
+        with tmp.open("w", encoding="utf-8") as f:
+            for row in loaded:
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        tmp.replace(out)
+    return out
 
 
 def read_predictions(path: str | Path) -> list[dict[str, Any]]:
@@ -58,7 +104,7 @@ def record_problem(record: Any, text_is: str = "the generated related-work secti
     if not isinstance(paper_id, str) or not paper_id.strip():
         return "field 'paper_id' must be a non-empty string"
     if not isinstance(record.get("text"), str):
-        return f"(paper_id {paper_id!r}) field 'text' must be a string ({text_is})"
+        return f"(paper_id {paper_id!r}) field 'text' (or 'pred') must be a string ({text_is})"
     if candidates:
         ids = record.get("candidates")
         if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids):

@@ -69,9 +69,9 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
                         out_dir: str | Path | None = None, system: str | None = None, profile: str | None = None,
                         models: Mapping[str, str] | None = None, metrics: Sequence[str] | None = None,
                         judge_options: Mapping[str, Any] | None = None, upstream: bool = False,
-                        show_progress: bool = True) -> dict[str, Any]:
+                        show_progress: bool = True, batch_size: int = 64) -> dict[str, Any]:
     """Score `predictions` on the ``test`` split of SciIG config `dataset`; returns the summary and writes the
-    outputs to `out_dir` (see the module docstring)."""
+    outputs to `out_dir` (see the module docstring). `batch_size` is the models' batch size (`score_sciig`)."""
     from sciwrite.data.sciig_loading import SCIIG_CONFIGS, load_sciig
     from sciwrite.data.sciig_upstream import import_upstream_predictions
 
@@ -99,7 +99,7 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
     targets = papers.select([j for _, j in join.matched]).to_list()
     suite = load_sciig_models(profile, models, metrics, judge_options)
     rows, timings = score_sciig([records[i]["text"] for i, _ in join.matched], targets, suite,
-                                show_progress=show_progress)
+                                show_progress=show_progress, batch_size=batch_size)
     system = system or Path(predictions).stem
     summary = {"system": system, "dataset": dataset, "split": "test", "predictions": str(predictions),
                **summarize_sciig(rows, suite), "metric_timings": timings,

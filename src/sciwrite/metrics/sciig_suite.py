@@ -44,6 +44,8 @@ TABLE2: tuple[tuple[str, str, str], ...] = (
     ("Keyphrase", "keyphrase_consistency", "Consistency"),
     ("Entailment", "summac_faithfulness", "SummaC faithfulness"),
     ("Entailment", "summac_consistency", "SummaC consistency"),
+    ("QA", "qa_faithfulness", "Faithfulness"),
+    ("QA", "qa_consistency", "Consistency"),
     ("Citation", "citation_precision", "Precision"),
     ("Citation", "citation_recall", "Recall"),
     ("Fluency", "perplexity", "Perplexity"),
@@ -65,6 +67,7 @@ STAGES: dict[str, tuple[str, ...]] = {
     "keyphrases": ("keyphrase_coverage_ref", "keyphrase_coverage_free", "keyphrase_faithfulness",
                    "keyphrase_consistency"),
     "summac": ("summac_faithfulness", "summac_consistency"),
+    "qa": ("qa_faithfulness", "qa_consistency"),
     "citations": ("citation_precision", "citation_recall"),
     "perplexity": ("perplexity",),
     "judge": ("judge_coverage", "judge_consistency", "judge_faithfulness", "judge_citation_quality",
@@ -87,6 +90,7 @@ class SciIGModels:
     contextual_encoder: Any = None
     keyphrase_encoder: Any = None
     summac_nli: Any = None
+    qa: Any = None  # question_generation + question_answering roles: QA-based faithfulness / consistency
     lm: Any = None  # gpt2 role: perplexity
     judge: Any = None
     not_computed: dict[str, str] = field(default_factory=dict)  # metric -> reason
@@ -121,7 +125,8 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
                       metrics: Iterable[str] | None = None, judge_options: Mapping[str, Any] | None = None) -> SciIGModels:
     """Load every model the requested `metrics` need (all by default), once; `models` overrides role -> id.
 
-    A role the profile has no model for (offline `lite`: bleurt, gpt2, summac_nli, judge) or a missing WordNet
+    A role the profile has no model for (offline `lite`: bleurt, gpt2, summac_nli, question_generation,
+    question_answering, judge) or a missing WordNet
     marks its metrics not computed, with the reason; a model that is named but cannot be loaded raises
     `ModelUnavailableError`, never a silent substitute.
     """
@@ -130,6 +135,7 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
     from sciwrite.metrics.keyphrases import keyphrase_encoder_for_profile
     from sciwrite.metrics.memo import MemoSentenceEncoder, MemoTokenEncoder
     from sciwrite.metrics.perplexity import perplexity_model_for_profile
+    from sciwrite.metrics.qa_faithfulness import qa_models_for_profile
     from sciwrite.metrics.sciig_bertscore import sciig_bertscore_encoder
     from sciwrite.metrics.sciig_judge import sciig_judge_for_profile
     from sciwrite.metrics.summac import summac_nli_for_profile
@@ -166,6 +172,13 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
             setattr(suite, attribute, model)
             _record(suite, role, model, why, stage,
                     model_id=None if model is None else resolve_model(role, models.get(role), profile))
+    if want("qa"):
+        suite.qa, why = qa_models_for_profile(models.get("question_generation"), models.get("question_answering"),
+                                              profile)
+        if suite.qa is None:
+            _record(suite, "question_generation", None, why, "qa", model_id=None)
+        else:
+            suite.model_ids.update(suite.qa.model_ids)
     if want("judge"):
         suite.judge, why = sciig_judge_for_profile(models.get("judge"), profile, **dict(judge_options or {}))
         _record(suite, "judge", suite.judge, why, "judge",
@@ -317,6 +330,12 @@ def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models:
                             models.summac_nli)
         return [{**r, "summac_generated_sentences": r.pop("generated_sentences")} for r in rows]
 
+    def qa(idx):
+        from sciwrite.metrics.qa_faithfulness import score_qa
+
+        return score_qa(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
+                        models.qa, batch_size=batch_size)
+
     def citations(idx):
         from sciwrite.metrics.sciig_citations import score_citation_correctness
 
@@ -344,6 +363,7 @@ def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models:
          lambda i: check_sources([predictions[i]], [titles[i]], [abstracts[i]], [cited_abstracts[i]]), contextual),
         ("keyphrases", source_check, keyphrases),
         ("summac", source_check, summac),
+        ("qa", source_check, qa),
         ("citations", lambda i: citation_correctness(predictions[i], neighbors[i], f"paper {paper_ids[i]!r}"),
          citations),
         ("perplexity", lambda i: check_texts("predictions", [predictions[i]], allow_empty=True,

@@ -1,0 +1,333 @@
+"""One resumable runner for every generation method of both benchmarks.
+
+A `Method` turns one paper record into a prediction, calling the model through a `PaperLLM` as often as it
+needs (once for a prompt, several times for AUTOCOT or Workflow, never for the extractive floor). The runner:
+
+- skips papers whose ``paper_id`` is already in the output file (resume), and drops a last line cut short by a
+  crash before appending;
+- runs up to ``settings.concurrency`` papers at once and writes each finished paper as one JSON line, flushed
+  at once — a crash loses at most the papers in flight;
+- writes a paper that fails (a request that failed after its retries, a model that answered with nothing, a
+  record the method cannot use) to ``failed_samples_<output stem>.jsonl`` with the original record and the
+  error, so ``retry_failed=True`` reruns exactly those; nothing is dropped silently. The file holds one record
+  per paper still failed (the latest); a paper leaves it once written, and a run killed part-way removes none.
+  A plain rerun (resume) also retries them, since they are not in the output;
+- shows a progress bar with papers/s, failures and token counts.
+
+Every output line carries ``paper_id``, ``pred`` (the prediction), ``desc`` (the exact prompt of the request that
+produced it), the run's metadata (``model``, ``method``, ``retriever``, ``seed``, ...), what the method adds
+(``label``, ``candidates`` ...) and ``usage``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from sciwrite.generation.backends import (
+    Backend,
+    Completion,
+    GenerationError,
+    GenerationSettings,
+    Message,
+    scrub_keys,
+)
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Generated:
+    """A method's output for one paper: the prediction, the prompt that produced it, and extra fields."""
+
+    pred: str
+    desc: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Method(Protocol):
+    """A way of producing one prediction per paper."""
+
+    name: str
+
+    def prompt(self, record: Mapping[str, Any]) -> list[Message]:
+        """The (first) request's messages for `record`: what ``--dry-run`` prints."""
+        ...
+
+    async def run(self, record: Mapping[str, Any], llm: PaperLLM) -> Generated: ...
+
+
+def prompt_text(messages: Sequence[Message]) -> str:
+    """The text of a request: a lone user message verbatim, else each message under its role."""
+    if len(messages) == 1 and messages[0].get("role") == "user":
+        return messages[0]["content"]
+    return "\n\n".join(f"[{m['role']}]\n{m['content']}" for m in messages)
+
+
+class PaperLLM:
+    """The model as one paper's method sees it: `await llm(messages)` -> reply text; counts requests and tokens."""
+
+    def __init__(self, backend: Backend | None, settings: GenerationSettings, semaphore: asyncio.Semaphore) -> None:
+        self._backend = backend
+        self._settings = settings
+        self._semaphore = semaphore
+        self.requests = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+
+    async def complete(self, messages: Sequence[Message], **overrides: Any) -> Completion:
+        """The full `Completion`; `overrides` change settings for this request (e.g. ``max_tokens``)."""
+        if self._backend is None:
+            raise GenerationError("this method needs a language model, but the run has none (model 'extractive')")
+        settings = self._settings if not overrides else _replace(self._settings, overrides)
+        async with self._semaphore:
+            result = await self._backend.complete(messages, settings)
+        self.requests += 1
+        self.prompt_tokens += result.prompt_tokens or 0
+        self.completion_tokens += result.completion_tokens or 0
+        return result
+
+    async def __call__(self, messages: Sequence[Message], **overrides: Any) -> str:
+        return (await self.complete(messages, **overrides)).text
+
+    def usage(self) -> dict[str, int]:
+        return {"requests": self.requests, "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens}
+
+
+def _replace(settings: GenerationSettings, overrides: Mapping[str, Any]) -> GenerationSettings:
+    from dataclasses import replace
+
+    return replace(settings, **overrides)
+
+
+@dataclass
+class RunReport:
+    """What one run did."""
+
+    out_path: Path
+    failures_path: Path
+    n_papers: int  # in scope (the split, after --limit; or the failures file with retry_failed)
+    n_already_done: int
+    n_written: int
+    n_failed: int  # papers that failed in this run (written to failures_path)
+    n_failed_earlier: int = 0  # failures of earlier runs left in failures_path (outside this run's scope)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    wall_seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**{k: v for k, v in self.__dict__.items()}, "out_path": str(self.out_path),
+                "failures_path": str(self.failures_path)}
+
+
+def failures_path_for(out_path: str | Path) -> Path:
+    """``failed_samples_<stem>.jsonl`` beside the output file."""
+    out_path = Path(out_path)
+    return out_path.with_name(f"failed_samples_{out_path.stem}.jsonl")
+
+
+def written_paper_ids(out_path: Path) -> set[str]:
+    """paper_ids already in the output; a last line cut short by a crash is removed from the file first."""
+    if not out_path.exists():
+        return set()
+    with out_path.open("rb+") as f:
+        data = f.read()
+        if data and not data.endswith(b"\n"):
+            cut = data.rfind(b"\n") + 1
+            logger.warning("%s: dropping an unfinished last line (%d bytes) left by an interrupted run", out_path,
+                           len(data) - cut)
+            f.truncate(cut)
+            data = data[:cut]
+    done = set()
+    for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{out_path}, line {number}: not JSON ({err}); fix or remove the line to resume") from err
+        if isinstance(record, dict) and isinstance(record.get("paper_id"), str):
+            done.add(record["paper_id"])
+    return done
+
+
+def read_failures(path: Path) -> list[dict[str, Any]]:
+    """The failure records of earlier runs, the latest per paper_id (unreadable lines are skipped with a warning)."""
+    if not path.exists():
+        return []
+    failures: dict[str, dict[str, Any]] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError:
+            logger.warning("%s, line %d: not JSON; skipped", path, number)
+            continue
+        if isinstance(item, dict) and isinstance(item.get("record"), dict) \
+                and isinstance(item["record"].get("paper_id"), str):
+            failures.pop(item["record"]["paper_id"], None)  # the latest attempt wins, in its own position
+            failures[item["record"]["paper_id"]] = item
+    return list(failures.values())
+
+
+def check_records(records: Sequence[Mapping[str, Any]]) -> None:
+    """Every record needs a string paper_id, unique in the split: resume is keyed on it."""
+    if not records:
+        raise ValueError("the split has no papers to generate for")
+    seen: set[str] = set()
+    for i, record in enumerate(records):
+        paper_id = record.get("paper_id") if isinstance(record, Mapping) else None
+        if not isinstance(paper_id, str) or not paper_id:
+            raise ValueError(f"record {i}: field 'paper_id' must be a non-empty string")
+        if paper_id in seen:
+            raise ValueError(f"record {i}: paper_id {paper_id!r} appears twice in the split; resume needs unique ids")
+        seen.add(paper_id)
+
+
+def dry_run(records: Sequence[Mapping[str, Any]], method: Method, limit: int | None = 1) -> list[tuple[str, str]]:
+    """(paper_id, exact prompt text) of the first request of the first `limit` papers; no model is called."""
+    check_records(records)
+    chosen = list(records)[: limit or 1]
+    return [(r["paper_id"], prompt_text(method.prompt(r))) for r in chosen]
+
+
+async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, backend: Backend | None,
+                          out_path: str | Path, *, settings: GenerationSettings | None = None,
+                          meta: Mapping[str, Any] | None = None, limit: int | None = None,
+                          retry_failed: bool = False, show_progress: bool = True) -> RunReport:
+    """Generate for every paper of `records` not yet in `out_path` (see the module docstring)."""
+    from tqdm.auto import tqdm
+
+    settings = settings or GenerationSettings()
+    out_path = Path(out_path)
+    failures_path = failures_path_for(out_path)
+    records = [dict(r) for r in records]
+    check_records(records)
+    if limit is not None and limit < 1:
+        raise ValueError(f"--limit must be >= 1, got {limit}")
+    done = written_paper_ids(out_path)
+    # Failures stay in their file until the paper is written or fails again (then its newest record wins), so a
+    # run killed part-way loses none; papers already in the output leave the file.
+    old_failures = [item for item in read_failures(failures_path) if item["record"]["paper_id"] not in done]
+    if retry_failed:
+        records = [dict(item["record"]) for item in old_failures]
+        if not records:
+            logger.warning("%s holds no failed samples: nothing to retry", failures_path)
+    if limit is not None:
+        records = records[:limit]
+    todo = [r for r in records if r["paper_id"] not in done]
+    todo_ids = {r["paper_id"] for r in todo}
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    _rewrite_jsonl(failures_path, old_failures)
+    report = RunReport(out_path, failures_path, len(records), len(records) - len(todo), 0, 0,
+                       sum(item["record"]["paper_id"] not in todo_ids for item in old_failures))
+    if not todo:
+        return report
+
+    semaphore = asyncio.Semaphore(settings.concurrency)
+    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    for record in todo:
+        queue.put_nowait(record)
+    written: set[str] = set()
+    started = time.perf_counter()
+    base = {k: v for k, v in (meta or {}).items()}
+    base.setdefault("model", getattr(backend, "model", None) or "extractive")
+    base.setdefault("method", method.name)
+    base.setdefault("seed", settings.seed)
+    try:
+        # Opening two local files blocks the loop for microseconds, before any request is in flight.
+        with (
+            out_path.open("a", encoding="utf-8") as out,  # noqa: ASYNC230
+            failures_path.open("a", encoding="utf-8") as failed,
+            tqdm(total=len(todo), desc=f"generate {method.name}", unit="paper", disable=not show_progress) as bar,
+        ):
+
+            def progress() -> None:
+                bar.update()
+                elapsed = max(time.perf_counter() - started, 1e-9)
+                bar.set_postfix(failed=report.n_failed, tok_in=report.prompt_tokens,
+                                tok_out=report.completion_tokens,
+                                tok_s=f"{report.completion_tokens / elapsed:.0f}", refresh=False)
+
+            def fail(record: dict[str, Any], err: BaseException, llm: PaperLLM) -> None:
+                report.n_failed += 1
+                error = scrub_keys(f"{type(err).__name__}: {err}")
+                logger.warning("paper %s failed: %s", record["paper_id"], error)
+                line = {"paper_id": record["paper_id"], "error": error, "attempts": getattr(err, "attempts", None),
+                        "usage": llm.usage(), **base, "record": record}
+                failed.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
+                failed.flush()
+                progress()
+
+            async def worker() -> None:
+                while True:
+                    try:
+                        record = queue.get_nowait()
+                    except asyncio.QueueEmpty:
+                        return
+                    llm = PaperLLM(backend, settings, semaphore)
+                    paper_start = time.perf_counter()
+                    try:
+                        result = await method.run(record, llm)
+                        if not isinstance(result.pred, str) or not result.pred.strip():
+                            raise GenerationError("the method produced an empty prediction")
+                        line = {"paper_id": record["paper_id"], "pred": result.pred, "desc": result.desc, **base,
+                                **result.extra, "usage": llm.usage(),
+                                "seconds": round(time.perf_counter() - paper_start, 3)}
+                        # the method's extra fields never replace the core ones
+                        line.update(paper_id=record["paper_id"], pred=result.pred, desc=result.desc)
+                        text = json.dumps(line, ensure_ascii=False)
+                    except (asyncio.CancelledError, KeyboardInterrupt):
+                        raise
+                    except Exception as err:  # noqa: BLE001 - a paper that fails is recorded, never lost
+                        report.prompt_tokens += llm.prompt_tokens
+                        report.completion_tokens += llm.completion_tokens
+                        fail(record, err, llm)
+                        continue
+                    report.n_written += 1
+                    report.prompt_tokens += llm.prompt_tokens
+                    report.completion_tokens += llm.completion_tokens
+                    out.write(text + "\n")
+                    out.flush()
+                    written.add(record["paper_id"])
+                    progress()
+
+            await asyncio.gather(*(worker() for _ in range(min(settings.concurrency, len(todo)))))
+    finally:
+        # One record per paper still failed; the ones written now (or by a parallel run) leave the file.
+        _rewrite_jsonl(failures_path, [item for item in read_failures(failures_path)
+                                       if item["record"]["paper_id"] not in done | written])
+    report.wall_seconds = round(time.perf_counter() - started, 3)
+    return report
+
+
+def run_generation(records: Sequence[Mapping[str, Any]], method: Method, backend: Backend | None,
+                   out_path: str | Path, **kwargs: Any) -> RunReport:
+    """`arun_generation` from synchronous code; closes the backend at the end."""
+
+    async def main() -> RunReport:
+        try:
+            return await arun_generation(records, method, backend, out_path, **kwargs)
+        finally:
+            if backend is not None:
+                await backend.aclose()
+
+    return asyncio.run(main())
+
+
+def _rewrite_jsonl(path: Path, items: Iterable[Mapping[str, Any]]) -> None:
+    """Replace `path` atomically with `items` as JSON Lines (removing it when there are none)."""
+    items = list(items)
+    if not items:
+        path.unlink(missing_ok=True)
+        return
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        for item in items:
+            f.write(json.dumps(item, ensure_ascii=False) + "\n")
+    os.replace(tmp, path)

@@ -1,0 +1,92 @@
+"""`sciwrite generate` → `sciwrite evaluate` through the real command line and real HTTP, and `sciwrite push`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from llm_server import chat_server
+
+from sciwrite.cli import main
+
+
+def _cite_first_two(body):
+    """A model that cites the first two numbered candidates of any RAG prompt."""
+    prompt = body["messages"][-1]["content"]
+    assert "[1]" in prompt
+    return "Prior work studied this problem [1]. Later methods improved on it [2]."
+
+
+def test_generate_rwgbench_over_http_then_evaluate(mini_sample_copy, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "secret-key-123")
+    out = tmp_path / "gen"
+    with chat_server(_cite_first_two) as server:
+        argv = ["generate", "rwgbench", "--model", "tiny-chat", "--base-url", server.base_url, "--method", "rag",
+                "--split", "sample", "--source", str(mini_sample_copy), "--k", "5", "--out", str(out),
+                "--concurrency", "2"]
+        assert main(argv) == 0
+        assert len(server.requests) == 2
+        assert {r["temperature"] for r in server.requests} == {0.7}
+        assert main(argv) == 0  # resumed: nothing left to send
+        assert len(server.requests) == 2
+    printed = capsys.readouterr().out
+    assert "0 papers written" in printed and "2 already there" in printed
+    [path] = list(out.glob("*.jsonl"))
+    assert path.name == "tiny-chat_rwgbench-sample_rag_bm25.jsonl"
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert {x["model"] for x in lines} == {"tiny-chat"} and {x["method"] for x in lines} == {"rag"}
+    assert all(len(x["candidates"]) == 5 and "[1]" in x["desc"] for x in lines)
+    assert "secret-key-123" not in path.read_text()
+
+    assert main(["evaluate", "rwgbench", "--predictions", str(path), "--split", "sample", "--source",
+                 str(mini_sample_copy), "--profile", "lite", "--metrics", "precision", "recall", "citation_density",
+                 "--out", str(tmp_path / "eval")]) == 0
+    summary = json.loads((tmp_path / "eval" / path.stem / "summary.json").read_text())
+    assert summary["n_papers"] == 2 and summary["join"]["n_missing"] == 0
+    assert 0.0 <= summary["precision"] <= 1.0 and summary["citation_density"] > 0
+
+
+def test_a_missing_api_key_names_the_variable(mini_sample_copy, tmp_path, capsys):
+    code = main(["generate", "rwgbench", "--model", "openrouter:deepseek/deepseek-chat-v3-0324", "--method", "rag",
+                 "--split", "sample", "--source", str(mini_sample_copy), "--out", str(tmp_path), "--limit", "1"])
+    assert code == 2
+    assert "OPENROUTER_API_KEY" in capsys.readouterr().err
+    assert not list(tmp_path.glob("*.jsonl"))
+
+
+def test_an_unknown_model_id_is_a_clear_error(mini_sample_copy, tmp_path, capsys):
+    code = main(["generate", "rwgbench", "--model", "anthropic:claude", "--method", "rag", "--split", "sample",
+                 "--source", str(mini_sample_copy), "--out", str(tmp_path), "--limit", "1"])
+    assert code == 2
+    assert "unknown model provider 'anthropic'" in capsys.readouterr().err
+
+
+def test_push_reads_the_run_from_the_file_and_pushes_it(tmp_path, monkeypatch, capsys):
+    from sciwrite.generation import hub
+
+    path = tmp_path / "openai-gpt-4o_sample_three_shot.jsonl"
+    path.write_text(json.dumps({"paper_id": "p1", "pred": "Intro (Li et al., 2022).", "desc": "prompt",
+                                "label": "ref", "benchmark": "sciig", "dataset": "sample", "model": "openai:gpt-4o",
+                                "method": "THREE_SHOT", "retriever": None, "seed": 42}) + "\n")
+    pushed = {}
+    monkeypatch.setattr(hub, "push_predictions",
+                        lambda p, repo, fields, **kw: pushed.update(path=p, repo=repo, fields=fields, **kw) or
+                        f"https://huggingface.co/datasets/{repo}")
+    assert main(["push", str(path), "--repo-id", "me/sciig-runs"]) == 0
+    assert pushed["repo"] == "me/sciig-runs" and pushed["config_name"] is None
+    assert pushed["fields"] == {"benchmark": "sciig", "dataset": "sample", "split": "test", "model": "openai:gpt-4o",
+                                "method": "THREE_SHOT", "seed": 42}
+    assert "--predictions me/sciig-runs:openai-gpt-4o_sample_three_shot" in capsys.readouterr().out
+
+
+def test_push_refuses_a_file_without_run_metadata(tmp_path, capsys):
+    path = tmp_path / "plain.jsonl"
+    path.write_text(json.dumps({"paper_id": "p1", "text": "x"}) + "\n")
+    assert main(["push", str(path), "--repo-id", "me/x"]) == 2
+    assert "is it a file written by `sciwrite generate`" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad", ["--limit=0"])
+def test_quickstart_rejects_a_bad_limit(tmp_path, bad, capsys):
+    assert main(["quickstart", "--out", str(tmp_path), bad]) == 2
+    assert "--limit must be >= 1" in capsys.readouterr().err
