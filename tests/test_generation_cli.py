@@ -90,3 +90,37 @@ def test_push_refuses_a_file_without_run_metadata(tmp_path, capsys):
 def test_quickstart_rejects_a_bad_limit(tmp_path, bad, capsys):
     assert main(["quickstart", "--out", str(tmp_path), bad]) == 2
     assert "--limit must be >= 1" in capsys.readouterr().err
+
+
+def test_quickstart_with_a_model_runs_the_same_pipeline(mini_sample_copy, tmp_path, monkeypatch, capsys,
+                                                        patch_encoder):
+    """`--model` swaps the extractive floor for a language model: RAG prompts for RWGBench, three-shot for SciIG."""
+    from sciwrite.data.sciig_builder import write_sciig_sample
+
+    sciig = tmp_path / "sciig"
+    write_sciig_sample(sciig)  # the whole sample: its 24 holdout papers are the three-shot exemplar pool
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
+
+    def answer(body):
+        prompt = body["messages"][-1]["content"]
+        if "related-work section" in prompt:
+            return "Earlier systems addressed this task [1], and later ones refined it [2]."
+        return "Scientific writing is hard. We propose a new method and evaluate it."
+
+    out = tmp_path / "qs"
+    with chat_server(answer) as server:
+        assert main(["quickstart", "--data-dir", str(mini_sample_copy), "--sciig-dir", str(sciig), "--out", str(out),
+                     "--model", "tiny-chat", "--base-url", server.base_url, "--limit", "2"]) == 0
+        assert {r["model"] for r in server.requests} == {"tiny-chat"}
+        assert len(server.requests) == 3 * 2 + 2  # three RWGBench systems and SciIG, two papers each
+    for system in ("rag-bm25", "rag-dense", "oracle"):
+        lines = [json.loads(x) for x in (out / "generations" / "rwgbench" / f"{system}.jsonl").read_text().splitlines()]
+        assert [x["method"] for x in lines] == ["rag", "rag"] and {x["model"] for x in lines} == {"tiny-chat"}
+    [sciig_line, _] = [json.loads(x) for x in (out / "generations" / "sciig" / "three_shot.jsonl").read_text().splitlines()]
+    assert sciig_line["method"] == "THREE_SHOT" and len(sciig_line["exemplars"]) == 3
+    table2 = {r["system"]: r for r in json.loads((out / "rwgbench_table2.json").read_text())}
+    assert table2["oracle"]["CQ P"] == pytest.approx(1.0)  # [1] and [2] of a gold-only list are gold
+    summary = json.loads((out / "sciig" / "three_shot" / "summary.json").read_text())
+    assert summary["n_papers"] == 2 and summary["no_citation_rate"] == 1.0
+    printed = capsys.readouterr().out
+    assert "tiny-chat writer" in printed

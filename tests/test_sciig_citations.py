@@ -55,3 +55,20 @@ def test_evaluate_module():
     result = metric.compute(predictions=["(Li, 2020) and Wu (2019).", "none"], references=[["Li, 2020"], ["Wu, 2019"]])
     assert result == {"precision": 0.25, "recall": 0.5, "no_citation_rate": 0.5}
     assert "arXiv:2508.14273" in metric.citation
+
+
+def test_a_multi_word_surname_matches_its_neighbor_key_only_when_unambiguous():
+    """Extraction keeps the last word of "Kumar Bodigutla"; the neighbor key has both (a real aclsum case)."""
+    text = "Satisfaction can be estimated per turn (Kumar Bodigutla et al., 2020) or per dialogue (Liu et al., 2021)."
+    row = citation_correctness(text, ["Kumar Bodigutla et al., 2020", "Liu et al., 2021"])
+    assert (row["precision"], row["recall"], row["not_in_neighbors"]) == (1.0, 1.0, [])
+    # two gold keys end with the cited one: no guess, the citation is not counted as correct
+    row = citation_correctness(text, ["Kumar Bodigutla et al., 2020", "Raj Bodigutla et al., 2020", "Liu et al., 2021"])
+    assert row["n_correct"] == 1 and row["not_in_neighbors"] == ["Bodigutla et al., 2020"]
+    # a different year never matches
+    assert citation_correctness("(Bodigutla et al., 2019)", ["Kumar Bodigutla et al., 2020"])["n_correct"] == 0
+
+
+def test_a_one_word_surname_is_not_taken_for_the_tail_of_a_longer_one():
+    assert citation_correctness("(Li et al., 2020)", ["Zhuli et al., 2020"])["n_correct"] == 0
+    assert citation_correctness("(Li et al., 2020)", ["Zhu Li et al., 2020"])["n_correct"] == 1

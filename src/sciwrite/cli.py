@@ -313,7 +313,6 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     level = logging.INFO if args.verbose else logging.WARNING
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("bm25s").setLevel(level)  # bm25s sets its own logger to DEBUG on import
     try:
         args.func(args)
     except (ValueError, FileNotFoundError, RuntimeError) as err:

@@ -130,6 +130,13 @@ _KEY = re.compile(r"^\s*(?P<first>.+?)(?:\s+(?P<etal>et\s*al\b\.?)|\s+(?:and|&)\
                   re.IGNORECASE)
 
 
+def first_author(key: str) -> str | None:
+    """The first author part of an author-year key ("Kumar Bodigutla" of "Kumar Bodigutla et al., 2020"), or
+    None when `key` is not author-year."""
+    match = _KEY.match(key.replace("&", " and "))
+    return match.group("first") if match else None
+
+
 def comparison_key(key: str, *, keep_suffix: bool = False) -> str:
     """A key reduced for matching: case, accents, "&" vs "and", spacing, punctuation and (unless `keep_suffix`)
     the year's suffix letter do not matter. "Li  & Wu, 2022b" and "li and wu 2022" both give "li and wu 2022"."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sciwrite.data.apa import comparison_key, extract_citation_keys
+from sciwrite.data.apa import comparison_key, extract_citation_keys, first_author
 
 
 def _neighbor_keys(neighbors: Sequence[Any]) -> list[str]:
@@ -30,7 +30,12 @@ def citation_correctness(prediction: str, neighbors: Sequence[Any], record: str 
         raise ValueError(f"{record}: `neighbors` has no citation key, so citation recall is undefined; "
                          "leave the paper out or give its cited works")
     cited_keys = extract_citation_keys(prediction)
-    cited = {comparison_key(k) for k in cited_keys}
+    # Author-year extraction reads the last word of a multi-word surname ("(Kumar Bodigutla et al., 2020)" ->
+    # "Bodigutla et al., 2020") while the neighbor's key keeps all of it: such a tail counts as that key when it
+    # stands for exactly one neighbor (same year, same "et al." / second author) and no neighbor is the tail itself.
+    tails = _surname_tails([k for k in _neighbor_keys(neighbors) if isinstance(k, str)])
+    resolve = lambda key: key if key in gold else tails.get(key, key)
+    cited = {resolve(comparison_key(k)) for k in cited_keys}
     correct = cited & gold
     return {
         "precision": len(correct) / len(cited) if cited else 0.0,
@@ -39,8 +44,21 @@ def citation_correctness(prediction: str, neighbors: Sequence[Any], record: str 
         "n_correct": len(correct),
         "n_neighbors": len(gold),
         "no_citation": not cited,
-        "not_in_neighbors": sorted(k for k in cited_keys if comparison_key(k) not in gold),
+        "not_in_neighbors": sorted(k for k in cited_keys if resolve(comparison_key(k)) not in gold),
     }
+
+
+def _surname_tails(keys: Sequence[str]) -> dict[str, str]:
+    """comparison key with only the last word of a multi-word first surname -> the full key's comparison key, for
+    the tails that stand for exactly one key."""
+    tails: dict[str, list[str]] = {}
+    for key in keys:
+        first = first_author(key)
+        words = first.split() if first else []
+        if len(words) > 1:
+            tail = key.replace(first, words[-1], 1)
+            tails.setdefault(comparison_key(tail), []).append(comparison_key(key))
+    return {tail: full[0] for tail, full in tails.items() if len(set(full)) == 1}
 
 
 def score_citation_correctness(predictions: Sequence[str], neighbors: Sequence[Sequence[Any]],

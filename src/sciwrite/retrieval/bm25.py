@@ -27,6 +27,8 @@ from sciwrite.retrieval.base import SearchResult, check_doc_ids, check_queries, 
 from sciwrite.retrieval.query import document_text
 
 logger = logging.getLogger(__name__)
+# bm25s sets its logger to DEBUG when imported, whatever the application configured; let it inherit again.
+logging.getLogger("bm25s").setLevel(logging.NOTSET)
 
 
 TOKEN_PATTERN = r"(?u)\b\w\w+\b"
