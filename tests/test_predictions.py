@@ -58,3 +58,13 @@ def test_a_config_of_a_multi_run_dataset_is_chosen_with_a_colon(tmp_path):
         "- config_name: direct\n  data_files:\n  - split: test\n    path: direct/*.parquet\n---\n# runs\n")
     assert read_predictions(f"{folder}:direct")[0]["text"] == "D."
     assert read_predictions(f"{folder}:rag_bm25")[0]["text"] == "R [1]."
+
+
+def test_papers_by_id_orders_records_and_names_unknown_ids():
+    from sciwrite.metrics.predictions import papers_by_id
+
+    papers = [{"paper_id": "a", "x": 1}, {"paper_id": "b", "x": 2}]
+    assert [p["x"] for p in papers_by_id(["b", "a", "b"], papers)] == [2, 1, 2]
+    assert papers_by_id(["a"], Dataset.from_list(papers)) == [{"paper_id": "a", "x": 1}]
+    with pytest.raises(ValueError, match=r"field 'references': paper_id\(s\) not among `papers`: \['z'\]"):
+        papers_by_id(["a", "z"], papers)

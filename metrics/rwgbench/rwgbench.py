@@ -3,7 +3,7 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.predictions import join_by_paper_id
+from sciwrite.metrics.predictions import papers_by_id
 from sciwrite.metrics.rwg import RWGBENCH_CITATION
 from sciwrite.metrics.rwg_suite import load_suite_models, score_rwgbench, summarize_rwgbench
 
@@ -83,13 +83,7 @@ class Rwgbench(evaluate.Metric):
             raise ValueError("`papers` (the target papers) and `corpus` (the cited papers' texts) are required")
         if candidates is None or len(candidates) != len(predictions):
             raise ValueError("`candidates` must give one doc_id list per prediction")
-        papers = papers.to_list() if hasattr(papers, "to_list") else list(papers)
-        join = join_by_paper_id(references, [p["paper_id"] for p in papers])
-        unknown = [pid for pid in references if pid in join.extra]
-        if unknown:
-            raise ValueError(f"field 'references': paper_id(s) not among `papers`: {unknown[:5]}")
-        index_of = {p["paper_id"]: j for j, p in enumerate(papers)}
-        targets = [papers[index_of[pid]] for pid in references]
+        targets = papers_by_id(references, papers)
         suite = self._suite(profile, models, metrics, judge_options)
         rows = score_rwgbench(predictions, candidates, targets, corpus, suite, show_progress=False)
         summary = summarize_rwgbench(rows, suite)

@@ -3,7 +3,7 @@
 import evaluate
 
 import datasets
-from sciwrite.metrics.predictions import join_by_paper_id
+from sciwrite.metrics.predictions import papers_by_id
 from sciwrite.metrics.sciig_common import SCIIG_CITATION
 from sciwrite.metrics.sciig_suite import load_sciig_models, score_sciig, summarize_sciig
 
@@ -72,13 +72,7 @@ class Sciig(evaluate.Metric):
                  judge_options=None, return_per_paper=False):
         if papers is None:
             raise ValueError("`papers` (the SciIG records the predictions introduce) is required")
-        papers = papers.to_list() if hasattr(papers, "to_list") else list(papers)
-        join = join_by_paper_id(references, [p["paper_id"] for p in papers])
-        unknown = [pid for pid in references if pid in join.extra]
-        if unknown:
-            raise ValueError(f"field 'references': paper_id(s) not among `papers`: {unknown[:5]}")
-        index_of = {p["paper_id"]: j for j, p in enumerate(papers)}
-        targets = [papers[index_of[pid]] for pid in references]
+        targets = papers_by_id(references, papers)
         suite = load_sciig_models(profile, models, metrics, judge_options)
         rows, timings = score_sciig(predictions, targets, suite, show_progress=False)
         summary = {**summarize_sciig(rows, suite), "metric_timings": timings}

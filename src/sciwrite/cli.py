@@ -119,11 +119,12 @@ def cmd_push(args: argparse.Namespace) -> None:
 
 def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
     from sciwrite.metrics.rwg_report import evaluate_prediction_files, format_table2
+    from sciwrite.metrics.rwg_suite import metrics_without_judge
 
     systems = args.system or [Path(p).stem for p in args.predictions]
     out = Path(args.out or Path("outputs") / "rwgbench")
     judge_options = {k: v for k, v in (("base_url", args.judge_base_url), ("cache_path", args.judge_cache)) if v}
-    metrics = [m for m in _suite_metrics() if m != "llm_judge"] if args.no_judge else args.metrics
+    metrics = metrics_without_judge() if args.no_judge else args.metrics
     summaries = evaluate_prediction_files(args.predictions, args.split, source=args.source, out_dir=out,
                                           systems=systems, profile=args.profile, models=dict(args.model or []),
                                           metrics=metrics, judge_options=judge_options,
@@ -143,14 +144,12 @@ def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
 
 def cmd_evaluate_sciig(args: argparse.Namespace) -> None:
     from sciwrite.metrics.sciig_report import evaluate_sciig_file, format_sciig_table
-    from sciwrite.metrics.sciig_suite import STAGES, expand_metrics
+    from sciwrite.metrics.sciig_suite import metrics_without_judge
 
     system = args.system or Path(args.predictions).stem
     out = Path(args.out or Path("outputs") / "sciig" / system)
     judge_options = {k: v for k, v in (("base_url", args.judge_base_url), ("cache_path", args.judge_cache)) if v}
-    metrics = args.metrics
-    if args.no_judge:
-        metrics = sorted(expand_metrics(metrics) - set(STAGES["judge"]))
+    metrics = metrics_without_judge(args.metrics) if args.no_judge else args.metrics
     summary = evaluate_sciig_file(args.predictions, args.dataset, source=args.source, out_dir=out, system=system,
                                   profile=args.profile, models=dict(args.model or []), metrics=metrics,
                                   judge_options=judge_options, upstream=args.upstream, batch_size=args.batch_size)
@@ -171,12 +170,6 @@ def cmd_evaluate_sciig(args: argparse.Namespace) -> None:
     print(f"\nwrote {out / 'per_paper.jsonl'}, {out / 'summary.json'}, {out / 'summary.csv'}, "
           f"{out / 'metric_timings.json'} and {out / 'keyphrase_outputs'}"
           + (f"; rejected lines in {out / 'rejected.jsonl'}" if join["n_rejected_lines"] else ""))
-
-
-def _suite_metrics() -> list[str]:
-    from sciwrite.metrics.rwg_suite import SUITE_METRICS
-
-    return list(SUITE_METRICS)
 
 
 def _role_model(value: str) -> tuple[str, str]:

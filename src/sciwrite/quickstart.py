@@ -77,11 +77,14 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
     sciig_file = _generate_sciig(sciig_dir, out_dir / "generations" / "sciig", model, base_url, limit, show_progress)
 
     from sciwrite.metrics.rwg_report import evaluate_prediction_files, format_table2
+    from sciwrite.metrics.rwg_suite import (
+        metrics_without_judge as rwg_metrics_without_judge,
+    )
     from sciwrite.metrics.rwg_suite import table2_row
 
     rwg = evaluate_prediction_files(list(rwg_files.values()), "sample", source=data_dir,
                                     out_dir=out_dir / "rwgbench", systems=list(rwg_files), profile=profile,
-                                    metrics=None if model else _offline_rwg_metrics(), show_progress=show_progress)
+                                    metrics=None if model else rwg_metrics_without_judge(), show_progress=show_progress)
     print(f"\nRWGBench sample, {rwg[0]['n_papers']} papers, {_writer(model)} writer, profile {profile}:")
     print(format_table2(rwg))
     for metric, why in rwg[0]["not_computed"].items():
@@ -90,10 +93,13 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
     write_table(rwg_rows, out_dir / "rwgbench_table2")
 
     from sciwrite.metrics.sciig_report import evaluate_sciig_file, format_sciig_table
+    from sciwrite.metrics.sciig_suite import (
+        metrics_without_judge as sciig_metrics_without_judge,
+    )
 
     sciig_system = Path(sciig_file).stem
     sciig = evaluate_sciig_file(sciig_file, "sample", source=sciig_dir, out_dir=out_dir / "sciig" / sciig_system, system=sciig_system,
-                                profile=profile, metrics=None if model else _offline_sciig_metrics(),
+                                profile=profile, metrics=None if model else sciig_metrics_without_judge(),
                                 show_progress=show_progress)
     print(f"\nSciIG sample, {sciig['n_papers']} papers, {_writer(model)} writer, profile {profile}:")
     print(format_sciig_table(sciig))
@@ -197,16 +203,3 @@ def _generate_sciig(sciig_dir: Path, out: Path, model: str | None, base_url: str
 def _say(what: str, report: Any) -> None:
     failed = f", {report.n_failed} failed (see {report.failures_path})" if report.n_failed else ""
     print(f"{what}: {report.n_written} generated, {report.n_already_done} already there{failed}")
-
-
-def _offline_rwg_metrics() -> list[str]:
-    """Every RWGBench metric but the LLM judge, which needs an API the extractive run does not have."""
-    from sciwrite.metrics.rwg_suite import SUITE_METRICS
-
-    return [m for m in SUITE_METRICS if m != "llm_judge"]
-
-
-def _offline_sciig_metrics() -> list[str]:
-    from sciwrite.metrics.sciig_suite import STAGES, expand_metrics
-
-    return sorted(expand_metrics(None) - set(STAGES["judge"]))

@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from sciwrite.generation.llm import API_KEY_VARIABLES, BASE_URL_VARIABLES
 from sciwrite.models import ModelUnavailableError
 
 logger = logging.getLogger(__name__)
@@ -51,8 +52,8 @@ PROVIDERS: dict[str, Provider] = {
     "openai": Provider("https://api.openai.com/v1", "OPENAI_API_KEY"),
 }
 #: The key variable of a bare model id served at a custom base URL.
-CUSTOM_KEY_VARIABLE = "SCIWRITE_LLM_API_KEY"
-CUSTOM_BASE_URL_VARIABLE = "SCIWRITE_LLM_BASE_URL"
+CUSTOM_KEY_VARIABLE = API_KEY_VARIABLES[0]  # SCIWRITE_LLM_API_KEY, as the judges' ChatClient reads it
+CUSTOM_BASE_URL_VARIABLE = BASE_URL_VARIABLES[0]  # SCIWRITE_LLM_BASE_URL
 
 
 @dataclass(frozen=True)

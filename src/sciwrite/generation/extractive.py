@@ -46,6 +46,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -113,7 +114,7 @@ def _with_citation(sentence: str, citation: str) -> str:
     return f"{body} {citation}{end}" if citation else f"{body}{end}"
 
 
-class _ExtractiveBase:
+class _ExtractiveBase(ABC):
     """The shared machinery: lazy encoder, the lock, splitting, one embedding call and MMR."""
 
     name = WRITER
@@ -191,8 +192,9 @@ class _ExtractiveBase:
 
         return await asyncio.to_thread(work)
 
-    def generate(self, record: Mapping[str, Any]) -> Generated:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abstractmethod
+    def generate(self, record: Mapping[str, Any]) -> Generated:
+        """The prediction for one paper (synchronous: `run` calls it in a worker thread)."""
 
 
 def _paper_name(record: Mapping[str, Any]) -> str:

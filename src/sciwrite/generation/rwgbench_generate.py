@@ -155,10 +155,8 @@ def run_generate_rwgbench(args: argparse.Namespace) -> list[Any]:
     reports = []
     for name in names:
         if extractive:
-            try:
-                from sciwrite.generation.extractive import ExtractiveRWGBench
-            except ImportError as err:  # pragma: no cover - the floor ships with the package
-                raise ValueError(f"--model extractive needs sciwrite.generation.extractive ({err})") from err
+            from sciwrite.generation.extractive import ExtractiveRWGBench
+
             method: Any = ExtractiveRWGBench()
         else:
             method = make_method(name, retriever=retriever, corpus=lookup, retriever_name=args.retriever, k=args.k,

@@ -43,6 +43,7 @@ import logging
 import random
 import re
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -246,13 +247,14 @@ class _Meta:
         return {"candidates": [d["doc_id"] for d in candidates], "retriever": self.retriever_name, "k": self.k, **more}
 
 
-class _SinglePrompt(_Meta):
+class _SinglePrompt(_Meta, ABC):
     """A method that is one request over the record's candidates."""
 
     needs_candidates = True
 
+    @abstractmethod
     def prompt(self, record: Mapping[str, Any]) -> list[dict[str, str]]:
-        raise NotImplementedError
+        """The one request's messages for `record`."""
 
     def parse(self, reply: str) -> tuple[str, dict[str, Any]]:
         return clean_section(reply), {}

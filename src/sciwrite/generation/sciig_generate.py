@@ -64,15 +64,6 @@ def load_split(dataset: str, source: str | None, split: str) -> list[dict[str, A
     return load_sciig(dataset, source=source, split=split).to_list()
 
 
-def _extractive_method() -> Any:
-    try:
-        from sciwrite.generation.extractive import ExtractiveSciIG
-    except ImportError as err:
-        raise RuntimeError(f"--model {cli_common.EXTRACTIVE} needs sciwrite.generation.extractive.ExtractiveSciIG, "
-                           f"which this installation lacks ({err})") from err
-    return ExtractiveSciIG()
-
-
 def plan_runs(args: argparse.Namespace) -> list[str]:
     """The levels to run (``["extractive"]``-like single entry for the extractive floor)."""
     if args.model == cli_common.EXTRACTIVE:
@@ -98,8 +89,10 @@ def run_generate_sciig(args: argparse.Namespace) -> list[Any]:
     reports = []
     for level in levels:
         if level == cli_common.EXTRACTIVE:
-            method = _extractive_method()
-            label = getattr(method, "name", cli_common.EXTRACTIVE)
+            from sciwrite.generation.extractive import ExtractiveSciIG
+
+            method = ExtractiveSciIG()
+            label = method.name
         else:
             method = SciIGMethod(level, holdout, seed=args.seed, dataset=args.dataset)
             label = level

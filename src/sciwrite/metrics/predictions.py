@@ -141,3 +141,14 @@ def join_by_paper_id(prediction_ids: Sequence[str], paper_ids: Sequence[str]) ->
     missing = [pid for pid in paper_ids if pid not in first]
     extra = [pid for pid in first if pid not in in_split]
     return JoinReport(matched, missing, extra, duplicates)
+
+
+def papers_by_id(paper_ids: Sequence[str], papers: Any, field: str = "references") -> list[dict[str, Any]]:
+    """The records of `papers` (a list or a `datasets.Dataset`) for each id in `paper_ids`, in that order; an id
+    not among them is a `ValueError` naming `field` (the argument that carried the ids)."""
+    papers = papers.to_list() if hasattr(papers, "to_list") else list(papers)
+    index_of = {p["paper_id"]: j for j, p in enumerate(papers)}
+    unknown = [pid for pid in paper_ids if pid not in index_of]
+    if unknown:
+        raise ValueError(f"field {field!r}: paper_id(s) not among `papers`: {unknown[:5]}")
+    return [papers[index_of[pid]] for pid in paper_ids]

@@ -41,6 +41,11 @@ TABLE2_GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
     "TQ": (("rougeL", "ROUGE-L"), ("bertscore_f1", "BERTScore"), ("llm_judge", "LLM")),
 }
 SUITE_METRICS: tuple[str, ...] = tuple(key for group in TABLE2_GROUPS.values() for key, _ in group)
+
+
+def metrics_without_judge(metrics: Iterable[str] | None = None) -> list[str]:
+    """`metrics` (all by default) minus the LLM judge: what runs with no LLM endpoint (``--no-judge``)."""
+    return [m for m in (metrics or SUITE_METRICS) if m != "llm_judge"]
 # Metrics computed together by one scorer: asking for one computes the others.
 _STAGES: dict[str, tuple[str, ...]] = {
     "citation_precision_recall": ("precision", "recall"),

@@ -116,6 +116,11 @@ def expand_metrics(metrics: Iterable[str] | None) -> set[str]:
     return wanted
 
 
+def metrics_without_judge(metrics: Iterable[str] | None = None) -> list[str]:
+    """`metrics` (keys or scorer names; all by default) minus the LLM judge's: what runs with no LLM endpoint."""
+    return sorted(expand_metrics(metrics) - set(STAGES["judge"]))
+
+
 # Sentence encoders wrapped in a memo (`sciwrite.metrics.memo`): the references' and sources' texts and keyphrase
 # candidates are embedded once however many systems one `SciIGModels` scores.
 MEMO_ENCODER_ROLES = ("contextual_encoder", "keyphrase_encoder")
