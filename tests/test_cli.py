@@ -196,3 +196,21 @@ def test_quickstart(mini_sample_copy, sciig_mini_folder, tmp_path, capsys, patch
     assert main(argv) == 0
     assert "0 generated, 2 already there" in capsys.readouterr().out
     assert {r["system"]: r for r in json.loads((out / "rwgbench_table2.json").read_text())} == table2
+
+
+def test_evaluate_rwgbench_no_judge_keeps_the_chosen_metrics(monkeypatch, tmp_path):
+    """--no-judge removes the judge from --metrics; before, it replaced --metrics by every other metric."""
+    from sciwrite.metrics import rwg_report
+
+    asked = {}
+
+    def fake(predictions, split, **kwargs):
+        asked.update(kwargs)
+        raise ValueError("stop here")
+
+    monkeypatch.setattr(rwg_report, "evaluate_prediction_files", fake)
+    argv = ["evaluate", "rwgbench", "--predictions", str(tmp_path / "p.jsonl"), "--no-judge"]
+    assert main([*argv, "--metrics", "precision", "llm_judge"]) == 2
+    assert asked["metrics"] == ["precision"]
+    assert main(argv) == 2
+    assert "llm_judge" not in asked["metrics"] and "precision" in asked["metrics"] and len(asked["metrics"]) == 11

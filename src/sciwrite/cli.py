@@ -124,7 +124,7 @@ def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
     systems = args.system or [Path(p).stem for p in args.predictions]
     out = Path(args.out or Path("outputs") / "rwgbench")
     judge_options = {k: v for k, v in (("base_url", args.judge_base_url), ("cache_path", args.judge_cache)) if v}
-    metrics = metrics_without_judge() if args.no_judge else args.metrics
+    metrics = metrics_without_judge(args.metrics) if args.no_judge else args.metrics
     summaries = evaluate_prediction_files(args.predictions, args.split, source=args.source, out_dir=out,
                                           systems=systems, profile=args.profile, models=dict(args.model or []),
                                           metrics=metrics, judge_options=judge_options,
