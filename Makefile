@@ -10,6 +10,7 @@ OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_HUB_
 install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
+	bash scripts/install_wordnet.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade "pip>=25"
 	$(BIN)/pip install -q torch==2.13.0

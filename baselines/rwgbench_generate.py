@@ -3,7 +3,7 @@
 
 A thin script over the library: the split and its corpus are read with `datasets.load_dataset` from a Hub repo
 (``--source <namespace>/rwgbench``) or a local dataset folder (``--source path/``), through
-`sciwrite.data.load_rwgbench`; generation is `sciwrite.generation.rwgbench_generate` (the same code as
+`sciwrite.rwgbench.load_rwgbench`; generation is `sciwrite.cli.generate_rwgbench` (the same code as
 ``sciwrite generate rwgbench``); ``--push-to-hub REPO_ID`` publishes each output file. Examples:
 
     python baselines/rwgbench_generate.py --model openrouter:deepseek/deepseek-chat-v3-0324 --method rag \\
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 
-from sciwrite.generation.rwgbench_generate import main
+from sciwrite.cli.generate_rwgbench import main
 
 if __name__ == "__main__":
     sys.exit(main())

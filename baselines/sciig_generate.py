@@ -3,7 +3,7 @@
 generate each paper's Introduction with the chosen prompt level(s), write
 ``<out>/<model>_<dataset>_<level>.jsonl`` and optionally ``--push-to-hub`` the result.
 
-A thin wrapper around the library (`sciwrite.generation.sciig_generate`), the same as ``sciwrite generate sciig``:
+A thin wrapper around the library (`sciwrite.cli.generate_sciig`), the same as ``sciwrite generate sciig``:
 
     python baselines/sciig_generate.py --model openrouter:deepseek/deepseek-chat-v3-0324 \\
         --dataset naacl_2025 --level SHORT THREE_SHOT AUTOCOT
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from sciwrite.generation.sciig_generate import main
+from sciwrite.cli.generate_sciig import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -7,7 +7,7 @@
   python scripts/build_rwgbench.py upstream --out data/rwgbench-upstream   # import BFTree/RWGBench
 
 Each writes parquet files per config, a dataset card and a build report into --out; load the result
-with `sciwrite.data.load_rwgbench(config, source=<out>)`.
+with `sciwrite.rwgbench.load_rwgbench(config, source=<out>)`.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import logging
 
 from datasets import Dataset
 
-from sciwrite.data.loading import card_configs_yaml, write_dataset_folder
-from sciwrite.data.rwgbench_builder import build_rwgbench_folder
-from sciwrite.data.sample_folder import write_sample_folder
-from sciwrite.data.upstream import UPSTREAM_REPO_ID, load_upstream
+from sciwrite.rwgbench.data.builder import build_rwgbench_folder
+from sciwrite.rwgbench.data.configs import card_configs_yaml, write_dataset_folder
+from sciwrite.rwgbench.data.sample_folder import write_sample_folder
+from sciwrite.rwgbench.data.upstream import UPSTREAM_REPO_ID, load_upstream
 
 
 def import_upstream_folder(out: str, repo_id: str, paper_configs: dict[str, tuple[str, str]],

@@ -8,7 +8,7 @@
       --out data/sciig                                                                     # import a release file
 
 Each writes `<config>/{test,holdout}-*.parquet`, the card and build_report.json into --out; load the result with
-`sciwrite.data.load_sciig(config, source=<out>)`.
+`sciwrite.sciig.load_sciig(config, source=<out>)`.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ import argparse
 import json
 import logging
 
-from sciwrite.data.sciig_cli import (
+from sciwrite.cli.build_sciig import (
     add_build_arguments,
     import_release_folder,
     run_build,
 )
-from sciwrite.data.sciig_loading import SCIIG_CONFIGS
+from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 
 
 def main() -> None:

@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from sciwrite.data.loading import CONFIGS, card_configs, load_rwgbench
+from sciwrite.core.datasets import card_configs
+from sciwrite.rwgbench.data.configs import CONFIGS
+from sciwrite.rwgbench.data.loading import load_rwgbench
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 

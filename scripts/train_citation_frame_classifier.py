@@ -31,15 +31,15 @@ from typing import Any
 
 import numpy as np
 
-from sciwrite.metrics.citation_frames import (
+from sciwrite.models.registry import PACKAGED_MINILM
+from sciwrite.rwgbench.metrics.formulas import FRAMES
+from sciwrite.rwgbench.metrics.frames import (
     HEAD_CONFIG,
     HEAD_KIND,
     SIGMOID_THRESHOLD,
     FrameHead,
     load_citation_frame_classifier,
 )
-from sciwrite.metrics.rwg import FRAMES
-from sciwrite.models import PACKAGED_MINILM
 
 SPLITS = ("train", "dev", "test")
 THRESHOLD_GRID = np.round(np.arange(0.05, 0.951, 0.01), 2)
@@ -160,7 +160,7 @@ def fit_head(train_x: np.ndarray, train_y: np.ndarray, dev_x: np.ndarray, dev_y:
 
 def train_head(args: argparse.Namespace, data: dict[str, Split], out: Path) -> dict[str, Any]:
     """Embed train/dev, fit the head, save it, then score test through `load_citation_frame_classifier`."""
-    from sciwrite.encoders import embed, shared_sentence_encoder
+    from sciwrite.models.encoders import embed, shared_sentence_encoder
 
     encoder = shared_sentence_encoder(args.encoder, role="citation-frame encoder")
     train_x = embed(encoder, data["train"].texts, args.batch_size)
@@ -186,7 +186,7 @@ def finetune(args: argparse.Namespace, data: dict[str, Split], out: Path) -> dic
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer, get_linear_schedule_with_warmup
 
-    from sciwrite.metrics.citation_frames import TransformerFrameClassifier
+    from sciwrite.rwgbench.metrics.frames import TransformerFrameClassifier
 
     torch.manual_seed(args.seed)
     device = "cuda" if torch.cuda.is_available() else "cpu"
@@ -251,13 +251,13 @@ def model_card(info: dict[str, Any]) -> str:
     if info["kind"] == "head":
         encoder = info["encoder"].removeprefix("packaged:")
         title = f"RWGBench citation-frame classifier (lite): {encoder} + logistic head"
-        what = (f"Sentence embeddings of `{info['encoder']}` (L2-normalised, loaded through `sciwrite.encoders`) "
+        what = (f"Sentence embeddings of `{info['encoder']}` (L2-normalised, loaded through `sciwrite.models.encoders`) "
                 "followed by seven one-vs-rest logistic regressions, one per MultiCite frame, each with its own "
                 "decision threshold tuned on dev. Files: `head.safetensors` (weight 7 x d, bias, thresholds; rows "
                 "in the frame order of `config.json`), `config.json` (frames, encoder, preprocessing, training "
                 "choices, metrics). It is the `lite` profile's `citation_frame` model, "
                 "`packaged:rwgbench-citation-frame-minilm`, and loads with "
-                "`sciwrite.metrics.citation_frames.load_citation_frame_classifier(<folder>)`.")
+                "`sciwrite.rwgbench.metrics.frames.load_citation_frame_classifier(<folder>)`.")
     else:
         title = f"RWGBench citation-frame classifier: fine-tuned {info['base']}"
         what = (f"`{info['base']}` fine-tuned for multi-label classification (one sigmoid per frame, BCE loss); "

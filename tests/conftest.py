@@ -63,7 +63,7 @@ def patch_encoder(monkeypatch, minilm):
 @pytest.fixture(scope="session")
 def sample_folder(tmp_path_factory):
     """The RWGBench sample built from all 250 aclsum papers (read-only for tests: copy before writing)."""
-    from sciwrite.data.sample_folder import write_sample_folder
+    from sciwrite.rwgbench.data.sample_folder import write_sample_folder
 
     folder = tmp_path_factory.mktemp("aclsum_sample")
     write_sample_folder(folder, show_progress=False)
@@ -73,8 +73,8 @@ def sample_folder(tmp_path_factory):
 @pytest.fixture(scope="session")
 def mini_sample_folder(tmp_path_factory):
     """A sample built from 3 aclsum papers: small enough to embed in seconds (read-only: copy first)."""
-    from sciwrite.data.sample import aclsum_paper_dir
-    from sciwrite.data.sample_folder import write_sample_folder
+    from sciwrite.rwgbench.data.sample_folder import write_sample_folder
+    from sciwrite.sources.aclsum import aclsum_paper_dir
 
     papers = tmp_path_factory.mktemp("mini_papers")
     for stem in MINI_PAPERS:

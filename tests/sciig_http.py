@@ -11,7 +11,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from sciwrite.data.titles import normalize_title
+from sciwrite.sources.titles import normalize_title
 
 
 class LocalServer:

@@ -15,7 +15,16 @@ import pytest
 import torch
 
 import sciwrite
-from sciwrite.metrics.citation_frames import (
+from sciwrite.models.registry import (
+    PACKAGED_CITATION_FRAME_MINILM,
+    PACKAGED_MINILM,
+    ModelUnavailableError,
+    model_location,
+    packaged_model_path,
+    resolve_model,
+)
+from sciwrite.rwgbench.metrics.formulas import FRAMES
+from sciwrite.rwgbench.metrics.frames import (
     HeadFrameClassifier,
     TransformerFrameClassifier,
     citation_contexts,
@@ -25,15 +34,6 @@ from sciwrite.metrics.citation_frames import (
     frame_of_label,
     load_citation_frame_classifier,
     score_citation_frame_alignment,
-)
-from sciwrite.metrics.rwg import FRAMES
-from sciwrite.models import (
-    PACKAGED_CITATION_FRAME_MINILM,
-    PACKAGED_MINILM,
-    ModelUnavailableError,
-    model_location,
-    packaged_model_path,
-    resolve_model,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -176,7 +176,7 @@ def test_packaged_head_predicts_clear_frames():
 
 
 def test_a_reference_section_aligns_with_itself(mini_sample_folder):
-    from sciwrite.data import load_rwgbench
+    from sciwrite.rwgbench import load_rwgbench
 
     papers = load_rwgbench("sample", source=mini_sample_folder)
     clf = load_citation_frame_classifier(PACKAGED_CITATION_FRAME_MINILM)
@@ -217,7 +217,7 @@ def test_module_scores_and_sums_frames():
 
 
 def test_module_without_a_model_reports_not_computed(monkeypatch):
-    from sciwrite.models import ROLES, ModelRole
+    from sciwrite.models.registry import ROLES, ModelRole
 
     monkeypatch.setitem(ROLES, "citation_frame", ModelRole("citation_frame", "frames", {"paper": "org/frames"}))
     results = sciwrite.load_metric("citation_frame_alignment").compute(

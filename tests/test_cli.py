@@ -10,9 +10,9 @@ import shutil
 import pytest
 
 from sciwrite.cli import main
-from sciwrite.data.loading import load_rwgbench
 from sciwrite.retrieval import BM25Retriever, build_query
 from sciwrite.retrieval.base import CONFIG_FILE
+from sciwrite.rwgbench.data.loading import load_rwgbench
 
 
 @pytest.fixture
@@ -135,8 +135,8 @@ SCIIG_MINI_PAPERS = ("2020.aacl-main.67", "2020.acl-main.547", "2020.acl-main.44
 
 @pytest.fixture
 def sciig_mini_folder(tmp_path):
-    from sciwrite.data.sample import aclsum_paper_dir
-    from sciwrite.data.sciig_builder import write_sciig_sample
+    from sciwrite.sciig.data.builder import write_sciig_sample
+    from sciwrite.sources.aclsum import aclsum_paper_dir
 
     papers = tmp_path / "sciig_papers"
     papers.mkdir()
@@ -200,7 +200,6 @@ def test_quickstart(mini_sample_copy, sciig_mini_folder, tmp_path, capsys, patch
 
 def test_evaluate_rwgbench_no_judge_keeps_the_chosen_metrics(monkeypatch, tmp_path):
     """--no-judge removes the judge from --metrics; before, it replaced --metrics by every other metric."""
-    from sciwrite.metrics import rwg_report
 
     asked = {}
 
@@ -208,7 +207,7 @@ def test_evaluate_rwgbench_no_judge_keeps_the_chosen_metrics(monkeypatch, tmp_pa
         asked.update(kwargs)
         raise ValueError("stop here")
 
-    monkeypatch.setattr(rwg_report, "evaluate_prediction_files", fake)
+    monkeypatch.setattr("sciwrite.cli.commands.evaluate_prediction_files", fake)
     argv = ["evaluate", "rwgbench", "--predictions", str(tmp_path / "p.jsonl"), "--no-judge"]
     assert main([*argv, "--metrics", "precision", "llm_judge"]) == 2
     assert asked["metrics"] == ["precision"]

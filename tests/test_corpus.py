@@ -6,18 +6,17 @@ import json
 
 import pytest
 
-from sciwrite.data.corpus import (
+from sciwrite.rwgbench.data.corpus import (
     AssemblyReport,
     CorpusTitleIndex,
     arxiv_doc_id,
     assemble_corpus,
-    parse_authors,
-    parse_year,
     read_arxiv_records,
     read_surge_corpus,
     to_dataset,
 )
-from sciwrite.data.schema import CORPUS_FEATURES, validate_dataset
+from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, validate_dataset
+from sciwrite.sources.bibliography import parse_authors, parse_year
 
 SURGE = [
     {"doc_id": 0, "Title": "Attention Is All You Need", "Authors": ["Ashish Vaswani", " Noam Shazeer "],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sciwrite.encoders import embed, length_batches
+from sciwrite.models.encoders import embed, length_batches
 
 
 def test_length_batches_keep_every_item_and_the_budget():

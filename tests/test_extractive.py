@@ -11,8 +11,6 @@ import re
 import numpy as np
 import pytest
 
-from sciwrite.data.apa import extract_citation_keys
-from sciwrite.data.markers import marker_numbers
 from sciwrite.generation.extractive import (
     ExtractiveRWGBench,
     ExtractiveSciIG,
@@ -20,6 +18,8 @@ from sciwrite.generation.extractive import (
 )
 from sciwrite.generation.runner import dry_run, run_generation
 from sciwrite.metrics.text import split_sentences, strip_markers
+from sciwrite.sources.apa import extract_citation_keys
+from sciwrite.sources.markers import marker_numbers
 
 CANDIDATES = [
     {"doc_id": "d-mt", "title": "Phrase-based statistical machine translation",

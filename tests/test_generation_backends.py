@@ -13,18 +13,10 @@ import time
 import pytest
 from llm_server import Reply, chat_server
 
-from sciwrite.generation.backends import (
-    APIBackend,
-    Completion,
-    GenerationError,
-    GenerationSettings,
-    backoff_seconds,
-    make_backend,
-    parse_model_id,
-    retry_after_seconds,
-)
 from sciwrite.generation.runner import Generated, PaperLLM, prompt_text, run_generation
-from sciwrite.models import ModelUnavailableError
+from sciwrite.llm.backends import APIBackend, backoff_seconds, make_backend, parse_model_id, retry_after_seconds
+from sciwrite.llm.types import Completion, GenerationError, GenerationSettings
+from sciwrite.models.registry import ModelUnavailableError
 
 KEY = "sk-test-SECRET-4f9a2c7e1b"
 KEY_VARIABLES = ("OPENROUTER_API_KEY", "OPENAI_API_KEY", "SCIWRITE_LLM_API_KEY")

@@ -62,14 +62,13 @@ def test_an_unknown_model_id_is_a_clear_error(mini_sample_copy, tmp_path, capsys
 
 
 def test_push_reads_the_run_from_the_file_and_pushes_it(tmp_path, monkeypatch, capsys):
-    from sciwrite.generation import hub
 
     path = tmp_path / "openai-gpt-4o_sample_three_shot.jsonl"
     path.write_text(json.dumps({"paper_id": "p1", "pred": "Intro (Li et al., 2022).", "desc": "prompt",
                                 "label": "ref", "benchmark": "sciig", "dataset": "sample", "model": "openai:gpt-4o",
                                 "method": "THREE_SHOT", "retriever": None, "seed": 42}) + "\n")
     pushed = {}
-    monkeypatch.setattr(hub, "push_predictions",
+    monkeypatch.setattr("sciwrite.cli.commands.push_predictions",
                         lambda p, repo, fields, **kw: pushed.update(path=p, repo=repo, fields=fields, **kw) or
                         f"https://huggingface.co/datasets/{repo}")
     assert main(["push", str(path), "--repo-id", "me/sciig-runs"]) == 0
@@ -95,7 +94,7 @@ def test_quickstart_rejects_a_bad_limit(tmp_path, bad, capsys):
 def test_quickstart_with_a_model_runs_the_same_pipeline(mini_sample_copy, tmp_path, monkeypatch, capsys,
                                                         patch_encoder):
     """`--model` swaps the extractive floor for a language model: RAG prompts for RWGBench, three-shot for SciIG."""
-    from sciwrite.data.sciig_builder import write_sciig_sample
+    from sciwrite.sciig.data.builder import write_sciig_sample
 
     sciig = tmp_path / "sciig"
     write_sciig_sample(sciig)  # the whole sample: its 24 holdout papers are the three-shot exemplar pool

@@ -9,14 +9,10 @@ import asyncio
 import pytest
 import torch
 
-from sciwrite.generation.backends import (
-    Completion,
-    GenerationError,
-    GenerationSettings,
-    make_backend,
-)
 from sciwrite.generation.runner import Generated, prompt_text, run_generation
-from sciwrite.models import ModelUnavailableError
+from sciwrite.llm.backends import make_backend
+from sciwrite.llm.types import Completion, GenerationError, GenerationSettings
+from sciwrite.models.registry import ModelUnavailableError
 
 WORDS = [
     "the", "a", "we", "our", "model", "paper", "method", "data", "results", "related", "work", "prior", "approach",

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from llm_server import Reply, chat_server
 
-from sciwrite.generation.backends import Completion, GenerationError, GenerationSettings
 from sciwrite.generation.runner import (
     Generated,
     dry_run,
@@ -25,6 +24,7 @@ from sciwrite.generation.runner import (
     run_generation,
     written_paper_ids,
 )
+from sciwrite.llm.types import Completion, GenerationError, GenerationSettings
 
 REPO = Path(__file__).resolve().parents[1]
 FIELDS = {"paper_id", "pred", "desc", "model", "method", "seed"}
@@ -248,7 +248,8 @@ def test_corrupt_middle_line_stops_resume(tmp_path):
 
 CHILD = textwrap.dedent("""
     import json, sys
-    from sciwrite.generation.backends import GenerationSettings, make_backend
+    from sciwrite.llm.backends import make_backend
+    from sciwrite.llm.types import GenerationSettings
     from sciwrite.generation.runner import Generated, prompt_text, run_generation
 
     class OneShot:

@@ -9,7 +9,11 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from sciwrite.data.grobid import (
+from sciwrite.rwgbench.data.latexml import is_related_work_heading
+from sciwrite.rwgbench.data.sample import build_sample, is_introduction_heading
+from sciwrite.rwgbench.data.sample_folder import REPORT_FILE, write_sample_folder
+from sciwrite.sources.aclsum import anthology_venue
+from sciwrite.sources.grobid import (
     Paragraph,
     author_names,
     load_grobid_json,
@@ -17,11 +21,8 @@ from sciwrite.data.grobid import (
     replace_cite_spans,
     section_paragraphs,
 )
-from sciwrite.data.latexml import is_related_work_heading
-from sciwrite.data.markers import marker_numbers, order_of_first_appearance
-from sciwrite.data.sample import anthology_venue, build_sample, is_introduction_heading
-from sciwrite.data.sample_folder import REPORT_FILE, write_sample_folder
-from sciwrite.data.titles import title_doc_id
+from sciwrite.sources.markers import marker_numbers, order_of_first_appearance
+from sciwrite.sources.titles import title_doc_id
 
 # ---------------------------------------------------------------- helpers writing grobid2json papers
 
@@ -298,7 +299,7 @@ def test_sample_skips_unreadable_untitled_and_citationless_papers(tmp_path, capl
         "A00-0003": GRAPH,
     })
     (folder / "A00-0000.json").write_text("{oops", encoding="utf-8")
-    with caplog.at_level(logging.WARNING, logger="sciwrite.data.sample"):
+    with caplog.at_level(logging.WARNING, logger="sciwrite.rwgbench.data.sample"):
         papers, _, report = build_sample(folder, show_progress=False)
     assert [p["paper_id"] for p in papers] == ["A00-0003"]
     assert report.skipped == {"unreadable": ["A00-0000"], "no-title": ["A00-0001"],

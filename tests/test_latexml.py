@@ -7,7 +7,7 @@ import pickle
 import pytest
 from bs4 import BeautifulSoup
 
-from sciwrite.data.latexml import (
+from sciwrite.rwgbench.data.latexml import (
     RELATED_WORK_HEADINGS,
     BibEntry,
     LatexmlParseError,
@@ -19,7 +19,6 @@ from sciwrite.data.latexml import (
     parse_arxiv_html_file,
     parse_bib_entry,
 )
-
 
 # --------------------------------------------------------------------------------------------------
 # Page builders (mirroring LaTeXML 0.8 output as served on arxiv.org/html)

@@ -36,7 +36,7 @@ def test_lcs_equals_the_table_on_random_sequences():
 
 
 def test_rouge_l_equals_rouge_score_on_real_sections(sample_folder):
-    from sciwrite.data.loading import load_rwgbench
+    from sciwrite.rwgbench.data.loading import load_rwgbench
 
     sections = load_rwgbench("sample", source=sample_folder)["related_work"][:12]
     scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)

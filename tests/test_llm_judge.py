@@ -16,18 +16,10 @@ from typing import Any
 import pytest
 
 import sciwrite
-from sciwrite.generation.llm import ChatClient, LLMNotConfiguredError
-from sciwrite.metrics.judge import (
-    FOLLOW_UP,
-    MAX_SECTION_CHARS,
-    judge_for_profile,
-    judge_messages,
-    judge_sections,
-    normalise_score,
-    parse_judge_score,
-    summarize_judgements,
-)
-from sciwrite.models import ModelUnavailableError, resolve_model
+from sciwrite.llm.client import ChatClient, LLMNotConfiguredError
+from sciwrite.metrics.judge import MAX_SECTION_CHARS, judge_for_profile, normalise_score, parse_judge_score
+from sciwrite.models.registry import ModelUnavailableError, resolve_model
+from sciwrite.rwgbench.metrics.judge import FOLLOW_UP, judge_messages, judge_sections, summarize_judgements
 
 REPO = Path(__file__).resolve().parents[1]
 ENDPOINT_VARIABLES = ("SCIWRITE_LLM_BASE_URL", "SCIWRITE_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY")

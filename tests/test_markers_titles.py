@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from sciwrite.data.markers import (
+from sciwrite.sources.markers import (
     expand_group,
     marker_numbers,
     merge_adjacent_markers,
@@ -14,7 +14,7 @@ from sciwrite.data.markers import (
     renumber_by_first_appearance,
     renumber_markers,
 )
-from sciwrite.data.titles import normalize_title, title_doc_id
+from sciwrite.sources.titles import normalize_title, title_doc_id
 
 # ---------------------------------------------------------------- expand_group / marker_numbers
 

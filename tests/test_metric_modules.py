@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import sciwrite
-from sciwrite.metric_modules import available_metrics, metric_path, metric_search_path
+from sciwrite.core.metric_modules import available_metrics, metric_path, metrics_root
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -31,14 +31,14 @@ def test_load_by_name_and_by_path(cpr):
         metric_path("nope")
 
 
-def test_installed_copy_is_found_under_the_prefix(tmp_path, monkeypatch):
-    """A regular install puts the modules in <prefix>/share/sciwrite/metrics (pyproject data-files)."""
-    installed = tmp_path / "share" / "sciwrite" / "metrics" / "citation_precision_recall"
+def test_modules_are_found_through_importlib_resources(tmp_path, monkeypatch):
+    """`sciwrite.evaluate_modules` is the repository's metrics/ folder; the look-up goes through the package."""
+    assert metrics_root().resolve() == (REPO / "metrics").resolve()
+    installed = tmp_path / "site" / "citation_precision_recall"
     shutil.copytree(REPO / "metrics" / "citation_precision_recall", installed)
-    monkeypatch.setattr(sys, "prefix", str(tmp_path))
-    assert metric_search_path()[1] == tmp_path / "share" / "sciwrite" / "metrics"
-    monkeypatch.setattr("sciwrite.metric_modules.metric_search_path", lambda: [tmp_path / "nowhere", installed.parent])
+    monkeypatch.setattr("sciwrite.core.metric_modules.metrics_root", lambda: installed.parent)
     assert metric_path("citation_precision_recall") == installed
+    assert available_metrics() == ["citation_precision_recall"]
 
 
 # Every module folder: a new module without a working documented example fails here.
@@ -58,11 +58,14 @@ def test_documented_example_runs(name):
     assert runner.failures == 0 and runner.tries == len(examples) > 0
 
 
-def test_every_module_is_installed_as_data_files():
-    """pyproject's data-files must list every metric folder, or a regular install would miss it."""
+def test_every_module_folder_is_package_data_with_a_card():
+    """pyproject's one package-data glob ships ``<name>/<name>.py`` and ``<name>/README.md`` of every folder."""
     pyproject = (REPO / "pyproject.toml").read_text()
-    for folder in sorted(p for p in (REPO / "metrics").iterdir() if p.is_dir()):
-        assert f'"share/sciwrite/metrics/{folder.name}" = ["metrics/{folder.name}/*"]' in pyproject
+    assert '"sciwrite.evaluate_modules" = ["*/*.py", "*/*.md"]' in pyproject
+    folders = sorted(p for p in (REPO / "metrics").iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert [p.name for p in folders] == ALL_MODULES
+    for folder in folders:
+        assert (folder / "README.md").is_file(), f"metrics/{folder.name} has no card"
 
 
 def test_scores_by_hand(cpr):
@@ -106,7 +109,7 @@ def test_citation_distribution_balance_by_hand():
     assert results["empty_citation_rate"] == pytest.approx(1 / 3)
     assert results["unresolved_markers"] == 1
     with pytest.raises(ValueError, match="record 0: field 'predictions' must be a string"):
-        from sciwrite.metrics.rwg_scores import score_citation_distribution_balance
+        from sciwrite.rwgbench.metrics.scorers import score_citation_distribution_balance
 
         score_citation_distribution_balance([None], [["a"]])
 
@@ -135,7 +138,7 @@ def test_topical_relevance_bad_input():
 
 
 def test_topical_relevance_reads_a_corpus_dataset(mini_sample_folder):
-    from sciwrite.data import load_rwgbench
+    from sciwrite.rwgbench import load_rwgbench
 
     papers = load_rwgbench("sample", source=mini_sample_folder)
     corpus = load_rwgbench("sample_corpus", source=mini_sample_folder)
@@ -146,7 +149,7 @@ def test_topical_relevance_reads_a_corpus_dataset(mini_sample_folder):
 
 
 def test_positioning_structure_similarity_by_hand(minilm):
-    from sciwrite.metrics.rwg import positioning_structure_similarity
+    from sciwrite.rwgbench.metrics.formulas import positioning_structure_similarity
 
     pss = sciwrite.load_metric("positioning_structure_similarity")
     ref_blocks = ["Graph neural networks learn on molecules.", "Language models read papers.", "Robots fold laundry."]
@@ -159,7 +162,7 @@ def test_positioning_structure_similarity_by_hand(minilm):
 
 
 def test_reference_sections_have_pss_one(mini_sample_folder):
-    from sciwrite.data import load_rwgbench
+    from sciwrite.rwgbench import load_rwgbench
 
     papers = load_rwgbench("sample", source=mini_sample_folder)
     pss = sciwrite.load_metric("positioning_structure_similarity")

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from sciwrite.metrics.rwg import (
+from sciwrite.rwgbench.metrics.formulas import (
     FRAMES,
     citation_counts,
     citation_density,

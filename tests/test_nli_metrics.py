@@ -8,8 +8,8 @@ import pytest
 import torch
 
 import sciwrite
-from sciwrite.metrics.nli import label_columns, load_nli
-from sciwrite.models import ModelUnavailableError, packaged_model_path, PACKAGED_MINILM
+from sciwrite.models.nli import label_columns, load_nli
+from sciwrite.models.registry import PACKAGED_MINILM, ModelUnavailableError, packaged_model_path
 
 CORPUS = {
     "d1": "Graph neural networks for molecule property prediction.",

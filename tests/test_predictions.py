@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from datasets import Dataset
-from sciwrite.metrics.predictions import prediction_file, read_predictions
+
+from sciwrite.core.predictions import prediction_file, read_predictions
 
 
 def test_pred_is_read_as_text_and_text_wins_when_both(tmp_path):
@@ -61,7 +61,7 @@ def test_a_config_of_a_multi_run_dataset_is_chosen_with_a_colon(tmp_path):
 
 
 def test_papers_by_id_orders_records_and_names_unknown_ids():
-    from sciwrite.metrics.predictions import papers_by_id
+    from sciwrite.core.predictions import papers_by_id
 
     papers = [{"paper_id": "a", "x": 1}, {"paper_id": "b", "x": 2}]
     assert [p["x"] for p in papers_by_id(["b", "a", "b"], papers)] == [2, 1, 2]

@@ -11,7 +11,8 @@ import faiss
 import numpy as np
 import pytest
 
-from sciwrite.models import (
+from sciwrite.core.tables import format_table, plot_metric_bars, write_table
+from sciwrite.models.registry import (
     PACKAGED_MINILM,
     ModelUnavailableError,
     current_profile,
@@ -19,7 +20,6 @@ from sciwrite.models import (
     packaged_model_path,
     resolve_model,
 )
-from sciwrite.reporting import format_table, plot_metric_bars, write_table
 from sciwrite.retrieval import (
     BM25Retriever,
     DenseRetriever,
@@ -480,7 +480,7 @@ def test_resolve_model_errors(monkeypatch):
 
 
 def test_roles_without_a_model_in_a_profile_say_what_they_need(monkeypatch):
-    from sciwrite.models import ModelUnavailableError
+    from sciwrite.models.registry import ModelUnavailableError
 
     assert resolve_model("scibert", profile="paper") == "allenai/scibert_scivocab_uncased"
     assert resolve_model("scibert", profile="lite") == PACKAGED_MINILM

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from sciwrite.data.loading import load_rwgbench
-from sciwrite.data.schema import SchemaError
-from sciwrite.data.rwgbench_builder import arxiv_year, build_rwgbench_folder
+from sciwrite.core.schema import SchemaError
+from sciwrite.rwgbench.data.builder import arxiv_year, build_rwgbench_folder
+from sciwrite.rwgbench.data.loading import load_rwgbench
 
 TITLES = [f"Cited work number {i} on topic {chr(97 + i % 26)}" for i in range(14)]
 

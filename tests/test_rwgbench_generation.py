@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from sciwrite.generation import rwgbench_generate as gen
-from sciwrite.generation.backends import Completion
+from sciwrite.cli import generate_rwgbench as gen
 from sciwrite.generation.runner import prompt_text, run_generation
-from sciwrite.generation.rwgbench_methods import (
+from sciwrite.llm.types import Completion
+from sciwrite.rwgbench.generation.methods import (
     ALCE,
     MARKER_INSTRUCTION,
     METHODS,
@@ -300,7 +300,7 @@ def tiny_split(monkeypatch):
 
 def test_command_writes_one_file_per_method(tmp_path, tiny_split, monkeypatch):
     backend = FakeBackend()
-    monkeypatch.setattr("sciwrite.generation.cli_common.backend_from_args", lambda args: backend)
+    monkeypatch.setattr("sciwrite.cli.generate_common.backend_from_args", lambda args: backend)
     args = cli_args(tmp_path, "--model", "openai:gpt-4o", "--method", "rag", "alce", "direct", "--k", "3",
                     "--concurrency", "1")
     reports = gen.run_generate_rwgbench(args)
@@ -315,7 +315,7 @@ def test_command_writes_one_file_per_method(tmp_path, tiny_split, monkeypatch):
 
 
 def test_command_oracle_file_name_and_fields(tmp_path, tiny_split, monkeypatch):
-    monkeypatch.setattr("sciwrite.generation.cli_common.backend_from_args", lambda args: FakeBackend())
+    monkeypatch.setattr("sciwrite.cli.generate_common.backend_from_args", lambda args: FakeBackend())
     gen.run_generate_rwgbench(cli_args(tmp_path, "--model", "openai:gpt-4o", "--method", "tag", "--oracle"))
     lines = read_jsonl(tmp_path / "openai-gpt-4o_rwgbench-sample_tag-oracle_bm25.jsonl")
     style = next(line for line in lines if line["paper_id"] == "p-style")
@@ -336,7 +336,7 @@ def test_unknown_method_and_direct_oracle_are_clear_errors(tmp_path, tiny_split)
 
 
 def test_empty_split_is_an_error(monkeypatch):
-    monkeypatch.setattr("sciwrite.data.loading.load_rwgbench", lambda config, source=None: [])
+    monkeypatch.setattr("sciwrite.cli.generate_rwgbench.load_rwgbench", lambda config, source=None: [])
     with pytest.raises(ValueError, match="has no papers"):
         gen.load_split("sample", None, None)
 
@@ -362,7 +362,7 @@ def test_extractive_model_uses_the_extractive_floor(tmp_path, tiny_split, monkey
                 out[row, sum(map(ord, word)) % 64] += 1.0
         return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
 
-    monkeypatch.setattr("sciwrite.encoders.embed", fake_embed)
+    monkeypatch.setattr("sciwrite.generation.extractive.embed", fake_embed)
     monkeypatch.setattr(extractive.ExtractiveRWGBench, "_model", lambda self: object())
     reports = gen.run_generate_rwgbench(cli_args(tmp_path, "--model", "extractive", "--k", "3", "--limit", "2"))
     assert reports[0].n_written == 2

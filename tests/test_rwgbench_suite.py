@@ -9,10 +9,10 @@ import json
 import pytest
 
 from sciwrite.cli import main
-from sciwrite.data.loading import load_rwgbench
-from sciwrite.metrics.predictions import join_by_paper_id, read_predictions
-from sciwrite.metrics.rwg_report import format_table2
-from sciwrite.metrics.rwg_suite import SUITE_METRICS, load_suite_models, score_rwgbench, summarize_rwgbench
+from sciwrite.core.predictions import join_by_paper_id, read_predictions
+from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.metrics.report import format_table2
+from sciwrite.rwgbench.metrics.suite import SUITE_METRICS, load_suite_models, score_rwgbench, summarize_rwgbench
 
 
 def write_jsonl(path, records):

@@ -9,22 +9,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
 from datasets import Dataset, DatasetDict, Features, Value
-from sciwrite.data.loading import (
-    card_configs_yaml,
-    default_data_dir,
-    hub_repo_id,
-    load_rwgbench,
-    write_dataset_folder,
-)
-from sciwrite.data.schema import (
-    CORPUS_FEATURES,
-    PAPER_FEATURES,
-    SchemaError,
-    validate_dataset,
-)
+
+from sciwrite.core.schema import SchemaError
 from sciwrite.retrieval import DenseRetriever
+from sciwrite.rwgbench.data.configs import card_configs_yaml, default_data_dir, hub_repo_id, write_dataset_folder
+from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES, validate_dataset
 
 PAPER_ROW = {"paper_id": "p1", "title": "T", "abstract": "A", "introduction": "I", "related_work": "RW [1].",
              "citations": ["d1"], "venue": "ACL", "year": 2020}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sciwrite.data.apa import comparison_key, extract_citation_keys, find_citations
+from sciwrite.sources.apa import comparison_key, extract_citation_keys, find_citations
 
 CASES = [
     ("(Li et al., 2022)", ["Li et al., 2022"]),

@@ -12,21 +12,22 @@ import pytest
 import yaml
 from sciig_http import LocalServer, chat_handler, s2_handler
 
-from sciwrite.data import SCIIG_FEATURES, SchemaError, load_sciig
-from sciwrite.data.apa import find_citations
-from sciwrite.data.grobid import Paragraph
-from sciwrite.data.loading import card_configs
-from sciwrite.data.sample import aclsum_paper_dir
-from sciwrite.data.sciig_builder import (
+from sciwrite.cli.build_sciig import import_release_folder
+from sciwrite.core.datasets import card_configs
+from sciwrite.core.schema import SchemaError
+from sciwrite.llm.client import ChatClient
+from sciwrite.sciig import SCIIG_FEATURES, load_sciig
+from sciwrite.sciig.data.builder import (
     build_sciig_records,
     is_holdout,
     split_records,
 )
-from sciwrite.data.sciig_cli import import_release_folder
-from sciwrite.data.sciig_links import link_paragraphs, match_by_author_year
-from sciwrite.data.sciig_loading import SCIIG_CONFIGS, card_configs_block
-from sciwrite.data.semantic_scholar import SemanticScholarClient
-from sciwrite.generation.llm import ChatClient
+from sciwrite.sciig.data.configs import SCIIG_CONFIGS, card_configs_block
+from sciwrite.sciig.data.links import link_paragraphs, match_by_author_year
+from sciwrite.sciig.data.semantic_scholar import SemanticScholarClient
+from sciwrite.sources.aclsum import aclsum_paper_dir
+from sciwrite.sources.apa import find_citations
+from sciwrite.sources.grobid import Paragraph
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -176,7 +177,7 @@ def test_builder_with_llm_mapping_and_semantic_scholar(tmp_path, monkeypatch):
 
 
 def test_llm_step_skipped_without_endpoint(tmp_path):
-    from sciwrite.data.sciig_cli import _llm_client
+    from sciwrite.cli.build_sciig import _llm_client
 
     assert _llm_client("some-model", None, None) is None  # no key configured: warned and skipped
     assert _llm_client(None, None, None) is None
@@ -217,7 +218,7 @@ def test_builder_on_real_aclsum_papers(aclsum_subset):
 
 @pytest.fixture(scope="module")
 def sample_dir(tmp_path_factory) -> Path:
-    from sciwrite.data.sciig_builder import write_sciig_sample
+    from sciwrite.sciig.data.builder import write_sciig_sample
 
     folder = tmp_path_factory.mktemp("sciig_sample")
     write_sciig_sample(folder)
@@ -238,7 +239,7 @@ def test_sample_folder_loads_with_the_schema(sample_dir):
 
 def test_load_sciig_builds_the_sample_on_first_use(sample_dir, tmp_path, monkeypatch):
     monkeypatch.setenv("SCIWRITE_SCIIG_DIR", str(tmp_path / "sciig"))
-    monkeypatch.setattr("sciwrite.data.sciig_builder.write_sciig_sample",
+    monkeypatch.setattr("sciwrite.sciig.data.loading.write_sciig_sample",
                         lambda folder: shutil.copytree(sample_dir, folder, dirs_exist_ok=True))
     assert len(load_sciig("sample", split="holdout")) == 24
     assert (tmp_path / "sciig" / "README.md").exists()

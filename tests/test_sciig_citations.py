@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import sciwrite
-from sciwrite.metrics.sciig_citations import (
+from sciwrite.sciig.metrics.citations import (
     citation_correctness,
     score_citation_correctness,
     summarize_citation_correctness,

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from sciwrite.generation import cli_common, sciig_generate
-from sciwrite.generation import sciig_prompts as P
-from sciwrite.generation.backends import Completion
+from sciwrite.cli import generate_common as cli_common
+from sciwrite.cli import generate_sciig as sciig_generate
 from sciwrite.generation.runner import prompt_text
-from sciwrite.generation.sciig_methods import SciIGMethod
+from sciwrite.llm.types import Completion
+from sciwrite.sciig.generation import prompts as P
+from sciwrite.sciig.generation.levels import SciIGMethod
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -232,7 +233,7 @@ def test_clean_introduction():
 
 @pytest.fixture(scope="module")
 def sciig_folder(tmp_path_factory):
-    from sciwrite.data.sciig_loading import card_configs_block, write_sciig_config
+    from sciwrite.sciig.data.configs import card_configs_block, write_sciig_config
 
     folder = tmp_path_factory.mktemp("sciig_synthetic")
     write_sciig_config(folder, "sample", {"test": TEST, "holdout": HOLDOUT[:3]})
@@ -321,7 +322,7 @@ def test_empty_split(monkeypatch, tmp_path):
 
 
 class FakeEncoder:
-    """Just enough of a sentence-transformers model for `sciwrite.encoders.embed`: hashed bags of words."""
+    """Just enough of a sentence-transformers model for `sciwrite.models.encoders.embed`: hashed bags of words."""
 
     device = "cpu"
     max_seq_length = 128
@@ -347,7 +348,7 @@ class FakeEncoder:
 def test_extractive_path(sciig_folder, tmp_path, monkeypatch):
     """The wiring of --model extractive (the writer itself is tested in test_extractive.py)."""
     extractive = pytest.importorskip("sciwrite.generation.extractive")
-    from sciwrite.data.sciig_loading import SCIIG_CONFIGS
+    from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 
     assert sciig_generate.DATASETS == SCIIG_CONFIGS
     writer = functools.partial(extractive.ExtractiveSciIG, encoder=FakeEncoder())
@@ -368,7 +369,7 @@ def test_extractive_path(sciig_folder, tmp_path, monkeypatch):
 def test_hub_dataset_and_card(tmp_path):
     import yaml
 
-    from sciwrite.generation.hub import prediction_card, predictions_dataset
+    from sciwrite.core.hub import prediction_card, predictions_dataset
 
     path = tmp_path / "m_sample_short.jsonl"
     rows = [{"paper_id": "t1", "pred": "p1", "label": "l1", "desc": "d1", "model": "m", "method": "SHORT",
@@ -399,10 +400,10 @@ def test_hub_dataset_and_card(tmp_path):
 
 def test_push_predictions_calls_push_to_hub(tmp_path, monkeypatch):
     """The push itself, with the Hub calls replaced (no network)."""
+    import datasets
     import huggingface_hub
 
-    import datasets
-    from sciwrite.generation import hub
+    from sciwrite.core import hub
 
     path = tmp_path / "m_sample_short.jsonl"
     path.write_text(json.dumps({"paper_id": "t1", "pred": "p", "label": "l", "desc": "d"}) + "\n")

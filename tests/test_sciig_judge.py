@@ -10,9 +10,9 @@ import pytest
 from llm_server import chat_server
 
 import sciwrite
-from sciwrite.generation.llm import ChatClient
+from sciwrite.llm.client import ChatClient
 from sciwrite.metrics.judge import MAX_SECTION_CHARS
-from sciwrite.metrics.sciig_judge import (
+from sciwrite.sciig.metrics.judge import (
     PROMPT_OF,
     judge_sciig,
     parse_named_scores,

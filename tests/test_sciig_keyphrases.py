@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 import sciwrite
-from sciwrite.metrics import keyphrases
-from sciwrite.metrics.keyphrases import (
+from sciwrite.models.registry import resolve_model
+from sciwrite.sciig.metrics import keyphrases
+from sciwrite.sciig.metrics.keyphrases import (
     Keyphrases,
     extract_keyphrases,
     keyphrase_encoder_for_profile,
@@ -17,7 +18,6 @@ from sciwrite.metrics.keyphrases import (
     phrase_stems,
     score_keyphrases,
 )
-from sciwrite.models import resolve_model
 
 
 @pytest.mark.parametrize("a, b, cosine, expected", [
@@ -126,8 +126,8 @@ def aclsum_introductions(tmp_path_factory) -> list[dict]:
     """Three real aclsum papers as SciIG records (introductions of 306 to 949 words)."""
     import shutil
 
-    from sciwrite.data.sample import aclsum_paper_dir
-    from sciwrite.data.sciig_builder import build_sciig_records
+    from sciwrite.sciig.data.builder import build_sciig_records
+    from sciwrite.sources.aclsum import aclsum_paper_dir
 
     folder = tmp_path_factory.mktemp("aclsum_introductions")
     for stem in ("2020.acl-main.282", "E06-1051", "P02-1051"):
@@ -142,8 +142,8 @@ def test_own_selection_equals_keybert_on_real_introductions(minilm, aclsum_intro
     its phrases must be exactly those `KeyBERT.extract_keywords` finds on each document alone."""
     from keybert import KeyBERT
 
-    from sciwrite.metrics.memo import MemoSentenceEncoder
-    from sciwrite.metrics.sciig_inputs import source_text
+    from sciwrite.models.memo import MemoSentenceEncoder
+    from sciwrite.sciig.metrics.inputs import source_text
 
     texts = [r["introduction"] for r in aclsum_introductions]
     texts += [source_text(r["title"], r["abstract"]) for r in aclsum_introductions]

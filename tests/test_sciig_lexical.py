@@ -8,13 +8,13 @@ import json
 import pytest
 
 import sciwrite
-from sciwrite.metrics.sciig_lexical import (
+from sciwrite.sciig.metrics.lexical import (
     meteor_tokens,
     score_bleu,
     score_meteor,
     score_rouge,
 )
-from sciwrite.metrics.wordnet import (
+from sciwrite.sciig.metrics.wordnet import (
     LEXNAMES,
     WordNetUnavailableError,
     lexnames_text,
@@ -26,7 +26,7 @@ from sciwrite.metrics.wordnet import (
 @pytest.fixture(scope="module")
 def introductions() -> list[tuple[str, str]]:
     """(introduction, abstract) of three real ACL papers shipped by aclsum."""
-    from sciwrite.data.sample import aclsum_paper_dir
+    from sciwrite.sources.aclsum import aclsum_paper_dir
 
     papers = []
     for path in sorted(aclsum_paper_dir().glob("*.json"))[:3]:
@@ -110,7 +110,7 @@ def test_meteor_not_computed_without_wordnet(tmp_path, monkeypatch):
     def missing():
         raise WordNetUnavailableError("no WordNet database at /nowhere; install WordNet: `apt-get install wordnet-base`")
 
-    monkeypatch.setattr("sciwrite.metrics.wordnet.load_wordnet", missing)
+    monkeypatch.setattr("sciwrite.sciig.metrics.wordnet.load_wordnet", missing)
     results = sciwrite.load_metric("sciig_meteor").compute(predictions=["a"], references=["a"])
     assert results["meteor"] is None and "wordnet-base" in results["not_computed"]
     with pytest.raises(ValueError, match="needs a WordNet reader"):
@@ -120,7 +120,7 @@ def test_meteor_not_computed_without_wordnet(tmp_path, monkeypatch):
 def test_prepared_copy_has_the_database_and_lexnames(tmp_path):
     source = tmp_path / "system"
     source.mkdir()
-    from sciwrite.metrics.wordnet import DATABASE_FILES
+    from sciwrite.sciig.metrics.wordnet import DATABASE_FILES
 
     for name in DATABASE_FILES:
         (source / name).write_text(name)

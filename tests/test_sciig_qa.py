@@ -12,7 +12,8 @@ import pytest
 import torch
 
 import sciwrite
-from sciwrite.metrics.qa_faithfulness import (
+from sciwrite.models.registry import PACKAGED_MINILM, packaged_model_path
+from sciwrite.sciig.metrics.qa import (
     QAModels,
     answer_score,
     candidate_spans,
@@ -24,14 +25,13 @@ from sciwrite.metrics.qa_faithfulness import (
     sentence_spans,
     token_f1,
 )
-from sciwrite.metrics.sciig_suite import (
+from sciwrite.sciig.metrics.suite import (
     STAGES,
     SUITE_METRICS,
     SciIGModels,
     load_sciig_models,
     score_sciig,
 )
-from sciwrite.models import PACKAGED_MINILM, packaged_model_path
 
 QG_ID, QA_ID = "mrm8488/t5-base-finetuned-question-generation-ap", "deepset/roberta-base-squad2"
 

@@ -12,7 +12,7 @@ import pytest
 import torch
 
 import sciwrite
-from sciwrite.models import PACKAGED_MINILM, packaged_model_path
+from sciwrite.models.registry import PACKAGED_MINILM, packaged_model_path
 
 SENTENCES = ["Graph neural networks learn molecular properties from atoms and bonds.",
              "Transformers with attention dominate machine translation and summarization.",
@@ -23,7 +23,7 @@ LONG = " ".join(SENTENCES * 40)  # ~450 words: several windows for every model h
 # --- BERTScore -------------------------------------------------------------------------------------------------
 
 def test_bertscore_scores_long_introductions_whole():
-    from sciwrite.metrics.sciig_bertscore import (
+    from sciwrite.sciig.metrics.bertscore import (
         sciig_bertscore_encoder,
         score_sciig_bertscore,
     )
@@ -53,7 +53,7 @@ def tiny_bleurt(tmp_path_factory):
     pytorch_model.bin with `bleurt.*` names, and a SentencePiece spm.model with BLEURT's special pieces."""
     import sentencepiece
 
-    from sciwrite.metrics.bleurt import BleurtRegressor
+    from sciwrite.sciig.metrics.bleurt import BleurtRegressor
 
     folder = tmp_path_factory.mktemp("tiny-bleurt")
     (folder / "corpus.txt").write_text("\n".join(SENTENCES * 20))
@@ -75,7 +75,7 @@ def tiny_bleurt(tmp_path_factory):
 def test_bleurt_loader_maps_every_port_weight(tiny_bleurt):
     from pathlib import Path
 
-    from sciwrite.metrics.bleurt import load_bleurt
+    from sciwrite.sciig.metrics.bleurt import load_bleurt
 
     bleurt = load_bleurt(tiny_bleurt)
     assert load_bleurt(tiny_bleurt) is bleurt  # loaded once
@@ -99,7 +99,7 @@ def test_bleurt_loader_maps_every_port_weight(tiny_bleurt):
 def test_bleurt_scores_pairs_and_long_texts(tiny_bleurt):
     import sentencepiece
 
-    from sciwrite.metrics.bleurt import bleurt_windows, load_bleurt, score_bleurt
+    from sciwrite.sciig.metrics.bleurt import bleurt_windows, load_bleurt, score_bleurt
 
     bleurt = load_bleurt(tiny_bleurt)
     sp = sentencepiece.SentencePieceProcessor(model_file=f"{tiny_bleurt}/spm.model")
@@ -122,8 +122,8 @@ def test_bleurt_scores_pairs_and_long_texts(tiny_bleurt):
 
 
 def test_bleurt_not_computed_offline_and_bad_checkpoint(tmp_path):
-    from sciwrite.metrics.bleurt import load_bleurt
-    from sciwrite.models import ModelUnavailableError
+    from sciwrite.models.registry import ModelUnavailableError
+    from sciwrite.sciig.metrics.bleurt import load_bleurt
 
     results = sciwrite.load_metric("sciig_bleurt").compute(predictions=["a"], references=["a"], profile="lite")
     assert results["bleurt"] is None and "lucadiliello/BLEURT-20-D12" in results["not_computed"]
@@ -135,7 +135,7 @@ def test_bleurt_not_computed_offline_and_bad_checkpoint(tmp_path):
 # --- contextual relevance --------------------------------------------------------------------------------------
 
 def test_contextual_relevance_by_hand(minilm):
-    from sciwrite.metrics.contextual_relevance import (
+    from sciwrite.sciig.metrics.contextual_relevance import (
         contextual_encoder_for_profile,
         score_contextual_relevance,
     )
@@ -155,7 +155,7 @@ def test_contextual_relevance_by_hand(minilm):
 
 
 def test_long_texts_are_embedded_window_by_window(minilm):
-    from sciwrite.metrics.contextual_relevance import (
+    from sciwrite.sciig.metrics.contextual_relevance import (
         contextual_encoder_for_profile,
         long_text_embeddings,
         text_windows,
@@ -171,7 +171,7 @@ def test_long_texts_are_embedded_window_by_window(minilm):
 
 
 def test_contextual_relevance_bad_input():
-    from sciwrite.metrics.contextual_relevance import check_sources
+    from sciwrite.sciig.metrics.contextual_relevance import check_sources
 
     with pytest.raises(ValueError, match=r"cited_abstracts \(1\) must have the same length"):
         check_sources(["a", "b"], ["t", "t"], ["a", "a"], [[]])
@@ -219,7 +219,7 @@ def guide_perplexity(folder: str, text: str, stride: int) -> float:
 def test_perplexity_matches_direct_and_strided_computation(tiny_gpt2):
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from sciwrite.metrics.perplexity import load_causal_lm, score_perplexity
+    from sciwrite.sciig.metrics.perplexity import load_causal_lm, score_perplexity
 
     lm = load_causal_lm(tiny_gpt2)
     assert lm.max_length == 64 and load_causal_lm(tiny_gpt2) is lm
@@ -240,7 +240,7 @@ def test_perplexity_matches_direct_and_strided_computation(tiny_gpt2):
 
 
 def test_perplexity_empty_huge_and_offline(tiny_gpt2):
-    from sciwrite.metrics.perplexity import load_causal_lm, score_perplexity
+    from sciwrite.sciig.metrics.perplexity import load_causal_lm, score_perplexity
 
     lm = load_causal_lm(tiny_gpt2)
     huge = " ".join(["graph"] * 30_000)

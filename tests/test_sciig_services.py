@@ -8,19 +8,19 @@ import time
 import pytest
 from sciig_http import LocalServer, chat_handler, s2_handler
 
-from sciwrite.data.apa import find_citations
-from sciwrite.data.sciig_llm_map import (
+from sciwrite.llm.client import ChatClient
+from sciwrite.sciig.data.llm_map import (
     MappingRequest,
     map_with_llm,
     mapping_messages,
     parse_entry_id,
 )
-from sciwrite.data.semantic_scholar import (
+from sciwrite.sciig.data.semantic_scholar import (
     SemanticScholarClient,
     SemanticScholarError,
     enrich_neighbor,
 )
-from sciwrite.generation.llm import ChatClient
+from sciwrite.sources.apa import find_citations
 
 PAPERS = {"attention is all you need": {"paperId": "abc", "title": "Attention Is All You Need",
                                         "abstract": "The dominant sequence transduction models ...",

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from datasets import Dataset
-from sciwrite.data import SCIIG_FEATURES, SchemaError, validate_dataset
-from sciwrite.data.sciig_upstream import (
+
+from sciwrite.core.schema import SchemaError
+from sciwrite.sciig import SCIIG_FEATURES, validate_sciig
+from sciwrite.sciig.data.upstream import (
     import_upstream_predictions,
     import_upstream_release,
 )
@@ -27,7 +28,7 @@ def test_release_list_becomes_schema_records(tmp_path):
     path = tmp_path / "naacl.json"
     path.write_text(json.dumps(RELEASE))
     records = import_upstream_release(path, venue="NAACL", year=2025)
-    ds = validate_dataset(Dataset.from_list(records, features=SCIIG_FEATURES), "sciig")
+    ds = validate_sciig(Dataset.from_list(records, features=SCIIG_FEATURES))
     assert ds[0]["neighbors"][1] == {"key": "Wu, 2020", "title": "Tagging", "authors": ["Bo Wu"], "abstract": "T."}
     assert ds[1]["paper_id"] == "p2" and ds[1]["neighbors"][0]["authors"] == ["Dan Chen", "Ann Li"]
     assert ds[0]["paper_id"].startswith("sciig-") and ds[0]["venue"] == "NAACL" and ds[0]["year"] == 2025

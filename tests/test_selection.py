@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from sciwrite.data.schema import PAPER_FEATURES
-from sciwrite.data.selection import RULES, SelectionReport, read_accepted_titles, select_test_papers
+from sciwrite.rwgbench.data.schema import PAPER_FEATURES
+from sciwrite.rwgbench.data.selection import RULES, SelectionReport, read_accepted_titles, select_test_papers
 
 CORPUS = {f"d{i}" for i in range(60)}
 ACCEPTED = {"A Good Paper": "ICLR 2024", "Another Good Paper": "NeurIPS 2023", "Third Paper": "ICML 2024",

@@ -8,7 +8,8 @@ import pytest
 import torch
 
 import sciwrite
-from sciwrite.metrics.summac import (
+from sciwrite.models.registry import PACKAGED_MINILM, ModelUnavailableError, packaged_model_path, resolve_model
+from sciwrite.sciig.metrics.summac import (
     load_summac_nli,
     score_summac,
     summac_label_columns,
@@ -16,7 +17,6 @@ from sciwrite.metrics.summac import (
     summac_zs_batch,
     summac_zs_score,
 )
-from sciwrite.models import PACKAGED_MINILM, ModelUnavailableError, packaged_model_path, resolve_model
 
 A, B = "Graph networks predict molecules.", "They need labelled data."
 X, Y = "Graph networks work on molecules.", "They need no data at all."

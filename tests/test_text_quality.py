@@ -6,7 +6,7 @@ import pytest
 
 import sciwrite
 from sciwrite.metrics.bertscore import bertscore, load_token_encoder
-from sciwrite.models import PACKAGED_MINILM, packaged_model_path
+from sciwrite.models.registry import PACKAGED_MINILM, packaged_model_path
 
 CANDIDATES = ["Graph neural networks were applied to molecules.", "Transformers dominate translation today."]
 REFERENCES = ["Molecules have been modelled with graph networks.",

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from datasets import Dataset, DatasetDict
 
-from sciwrite.data.schema import CORPUS_FEATURES, PAPER_FEATURES, SchemaError
-from sciwrite.data.upstream import UPSTREAM_COLUMN_ALIASES, import_upstream, resolve_columns
+from sciwrite.core.schema import SchemaError
+from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES
+from sciwrite.rwgbench.data.upstream import UPSTREAM_COLUMN_ALIASES, import_upstream, resolve_columns
 
 
 def upstream_papers(**overrides):

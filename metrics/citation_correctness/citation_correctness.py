@@ -1,13 +1,13 @@
 """Citation correctness (SciIG): whether a generated introduction's author–year citations name the paper's cited works."""
 
+import datasets
 import evaluate
 
-import datasets
-from sciwrite.metrics.sciig_citations import (
+from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.citations import (
     score_citation_correctness,
     summarize_citation_correctness,
 )
-from sciwrite.metrics.sciig_common import SCIIG_CITATION
 
 _DESCRIPTION = """
 SciIG gives a model a paper's title, abstract and cited works, each with its in-text identifier such as

@@ -3,8 +3,9 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.rwg import RWGBENCH_CITATION
-from sciwrite.metrics.rwg_scores import score_citation_density, summarize
+from sciwrite.metrics.summary import summarize
+from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.scorers import score_citation_density
 
 _DESCRIPTION = """
 Citation density (CD) = |C_g| / N_s: the number of distinct papers a generated related-work section cites

@@ -3,8 +3,9 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.rwg import RWGBENCH_CITATION
-from sciwrite.metrics.rwg_scores import score_citation_distribution_balance, summarize
+from sciwrite.metrics.summary import summarize
+from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.scorers import score_citation_distribution_balance
 
 _DESCRIPTION = """
 Citation distribution balance (CDB) is the share of the papers a generated related-work section cites

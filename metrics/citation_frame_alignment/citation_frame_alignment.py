@@ -3,9 +3,9 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.citation_frames import citation_frame_classifier_for_profile, score_citation_frame_alignment
-from sciwrite.metrics.rwg import FRAMES, RWGBENCH_CITATION
-from sciwrite.metrics.rwg_scores import summarize
+from sciwrite.metrics.summary import summarize
+from sciwrite.rwgbench.metrics.formulas import FRAMES, RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.frames import citation_frame_classifier_for_profile, score_citation_frame_alignment
 
 _DESCRIPTION = """
 Citation frame alignment (CFA) compares how a generated related-work section uses its citations with how the

@@ -3,8 +3,9 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.rwg import RWGBENCH_CITATION
-from sciwrite.metrics.rwg_scores import score_citation_precision_recall, summarize
+from sciwrite.metrics.summary import summarize
+from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.scorers import score_citation_precision_recall
 
 _DESCRIPTION = """
 Citation precision and recall judge related-work generation as citation decision-making: the set of

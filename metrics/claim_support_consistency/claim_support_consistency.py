@@ -3,9 +3,10 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.nli import nli_for_profile
-from sciwrite.metrics.rwg import RWGBENCH_CITATION
-from sciwrite.metrics.rwg_scores import score_claim_support, summarize
+from sciwrite.metrics.summary import summarize
+from sciwrite.models.nli import nli_for_profile
+from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.scorers import score_claim_support
 
 _DESCRIPTION = """
 Claim-support consistency (CSC) checks each citation of a generated related-work section against the paper

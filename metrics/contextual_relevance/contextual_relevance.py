@@ -3,10 +3,10 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.contextual_relevance import contextual_encoder_for_profile, score_contextual_relevance
-from sciwrite.metrics.rwg_scores import summarize
-from sciwrite.metrics.sciig_common import SCIIG_CITATION
-from sciwrite.models import resolve_model
+from sciwrite.metrics.summary import summarize
+from sciwrite.models.registry import resolve_model
+from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.contextual_relevance import contextual_encoder_for_profile, score_contextual_relevance
 
 _DESCRIPTION = """
 How close a generated introduction stays to the paper's own sources: the mean cosine between the embedding of the

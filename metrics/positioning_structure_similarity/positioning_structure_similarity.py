@@ -4,10 +4,11 @@ in the order the published one does?"""
 import datasets
 import evaluate
 
-from sciwrite.encoders import shared_sentence_encoder
-from sciwrite.metrics.rwg import RWGBENCH_CITATION
-from sciwrite.metrics.rwg_scores import score_positioning_structure, summarize
-from sciwrite.models import resolve_model
+from sciwrite.metrics.summary import summarize
+from sciwrite.models.encoders import shared_sentence_encoder
+from sciwrite.models.registry import resolve_model
+from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.scorers import score_positioning_structure
 
 _DESCRIPTION = """
 Positioning-structure similarity (PSS) compares the order of topics in a generated related-work section

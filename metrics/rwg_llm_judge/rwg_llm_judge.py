@@ -3,8 +3,9 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.judge import judge_for_profile, judge_sections, summarize_judgements
-from sciwrite.metrics.rwg import RWGBENCH_CITATION
+from sciwrite.metrics.judge import judge_for_profile
+from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.judge import judge_sections, summarize_judgements
 
 _DESCRIPTION = """
 An LLM judge reads each generated related-work section and gives one overall publication-readiness score from

@@ -4,9 +4,10 @@ import datasets
 import evaluate
 
 from sciwrite.metrics.bertscore import load_token_encoder
-from sciwrite.metrics.rwg import RWGBENCH_CITATION
-from sciwrite.metrics.rwg_scores import score_text_quality, summarize
-from sciwrite.models import resolve_model
+from sciwrite.metrics.summary import summarize
+from sciwrite.models.registry import resolve_model
+from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.scorers import score_text_quality
 
 _DESCRIPTION = """
 The surface-similarity metrics RWGBench reports next to its citation metrics: ROUGE-L F1 (`rouge_score`'s tokens

@@ -3,9 +3,9 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.predictions import papers_by_id
-from sciwrite.metrics.rwg import RWGBENCH_CITATION
-from sciwrite.metrics.rwg_suite import load_suite_models, score_rwgbench, summarize_rwgbench
+from sciwrite.core.predictions import papers_by_id
+from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.suite import load_suite_models, score_rwgbench, summarize_rwgbench
 
 _DESCRIPTION = """
 The RWGBench suite scores generated related-work sections on every metric of the benchmark at once, in the
@@ -28,7 +28,7 @@ Args:
     references (`list` of `str`): the paper_id of each prediction's target paper.
     candidates (`list` of `list` of `str`, keyword): per prediction, the ordered doc_ids its markers index into.
     papers (keyword): the target papers, a `datasets.Dataset` of an RWGBench paper config (e.g.
-        `sciwrite.data.load_rwgbench("sample")`) or a list of dicts with paper_id, title, abstract,
+        `sciwrite.rwgbench.load_rwgbench("sample")`) or a list of dicts with paper_id, title, abstract,
         related_work and citations.
     corpus (keyword): the corpus, a `datasets.Dataset` (doc_id, title, abstract) or a dict doc_id -> text.
     profile (`str`, keyword, optional): `paper` or `lite`; default `$SCIWRITE_PROFILE` or `paper`.

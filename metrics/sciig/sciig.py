@@ -1,11 +1,11 @@
 """SciIG suite: every SciIG introduction-generation metric in one call, sharing the loaded models."""
 
+import datasets
 import evaluate
 
-import datasets
-from sciwrite.metrics.predictions import papers_by_id
-from sciwrite.metrics.sciig_common import SCIIG_CITATION
-from sciwrite.metrics.sciig_suite import load_sciig_models, score_sciig, summarize_sciig
+from sciwrite.core.predictions import papers_by_id
+from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.suite import load_sciig_models, score_sciig, summarize_sciig
 
 _DESCRIPTION = """
 The SciIG suite scores generated introductions on every metric of the benchmark at once, in the paper's Table 2
@@ -26,7 +26,7 @@ Args:
     predictions (`list` of `str`): generated introductions.
     references (`list` of `str`): the paper_id of each prediction's paper.
     papers (keyword): the papers, a `datasets.Dataset` of a SciIG config (e.g.
-        `sciwrite.data.load_sciig("sample")`) or a list of dicts with paper_id, title, abstract, introduction
+        `sciwrite.sciig.load_sciig("sample")`) or a list of dicts with paper_id, title, abstract, introduction
         and neighbors (`{key, title, authors, abstract}` per cited work).
     profile (`str`, keyword, optional): `paper` or `lite`; default `$SCIWRITE_PROFILE` or `paper`.
     models (`dict`, keyword, optional): role -> model id overrides (scibert, bleurt, contextual_encoder,

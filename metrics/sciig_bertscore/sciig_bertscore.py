@@ -3,9 +3,9 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.rwg_scores import summarize
-from sciwrite.metrics.sciig_bertscore import score_sciig_bertscore, sciig_bertscore_encoder
-from sciwrite.metrics.sciig_common import SCIIG_CITATION
+from sciwrite.metrics.summary import summarize
+from sciwrite.sciig.metrics.bertscore import sciig_bertscore_encoder, score_sciig_bertscore
+from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
 
 _DESCRIPTION = """
 BERTScore precision / recall / F1 (greedy cosine matching of contextual token embeddings, no idf weighting, no

@@ -3,9 +3,9 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.rwg_scores import summarize
-from sciwrite.metrics.sciig_common import SCIIG_CITATION
-from sciwrite.metrics.sciig_lexical import score_bleu
+from sciwrite.metrics.summary import summarize
+from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.lexical import score_bleu
 
 _DESCRIPTION = """
 BLEU as `sacrebleu` computes it with its default settings (13a tokenization, exponential smoothing), on

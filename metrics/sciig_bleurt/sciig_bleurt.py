@@ -3,9 +3,9 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.bleurt import bleurt_for_profile, score_bleurt
-from sciwrite.metrics.rwg_scores import summarize
-from sciwrite.metrics.sciig_common import SCIIG_CITATION
+from sciwrite.metrics.summary import summarize
+from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.bleurt import bleurt_for_profile, score_bleurt
 
 _DESCRIPTION = """
 BLEURT-20-D12 (`lucadiliello/BLEURT-20-D12`, the PyTorch port of the distilled BLEURT-20), loaded by sciwrite onto

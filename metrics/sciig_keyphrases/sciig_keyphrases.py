@@ -3,10 +3,10 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.keyphrases import SCORES, keyphrase_encoder_for_profile, score_keyphrases
-from sciwrite.metrics.rwg_scores import summarize
-from sciwrite.metrics.sciig_common import SCIIG_CITATION
-from sciwrite.models import resolve_model
+from sciwrite.metrics.summary import summarize
+from sciwrite.models.registry import resolve_model
+from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.keyphrases import SCORES, keyphrase_encoder_for_profile, score_keyphrases
 
 _DESCRIPTION = """
 SciIG compares the keyphrases of a generated introduction with those of the reference introduction and of the

@@ -3,8 +3,8 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.sciig_common import SCIIG_CITATION
-from sciwrite.metrics.sciig_judge import (
+from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.judge import (
     PROMPT_OF,
     SCORE_NAMES,
     judge_sciig,

@@ -3,10 +3,10 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.rwg_scores import summarize
-from sciwrite.metrics.sciig_common import SCIIG_CITATION
-from sciwrite.metrics.sciig_lexical import score_meteor
-from sciwrite.metrics.wordnet import wordnet_or_reason
+from sciwrite.metrics.summary import summarize
+from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.lexical import score_meteor
+from sciwrite.sciig.metrics.wordnet import wordnet_or_reason
 
 _DESCRIPTION = """
 METEOR as `nltk.translate.meteor_score` computes it (alpha 0.9, beta 3, gamma 0.5; exact, Porter-stem and WordNet

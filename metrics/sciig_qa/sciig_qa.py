@@ -1,10 +1,10 @@
 """SciIG QA-based (Q²-style) faithfulness and consistency of introductions: question generation + extractive QA."""
 
+import datasets
 import evaluate
 
-import datasets
-from sciwrite.metrics.qa_faithfulness import qa_models_for_profile, score_qa
-from sciwrite.metrics.sciig_common import SCIIG_CITATION
+from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.qa import qa_models_for_profile, score_qa
 
 _DESCRIPTION = """
 QA-based faithfulness and consistency in the style of Q² (Honovich et al., 2021): candidate answer spans are taken

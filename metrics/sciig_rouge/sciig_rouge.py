@@ -3,9 +3,9 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.rwg_scores import summarize
-from sciwrite.metrics.sciig_common import SCIIG_CITATION
-from sciwrite.metrics.sciig_lexical import score_rouge
+from sciwrite.metrics.summary import summarize
+from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.lexical import score_rouge
 
 _DESCRIPTION = """
 Lexical overlap as the SciIG paper reports it: ROUGE-1, ROUGE-2 and ROUGE-L F1 with `rouge_score`'s tokenizer and

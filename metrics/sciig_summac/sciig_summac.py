@@ -3,9 +3,9 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.rwg_scores import summarize
-from sciwrite.metrics.sciig_common import SCIIG_CITATION
-from sciwrite.metrics.summac import score_summac, summac_nli_for_profile
+from sciwrite.metrics.summary import summarize
+from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.summac import score_summac, summac_nli_for_profile
 
 _DESCRIPTION = """
 SummaC-ZS (Laban et al., 2022) scores a generated introduction against a source: an NLI model reads every

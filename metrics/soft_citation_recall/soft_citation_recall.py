@@ -3,9 +3,10 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.nli import nli_for_profile
-from sciwrite.metrics.rwg import RWGBENCH_CITATION
-from sciwrite.metrics.rwg_scores import score_soft_citation_recall, summarize
+from sciwrite.metrics.summary import summarize
+from sciwrite.models.nli import nli_for_profile
+from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.scorers import score_soft_citation_recall
 
 _DESCRIPTION = """
 Soft citation recall credits a generated section for citing papers that cover the gold citations even when

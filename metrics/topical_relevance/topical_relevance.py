@@ -3,10 +3,11 @@
 import datasets
 import evaluate
 
-from sciwrite.encoders import shared_sentence_encoder
-from sciwrite.metrics.rwg import RWGBENCH_CITATION
-from sciwrite.metrics.rwg_scores import score_topical_relevance, summarize
-from sciwrite.models import resolve_model
+from sciwrite.metrics.summary import summarize
+from sciwrite.models.encoders import shared_sentence_encoder
+from sciwrite.models.registry import resolve_model
+from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.scorers import score_topical_relevance
 
 _DESCRIPTION = """
 Topical relevance (TRT) is the cosine similarity between the embedding of the target paper's abstract and
@@ -25,7 +26,7 @@ Args:
     candidates (`list` of `list` of `str`, keyword): for each prediction, the ordered doc_ids its markers
         index into (1-based).
     corpus (keyword): the corpus the doc_ids come from: a `datasets.Dataset` with `doc_id`, `title`,
-        `abstract` (e.g. `sciwrite.data.load_rwgbench("corpus")`) or a dict doc_id -> text.
+        `abstract` (e.g. `sciwrite.rwgbench.load_rwgbench("corpus")`) or a dict doc_id -> text.
     model (`str`, keyword, optional): encoder id or path; default: the profile's `scibert` model.
     profile (`str`, keyword, optional): `paper` (SciBERT) or `lite` (packaged MiniLM); default
         `$SCIWRITE_PROFILE` or `paper`.

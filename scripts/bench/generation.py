@@ -93,8 +93,9 @@ class OneShot:
 
 
 def measure(base_url: str, n: int, concurrency: int, folder: Path) -> dict:
-    from sciwrite.generation.backends import GenerationSettings, make_backend
     from sciwrite.generation.runner import run_generation
+    from sciwrite.llm.backends import make_backend
+    from sciwrite.llm.types import GenerationSettings
 
     records = [{"paper_id": f"bench-{i:05d}", "title": f"Paper number {i}"} for i in range(n)]
     out = folder / f"c{concurrency}.jsonl"

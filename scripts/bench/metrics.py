@@ -38,8 +38,8 @@ NO_JUDGE = ("precision", "recall", "soft_citation_recall", "claim_support_consis
 
 def perturbed_predictions(papers: list[dict], corpus_ids: list[str], seed: int = 0) -> tuple[list[str], list[list[str]]]:
     """A plausible system output per paper: reordered, shortened reference text over shuffled candidates."""
-    from sciwrite.data.markers import MARKER_GROUP, expand_group
     from sciwrite.metrics.text import paragraphs, split_sentences
+    from sciwrite.sources.markers import MARKER_GROUP, expand_group
 
     rng = random.Random(seed)
     texts, candidates = [], []
@@ -65,7 +65,7 @@ def perturbed_predictions(papers: list[dict], corpus_ids: list[str], seed: int =
 
 
 def load_inputs(n_papers: int, data_dir: str | None, seed: int = 0):
-    from sciwrite.data.loading import load_rwgbench
+    from sciwrite.rwgbench.data.loading import load_rwgbench
 
     papers = load_rwgbench("sample", source=data_dir)
     papers = papers.select(range(min(n_papers, len(papers)))).to_list()
@@ -76,7 +76,7 @@ def load_inputs(n_papers: int, data_dir: str | None, seed: int = 0):
 
 def run_suite(args: argparse.Namespace) -> dict:
     """The first system cold; then `--systems - 1` more systems (other perturbation seeds) on the same models."""
-    from sciwrite.metrics.rwg_suite import load_suite_models, score_rwgbench
+    from sciwrite.rwgbench.metrics.suite import load_suite_models, score_rwgbench
 
     papers, corpus, texts, candidates = load_inputs(args.papers, args.data_dir)
     start = time.perf_counter()
@@ -101,15 +101,15 @@ def run_naive(args: argparse.Namespace) -> dict:
     from rouge_score import rouge_scorer
 
     from sciwrite.metrics.bertscore import greedy_match
-    from sciwrite.metrics.citation_frames import citation_contexts, frame_counts
-    from sciwrite.metrics.rwg import (
+    from sciwrite.metrics.text import content_blocks, strip_markers
+    from sciwrite.rwgbench.metrics.formulas import (
         citation_frame_alignment,
         positioning_structure_similarity,
         resolve_citations,
     )
-    from sciwrite.metrics.rwg_scores import citing_sentences, corpus_texts
-    from sciwrite.metrics.rwg_suite import load_suite_models
-    from sciwrite.metrics.text import content_blocks, strip_markers
+    from sciwrite.rwgbench.metrics.frames import citation_contexts, frame_counts
+    from sciwrite.rwgbench.metrics.scorers import citing_sentences, corpus_texts
+    from sciwrite.rwgbench.metrics.suite import load_suite_models
 
     papers, corpus, texts, candidates = load_inputs(args.papers, args.data_dir)
     start = time.perf_counter()

@@ -1,7 +1,7 @@
 """Benchmark: the SciIG suite (`score_sciig`: each scorer called once on the whole batch) against a naive loop.
 
 The naive loop calls `score_sciig` on one paper at a time, with the same loaded models but without the suite's
-memos (`sciwrite.metrics.memo`: the raw encoders, so nothing one call embedded is remembered by the next), as
+memos (`sciwrite.models.memo`: the raw encoders, so nothing one call embedded is remembered by the next), as
 per-example evaluation code runs. Both must give the same per-paper scores (checked here).
 
 Two conditions, on the SciIG sample's introductions (test split; ``--split all`` adds the holdout papers):
@@ -57,7 +57,7 @@ def perturb(text: str, rng: random.Random, seed: int) -> str:
 
 
 def load_inputs(args: argparse.Namespace, condition: str, limit: int | None) -> tuple[list[dict], list[str]]:
-    from sciwrite.data.sciig_loading import load_sciig
+    from sciwrite.sciig.data.loading import load_sciig
 
     if args.split == "all":
         splits = load_sciig("sample", source=args.source, split="all")
@@ -72,13 +72,13 @@ def load_inputs(args: argparse.Namespace, condition: str, limit: int | None) -> 
 
 
 def _numeric(row: dict) -> dict[str, float]:
-    from sciwrite.metrics.sciig_suite import SUITE_METRICS
+    from sciwrite.sciig.metrics.suite import SUITE_METRICS
 
     return {m: float(row[m]) for m in SUITE_METRICS if isinstance(row.get(m), (int, float))}
 
 
 def run_suite(args: argparse.Namespace, condition: str, limit: int | None) -> dict:
-    from sciwrite.metrics.sciig_suite import load_sciig_models, score_sciig
+    from sciwrite.sciig.metrics.suite import load_sciig_models, score_sciig
 
     papers, texts = load_inputs(args, condition, limit)
     start = time.perf_counter()
@@ -94,7 +94,7 @@ def run_suite(args: argparse.Namespace, condition: str, limit: int | None) -> di
 
 def run_naive(args: argparse.Namespace, condition: str, limit: int | None) -> dict:
     """`score_sciig` one paper at a time on the raw models (the memos unwrapped: nothing is remembered)."""
-    from sciwrite.metrics.sciig_suite import load_sciig_models, score_sciig
+    from sciwrite.sciig.metrics.suite import load_sciig_models, score_sciig
 
     papers, texts = load_inputs(args, condition, limit)
     n = len(papers)
@@ -119,7 +119,7 @@ def run_naive(args: argparse.Namespace, condition: str, limit: int | None) -> di
 def run_systems(args: argparse.Namespace, condition: str, limit: int | None) -> dict:
     """Several systems on ONE loaded suite, as `sciwrite evaluate` scores a grid of runs: the perturbed copy with
     seeds seed, seed+1, ... (each system's texts differ); the memos keep the references' and sources' side."""
-    from sciwrite.metrics.sciig_suite import load_sciig_models, score_sciig
+    from sciwrite.sciig.metrics.suite import load_sciig_models, score_sciig
 
     suite = load_sciig_models(args.profile)
     seconds = []

@@ -18,10 +18,24 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from sciwrite.data.loading import default_data_dir, load_rwgbench
-from sciwrite.data.sample_folder import write_sample_folder
-from sciwrite.reporting import format_table, plot_metric_bars, write_table
+from sciwrite.core.tables import format_table, plot_metric_bars, write_table
+from sciwrite.generation.extractive import ExtractiveRWGBench, ExtractiveSciIG
+from sciwrite.generation.runner import run_generation
+from sciwrite.llm.backends import make_backend
 from sciwrite.retrieval import BM25Retriever, DenseRetriever, evaluate_retrieval
+from sciwrite.rwgbench.data.configs import default_data_dir
+from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.data.sample_folder import write_sample_folder
+from sciwrite.rwgbench.generation.methods import RAG, CorpusLookup, prepare_records
+from sciwrite.rwgbench.metrics.report import evaluate_prediction_files, format_table2
+from sciwrite.rwgbench.metrics.suite import TABLE2_GROUPS, table2_row
+from sciwrite.rwgbench.metrics.suite import metrics_without_judge as rwg_metrics_without_judge
+from sciwrite.sciig.data.builder import write_sciig_sample
+from sciwrite.sciig.data.configs import default_sciig_dir
+from sciwrite.sciig.data.loading import load_sciig
+from sciwrite.sciig.generation.levels import SciIGMethod
+from sciwrite.sciig.metrics.report import evaluate_sciig_file, format_sciig_table
+from sciwrite.sciig.metrics.suite import metrics_without_judge as sciig_metrics_without_judge
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +57,6 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
     generates and scores only the first N papers of each benchmark (retrieval quality is always reported on
     every paper).
     """
-    from sciwrite.data.sciig_loading import default_sciig_dir
 
     data_dir, out_dir = Path(data_dir or default_data_dir()), Path(out_dir)
     sciig_dir = Path(sciig_dir or default_sciig_dir())
@@ -56,7 +69,6 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
     papers = load_rwgbench("sample", source=data_dir)
     corpus = load_rwgbench("sample_corpus", source=data_dir)
     if rebuild or not (sciig_dir / "README.md").exists():
-        from sciwrite.data.sciig_builder import write_sciig_sample
 
         stats = write_sciig_sample(sciig_dir)
         papers_per_split = ", ".join(f"{n} {split}" for split, n in stats["papers"].items())
@@ -76,11 +88,6 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
                                    base_url, show_progress)
     sciig_file = _generate_sciig(sciig_dir, out_dir / "generations" / "sciig", model, base_url, limit, show_progress)
 
-    from sciwrite.metrics.rwg_report import evaluate_prediction_files, format_table2
-    from sciwrite.metrics.rwg_suite import (
-        metrics_without_judge as rwg_metrics_without_judge,
-    )
-    from sciwrite.metrics.rwg_suite import table2_row
 
     rwg = evaluate_prediction_files(list(rwg_files.values()), "sample", source=data_dir,
                                     out_dir=out_dir / "rwgbench", systems=list(rwg_files), profile=profile,
@@ -92,10 +99,6 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
     rwg_rows = [table2_row(s, s["system"]) for s in rwg]
     write_table(rwg_rows, out_dir / "rwgbench_table2")
 
-    from sciwrite.metrics.sciig_report import evaluate_sciig_file, format_sciig_table
-    from sciwrite.metrics.sciig_suite import (
-        metrics_without_judge as sciig_metrics_without_judge,
-    )
 
     sciig_system = Path(sciig_file).stem
     sciig = evaluate_sciig_file(sciig_file, "sample", source=sciig_dir, out_dir=out_dir / "sciig" / sciig_system, system=sciig_system,
@@ -114,7 +117,6 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
 
 def _plot_systems(summaries: list[dict[str, Any]], path: Path, title: str) -> Path:
     """Grouped bars, one group per computed 0-1 metric (Table 2 labels), one bar per system."""
-    from sciwrite.metrics.rwg_suite import TABLE2_GROUPS
 
     labels = {key: label for columns in TABLE2_GROUPS.values() for key, label in columns}
     metrics = [k for k in PLOT_METRICS if summaries[0].get(k) is not None]
@@ -145,7 +147,6 @@ def _retrieval_report(retrievers: dict[str, Any], papers: Any, out_dir: Path, sh
 def _backend(model: str | None, base_url: str | None) -> Any:
     if model is None:
         return None
-    from sciwrite.generation.backends import make_backend
 
     return make_backend(model, base_url=base_url)
 
@@ -153,13 +154,10 @@ def _backend(model: str | None, base_url: str | None) -> Any:
 def _generate_rwgbench(targets: list[dict[str, Any]], corpus: Any, retrievers: dict[str, Any], out: Path,
                        model: str | None, base_url: str | None, show_progress: bool) -> dict[str, Path]:
     """One prediction file per quick-start system (resumable); the writer is the extractive floor or RAG."""
-    from sciwrite.generation.runner import run_generation
-    from sciwrite.generation.rwgbench_methods import RAG, CorpusLookup, prepare_records
 
     lookup = CorpusLookup(corpus)
     writer: Any
     if model is None:
-        from sciwrite.generation.extractive import ExtractiveRWGBench
 
         writer = ExtractiveRWGBench()
     files = {}
@@ -179,16 +177,12 @@ def _generate_rwgbench(targets: list[dict[str, Any]], corpus: Any, retrievers: d
 
 def _generate_sciig(sciig_dir: Path, out: Path, model: str | None, base_url: str | None, limit: int | None,
                     show_progress: bool) -> Path:
-    from sciwrite.data.sciig_loading import load_sciig
-    from sciwrite.generation.runner import run_generation
 
     test = load_sciig("sample", source=sciig_dir, split="test").to_list()
     if model is None:
-        from sciwrite.generation.extractive import ExtractiveSciIG
 
         method: Any = ExtractiveSciIG()
     else:
-        from sciwrite.generation.sciig_methods import SciIGMethod
 
         method = SciIGMethod("THREE_SHOT", holdout=load_sciig("sample", source=sciig_dir, split="holdout").to_list(), dataset="sample")
     path = out / f"{'extractive' if model is None else 'three_shot'}.jsonl"

@@ -54,6 +54,11 @@ from typing import Any
 import numpy as np
 
 from sciwrite.generation.runner import Generated, PaperLLM
+from sciwrite.metrics.text import split_sentences
+from sciwrite.models.encoders import embed, shared_sentence_encoder
+from sciwrite.models.memo import MemoSentenceEncoder
+from sciwrite.sources.apa import find_citations
+from sciwrite.sources.markers import neutralize_markers
 
 WRITER = "extractive-mmr"
 DEFAULT_ENCODER = "packaged:all-MiniLM-L6-v2"
@@ -140,8 +145,6 @@ class _ExtractiveBase(ABC):
     def _model(self) -> Any:
         """The encoder, loaded on first use (callers hold the lock); one process-wide copy per model id."""
         if self._encoder is None:
-            from sciwrite.encoders import shared_sentence_encoder
-            from sciwrite.metrics.memo import MemoSentenceEncoder
 
             # The memo embeds each distinct sentence once per writer: candidate lists of several retrievers (and
             # papers citing the same work) share most of their sentences.
@@ -150,7 +153,6 @@ class _ExtractiveBase(ABC):
         return self._encoder
 
     def _split(self, text: str) -> list[str]:
-        from sciwrite.metrics.text import split_sentences
 
         return split_sentences(text)
 
@@ -169,7 +171,6 @@ class _ExtractiveBase(ABC):
 
     def _select(self, query: str, pool: list[Source], allowed: Any = None) -> list[int]:
         """Embed query + pool in one call and run MMR; indices into `pool` in order of picking."""
-        from sciwrite.encoders import embed
 
         vectors = embed(self._model(), [query, *[s.text for s in pool]])
         q, sentences = vectors[0], vectors[1:]
@@ -220,7 +221,6 @@ class ExtractiveRWGBench(_ExtractiveBase):
         self.pool_candidates = pool_candidates
 
     def _pool(self, record: Mapping[str, Any]) -> list[Source]:
-        from sciwrite.data.markers import neutralize_markers
 
         candidates = record.get("candidate_docs") or []
         if not candidates:
@@ -286,7 +286,6 @@ class ExtractiveSciIG(_ExtractiveBase):
         self.max_own_sentences = max_own_sentences
 
     def _pool(self, record: Mapping[str, Any]) -> tuple[list[Source], list[Mapping[str, Any]]]:
-        from sciwrite.data.apa import find_citations
 
         neighbors = [n for n in (record.get("neighbors") or []) if isinstance(n, Mapping) and _text(n.get("key"))]
         pool = [Source(s, None, j) for j, s in enumerate(self._split(_text(record.get("abstract"))))]

@@ -31,14 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from sciwrite.generation.backends import (
-    Backend,
-    Completion,
-    GenerationError,
-    GenerationSettings,
-    Message,
-    scrub_keys,
-)
+from sciwrite.llm.backends import scrub_keys
+from sciwrite.llm.types import Backend, Completion, GenerationError, GenerationSettings, Message
 
 logger = logging.getLogger(__name__)
 

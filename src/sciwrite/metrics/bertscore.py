@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from sciwrite.encoders import length_batches, load_transformer, tokens_per_batch
+from sciwrite.models.encoders import length_batches, load_transformer, tokens_per_batch
 
 
 @dataclass

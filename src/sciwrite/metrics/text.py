@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from sciwrite.data.markers import MARKER_GROUP
+from sciwrite.sources.markers import MARKER_GROUP
 
 ABBREVIATIONS = frozenset(
     "et al e.g i.e etc cf vs fig figs eq eqs sec secs tab no nos dr prof approx resp ca viz ch pp vol".split()

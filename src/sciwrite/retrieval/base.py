@@ -73,13 +73,3 @@ def read_config(directory: Path) -> tuple[dict[str, Any], list[str]]:
     if not path.exists():
         raise FileNotFoundError(f"{directory} holds no saved sciwrite retriever ({CONFIG_FILE} missing)")
     return json.loads(path.read_text()), json.loads((directory / "doc_ids.json").read_text())
-
-
-def load_retriever(directory: str | Path, **kwargs: Any) -> Retriever:
-    """Load a retriever saved by `BM25Retriever.save` or `DenseRetriever.save`."""
-    from sciwrite.retrieval.bm25 import BM25Retriever
-    from sciwrite.retrieval.dense import DenseRetriever
-
-    kind = read_config(Path(directory))[0]["kind"]
-    cls = {"bm25": BM25Retriever, "dense": DenseRetriever}[kind]
-    return cls.load(directory, **kwargs)

@@ -18,8 +18,8 @@ from typing import Any
 import faiss
 import numpy as np
 
-from sciwrite.encoders import load_sentence_encoder
-from sciwrite.models import resolve_model
+from sciwrite.models.encoders import load_sentence_encoder
+from sciwrite.models.registry import resolve_model
 from sciwrite.retrieval.base import SearchResult, check_doc_ids, check_queries, clip_k, read_config, write_config
 from sciwrite.retrieval.bm25 import _ids_and_texts
 

@@ -1,0 +1,155 @@
+"""Prediction files: one JSON object per line, read strictly and joined to the split by paper_id.
+
+An RWGBench line is ``{"paper_id": ..., "text": <generated related work with [i] markers>, "candidates":
+[doc_id, ...]}``; a SciIG line ``{"paper_id": ..., "text": <generated introduction>}``. The generation runner's
+``pred`` is read as ``text`` when ``text`` is absent; other fields are kept but unused. Every problem is reported
+with its line number and field, all at once. A prediction source may also be a dataset folder or a Hub dataset id
+(what ``sciwrite push`` uploads): it is loaded with `datasets.load_dataset` and read as the same lines.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sciwrite.sciig.metrics.wordnet import cache_root
+
+#: Problems listed in one error before the rest are counted.
+MAX_LISTED_PROBLEMS = 10
+
+
+def json_lines(path: str | Path) -> Iterator[tuple[int, str, Any, str | None]]:
+    """(line number, line, record, problem) for each non-blank line of a JSON Lines file (or of a prediction
+    dataset, see `prediction_file`); `problem` says why a line is not valid JSON (its record is then None)."""
+    path = prediction_file(path)
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as err:
+                yield number, line, None, f"not valid JSON ({err.msg})"
+                continue
+            if isinstance(record, dict) and "text" not in record and "pred" in record:
+                record["text"] = record["pred"]
+            yield number, line, record, None
+
+
+def prediction_file(source: str | Path) -> Path:
+    """A local JSON Lines file for `source`: a file as it is; a dataset folder or a Hub dataset id, optionally
+    with ``:<config>`` (``sciwrite push`` uploads each run as one config), loaded with `datasets.load_dataset` and
+    written once as JSON Lines under the sciwrite cache.
+    """
+    path = Path(source)
+    if path.is_file():
+        return path
+    text = str(source)
+    location, _, config = text.partition(":") if not path.exists() else (text, "", "")
+    is_folder = Path(location).is_dir()
+    looks_like_repo = re.fullmatch(r"[\w.-]+/[\w.-]+", location) is not None and not location.endswith((".jsonl", ".json"))
+    if not is_folder and not looks_like_repo:
+        raise FileNotFoundError(f"no prediction file {path} (nor a dataset folder or Hub dataset id[:config])")
+    from datasets import DatasetDict, load_dataset
+
+    try:
+        loaded = load_dataset(location, config or None)
+    except Exception as err:
+        raise FileNotFoundError(f"no prediction file {path}, and loading it as a dataset failed: {err}") from err
+    if isinstance(loaded, DatasetDict):
+        if len(loaded) != 1:
+            raise ValueError(f"prediction dataset {text!r} has splits {list(loaded)}; expected exactly one")
+        loaded = next(iter(loaded.values()))
+
+    digest = hashlib.sha256(f"{text}:{loaded._fingerprint}".encode()).hexdigest()[:16]
+    name = re.sub(r"[^\w.-]+", "_", text)[-80:]
+    out = cache_root() / "predictions" / f"{name}-{digest}.jsonl"
+    if not out.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_suffix(".tmp")
+        with tmp.open("w", encoding="utf-8") as f:
+            for row in loaded:
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        tmp.replace(out)
+    return out
+
+
+def read_predictions(path: str | Path) -> list[dict[str, Any]]:
+    """The records of a JSON Lines prediction file; a `ValueError` lists every malformed line and field."""
+    records, problems = [], []
+    for number, _, record, problem in json_lines(path):
+        problem = problem or record_problem(record)
+        if problem:
+            problems.append(f"line {number}: {problem}")
+        else:
+            records.append(record)
+    if problems:
+        listed = "\n  ".join(problems[:MAX_LISTED_PROBLEMS])
+        more = f"\n  ... and {len(problems) - MAX_LISTED_PROBLEMS} more" if len(problems) > MAX_LISTED_PROBLEMS else ""
+        raise ValueError(f"{path}: {len(problems)} malformed prediction record(s):\n  {listed}{more}")
+    return records
+
+
+def record_problem(record: Any, text_is: str = "the generated related-work section",
+                   candidates: bool = True) -> str | None:
+    """What is wrong with one prediction record (naming the field), or None. `text_is` says what `text` holds;
+    `candidates` whether the record must carry its candidate doc_ids (RWGBench) or not (SciIG)."""
+    if not isinstance(record, dict):
+        return f"expected a JSON object, got {type(record).__name__}"
+    paper_id = record.get("paper_id")
+    if not isinstance(paper_id, str) or not paper_id.strip():
+        return "field 'paper_id' must be a non-empty string"
+    if not isinstance(record.get("text"), str):
+        return f"(paper_id {paper_id!r}) field 'text' (or 'pred') must be a string ({text_is})"
+    if candidates:
+        ids = record.get("candidates")
+        if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids):
+            return f"(paper_id {paper_id!r}) field 'candidates' must be a list of doc_id strings"
+    return None
+
+
+@dataclass
+class JoinReport:
+    """How predictions matched the split's papers by paper_id."""
+
+    matched: list[tuple[int, int]]  # (prediction index, paper index), in the split's order
+    missing: list[str]  # papers of the split without a prediction
+    extra: list[str]  # predictions for papers the split does not hold
+    duplicates: list[str]  # paper_ids predicted more than once (the first prediction is used)
+
+    def summary(self) -> dict[str, int]:
+        return {"n_matched": len(self.matched), "n_missing": len(self.missing), "n_extra": len(self.extra),
+                "n_duplicates": len(self.duplicates)}
+
+
+def join_by_paper_id(prediction_ids: Sequence[str], paper_ids: Sequence[str]) -> JoinReport:
+    """Match predictions to papers by id, never by position; report what does not match."""
+    first: dict[str, int] = {}
+    duplicates: list[str] = []
+    for i, pid in enumerate(prediction_ids):
+        if pid in first:
+            if pid not in duplicates:
+                duplicates.append(pid)
+        else:
+            first[pid] = i
+    in_split = set(paper_ids)
+    matched = [(first[pid], j) for j, pid in enumerate(paper_ids) if pid in first]
+    missing = [pid for pid in paper_ids if pid not in first]
+    extra = [pid for pid in first if pid not in in_split]
+    return JoinReport(matched, missing, extra, duplicates)
+
+
+def papers_by_id(paper_ids: Sequence[str], papers: Any, field: str = "references") -> list[dict[str, Any]]:
+    """The records of `papers` (a list or a `datasets.Dataset`) for each id in `paper_ids`, in that order; an id
+    not among them is a `ValueError` naming `field` (the argument that carried the ids)."""
+    papers = papers.to_list() if hasattr(papers, "to_list") else list(papers)
+    index_of = {p["paper_id"]: j for j, p in enumerate(papers)}
+    unknown = [pid for pid in paper_ids if pid not in index_of]
+    if unknown:
+        raise ValueError(f"field {field!r}: paper_id(s) not among `papers`: {unknown[:5]}")
+    return [papers[index_of[pid]] for pid in paper_ids]

@@ -1,0 +1,65 @@
+"""What every language-model backend takes and gives: messages, sampling settings, a completion, a failure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+Message = Mapping[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    """Sampling and request settings; the defaults are the papers' (temperature 0.7, 2,048 tokens, seed 42)."""
+
+    temperature: float = 0.7
+    max_tokens: int = 2048
+    seed: int | None = 42
+    concurrency: int = 16  # requests in flight at once
+    timeout: float = 300.0  # seconds per request
+    max_retries: int = 5  # further attempts after the first, for transient errors only
+    backoff_base: float = 1.0  # seconds; attempt n waits base * 2**n (with jitter) when no Retry-After is sent
+    backoff_max: float = 60.0
+    max_retry_after: float = 300.0  # a longer Retry-After is capped (and logged)
+
+    def __post_init__(self) -> None:
+        if self.max_tokens < 1:
+            raise ValueError(f"max_tokens must be >= 1, got {self.max_tokens}")
+        if self.temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {self.temperature}")
+        if self.concurrency < 1:
+            raise ValueError(f"concurrency must be >= 1, got {self.concurrency}")
+        if self.max_retries < 0:
+            raise ValueError(f"max_retries must be >= 0, got {self.max_retries}")
+
+
+@dataclass
+class Completion:
+    """One model reply with its token counts (None when the backend does not report them)."""
+
+    text: str
+    model: str
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    finish_reason: str | None = None
+    attempts: int = 1
+
+
+class GenerationError(RuntimeError):
+    """A request that failed for good (after retries where retrying made sense)."""
+
+    def __init__(self, message: str, *, attempts: int = 1, status: int | None = None) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+        self.status = status
+
+
+class Backend(Protocol):
+    """What the runner needs from a model."""
+
+    model: str  # the model id as the user wrote it, e.g. "openrouter:deepseek/deepseek-chat-v3-0324"
+
+    async def complete(self, messages: Sequence[Message], settings: GenerationSettings) -> Completion: ...
+
+    async def aclose(self) -> None: ...

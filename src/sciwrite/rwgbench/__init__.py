@@ -1,0 +1,20 @@
+"""RWGBench: related-work generation judged as citation decision-making.
+
+Its data (`data/`: schema, configs, loading, builders), its metrics (`metrics/`: formulas, scorers, frames, judge,
+suite, report) and its generation methods (`generation/`). The names most users need are here.
+"""
+
+from sciwrite.rwgbench.data.configs import CONFIGS, default_data_dir, hub_repo_id, write_dataset_folder
+from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES, validate_dataset
+
+__all__ = [
+    "CONFIGS",
+    "CORPUS_FEATURES",
+    "PAPER_FEATURES",
+    "default_data_dir",
+    "hub_repo_id",
+    "load_rwgbench",
+    "validate_dataset",
+    "write_dataset_folder",
+]

@@ -1,0 +1,302 @@
+"""Corpus assembly: read SurGE and arXiv records, merge them into one deduplicated corpus, index it by title.
+
+The RWGBench corpus is the SurGE corpus plus arXiv records fetched for cited papers SurGE lacks.
+Every record that does not make it into the corpus is counted by reason in an `AssemblyReport`,
+so that nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from datasets import Dataset
+
+from sciwrite.rwgbench.data.schema import CORPUS_FEATURES
+from sciwrite.sources.bibliography import parse_authors, parse_year
+from sciwrite.sources.titles import normalize_title
+
+logger = logging.getLogger(__name__)
+
+_ARXIV_PREFIX = re.compile(r"^(?:https?://arxiv\.org/(?:abs|pdf)/|arxiv:)", re.IGNORECASE)
+_ARXIV_VERSION = re.compile(r"v\d+$")
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def _first(record: Mapping[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if record.get(key) is not None:
+            return record[key]
+    return None
+
+
+# ---------------------------------------------------------------- readers
+
+
+def _iter_json_records(path: str | Path) -> Iterator[Any]:
+    """Records of a JSON array file (streamed with ijson when installed) or of a JSON Lines file."""
+    path = Path(path)
+    with path.open("rb") as fh:
+        head = fh.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"["):
+        yield from _iter_json_array(path)
+        return
+    with path.open("r", encoding="utf-8-sig") as fh:
+        for lineno, line in enumerate(fh, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError as err:
+                raise ValueError(f"{path}:{lineno}: not a JSON array nor valid JSON Lines ({err.msg})") from err
+
+
+def _iter_json_array(path: Path) -> Iterator[Any]:
+    try:
+        import ijson  # optional: streams a 1M-record array without loading it whole
+    except ImportError:
+        with path.open("r", encoding="utf-8-sig") as fh:
+            yield from json.load(fh)
+        return
+    with path.open("rb") as fh:
+        yield from ijson.items(fh, "item", use_float=True)
+
+
+def read_surge_corpus(path: str | Path) -> Iterator[dict[str, Any]]:
+    """Corpus rows (`source="surge"`) from SurGE's `corpus.json` (JSON array or JSON Lines).
+
+    SurGE fields: doc_id, Title, Authors, Year, Date, Abstract, Category. `Year` falls back to `Date`;
+    `Category` has no place in the schema. Non-object entries are passed through for
+    `assemble_corpus` to count as malformed.
+    """
+    for record in _iter_json_records(path):
+        if not isinstance(record, Mapping):
+            yield {"_malformed": record}
+            continue
+        doc_id = _first(record, "doc_id", "docid", "id")
+        yield {
+            "doc_id": _text(doc_id),
+            "title": _text(_first(record, "Title", "title")),
+            "abstract": _text(_first(record, "Abstract", "abstract")),
+            "authors": parse_authors(_first(record, "Authors", "authors")),
+            "year": parse_year(_first(record, "Year", "year")) or parse_year(_first(record, "Date", "date")),
+            "source": "surge",
+        }
+
+
+def arxiv_doc_id(arxiv_id: Any) -> str:
+    """'arxiv:<id>' with any URL or 'arXiv:' prefix and version suffix removed ('' for no id)."""
+    raw = _ARXIV_PREFIX.sub("", _text(arxiv_id))
+    raw = _ARXIV_VERSION.sub("", raw)
+    return f"arxiv:{raw}" if raw else ""
+
+
+def read_arxiv_records(path: str | Path) -> Iterator[dict[str, Any]]:
+    """Corpus rows (`doc_id="arxiv:<id>"`, `source="arxiv"`) from arXiv records in JSON Lines.
+
+    Fields: `id` or `arxiv_id`, title, abstract (or summary), authors (list or string),
+    `year` or a `published` date.
+    """
+    for record in _iter_json_records(path):
+        if not isinstance(record, Mapping):
+            yield {"_malformed": record}
+            continue
+        yield {
+            "doc_id": arxiv_doc_id(_first(record, "arxiv_id", "id")),
+            "title": " ".join(_text(record.get("title")).split()),
+            "abstract": " ".join(_text(_first(record, "abstract", "summary")).split()),
+            "authors": parse_authors(record.get("authors")),
+            "year": parse_year(record.get("year")) or parse_year(record.get("published")),
+            "source": "arxiv",
+        }
+
+
+# ---------------------------------------------------------------- assembly
+
+
+@dataclass
+class AssemblyReport:
+    """What `assemble_corpus` did with each input record: kept, merged or skipped, by reason."""
+
+    n_in: int = 0
+    n_out: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+    # doc_id of a record merged away as a duplicate title -> doc_id of the record it was merged into.
+    redirects: dict[str, str] = field(default_factory=dict)
+    max_examples: int = 5
+
+    def add(self, reason: str, example: str) -> None:
+        """Count one record under `reason`, keeping the first few `example` ids."""
+        self.counts[reason] = self.counts.get(reason, 0) + 1
+        shown = self.examples.setdefault(reason, [])
+        if len(shown) < self.max_examples:
+            shown.append(example)
+
+    def summary(self) -> str:
+        """One line per reason, after the in/out totals."""
+        lines = [f"corpus assembly: {self.n_in} records in, {self.n_out} out"]
+        for reason in sorted(self.counts):
+            lines.append(f"  {reason}: {self.counts[reason]} (e.g. {', '.join(self.examples[reason])})")
+        return "\n".join(lines)
+
+
+def _coerce_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "doc_id": _text(record.get("doc_id")),
+        "title": _text(record.get("title")),
+        "abstract": _text(record.get("abstract")),
+        "authors": parse_authors(record.get("authors")),
+        "year": parse_year(record.get("year")),
+        "source": _text(record.get("source")) or "unknown",
+    }
+
+
+def assemble_corpus(
+    *record_iterables: Iterable[Mapping[str, Any]], log: logging.Logger | None = None
+) -> tuple[list[dict[str, Any]], AssemblyReport]:
+    """Merge record streams (earlier ones take precedence) into one corpus with unique doc_ids and titles.
+
+    Skipped and counted: non-objects ("malformed"), no usable title ("no-title"), no doc_id
+    ("no-doc_id"), a doc_id seen before ("duplicate-doc_id", first kept). A record whose normalised
+    title was seen before is merged into the first ("duplicate-title"): the first record's empty
+    abstract, authors or year are filled from it, and `report.redirects` maps its doc_id to the kept one.
+    """
+    log = log or logger
+    report = AssemblyReport()
+    rows: list[dict[str, Any]] = []
+    seen_ids: set[str] = set()
+    row_of_title: dict[str, int] = {}
+    for records in record_iterables:
+        for record in records:
+            report.n_in += 1
+            if not isinstance(record, Mapping) or "_malformed" in record:
+                report.add("malformed", f"#{report.n_in}")
+                log.debug("skipping malformed record #%d", report.n_in)
+                continue
+            row = _coerce_row(record)
+            key = normalize_title(row["title"])
+            if not key:
+                report.add("no-title", row["doc_id"] or f"#{report.n_in}")
+                log.debug("skipping record %r: no title", row["doc_id"])
+                continue
+            if not row["doc_id"]:
+                report.add("no-doc_id", row["title"][:80])
+                log.debug("skipping record titled %r: no doc_id", row["title"])
+                continue
+            if row["doc_id"] in seen_ids:
+                report.add("duplicate-doc_id", row["doc_id"])
+                log.debug("skipping record %r: duplicate doc_id", row["doc_id"])
+                continue
+            seen_ids.add(row["doc_id"])
+            if key in row_of_title:
+                kept = rows[row_of_title[key]]
+                for name in ("abstract", "authors", "year"):
+                    if not kept[name] and row[name]:
+                        kept[name] = row[name]
+                report.add("duplicate-title", row["doc_id"])
+                report.redirects[row["doc_id"]] = kept["doc_id"]
+                log.debug("merging record %r into %r: same title", row["doc_id"], kept["doc_id"])
+                continue
+            row_of_title[key] = len(rows)
+            rows.append(row)
+    report.n_out = len(rows)
+    if report.counts:
+        log.info("%s", report.summary())
+    return rows, report
+
+
+def to_dataset(rows: Iterable[Mapping[str, Any]]) -> Dataset:
+    """A `datasets.Dataset` with exactly `CORPUS_FEATURES` from corpus rows (other keys are ignored)."""
+    columns: dict[str, list[Any]] = {name: [] for name in CORPUS_FEATURES}
+    for row in rows:
+        for name, values in columns.items():
+            values.append(row.get(name))
+    return Dataset.from_dict(columns, features=CORPUS_FEATURES)
+
+
+# ---------------------------------------------------------------- title index
+
+
+@dataclass
+class Alignment:
+    """Corpus doc_id (or None) per title, and the share of titles aligned."""
+
+    doc_ids: list[str | None]
+
+    @property
+    def n_total(self) -> int:
+        return len(self.doc_ids)
+
+    @property
+    def n_aligned(self) -> int:
+        return sum(d is not None for d in self.doc_ids)
+
+    @property
+    def coverage(self) -> float:
+        """Aligned / total; 1.0 when there is nothing to align."""
+        return self.n_aligned / self.n_total if self.doc_ids else 1.0
+
+    @property
+    def unaligned(self) -> list[int]:
+        """Positions of the titles that found no corpus record."""
+        return [i for i, d in enumerate(self.doc_ids) if d is None]
+
+
+class CorpusTitleIndex:
+    """Normalised title -> corpus doc_id, for aligning cited titles to the corpus.
+
+    Built from rows or a `Dataset` with doc_id and title columns. Should two doc_ids share a
+    normalised title (possible only for an unassembled corpus), the first is kept and the clash is
+    counted in `n_ambiguous` (examples in `ambiguous_examples`).
+    """
+
+    def __init__(self, corpus: Dataset | Iterable[Mapping[str, Any]], batch_size: int = 10_000) -> None:
+        self._doc_id_of: dict[str, str] = {}
+        self.n_ambiguous = 0
+        self.ambiguous_examples: list[tuple[str, str]] = []
+        if isinstance(corpus, Dataset):
+            for batch in corpus.select_columns(["doc_id", "title"]).iter(batch_size=batch_size):
+                for doc_id, title in zip(batch["doc_id"], batch["title"]):
+                    self._add(doc_id, title)
+        else:
+            for row in corpus:
+                self._add(row.get("doc_id"), row.get("title"))
+        if self.n_ambiguous:
+            logger.warning(
+                "%d corpus titles map to more than one doc_id; kept the first (e.g. %s)",
+                self.n_ambiguous,
+                self.ambiguous_examples[:3],
+            )
+
+    def _add(self, doc_id: Any, title: str | None) -> None:
+        key = normalize_title(title)
+        if not key or doc_id is None:
+            return
+        doc_id = str(doc_id)
+        kept = self._doc_id_of.setdefault(key, doc_id)
+        if kept != doc_id:
+            self.n_ambiguous += 1
+            if len(self.ambiguous_examples) < 5:
+                self.ambiguous_examples.append((kept, doc_id))
+
+    def __len__(self) -> int:
+        return len(self._doc_id_of)
+
+    def lookup(self, title: str | None) -> str | None:
+        """The doc_id whose normalised title equals that of `title`, or None."""
+        key = normalize_title(title)
+        return self._doc_id_of.get(key) if key else None
+
+    def align(self, titles: Iterable[str | None]) -> Alignment:
+        """Look up every title; None titles count as unaligned."""
+        return Alignment([self.lookup(t) for t in titles])

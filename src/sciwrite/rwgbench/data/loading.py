@@ -1,0 +1,73 @@
+"""Loading RWGBench configs from the Hub or a local folder (see `sciwrite.rwgbench.data.configs`), with the
+corpus's published dense index attached on request."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from datasets import Dataset, DatasetDict
+
+from sciwrite.core.datasets import is_local_source, load_config
+from sciwrite.core.schema import SchemaError
+from sciwrite.retrieval.base import read_config
+from sciwrite.retrieval.dense import INDEX_FILE
+from sciwrite.rwgbench.data.configs import SAMPLE_CONFIGS, config_info, default_data_dir, hub_repo_id
+from sciwrite.rwgbench.data.sample_folder import write_sample_folder
+from sciwrite.rwgbench.data.schema import validate_dataset
+
+logger = logging.getLogger(__name__)
+
+
+def load_rwgbench(config: str = "sample", source: str | Path | None = None, split: str | None = None, *,
+                  faiss_index: bool = False, revision: str | None = None,
+                  build_if_missing: bool = True) -> Dataset | DatasetDict:
+    """Load one RWGBench config as a `datasets.Dataset`, validated against the schema.
+
+    `source` is a local folder or a Hub dataset repo id. Without it, the sample configs come from
+    `default_data_dir()` (built there from the packaged ACL papers on first use when `build_if_missing`),
+    the others from the Hub repo `hub_repo_id()`. `split=None` returns the config's one split;
+    `split="all"` returns a `DatasetDict`. `faiss_index=True` attaches the published dense index
+    (``faiss/<config>/``) to a corpus config as the FAISS index ``"embeddings"``.
+    """
+    info = config_info(config)
+    if source is None:
+        if config in SAMPLE_CONFIGS:
+            source = default_data_dir()
+            if build_if_missing and not (Path(source) / "README.md").exists():
+                logger.info("the offline sample is not built yet: building it in %s", source)
+                write_sample_folder(source)
+        else:
+            source = hub_repo_id()
+    is_local = is_local_source(source)
+    ds = load_config(source, config, None if split == "all" else (split or info.split), revision)
+    ds = validate_dataset(ds, info.kind, f"RWGBench config {config!r} from {source}")
+    if faiss_index:
+        if info.kind != "corpus" or not isinstance(ds, Dataset):
+            raise ValueError("faiss_index=True applies to a single split of a corpus config")
+        attach_faiss_index(ds, _faiss_dir(source, config, is_local, revision))
+    return ds
+
+
+def _faiss_dir(source: str | Path, config: str, is_local: bool, revision: str | None) -> Path:
+    if is_local:
+        folder = Path(source).expanduser() / "faiss" / config
+        if not folder.is_dir():
+            raise FileNotFoundError(f"{source} has no dense index for {config!r} (expected {folder}); "
+                                    f"build one with `sciwrite index build --kind dense`")
+        return folder
+    from huggingface_hub import snapshot_download  # only for a Hub source
+
+    root = snapshot_download(str(source), repo_type="dataset", revision=revision, allow_patterns=[f"faiss/{config}/*"])
+    return Path(root) / "faiss" / config
+
+
+def attach_faiss_index(ds: Dataset, folder: Path, column: str = "embeddings") -> Dataset:
+    """Attach a saved `DenseRetriever` index to the corpus it was built from (rows in the same order)."""
+    config, doc_ids = read_config(folder)
+    if doc_ids != ds["doc_id"]:
+        raise SchemaError(f"the dense index in {folder} was built over other documents or another row order "
+                          f"({len(doc_ids)} ids vs {len(ds)} rows); rebuild it from this corpus")
+    ds.load_faiss_index(column, str(folder / INDEX_FILE))
+    logger.info("attached dense index (%s, encoder %s) as %r", config["factory"], config["encoder"], column)
+    return ds

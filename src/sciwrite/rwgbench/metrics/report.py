@@ -1,0 +1,155 @@
+"""`sciwrite evaluate rwgbench`: score a prediction file against a split and write the tables a paper reports.
+
+Outputs in `out_dir`: ``per_paper.jsonl`` (every metric and diagnostic per paper), ``summary.json`` (means,
+not-computed reasons, models, how predictions joined the split) and ``summary.csv`` (the Table 2 row).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.predictions import JoinReport, join_by_paper_id, read_predictions
+from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.metrics.suite import (
+    TABLE2_GROUPS,
+    load_suite_models,
+    score_rwgbench,
+    summarize_rwgbench,
+    table2_row,
+)
+
+logger = logging.getLogger(__name__)
+
+#: split name -> (paper config, corpus config) of RWGBench.
+SPLITS: dict[str, tuple[str, str]] = {"test": ("test", "corpus"), "sample": ("sample", "sample_corpus")}
+
+
+def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "sample", *,
+                              source: str | Path | None = None, out_dir: str | Path | None = None,
+                              systems: Sequence[str] | None = None, profile: str | None = None,
+                              models: Mapping[str, str] | None = None, metrics: Sequence[str] | None = None,
+                              judge_options: Mapping[str, Any] | None = None, missing_as_empty: bool = False,
+                              batch_size: int = 64, show_progress: bool = True) -> list[dict[str, Any]]:
+    """Score each prediction file (JSON Lines) on `split`; returns one summary per file (system) and writes
+    each system's tables to ``out_dir/<system>/``.
+
+    The split, the corpus and the models are loaded once for all files, and the models remember what they
+    computed, so the reference side is computed once however many systems are scored. Predictions join the
+    split by paper_id. Papers without a prediction are left out (and listed), or scored as empty sections with
+    `missing_as_empty`; predictions for unknown papers are listed and ignored; a paper_id predicted twice with
+    different content is an error. Every file is read and joined before any model runs.
+    """
+
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
+    systems = list(systems or [Path(p).stem for p in predictions])
+    if len(systems) != len(predictions) or len(set(systems)) != len(systems):
+        raise ValueError(f"need one distinct system name per prediction file, got {systems}")
+    paper_config, corpus_config = SPLITS[split]
+    papers = load_rwgbench(paper_config, source=source)
+    jobs = [(path, system, *_joined(path, papers, split, missing_as_empty)) for path, system in zip(predictions, systems)]
+    corpus = load_rwgbench(corpus_config, source=source)
+    suite = load_suite_models(profile, models, metrics, judge_options)
+    summaries = []
+    for path, system, pairs, join in jobs:
+        targets = papers.select([j for _, j in pairs]).to_list()
+        rows = score_rwgbench([r["text"] for r, _ in pairs], [r["candidates"] for r, _ in pairs], targets, corpus,
+                              suite, batch_size=batch_size, show_progress=show_progress)
+        summary = {"system": system, "split": split, "predictions": str(path), **summarize_rwgbench(rows, suite),
+                   "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
+                            "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty}}
+        if out_dir is not None:
+            write_results(rows, summary, Path(out_dir) / system, system)
+        summaries.append(summary)
+    return summaries
+
+
+def _joined(path: str | Path, papers: Any, split: str, missing_as_empty: bool) -> tuple[list[tuple[dict, int]], JoinReport]:
+    """(prediction record, paper row) pairs of one file in the split's order, and how the file joined."""
+    records = read_predictions(path)
+    join = join_by_paper_id([r["paper_id"] for r in records], papers["paper_id"])
+    check_duplicates(records, join)
+    report_join(join, len(papers), missing_as_empty, path)
+    pairs = [(records[i], j) for i, j in join.matched]
+    if missing_as_empty:
+        index_of = {pid: j for j, pid in enumerate(papers["paper_id"])}
+        pairs += [({"paper_id": pid, "text": "", "candidates": []}, index_of[pid]) for pid in join.missing]
+        pairs.sort(key=lambda pair: pair[1])
+    if not pairs:
+        raise ValueError(f"no prediction in {path} matches a paper of the {split!r} split")
+    return pairs, join
+
+
+def check_duplicates(records: Sequence[Mapping[str, Any]], join: JoinReport) -> None:
+    """A paper_id predicted twice is fine only when both records say the same; otherwise which one counts?"""
+    conflicting = []
+    for pid in join.duplicates:
+        versions = {json.dumps([r["text"], r["candidates"]]) for r in records if r["paper_id"] == pid}
+        if len(versions) > 1:
+            conflicting.append(pid)
+    if conflicting:
+        raise ValueError(f"{len(conflicting)} paper_id(s) have several different predictions, e.g. {conflicting[:5]}; "
+                         "keep one record per paper")
+
+
+def report_join(join: JoinReport, n_papers: int, missing_as_empty: bool, path: str | Path) -> None:
+    """Say, before any model runs, how the predictions of `path` matched the split."""
+    if join.missing:
+        what = "scored as empty sections" if missing_as_empty else "left out of the means"
+        logger.warning("%s: %d of %d papers have no prediction (%s), e.g. %s", path, len(join.missing), n_papers,
+                       what, join.missing[:5])
+    if join.extra:
+        logger.warning("%s: %d prediction(s) name papers the split does not hold (ignored), e.g. %s", path,
+                       len(join.extra), join.extra[:5])
+    if join.duplicates:
+        logger.warning("%s: %d paper_id(s) appear more than once with identical predictions (counted once), e.g. %s",
+                       path, len(join.duplicates), join.duplicates[:5])
+
+
+def write_results(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any], out_dir: Path,
+                  system: str) -> list[Path]:
+    """per_paper.jsonl, summary.json and summary.csv (Table 2 row plus the join counts; a metric not computed is
+    an empty cell) in `out_dir`."""
+    import csv
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    per_paper = out_dir / "per_paper.jsonl"
+    with per_paper.open("w", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps({"system": system, **row}, ensure_ascii=False) + "\n")
+    summary_json = out_dir / "summary.json"
+    summary_json.write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
+    summary_csv = out_dir / "summary.csv"
+    row = {**table2_row(summary, system), "n_papers": summary["n_papers"],
+           "empty_citation_rate": summary["empty_citation_rate"], "unresolved_markers": summary["unresolved_markers"],
+           "n_missing": summary["join"]["n_missing"]}
+    with summary_csv.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=list(row))
+        writer.writeheader()
+        writer.writerow(row)
+    return [per_paper, summary_json, summary_csv]
+
+
+def format_table2(summaries: Sequence[Mapping[str, Any]]) -> str:
+    """Table 2 as text: group names (CQ / CO / CF / TQ) over their metric columns, one row per system."""
+    rows = [table2_row(s, s.get("system", "system")) for s in summaries]
+    labels = ["system", *(label for columns in TABLE2_GROUPS.values() for _, label in columns)]
+    cells = [[_cell(v) for v in row.values()] for row in rows]
+    widths = [max(len(label), *(len(r[i]) for r in cells)) for i, label in enumerate(labels)]
+    line = lambda values: "  ".join(v.rjust(w) if i else v.ljust(w) for i, (v, w) in enumerate(zip(values, widths)))  # noqa: E731
+    groups, column = [" " * widths[0]], 1
+    for group, columns in TABLE2_GROUPS.items():
+        span = sum(widths[column:column + len(columns)]) + 2 * (len(columns) - 1)
+        groups.append(f" {group} ".center(span, "-"))
+        column += len(columns)
+    return "\n".join(["  ".join(groups), line(labels), *(line(r) for r in cells)])
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.4f}" if isinstance(value, float) else str(value)

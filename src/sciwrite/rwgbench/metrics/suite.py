@@ -1,0 +1,267 @@
+"""The RWGBench suite: every metric over one batch of predictions, each model loaded once and called in batches.
+
+`load_suite_models` resolves and loads the models of a profile (a metric whose model the profile lacks is
+recorded as not computed, with the reason); `score_rwgbench` scores predictions against their target
+papers; `summarize_rwgbench` averages the per-paper rows into the paper's Table 2 layout.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from sciwrite.metrics.bertscore import load_token_encoder
+from sciwrite.metrics.judge import judge_for_profile
+from sciwrite.metrics.summary import merge_row
+from sciwrite.models.encoders import shared_sentence_encoder
+from sciwrite.models.memo import MemoNLI, MemoSentenceEncoder, MemoTokenEncoder
+from sciwrite.models.nli import nli_for_profile
+from sciwrite.models.registry import current_profile, resolve_model
+from sciwrite.rwgbench.metrics.formulas import resolve_citations
+from sciwrite.rwgbench.metrics.frames import (
+    MemoFrameClassifier,
+    citation_frame_classifier_for_profile,
+    score_citation_frame_alignment,
+)
+from sciwrite.rwgbench.metrics.judge import judge_sections
+from sciwrite.rwgbench.metrics.scorers import (
+    corpus_texts,
+    score_citation_density,
+    score_citation_distribution_balance,
+    score_citation_precision_recall,
+    score_claim_support,
+    score_positioning_structure,
+    score_soft_citation_recall,
+    score_text_quality,
+    score_topical_relevance,
+)
+
+logger = logging.getLogger(__name__)
+
+#: The paper's Table 2 groups, each (per-paper key, column label). The paper names four dimensions:
+#: citation selection (CQ), contextual appropriateness and organisation (CO), citation framing and
+#: discourse structure (CF), and text quality (TQ) as the conventional reference.
+TABLE2_GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "CQ": (("precision", "P"), ("recall", "R"), ("soft_citation_recall", "SoftR")),
+    "CO": (("claim_support_consistency", "CSC"), ("topical_relevance", "TRT"), ("citation_density", "CD"),
+           ("citation_distribution_balance", "CDB")),
+    "CF": (("positioning_structure_similarity", "PSS"), ("citation_frame_alignment", "CFA")),
+    "TQ": (("rougeL", "ROUGE-L"), ("bertscore_f1", "BERTScore"), ("llm_judge", "LLM")),
+}
+SUITE_METRICS: tuple[str, ...] = tuple(key for group in TABLE2_GROUPS.values() for key, _ in group)
+
+
+def metrics_without_judge(metrics: Iterable[str] | None = None) -> list[str]:
+    """`metrics` (all by default) minus the LLM judge: what runs with no LLM endpoint (``--no-judge``)."""
+    return [m for m in (metrics or SUITE_METRICS) if m != "llm_judge"]
+# Metrics computed together by one scorer: asking for one computes the others.
+_STAGES: dict[str, tuple[str, ...]] = {
+    "citation_precision_recall": ("precision", "recall"),
+    "soft_citation_recall": ("soft_citation_recall",),
+    "claim_support_consistency": ("claim_support_consistency",),
+    "topical_relevance": ("topical_relevance",),
+    "citation_density": ("citation_density",),
+    "citation_distribution_balance": ("citation_distribution_balance",),
+    "positioning_structure_similarity": ("positioning_structure_similarity",),
+    "citation_frame_alignment": ("citation_frame_alignment",),
+    "text_quality": ("rougeL", "bertscore_f1"),
+    "llm_judge": ("llm_judge",),
+}
+
+
+@dataclass
+class SuiteModels:
+    """The loaded models of one profile, and why any metric cannot be computed."""
+
+    profile: str
+    model_ids: dict[str, str] = field(default_factory=dict)  # role -> model id
+    encoder: Any = None  # scibert role: TRT, PSS
+    token_encoder: Any = None  # scibert role: BERTScore
+    nli: Any = None
+    frame_classifier: Any = None
+    judge: Any = None
+    not_computed: dict[str, str] = field(default_factory=dict)  # metric -> reason
+
+
+def load_suite_models(profile: str | None = None, models: Mapping[str, str] | None = None,
+                      metrics: Iterable[str] | None = None, judge_options: Mapping[str, Any] | None = None) -> SuiteModels:
+    """Load every model the requested `metrics` need (all by default), once; `models` overrides role -> id.
+
+    A role the profile has no model for (no NLI or judge offline) marks its metrics not computed; a model
+    that is named but cannot be loaded raises `ModelUnavailableError`, never a silent substitute. The models
+    are wrapped in memos (`sciwrite.models.memo`): scoring several systems with one `SuiteModels` computes
+    the split's reference side once.
+    """
+
+    wanted = set(metrics or SUITE_METRICS)
+    unknown = wanted - set(SUITE_METRICS)
+    if unknown:
+        raise ValueError(f"unknown RWGBench metrics {sorted(unknown)}; choose from {list(SUITE_METRICS)}")
+    models = dict(models or {})
+    suite = SuiteModels(profile=current_profile(profile))
+    if wanted & {"topical_relevance", "positioning_structure_similarity", "bertscore_f1"}:
+        suite.model_ids["scibert"] = resolve_model("scibert", models.get("scibert"), profile)
+        if wanted & {"topical_relevance", "positioning_structure_similarity"}:
+            encoder = shared_sentence_encoder(suite.model_ids["scibert"], role="scibert encoder")
+            suite.encoder = MemoSentenceEncoder(encoder)
+        if "bertscore_f1" in wanted:
+            suite.token_encoder = MemoTokenEncoder(load_token_encoder(suite.model_ids["scibert"]))
+    if wanted & {"soft_citation_recall", "claim_support_consistency"}:
+        nli, why = nli_for_profile(models.get("nli"), profile)
+        suite.nli = MemoNLI(nli) if nli is not None else None
+        _record(suite, "nli", suite.nli, why, ("soft_citation_recall", "claim_support_consistency"))
+    if "citation_frame_alignment" in wanted:
+
+        frames, why = citation_frame_classifier_for_profile(models.get("citation_frame"), profile)
+        suite.frame_classifier = MemoFrameClassifier(frames) if frames is not None else None
+        _record(suite, "citation_frame", suite.frame_classifier, why, ("citation_frame_alignment",))
+    if "llm_judge" in wanted:
+
+        suite.judge, why = judge_for_profile(models.get("judge"), profile, **dict(judge_options or {}))
+        _record(suite, "judge", suite.judge, why, ("llm_judge",))
+    for metric in SUITE_METRICS:
+        if metric not in wanted and metric not in suite.not_computed:
+            suite.not_computed[metric] = "not requested"
+    return suite
+
+
+def _record(suite: SuiteModels, role: str, model: Any, why: str | None, metrics: Sequence[str]) -> None:
+    if model is None:
+        for metric in metrics:
+            suite.not_computed[metric] = why or f"no {role} model"
+    else:
+        suite.model_ids[role] = getattr(model, "model_id", None) or getattr(model, "model", None) or role
+
+
+def check_papers(papers: Sequence[Mapping[str, Any]]) -> None:
+    """Each target paper needs the fields the metrics read; an error names the paper and the field."""
+    for i, paper in enumerate(papers):
+        name = f"paper {i} ({paper.get('paper_id', '?')})"
+        for key in ("paper_id", "abstract", "related_work"):
+            if not isinstance(paper.get(key), str):
+                raise ValueError(f"{name}: field {key!r} must be a string")
+        citations = paper.get("citations")
+        if not citations or not all(isinstance(c, str) for c in citations):
+            raise ValueError(f"{name}: field 'citations' must be a non-empty list of doc_ids")
+
+
+def check_cited_ids(predictions: Sequence[str], candidates: Sequence[Sequence[str]], paper_ids: Sequence[str],
+                    known: Mapping[str, str]) -> None:
+    """Every doc_id a prediction cites must be in the corpus; the error names the record and the field."""
+    for i, (text, cands, paper_id) in enumerate(zip(predictions, candidates, paper_ids)):
+        unknown = [d for d in resolve_citations(text, list(cands)).unique_ids if d not in known]
+        if unknown:
+            raise ValueError(f"record {i} (paper_id {paper_id!r}): field 'candidates' cites doc_id(s) that are not in "
+                             f"the corpus: {unknown[:5]}")
+
+
+def score_rwgbench(predictions: Sequence[str], candidates: Sequence[Sequence[str]],
+                   papers: Sequence[Mapping[str, Any]], corpus: Mapping[str, str] | Any, models: SuiteModels,
+                   batch_size: int = 64, show_progress: bool = True) -> list[dict[str, Any]]:
+    """One row per prediction (aligned with `papers`): every computable metric and its diagnostics.
+
+    `papers` are the target papers (paper_id, title, abstract, related_work, citations); the corpus is read
+    once for every cited and gold doc_id. Metrics the models cannot compute are left out of the rows.
+    """
+    if not len(predictions) == len(candidates) == len(papers):
+        raise ValueError(f"predictions ({len(predictions)}), candidates ({len(candidates)}) and papers "
+                         f"({len(papers)}) must have the same length")
+    for i, (text, cands) in enumerate(zip(predictions, candidates)):
+        if not isinstance(text, str):
+            raise ValueError(f"record {i}: field 'text' must be a string, got {type(text).__name__}")
+        if not isinstance(cands, Sequence) or isinstance(cands, str) or not all(isinstance(c, str) for c in cands):
+            raise ValueError(f"record {i}: field 'candidates' must be a list of doc_id strings")
+    check_papers(papers)
+    paper_ids = [p["paper_id"] for p in papers]
+    gold = [list(p["citations"]) for p in papers]
+    references = [p["related_work"] for p in papers]
+    cited = [d for text, cands in zip(predictions, candidates) for d in resolve_citations(text, list(cands)).unique_ids]
+    texts = _known_texts(corpus, [*cited, *(d for g in gold for d in g)])
+    check_cited_ids(predictions, candidates, paper_ids, texts)
+
+    rows: list[dict[str, Any]] = [{"paper_id": pid} for pid in paper_ids]
+    stages = _stages(predictions, candidates, papers, references, gold, texts, models, batch_size)
+    for name, run in tqdm(stages, desc="RWGBench metrics", disable=not show_progress):
+        for row, extra in zip(rows, run()):
+            merge_row(row, extra, name, keep_first=_SHARED)
+    return rows
+
+
+def _known_texts(corpus: Mapping[str, str] | Any, doc_ids: Iterable[str]) -> dict[str, str]:
+    """Title + abstract of the doc_ids the corpus holds (unknown ones are reported by `check_cited_ids`)."""
+    wanted = list(dict.fromkeys(doc_ids))
+    if isinstance(corpus, Mapping):
+        return {d: corpus[d] for d in wanted if d in corpus}
+    present = set(corpus["doc_id"]) if wanted else set()
+    return corpus_texts(corpus, [d for d in wanted if d in present])
+
+
+def _stages(predictions, candidates, papers, references, gold, texts, models: SuiteModels, batch_size: int):
+    """(name, thunk) per scorer whose metrics are wanted and computable."""
+    skip = models.not_computed
+    abstracts = [p["abstract"] for p in papers]
+    stages = [
+        ("citation_precision_recall", lambda: score_citation_precision_recall(predictions, gold, candidates)),
+        ("citation_density", lambda: score_citation_density(predictions, candidates)),
+        ("citation_distribution_balance", lambda: score_citation_distribution_balance(predictions, candidates)),
+        ("topical_relevance",
+         lambda: score_topical_relevance(predictions, abstracts, candidates, texts, models.encoder, batch_size)),
+        ("positioning_structure_similarity",
+         lambda: score_positioning_structure(predictions, references, models.encoder, batch_size)),
+        ("soft_citation_recall",
+         lambda: score_soft_citation_recall(predictions, gold, candidates, texts, models.nli, max(1, batch_size // 2))),
+        ("claim_support_consistency",
+         lambda: score_claim_support(predictions, candidates, texts, models.nli, max(1, batch_size // 2))),
+        ("citation_frame_alignment", lambda: _score_frames(predictions, references, candidates, gold, models, batch_size)),
+        ("text_quality", lambda: score_text_quality(predictions, references, models.token_encoder)),
+        ("llm_judge", lambda: _score_judge(predictions, papers, models)),
+    ]
+    return [(name, run) for name, run in stages if not all(m in skip for m in _STAGES[name])]
+
+
+def _score_frames(predictions, references, candidates, gold, models: SuiteModels, batch_size: int) -> list[dict[str, Any]]:
+
+    return score_citation_frame_alignment(predictions, references, candidates, models.frame_classifier,
+                                          reference_citations=gold, batch_size=batch_size)
+
+
+def _score_judge(predictions, papers, models: SuiteModels) -> list[dict[str, Any]]:
+
+    return judge_sections(predictions, models.judge, titles=[p.get("title") or "" for p in papers])
+
+
+# Diagnostics several scorers report: the first scorer's value is kept, later ones must agree.
+_SHARED = {"empty_citation_output", "unresolved_markers", "n_cited"}
+
+
+def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: SuiteModels) -> dict[str, Any]:
+    """Means over papers of every suite metric (None, with the reason, for one not computed), plus diagnostics.
+
+    The LLM judge is averaged over the sections it could judge; the others over all papers.
+    """
+    n = len(rows)
+    summary: dict[str, Any] = {"n_papers": n, "profile": models.profile}
+    for metric in SUITE_METRICS:
+        values = [r[metric] for r in rows if r.get(metric) is not None]
+        computed = metric not in models.not_computed and (metric == "llm_judge" or len(values) == n)
+        summary[metric] = sum(values) / len(values) if computed and values else None
+    summary["empty_citation_rate"] = sum(bool(r.get("empty_citation_output")) for r in rows) / n if n else 0.0
+    summary["unresolved_markers"] = sum(r.get("unresolved_markers", 0) for r in rows)
+    if "llm_judge" not in models.not_computed:
+        summary["judge_failures"] = sum(1 for r in rows if r.get("judge_error"))
+    summary["not_computed"] = {m: why for m, why in models.not_computed.items() if why != "not requested"}
+    summary["models"] = dict(models.model_ids)
+    return summary
+
+
+def table2_row(summary: Mapping[str, Any], system: str) -> dict[str, Any]:
+    """One row of the paper's Table 2: `system` and every metric as 'GROUP label' -> value (None if not computed)."""
+    row: dict[str, Any] = {"system": system}
+    for group, columns in TABLE2_GROUPS.items():
+        for key, label in columns:
+            row[f"{group} {label}"] = summary.get(key)
+    return row

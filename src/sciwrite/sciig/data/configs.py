@@ -1,0 +1,65 @@
+"""SciIG's configs and splits, where they live, and writing one config as a local dataset folder.
+
+Configs ``naacl_2025``, ``iclr_2025`` and the offline ``sample``, each with the splits ``test`` (papers to
+generate introductions for) and ``holdout`` (the pool few-shot exemplars are drawn from). Files are
+``<config>/<split>-00000-of-00001.parquet`` listed in the card's YAML ``configs:`` block. The Hub repo is
+``<namespace>/sciig`` (namespace: ``SCIWRITE_HUB_NAMESPACE`` or ``sciwrite``). The ``sample`` is built on first
+use in `default_sciig_dir()`: ``SCIWRITE_SCIIG_DIR``, else ``sciig/`` next to the RWGBench data folder
+(``$SCIWRITE_DATA_DIR/../sciig``, by default ``~/.cache/sciwrite/sciig``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from datasets import Dataset
+
+from sciwrite.core import paths
+from sciwrite.core.datasets import configs_yaml, remove_stale_parquet, write_split
+from sciwrite.sciig.data.schema import SCIIG_FEATURES, validate_sciig
+
+DATASET_NAME = "sciig"
+SCIIG_CONFIGS: tuple[str, ...] = ("naacl_2025", "iclr_2025", "sample")
+SCIIG_SPLITS: tuple[str, ...] = ("test", "holdout")
+
+
+def sciig_repo_id(namespace: str | None = None) -> str:
+    """``<namespace>/sciig``; the namespace defaults to ``SCIWRITE_HUB_NAMESPACE`` or ``sciwrite``."""
+    return paths.hub_repo_id(DATASET_NAME, namespace)
+
+
+def default_sciig_dir() -> Path:
+    """Where the SciIG sample is built and looked for: ``SCIWRITE_SCIIG_DIR``, else ``<data dir>/../sciig``."""
+    return paths.benchmark_data_dir(DATASET_NAME, "SCIWRITE_SCIIG_DIR")
+
+
+def check_config(config: str, split: str | None) -> None:
+    """A clear error for an unknown config or split."""
+    if config not in SCIIG_CONFIGS:
+        raise ValueError(f"unknown SciIG config {config!r}; choose one of {list(SCIIG_CONFIGS)}")
+    if split not in (None, "all", *SCIIG_SPLITS):
+        raise ValueError(f"unknown SciIG split {split!r}; choose one of {list(SCIIG_SPLITS)} or 'all'")
+
+
+def card_configs_block(configs: list[str]) -> str:
+    """The YAML ``configs:`` block for `configs`, each with a ``test`` and a ``holdout`` parquet split."""
+    return configs_yaml({c: list(SCIIG_SPLITS) for c in configs})
+
+
+def write_sciig_config(folder: str | Path, config: str, splits: dict[str, list[dict]]) -> Path:
+    """Write one config's splits as ``<config>/<split>-00000-of-00001.parquet`` (schema-checked).
+
+    Every split must have rows: `datasets` cannot read an empty parquet split back.
+    """
+    check_config(config, None)
+    if sorted(splits) != sorted(SCIIG_SPLITS):
+        raise ValueError(f"config {config!r} needs the splits {list(SCIIG_SPLITS)}, got {sorted(splits)}")
+    empty = [s for s, rows in splits.items() if not rows]
+    if empty:
+        raise ValueError(f"config {config!r}: splits {empty} have no rows")
+    folder = Path(folder)
+    remove_stale_parquet(folder, config)
+    for split, rows in splits.items():
+        ds = validate_sciig(Dataset.from_list(rows, features=SCIIG_FEATURES), f"config {config!r} split {split!r}")
+        write_split(folder, config, split, ds)
+    return folder

@@ -1,0 +1,38 @@
+"""Loading SciIG configs (see `sciwrite.sciig.data.configs`) from the Hub or a local folder; the offline
+``sample`` is built on first use."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from datasets import Dataset, DatasetDict
+
+from sciwrite.core.datasets import load_config
+from sciwrite.sciig.data.builder import write_sciig_sample
+from sciwrite.sciig.data.configs import check_config, default_sciig_dir, sciig_repo_id
+from sciwrite.sciig.data.schema import validate_sciig
+
+logger = logging.getLogger(__name__)
+
+
+def load_sciig(config: str = "sample", source: str | Path | None = None, split: str | None = None, *,
+               revision: str | None = None, build_if_missing: bool = True) -> Dataset | DatasetDict:
+    """Load one SciIG config as a `datasets.Dataset`, validated against `SCIIG_FEATURES`.
+
+    `source` is a local folder or a Hub dataset repo id; without it ``sample`` comes from `default_sciig_dir()`
+    (built there from the packaged ACL papers on first use when `build_if_missing`) and the other configs from
+    `sciig_repo_id()`. `split` is ``"test"`` (the default), ``"holdout"`` or ``"all"`` for a `DatasetDict`.
+    """
+    check_config(config, split)
+    if source is None:
+        if config == "sample":
+            source = default_sciig_dir()
+            if build_if_missing and not (Path(source) / "README.md").exists():
+                logger.info("the SciIG sample is not built yet: building it in %s", source)
+                write_sciig_sample(source)
+        else:
+            source = sciig_repo_id()
+    ds = load_config(source, config, None if split == "all" else (split or "test"), revision,
+                     card_help="datasets/sciig/README.md", benchmark="SciIG")
+    return validate_sciig(ds, f"SciIG config {config!r} from {source}")

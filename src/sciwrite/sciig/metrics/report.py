@@ -1,0 +1,196 @@
+"""`sciwrite evaluate sciig`: score generated introductions against a SciIG config and write the paper's tables.
+
+Predictions are JSON Lines ``{"paper_id": ..., "text": <generated introduction>}`` (other fields ignored), or
+with `upstream` the upstream ``pred/label/desc`` format, joined to the papers by label = introduction. Unlike
+the strict RWGBench reader, a malformed line does not stop the run: it is reported with its line number, written
+to ``rejected.jsonl`` (so it can be fixed and rerun) and the other lines are scored. Only the ``test`` split is
+scored; predictions for ``holdout`` papers (the few-shot exemplar pool) are reported and left out.
+
+Outputs in `out_dir`: ``per_paper.jsonl`` (every metric, diagnostic and per-scorer error per paper, without the
+keyphrase logs), ``keyphrase_outputs/<paper_id>.json`` (phrase lists and matching log per paper),
+``summary.json`` (means, join report, not-computed reasons, models, timings, scoring errors), ``summary.csv``
+(category, metric, value: the Table 2 layout), ``metric_timings.json`` and, when lines were rejected,
+``rejected.jsonl``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.predictions import join_by_paper_id, json_lines, record_problem
+from sciwrite.sciig.data.configs import SCIIG_CONFIGS
+from sciwrite.sciig.data.loading import load_sciig
+from sciwrite.sciig.data.upstream import import_upstream_predictions
+from sciwrite.sciig.metrics.suite import (
+    TABLE2,
+    load_sciig_models,
+    score_sciig,
+    summarize_sciig,
+    table2_rows,
+)
+
+logger = logging.getLogger(__name__)
+
+#: Per-paper keys written to keyphrase_outputs/<paper_id>.json instead of per_paper.jsonl.
+KEYPHRASE_KEYS = ("generated_keyphrases", "reference_keyphrases", "source_keyphrases", "keyphrase_log")
+
+
+def read_sciig_predictions(path: str | Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(records, rejected) of a JSON Lines file; each rejected line is ``{line, problem, content}``.
+
+    A paper_id seen again with a different text is rejected too (the first record is the one scored); a repeat
+    with the same text is counted once.
+    """
+    records: list[dict[str, Any]] = []
+    rejected: list[dict[str, Any]] = []
+    first_line: dict[str, tuple[int, str]] = {}
+    for number, line, record, problem in json_lines(path):
+        problem = problem or record_problem(record, text_is="the generated introduction", candidates=False)
+        if problem is None and record["paper_id"] in first_line:
+            seen_line, seen_text = first_line[record["paper_id"]]
+            if seen_text == record["text"]:
+                continue
+            problem = (f"(paper_id {record['paper_id']!r}) already predicted on line {seen_line} with a different "
+                       "text; the first is scored")
+        if problem:
+            rejected.append({"line": number, "problem": problem, "content": line.rstrip("\n")})
+            continue
+        first_line[record["paper_id"]] = (number, record["text"])
+        records.append(record)
+    for item in rejected:
+        logger.warning("%s, line %d: %s (not scored; written to rejected.jsonl)", path, item["line"], item["problem"])
+    return records, rejected
+
+
+def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, source: str | Path | None = None,
+                        out_dir: str | Path | None = None, system: str | None = None, profile: str | None = None,
+                        models: Mapping[str, str] | None = None, metrics: Sequence[str] | None = None,
+                        judge_options: Mapping[str, Any] | None = None, upstream: bool = False,
+                        show_progress: bool = True, batch_size: int = 64) -> dict[str, Any]:
+    """Score `predictions` on the ``test`` split of SciIG config `dataset`; returns the summary and writes the
+    outputs to `out_dir` (see the module docstring). `batch_size` is the models' batch size (`score_sciig`)."""
+
+    if dataset not in SCIIG_CONFIGS:
+        raise ValueError(f"unknown SciIG config {dataset!r}; choose one of {list(SCIIG_CONFIGS)}")
+    splits = load_sciig(dataset, source=source, split="all")
+    papers, holdout_ids = splits["test"], set(splits["holdout"]["paper_id"])
+    upstream_report = None
+    if upstream:
+        records, upstream_report = import_upstream_predictions(predictions, [*papers, *splits["holdout"]])
+        upstream_report["papers_without_prediction"] = [p for p in upstream_report["papers_without_prediction"]
+                                                        if p not in holdout_ids]
+        rejected = [{"line": u["row"], "problem": "label matches no paper's introduction", "desc": u.get("desc")}
+                    for u in upstream_report["unmatched"]]
+        rejected += [{"line": a["row"], "problem": f"label matches several papers {a['paper_ids']}", "desc": a.get("desc")}
+                     for a in upstream_report["ambiguous"]]
+    else:
+        records, rejected = read_sciig_predictions(predictions)
+    join = join_by_paper_id([r["paper_id"] for r in records], papers["paper_id"])
+    holdout = [pid for pid in join.extra if pid in holdout_ids]
+    extra = [pid for pid in join.extra if pid not in holdout_ids]
+    _report_join(join.missing, extra, holdout, len(papers))
+    if not join.matched:
+        raise ValueError(f"no prediction in {predictions} matches a paper of the {dataset!r} test split")
+    targets = papers.select([j for _, j in join.matched]).to_list()
+    suite = load_sciig_models(profile, models, metrics, judge_options)
+    rows, timings = score_sciig([records[i]["text"] for i, _ in join.matched], targets, suite,
+                                show_progress=show_progress, batch_size=batch_size)
+    system = system or Path(predictions).stem
+    summary = {"system": system, "dataset": dataset, "split": "test", "predictions": str(predictions),
+               **summarize_sciig(rows, suite), "metric_timings": timings,
+               "join": {"n_matched": len(join.matched), "n_missing": len(join.missing), "n_extra": len(extra),
+                        "n_holdout": len(holdout), "n_rejected_lines": len(rejected), "missing": join.missing,
+                        "extra": extra, "holdout_excluded": holdout,
+                        "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]}}
+    if upstream_report is not None:
+        summary["upstream"] = upstream_report
+    if out_dir is not None:
+        write_sciig_results(rows, summary, rejected, Path(out_dir), system)
+    return summary
+
+
+def _report_join(missing: list[str], extra: list[str], holdout: list[str], n_papers: int) -> None:
+    if missing:
+        logger.warning("%d of %d test papers have no prediction (left out of the means), e.g. %s", len(missing),
+                       n_papers, missing[:5])
+    if extra:
+        logger.warning("%d prediction(s) name papers the config does not hold (ignored), e.g. %s", len(extra), extra[:5])
+    if holdout:
+        logger.warning("%d prediction(s) are for holdout papers (the few-shot pool; not scored), e.g. %s",
+                       len(holdout), holdout[:5])
+
+
+def safe_file_name(paper_id: str) -> str:
+    """A paper_id as a file name: anything but letters, digits, '.', '-' and '_' becomes '_'."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", paper_id).strip(".") or "_"
+
+
+def write_sciig_results(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
+                        rejected: Sequence[Mapping[str, Any]], out_dir: Path, system: str) -> list[Path]:
+    """Write the outputs listed in the module docstring; returns their paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    per_paper = out_dir / "per_paper.jsonl"
+    keyphrase_dir = out_dir / "keyphrase_outputs"
+    with per_paper.open("w", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps({"system": system, **{k: v for k, v in row.items() if k not in KEYPHRASE_KEYS}},
+                               ensure_ascii=False) + "\n")
+            if any(k in row for k in KEYPHRASE_KEYS):
+                keyphrase_dir.mkdir(exist_ok=True)
+                log = {"paper_id": row["paper_id"], **{k: row[k] for k in KEYPHRASE_KEYS if k in row}}
+                (keyphrase_dir / f"{safe_file_name(row['paper_id'])}.json").write_text(
+                    json.dumps(log, indent=2, ensure_ascii=False), encoding="utf-8")
+    written.append(per_paper)
+    summary_json = out_dir / "summary.json"
+    summary_json.write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
+    timings = out_dir / "metric_timings.json"
+    timings.write_text(json.dumps(summary.get("metric_timings", {}), indent=2), encoding="utf-8")
+    summary_csv = out_dir / "summary.csv"
+    with summary_csv.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=["category", "metric", "value"])
+        writer.writeheader()
+        for row in table2_rows(summary):
+            writer.writerow({"category": row["category"], "metric": row["metric"],
+                             "value": "" if row["value"] is None else row["value"]})
+    written += [summary_json, timings, summary_csv]
+    rejected_path = out_dir / "rejected.jsonl"
+    if rejected:
+        with rejected_path.open("w", encoding="utf-8") as f:
+            for item in rejected:
+                f.write(json.dumps(dict(item), ensure_ascii=False) + "\n")
+        written.append(rejected_path)
+    elif rejected_path.exists():
+        rejected_path.unlink()  # a stale file from an earlier run would mislead
+    return written
+
+
+def format_sciig_table(summary: Mapping[str, Any]) -> str:
+    """Table 2 as text, one (category, metric, value) line per metric; a metric not computed reads
+    'not computed', and the reasons follow the table."""
+    rows = table2_rows(summary)
+    not_computed = summary.get("not_computed", {})
+    cells = [(r["category"], r["metric"],
+              "not computed" if r["key"] in not_computed else ("-" if r["value"] is None else f"{r['value']:.4f}"))
+             for r in rows]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(("category", "metric", "value"))]
+    line = lambda values: "  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(values, widths)))
+    lines = [line(("category", "metric", "value")), "  ".join("-" * w for w in widths)]
+    previous = None
+    for cell in cells:
+        lines.append(line((cell[0] if cell[0] != previous else "", cell[1], cell[2])))
+        previous = cell[0]
+    reasons: dict[str, list[str]] = {}
+    labels = {key: f"{category} {label}" for category, key, label in TABLE2}
+    for key, why in not_computed.items():
+        reasons.setdefault(why, []).append(labels.get(key, key))
+    if reasons:
+        lines.append("")
+        lines.extend(f"not computed: {', '.join(metrics)}: {why}" for why, metrics in reasons.items())
+    return "\n".join(lines)

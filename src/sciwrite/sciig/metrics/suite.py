@@ -1,0 +1,429 @@
+"""The SciIG suite: every introduction-generation metric over one batch, each model loaded once, each scorer
+called once on the whole batch.
+
+`load_sciig_models` resolves and loads the models of a profile (a metric whose model the profile lacks is
+recorded as not computed, with the reason); `score_sciig` scores generated introductions against their papers
+and returns the per-paper rows and the wall seconds of each scorer; `summarize_sciig` averages the rows into the
+paper's Table 2 layout (`TABLE2`).
+
+Bad records never abort the batch. Before a scorer runs, each paper is checked with that scorer's own input
+checks (e.g. the keyphrase, SummaC and judge scorers reject an empty generation or one over
+`sciwrite.sciig.metrics.inputs.MAX_WORDS` words); a paper that fails is left out of that scorer's batch, its
+metrics are ``None`` on its row and ``errors[<scorer>]`` says why. The means of `summarize_sciig` are over the
+papers each metric could score, and ``scoring_errors`` lists, per scorer, the papers it could not.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from sciwrite.metrics.summary import merge_row
+from sciwrite.models.memo import MemoSentenceEncoder, MemoTokenEncoder
+from sciwrite.models.registry import current_profile, resolve_model
+from sciwrite.sciig.metrics.bertscore import sciig_bertscore_encoder, score_sciig_bertscore
+from sciwrite.sciig.metrics.bleurt import bleurt_for_profile, score_bleurt
+from sciwrite.sciig.metrics.citations import citation_correctness, score_citation_correctness
+from sciwrite.sciig.metrics.contextual_relevance import (
+    check_sources,
+    contextual_encoder_for_profile,
+    score_contextual_relevance,
+)
+from sciwrite.sciig.metrics.inputs import check_sciig_inputs, check_texts
+from sciwrite.sciig.metrics.judge import judge_sciig, sciig_judge_for_profile
+from sciwrite.sciig.metrics.keyphrases import keyphrase_encoder_for_profile, score_keyphrases
+from sciwrite.sciig.metrics.lexical import check_reference_pairs, score_bleu, score_meteor, score_rouge
+from sciwrite.sciig.metrics.perplexity import perplexity_model_for_profile, score_perplexity
+from sciwrite.sciig.metrics.qa import qa_models_for_profile, score_qa
+from sciwrite.sciig.metrics.summac import score_summac, summac_nli_for_profile
+from sciwrite.sciig.metrics.wordnet import wordnet_or_reason
+
+logger = logging.getLogger(__name__)
+
+#: The paper's Table 2, one (category, per-paper metric key, label) per column, in order.
+TABLE2: tuple[tuple[str, str, str], ...] = (
+    ("Lexical", "rouge1", "ROUGE-1"),
+    ("Lexical", "rouge2", "ROUGE-2"),
+    ("Lexical", "rougeL", "ROUGE-L"),
+    ("Lexical", "bleu", "BLEU"),
+    ("Lexical", "meteor", "METEOR"),
+    ("Semantic", "bertscore_f1", "BERTScore F1"),
+    ("Semantic", "bleurt", "BLEURT"),
+    ("Semantic", "contextual_relevance", "Contextual relevance"),
+    ("Keyphrase", "keyphrase_coverage_ref", "Coverage (reference)"),
+    ("Keyphrase", "keyphrase_coverage_free", "Coverage (reference-free)"),
+    ("Keyphrase", "keyphrase_faithfulness", "Faithfulness"),
+    ("Keyphrase", "keyphrase_consistency", "Consistency"),
+    ("Entailment", "summac_faithfulness", "SummaC faithfulness"),
+    ("Entailment", "summac_consistency", "SummaC consistency"),
+    ("QA", "qa_faithfulness", "Faithfulness"),
+    ("QA", "qa_consistency", "Consistency"),
+    ("Citation", "citation_precision", "Precision"),
+    ("Citation", "citation_recall", "Recall"),
+    ("Fluency", "perplexity", "Perplexity"),
+    ("LLM judge", "judge_coverage", "Coverage"),
+    ("LLM judge", "judge_consistency", "Consistency"),
+    ("LLM judge", "judge_faithfulness", "Faithfulness"),
+    ("LLM judge", "judge_citation_quality", "Citation quality"),
+    ("LLM judge", "judge_narrative_quality", "Narrative quality"),
+)
+SUITE_METRICS: tuple[str, ...] = tuple(key for _, key, _ in TABLE2)
+#: Scorers, each with the Table 2 metrics it computes (asking for one computes the others).
+STAGES: dict[str, tuple[str, ...]] = {
+    "rouge": ("rouge1", "rouge2", "rougeL"),
+    "bleu": ("bleu",),
+    "meteor": ("meteor",),
+    "bertscore": ("bertscore_f1",),
+    "bleurt": ("bleurt",),
+    "contextual_relevance": ("contextual_relevance",),
+    "keyphrases": ("keyphrase_coverage_ref", "keyphrase_coverage_free", "keyphrase_faithfulness",
+                   "keyphrase_consistency"),
+    "summac": ("summac_faithfulness", "summac_consistency"),
+    "qa": ("qa_faithfulness", "qa_consistency"),
+    "citations": ("citation_precision", "citation_recall"),
+    "perplexity": ("perplexity",),
+    "judge": ("judge_coverage", "judge_consistency", "judge_faithfulness", "judge_citation_quality",
+              "judge_narrative_quality"),
+}
+STAGE_OF: dict[str, str] = {metric: stage for stage, metrics in STAGES.items() for metric in metrics}
+# Citation-correctness keys renamed in the rows, so that they say which metric they are.
+_CITATION_KEYS = {"precision": "citation_precision", "recall": "citation_recall"}
+
+
+@dataclass
+class SciIGModels:
+    """The loaded models of one profile, and why any metric cannot be computed."""
+
+    profile: str
+    model_ids: dict[str, str] = field(default_factory=dict)  # role -> model id
+    wordnet: Any = None  # METEOR's synonym stage
+    token_encoder: Any = None  # scibert role: BERTScore
+    bleurt: Any = None
+    contextual_encoder: Any = None
+    keyphrase_encoder: Any = None
+    summac_nli: Any = None
+    qa: Any = None  # question_generation + question_answering roles: QA-based faithfulness / consistency
+    lm: Any = None  # gpt2 role: perplexity
+    judge: Any = None
+    not_computed: dict[str, str] = field(default_factory=dict)  # metric -> reason
+
+    def wants(self, stage: str) -> bool:
+        """Whether any metric of `stage` is to be computed."""
+        return not all(m in self.not_computed for m in STAGES[stage])
+
+
+def expand_metrics(metrics: Iterable[str] | None) -> set[str]:
+    """Metric keys from metric keys and/or scorer names (``rouge``, ``keyphrases``, ``judge`` ...); all by default."""
+    if metrics is None:
+        return set(SUITE_METRICS)
+    wanted: set[str] = set()
+    for name in metrics:
+        if name in STAGES:
+            wanted.update(STAGES[name])
+        elif name in STAGE_OF:
+            wanted.add(name)
+        else:
+            raise ValueError(f"unknown SciIG metric {name!r}; choose from {list(SUITE_METRICS)} or the scorers "
+                             f"{list(STAGES)}")
+    return wanted
+
+
+def metrics_without_judge(metrics: Iterable[str] | None = None) -> list[str]:
+    """`metrics` (keys or scorer names; all by default) minus the LLM judge's: what runs with no LLM endpoint."""
+    return sorted(expand_metrics(metrics) - set(STAGES["judge"]))
+
+
+# Sentence encoders wrapped in a memo (`sciwrite.models.memo`): the references' and sources' texts and keyphrase
+# candidates are embedded once however many systems one `SciIGModels` scores.
+MEMO_ENCODER_ROLES = ("contextual_encoder", "keyphrase_encoder")
+
+
+def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | None = None,
+                      metrics: Iterable[str] | None = None, judge_options: Mapping[str, Any] | None = None) -> SciIGModels:
+    """Load every model the requested `metrics` need (all by default), once; `models` overrides role -> id.
+
+    A role the profile has no model for (offline `lite`: bleurt, gpt2, summac_nli, question_generation,
+    question_answering, judge) or a missing WordNet
+    marks its metrics not computed, with the reason; a model that is named but cannot be loaded raises
+    `ModelUnavailableError`, never a silent substitute.
+    """
+
+    wanted = expand_metrics(metrics)
+    models = dict(models or {})
+    suite = SciIGModels(profile=current_profile(profile))
+    for metric in SUITE_METRICS:
+        if metric not in wanted:
+            suite.not_computed[metric] = "not requested"
+
+    def want(stage: str) -> bool:
+        return suite.wants(stage)
+
+    if want("meteor"):
+        suite.wordnet, why = wordnet_or_reason()
+        _record(suite, "wordnet", suite.wordnet, why, "meteor", model_id="wordnet")
+    if want("bertscore"):
+        suite.model_ids["scibert"] = resolve_model("scibert", models.get("scibert"), profile)
+        suite.token_encoder = MemoTokenEncoder(sciig_bertscore_encoder(models.get("scibert"), None, profile))
+    roles: list[tuple[str, str, str, Callable[..., tuple[Any, str | None]]]] = [
+        ("bleurt", "bleurt", "bleurt", bleurt_for_profile),
+        ("contextual_relevance", "contextual_encoder", "contextual_encoder", contextual_encoder_for_profile),
+        ("keyphrases", "keyphrase_encoder", "keyphrase_encoder", keyphrase_encoder_for_profile),
+        ("summac", "summac_nli", "summac_nli", summac_nli_for_profile),
+        ("perplexity", "gpt2", "lm", perplexity_model_for_profile),
+    ]
+    for stage, role, attribute, loader in roles:
+        if want(stage):
+            model, why = loader(models.get(role), profile)
+            if model is not None and role in MEMO_ENCODER_ROLES:
+                model = MemoSentenceEncoder(model)
+            setattr(suite, attribute, model)
+            _record(suite, role, model, why, stage,
+                    model_id=None if model is None else resolve_model(role, models.get(role), profile))
+    if want("qa"):
+        suite.qa, why = qa_models_for_profile(models.get("question_generation"), models.get("question_answering"),
+                                              profile)
+        if suite.qa is None:
+            _record(suite, "question_generation", None, why, "qa", model_id=None)
+        else:
+            suite.model_ids.update(suite.qa.model_ids)
+    if want("judge"):
+        suite.judge, why = sciig_judge_for_profile(models.get("judge"), profile, **dict(judge_options or {}))
+        _record(suite, "judge", suite.judge, why, "judge",
+                model_id=getattr(suite.judge, "model", None) or getattr(suite.judge, "model_id", None) or "judge")
+    return suite
+
+
+def _record(suite: SciIGModels, role: str, model: Any, why: str | None, stage: str, model_id: str | None) -> None:
+    if model is None:
+        for metric in STAGES[stage]:
+            suite.not_computed.setdefault(metric, why or f"no {role} model")
+    else:
+        suite.model_ids[role] = str(model_id or role)
+
+
+def check_papers(papers: Sequence[Mapping[str, Any]]) -> None:
+    """Each paper needs the SciIG fields the metrics read; an error names the paper and the field."""
+    for i, paper in enumerate(papers):
+        name = f"paper {i} ({paper.get('paper_id', '?')})"
+        for key in ("paper_id", "title", "abstract", "introduction"):
+            if not isinstance(paper.get(key), str):
+                raise ValueError(f"{name}: field {key!r} must be a string")
+        neighbors = paper.get("neighbors")
+        if not isinstance(neighbors, list) or not all(isinstance(n, Mapping) for n in neighbors):
+            raise ValueError(f"{name}: field 'neighbors' must be a list of {{key, title, authors, abstract}} records")
+
+
+def _cited_text(neighbor: Mapping[str, Any]) -> str:
+    title, abstract = (neighbor.get("title") or "").strip(), (neighbor.get("abstract") or "").strip()
+    return f"{neighbor.get('key', '')}: {title}. {abstract}".strip()
+
+
+def score_sciig(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]], models: SciIGModels,
+                show_progress: bool = True, batch_size: int = 64) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """(one row per prediction, aligned with `papers`; wall seconds per scorer).
+
+    `papers` are SciIG records (paper_id, title, abstract, introduction, neighbors). Each row holds every
+    computable metric and its diagnostics, and ``errors`` (scorer -> why this paper could not be scored by it;
+    its metrics are then ``None``). Rows carry ``bleu_stats`` (sacrebleu's sufficient statistics) so that
+    `summarize_sciig` reports corpus BLEU for any set of rows.
+    """
+    if len(predictions) != len(papers):
+        raise ValueError(f"predictions ({len(predictions)}) and papers ({len(papers)}) must have the same length")
+    for i, text in enumerate(predictions):
+        if not isinstance(text, str):
+            raise ValueError(f"record {i}: field 'text' must be a string, got {type(text).__name__}")
+    check_papers(papers)
+    rows: list[dict[str, Any]] = [{"paper_id": p["paper_id"], "errors": {}} for p in papers]
+    timings: dict[str, float] = {}
+    stages = [(name, check, run) for name, check, run in _stages(list(predictions), papers, models, batch_size)
+              if models.wants(name)]
+    for name, check, run in tqdm(stages, desc="SciIG metrics", disable=not show_progress):
+        start = time.perf_counter()
+        ok = []
+        for i in range(len(papers)):
+            why = _problem(check, i)
+            if why is None:
+                ok.append(i)
+            else:
+                rows[i]["errors"][name] = why
+                for metric in STAGES[name]:
+                    rows[i].setdefault(metric, None)
+        if ok:
+            for i, extra in zip(ok, run(ok)):
+                merge_row(rows[i], extra, name)
+        timings[name] = round(time.perf_counter() - start, 4)
+        if len(ok) < len(papers):
+            logger.warning("%s: %d of %d papers could not be scored (see 'errors' on their rows)", name,
+                           len(papers) - len(ok), len(papers))
+    return rows, timings
+
+
+def _problem(check: Callable[[int], Any], i: int) -> str | None:
+    """Why record `i` fails a scorer's input checks (the scorer's own message, minus its 'record 0: '), or None."""
+    try:
+        check(i)
+    except (ValueError, TypeError) as err:
+        message = str(err)
+        return message.removeprefix("record 0: ")
+    return None
+
+
+def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models: SciIGModels, batch_size: int):
+    """(name, per-record check, run(indices) -> rows) per scorer, each scorer called once on the checked papers."""
+
+    references = [p["introduction"] for p in papers]
+    titles = [p["title"] for p in papers]
+    abstracts = [p["abstract"] for p in papers]
+    cited_abstracts = [[n.get("abstract") or "" for n in p["neighbors"]] for p in papers]
+    cited = [[_cited_text(n) for n in p["neighbors"]] for p in papers]
+    neighbors = [list(p["neighbors"]) for p in papers]
+    paper_ids = [p["paper_id"] for p in papers]
+    pick = lambda values, idx: [values[i] for i in idx]
+
+    def pair_check(i: int) -> None:
+        check_reference_pairs([predictions[i]], [references[i]])
+
+    def source_check(i: int) -> None:
+        check_sciig_inputs([predictions[i]], [references[i]], [titles[i]], [abstracts[i]])
+
+    def rouge(idx):
+
+        return score_rouge(pick(predictions, idx), pick(references, idx))
+
+    def bleu(idx):
+
+        preds, refs = pick(predictions, idx), pick(references, idx)
+        _, rows = score_bleu(preds, refs)
+        return [{**row, "bleu_stats": stats} for row, stats in zip(rows, bleu_statistics(preds, refs))]
+
+    def meteor(idx):
+
+        return score_meteor(pick(predictions, idx), pick(references, idx), models.wordnet)
+
+    def bertscore(idx):
+
+        return score_sciig_bertscore(pick(predictions, idx), pick(references, idx), models.token_encoder)
+
+    def bleurt(idx):
+
+        return [{"bleurt": r["bleurt"], "bleurt_windows": r["windows"]}
+                for r in score_bleurt(pick(predictions, idx), pick(references, idx), models.bleurt)]
+
+    def contextual(idx):
+
+        return score_contextual_relevance(pick(predictions, idx), pick(titles, idx), pick(abstracts, idx),
+                                          pick(cited_abstracts, idx), models.contextual_encoder, batch_size)
+
+    def keyphrases(idx):
+
+        return score_keyphrases(pick(predictions, idx), pick(references, idx), pick(titles, idx),
+                                pick(abstracts, idx), models.keyphrase_encoder, batch_size)
+
+    def summac(idx):
+
+        rows = score_summac(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
+                            models.summac_nli)
+        return [{**r, "summac_generated_sentences": r.pop("generated_sentences")} for r in rows]
+
+    def qa(idx):
+
+        return score_qa(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
+                        models.qa, batch_size=batch_size)
+
+    def citations(idx):
+
+        rows = score_citation_correctness(pick(predictions, idx), pick(neighbors, idx), pick(paper_ids, idx))
+        return [{_CITATION_KEYS.get(k, k): v for k, v in r.items()} for r in rows]
+
+    def perplexity(idx):
+
+        return score_perplexity(pick(predictions, idx), models.lm)
+
+    def judge(idx):
+
+        return judge_sciig(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
+                           models.judge, pick(cited, idx), show_progress=False)
+
+    return [
+        ("rouge", pair_check, rouge),
+        ("bleu", pair_check, bleu),
+        ("meteor", pair_check, meteor),
+        ("bertscore", pair_check, bertscore),
+        ("bleurt", pair_check, bleurt),
+        ("contextual_relevance",
+         lambda i: check_sources([predictions[i]], [titles[i]], [abstracts[i]], [cited_abstracts[i]]), contextual),
+        ("keyphrases", source_check, keyphrases),
+        ("summac", source_check, summac),
+        ("qa", source_check, qa),
+        ("citations", lambda i: citation_correctness(predictions[i], neighbors[i], f"paper {paper_ids[i]!r}"),
+         citations),
+        ("perplexity", lambda i: check_texts("predictions", [predictions[i]], allow_empty=True,
+                                             max_words=10 ** 12), perplexity),
+        ("judge", source_check, judge),
+    ]
+
+
+def bleu_statistics(predictions: Sequence[str], references: Sequence[str]) -> list[list[int]]:
+    """sacrebleu's per-sentence sufficient statistics (its corpus BLEU sums them), as `score_bleu` configures it."""
+    from sacrebleu.metrics import BLEU
+
+    stats = BLEU()._extract_corpus_statistics(list(predictions), [list(references)])
+    return [[int(x) for x in s] for s in stats]
+
+
+def corpus_bleu(stats: Sequence[Sequence[int]]) -> float:
+    """Corpus BLEU (sacrebleu, 0-100) of the summed sufficient statistics of some rows."""
+    from sacrebleu.metrics import BLEU
+
+    if not stats:
+        return 0.0
+    total = [sum(column) for column in zip(*stats)]
+    return float(BLEU()._compute_score_from_stats(total).score)
+
+
+def summarize_sciig(rows: Sequence[Mapping[str, Any]], models: SciIGModels) -> dict[str, Any]:
+    """Per Table 2 metric: the mean over the papers it scored (None, with the reason, when not computed); BLEU
+    is corpus BLEU over the scored papers, perplexity the mean over papers with a defined value (two tokens or
+    more), each judge score the mean over the papers judged on it. Also: papers each scorer could not score."""
+    n = len(rows)
+    summary: dict[str, Any] = {"n_papers": n, "profile": models.profile}
+    for metric in SUITE_METRICS:
+        if metric in models.not_computed:
+            summary[metric] = None
+            continue
+        if metric == "bleu":
+            stats = [r["bleu_stats"] for r in rows if r.get("bleu_stats") is not None]
+            summary[metric] = corpus_bleu(stats) if stats else None
+            continue
+        values = [r[metric] for r in rows if r.get(metric) is not None]
+        summary[metric] = sum(values) / len(values) if values else None
+    if "bleu" not in models.not_computed:
+        values = [r["bleu"] for r in rows if r.get("bleu") is not None]
+        summary["sentence_bleu"] = sum(values) / len(values) if values else None
+    if "perplexity" not in models.not_computed:
+        summary["perplexity_undefined"] = sum(1 for r in rows if r.get("perplexity") is None
+                                              and "perplexity" not in r.get("errors", {}))
+    if "citation_precision" not in models.not_computed:
+        scored = [r for r in rows if "citations" not in r.get("errors", {})]
+        summary["no_citation_rate"] = sum(bool(r.get("no_citation")) for r in scored) / len(scored) if scored else None
+    if models.wants("judge"):
+        summary["judge_failures"] = sum(1 for r in rows if r.get("judge_errors"))
+    errors: dict[str, dict[str, str]] = {}
+    for row in rows:
+        for stage, why in row.get("errors", {}).items():
+            errors.setdefault(stage, {})[row["paper_id"]] = why
+    summary["scoring_errors"] = errors
+    summary["not_computed"] = {m: why for m, why in models.not_computed.items() if why != "not requested"}
+    summary["models"] = dict(models.model_ids)
+    return summary
+
+
+def table2_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Table 2 as (category, metric, key, value) rows; value None when not computed."""
+    return [{"category": category, "metric": label, "key": key, "value": summary.get(key)}
+            for category, key, label in TABLE2]

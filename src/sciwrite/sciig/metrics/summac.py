@@ -1,0 +1,122 @@
+"""SummaC-ZS (Laban et al., TACL 2022), implemented in sciwrite: entailment-based faithfulness and consistency.
+
+For a source document and a generated text, both split into sentences (`split_sentences`): an NLI model scores
+every (source sentence = premise, generated sentence = hypothesis) pair; each generated sentence gets the maximum
+over source sentences of P(entailment) - P(contradiction); the text's score is the mean over its sentences, in
+[-1, 1]. This is SummaC-ZS at sentence granularity with both entailment and contradiction used and the default
+max / mean reductions. SciIG reads it twice: faithfulness (source = title + abstract) and consistency (source =
+the reference introduction).
+
+The `summac` package itself cannot be installed next to transformers 5 (it pins huggingface-hub<=0.17), so the
+algorithm lives here on top of `sciwrite.models.nli.NLIModel`: every distinct pair of a batch of papers goes
+through one batched `probabilities` call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from sciwrite.metrics.text import split_sentences
+from sciwrite.models.encoders import load_transformer
+from sciwrite.models.nli import NLIModel, label_columns
+from sciwrite.models.registry import ModelUnavailableError, load_for_profile
+from sciwrite.sciig.metrics.inputs import check_sciig_inputs, source_text
+
+# Checkpoints whose config does not name its labels entailment / neutral / contradiction: the columns
+# (entailment, neutral, contradiction) SummaC's own model table gives them (entailment 0, contradiction 1).
+KNOWN_COLUMNS = {"tals/albert-xlarge-vitaminc-mnli": (0, 2, 1), "tals/albert-base-vitaminc-mnli": (0, 2, 1)}
+# VitaminC / FEVER label names for the same three classes.
+_FEVER_NAMES = (("entailment", ("support",)), ("neutral", ("not enough", "nei")), ("contradiction", ("refute",)))
+
+
+def summac_label_columns(id2label: dict[int, str], model_id: str = "") -> tuple[int, int, int]:
+    """(entailment, neutral, contradiction) columns: NLI label names, else FEVER names (SUPPORTS / NOT ENOUGH
+    INFO / REFUTES), else SummaC's table for the checkpoint; otherwise a ModelUnavailableError."""
+    try:
+        return label_columns(id2label)
+    except ModelUnavailableError:
+        pass
+    found = {label: int(i) for i, name in id2label.items() for label, stems in _FEVER_NAMES
+             if any(stem in str(name).lower() for stem in stems)}
+    if len(found) == 3 and len(set(found.values())) == 3:
+        return found["entailment"], found["neutral"], found["contradiction"]
+    if model_id in KNOWN_COLUMNS:
+        return KNOWN_COLUMNS[model_id]
+    raise ModelUnavailableError(
+        f"the NLI model {model_id!r} labels {dict(id2label)} name no entailment / neutral / contradiction classes")
+
+
+@lru_cache(maxsize=2)
+def load_summac_nli(model_id: str) -> NLIModel:
+    """The SummaC NLI model, loaded once per process (GPU fp16 when present), as a sciwrite `NLIModel`."""
+    from transformers import AutoModelForSequenceClassification
+
+    model, tokenizer, device = load_transformer(model_id, AutoModelForSequenceClassification, "SummaC NLI model")
+    max_length = min(getattr(tokenizer, "model_max_length", 512) or 512, 512)
+    return NLIModel(model_id, model, tokenizer, summac_label_columns(model.config.id2label, model_id), device,
+                    max_length)
+
+
+def summac_nli_for_profile(model: str | None = None, profile: str | None = None) -> tuple[NLIModel | None, str | None]:
+    """The `summac_nli` model, or (None, why) when the profile has none (offline `lite`): not computed."""
+    return load_for_profile("summac_nli", load_summac_nli, model, profile)
+
+
+def summac_zs_score(probabilities: np.ndarray) -> tuple[float, np.ndarray]:
+    """SummaC-ZS from a (source sentences, generated sentences, 3) array of P(entail, neutral, contradict):
+    the mean over generated sentences of the max over source sentences of P(entail) - P(contradict); also the
+    per-generated-sentence scores."""
+    per_sentence = (probabilities[..., 0] - probabilities[..., 2]).max(axis=0)
+    return float(per_sentence.mean()), per_sentence
+
+
+def summac_zs_batch(jobs: Sequence[tuple[str, str]], nli: NLIModel, batch_size: int = 32) -> list[dict[str, Any]]:
+    """SummaC-ZS of each (source, generation) job: one batched NLI call over all distinct sentence pairs.
+
+    Each result: ``score``, ``sentence_scores`` (per generated sentence), ``best_source_sentence`` (index of the
+    source sentence that gave each maximum), ``source_sentences``, ``generated_sentences``."""
+    split = [(split_sentences(source), split_sentences(generation)) for source, generation in jobs]
+    pair_index: dict[tuple[str, str], int] = {}
+    for sources, generated in split:
+        for premise in sources:
+            for hypothesis in generated:
+                pair_index.setdefault((premise, hypothesis), len(pair_index))
+    pairs = list(pair_index)
+    probs = nli.probabilities([p for p, _ in pairs], [h for _, h in pairs], batch_size)
+    results = []
+    for sources, generated in split:
+        if not sources or not generated:  # only possible for text without any sentence (checked upstream)
+            results.append({"score": 0.0, "sentence_scores": [], "best_source_sentence": [],
+                            "source_sentences": len(sources), "generated_sentences": len(generated)})
+            continue
+        rows = np.array([[pair_index[(p, h)] for h in generated] for p in sources])
+        matrix = probs[rows]  # (source sentences, generated sentences, 3)
+        score, per_sentence = summac_zs_score(matrix)
+        best = (matrix[..., 0] - matrix[..., 2]).argmax(axis=0)
+        results.append({"score": score, "sentence_scores": [round(float(s), 6) for s in per_sentence],
+                        "best_source_sentence": [int(b) for b in best],
+                        "source_sentences": len(sources), "generated_sentences": len(generated)})
+    return results
+
+
+def score_summac(predictions: Sequence[str], references: Sequence[str], titles: Sequence[str] | None,
+                 abstracts: Sequence[str], nli: NLIModel, batch_size: int = 32) -> list[dict[str, Any]]:
+    """Per paper: ``summac_faithfulness`` (source = title + abstract), ``summac_consistency`` (source = reference
+    introduction), both in [-1, 1], with the per-sentence scores of each. One NLI pass for the whole batch."""
+    n = check_sciig_inputs(predictions, references, titles, abstracts)
+    titles = [""] * n if titles is None else titles
+    sources = [source_text(t, a) for t, a in zip(titles, abstracts)]
+    jobs = [*zip(sources, predictions), *zip(references, predictions)]
+    results = summac_zs_batch(jobs, nli, batch_size)
+    rows = []
+    for i in range(n):
+        faith, consist = results[i], results[n + i]
+        rows.append({"summac_faithfulness": faith["score"], "summac_consistency": consist["score"],
+                     "generated_sentences": faith["generated_sentences"],
+                     "faithfulness_sentence_scores": faith["sentence_scores"],
+                     "consistency_sentence_scores": consist["sentence_scores"]})
+    return rows
