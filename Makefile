@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_HUB_DISABLE_TELEMETRY=1
 
-.PHONY: install quickstart test bench clean
+.PHONY: install quickstart test test-quick bench clean
 
 install: $(VENV)/.installed
 
@@ -22,6 +22,9 @@ quickstart: install
 
 test: install
 	$(OFFLINE) $(BIN)/python -m pytest -q
+
+test-quick: install
+	$(OFFLINE) $(BIN)/python -m pytest -q -m "not slow"
 
 bench: install
 	$(BIN)/python scripts/bench/retrieval.py

@@ -207,7 +207,7 @@ def test_evaluate_rwgbench_no_judge_keeps_the_chosen_metrics(monkeypatch, tmp_pa
         asked.update(kwargs)
         raise ValueError("stop here")
 
-    monkeypatch.setattr("sciwrite.cli.commands.evaluate_prediction_files", fake)
+    monkeypatch.setattr("sciwrite.cli.evaluate.evaluate_prediction_files", fake)
     argv = ["evaluate", "rwgbench", "--predictions", str(tmp_path / "p.jsonl"), "--no-judge"]
     assert main([*argv, "--metrics", "precision", "llm_judge"]) == 2
     assert asked["metrics"] == ["precision"]

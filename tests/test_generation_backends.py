@@ -11,7 +11,7 @@ import logging
 import time
 
 import pytest
-from llm_server import Reply, chat_server
+from fakes.openai_server import Reply, chat_server
 
 from sciwrite.generation.runner import Generated, PaperLLM, prompt_text, run_generation
 from sciwrite.llm.backends import APIBackend, backoff_seconds, make_backend, parse_model_id, retry_after_seconds

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from llm_server import chat_server
+from fakes.openai_server import chat_server
 
 from sciwrite.cli import main
 
@@ -68,7 +68,7 @@ def test_push_reads_the_run_from_the_file_and_pushes_it(tmp_path, monkeypatch, c
                                 "label": "ref", "benchmark": "sciig", "dataset": "sample", "model": "openai:gpt-4o",
                                 "method": "THREE_SHOT", "retriever": None, "seed": 42}) + "\n")
     pushed = {}
-    monkeypatch.setattr("sciwrite.cli.commands.push_predictions",
+    monkeypatch.setattr("sciwrite.cli.push.push_predictions",
                         lambda p, repo, fields, **kw: pushed.update(path=p, repo=repo, fields=fields, **kw) or
                         f"https://huggingface.co/datasets/{repo}")
     assert main(["push", str(path), "--repo-id", "me/sciig-runs"]) == 0

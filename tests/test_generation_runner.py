@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from llm_server import Reply, chat_server
+from fakes.openai_server import Reply, chat_server
 
 from sciwrite.generation.runner import (
     Generated,
@@ -240,7 +240,7 @@ def test_method_without_model_fails_per_paper(tmp_path):
 def test_corrupt_middle_line_stops_resume(tmp_path):
     out = tmp_path / "out.jsonl"
     out.write_text('{"paper_id": "p00", "pred": "x"}\nnot json\n{"paper_id": "p01", "pred": "y"}\n')
-    with pytest.raises(ValueError, match="line 2: not JSON"):
+    with pytest.raises(ValueError, match="line 2: not valid JSON"):
         written_paper_ids(out)
 
 

@@ -1,19 +1,20 @@
-"""The LLM judge and its OpenAI-compatible client, offline: a real local HTTP server speaks the chat-completions
-protocol and a scripted "model" answers from the request, so the openai SDK's own code path is exercised."""
+"""The LLM judge and its OpenAI-compatible client, offline: a real local HTTP server (tests/fakes/openai_server.py)
+speaks the chat-completions protocol and a scripted "model" answers from the request, so the openai SDK's own code
+path is exercised."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
-import threading
 import time
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fakes.openai_server import ChatServer
 
 import sciwrite
 from sciwrite.llm.client import ChatClient, LLMNotConfiguredError
@@ -24,58 +25,8 @@ from sciwrite.rwgbench.metrics.judge import FOLLOW_UP, judge_messages, judge_sec
 REPO = Path(__file__).resolve().parents[1]
 ENDPOINT_VARIABLES = ("SCIWRITE_LLM_BASE_URL", "SCIWRITE_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY")
 
-Reply = str | tuple[int, str]  # the assistant's content, or (HTTP status, body) for an error
-
-
-class FakeLLMServer:
-    """``POST /v1/chat/completions`` on 127.0.0.1; `answer(request_json)` scripts the model. Records requests."""
-
-    def __init__(self, answer: Callable[[dict[str, Any]], Reply]) -> None:
-        self.answer = answer
-        self.requests: list[dict[str, Any]] = []
-        self.headers: list[dict[str, str]] = []
-        self._lock = threading.Lock()
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-                with server._lock:
-                    server.requests.append(body)
-                    server.headers.append({k.lower(): v for k, v in self.headers.items()})
-                if self.path.rstrip("/") != "/v1/chat/completions":
-                    return self._send(404, json.dumps({"error": {"message": "not found"}}))
-                reply = server.answer(body)
-                if isinstance(reply, tuple):
-                    return self._send(reply[0], reply[1], {"retry-after-ms": "5"})
-                completion = {
-                    "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
-                    "model": body.get("model"),
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": reply},
-                                 "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                }
-                self._send(200, json.dumps(completion))
-
-            def _send(self, status: int, text: str, headers: dict[str, str] | None = None) -> None:
-                data = text.encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def sections_sent(self) -> list[str]:
-        return [section_of(r) for r in self.requests]
+def sections_sent(server: ChatServer) -> list[str]:
+    return [section_of(r) for r in server.requests]
 
 
 def section_of(request: dict[str, Any]) -> str:
@@ -86,7 +37,7 @@ def section_of(request: dict[str, Any]) -> str:
     return match.group(2)
 
 
-def scripted_judge(request: dict[str, Any]) -> Reply:
+def scripted_judge(request: dict[str, Any]) -> str | tuple[int, str]:
     """Answers `WANT=n` with score n; GARBAGE with prose; FAIL500 with a server error; FLAKY with prose at first
     and JSON once asked again; ONCE500 fails with HTTP 500 the first time only."""
     time.sleep(random.uniform(0, 0.02))  # replies finish out of order under concurrency
@@ -116,15 +67,12 @@ def _no_endpoint(monkeypatch):
 
 
 @pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    fake = FakeLLMServer(scripted_judge)
-    fake.thread.start()
-    yield fake
-    fake.httpd.shutdown()
-    fake.httpd.server_close()
+def server() -> Iterator[ChatServer]:
+    with ChatServer(scripted_judge) as fake:
+        yield fake
 
 
-def client_for(server: FakeLLMServer, **kwargs: Any) -> ChatClient:
+def client_for(server: ChatServer, **kwargs: Any) -> ChatClient:
     return ChatClient("judge-model", base_url=server.base_url, api_key="test-key", **{"max_retries": 1, **kwargs})
 
 
@@ -237,9 +185,9 @@ def test_end_to_end_scores_in_order_and_failures_isolated(server):
     assert "500" in rows[7]["judge_error"] and "overloaded" in rows[7]["judge_error"]
     assert rows[9] == {"llm_judge": 0.0, "llm_judge_raw": 1, "judge_error": None, "judge_reply": None,
                        "truncated": False, "empty_section": True}
-    sent = server.sections_sent()
+    sent = sections_sent(server)
     assert all(s.strip() for s in sent)  # the empty section was never sent
-    # the failed items were sent again by the second pass (the 500 also by the SDK's own retry)
+    # the failed items were sent again by the second pass (the 500 also by the client's own retry)
     assert sum("GARBAGE" in s for s in sent) == 2 and sum("FAIL500" in s for s in sent) == 4
     assert all(r["model"] == "judge-model" and r["temperature"] == 0 for r in server.requests)
     summary = summarize_judgements(rows)
@@ -255,7 +203,7 @@ def test_transient_errors_and_unreadable_replies_are_retried(server):
     flaky = [r for r in server.requests if "FLAKY" in section_of(r)]
     assert len(flaky) == 2 and flaky[1]["messages"][-2:] == [
         {"role": "assistant", "content": "Quite good overall."}, {"role": "user", "content": FOLLOW_UP}]
-    assert sum("ONCE500" in s for s in server.sections_sent()) == 2  # the SDK retried the 500 itself
+    assert sum("ONCE500" in s for s in sections_sent(server)) == 2  # the client retried the 500 itself
     no_retry = judge_sections(["FLAKY again."], client_for(server), retries=0, show_progress=False)
     assert no_retry[0]["judge_error"].startswith("unparsable reply")
 
@@ -301,6 +249,37 @@ def test_client_is_general(server):
     unreachable = ChatClient("m", base_url="http://127.0.0.1:9/v1", api_key="k", max_retries=0, timeout=5)
     failed = unreachable.complete([[{"role": "user", "content": "hi"}]], show_progress=False)
     assert not failed[0].ok and "Connection" in failed[0].error
+
+
+def test_client_inside_a_running_event_loop(server):
+    """Called from async code (a notebook, an async caller), the client runs its batch on a worker thread's loop."""
+    async def caller():
+        return client_for(server).complete([[{"role": "user", "content": "<section-ab>\nWANT=4\n</section-ab>"}]],
+                                           show_progress=False)
+
+    [result] = asyncio.run(caller())
+    assert result.ok and parse_judge_score(result.content) == 4
+
+
+def test_client_speaks_the_backends_model_ids(server, monkeypatch):
+    """Provider-prefixed ids as the generation backends read them: the provider's key variable, the name sent
+    without its prefix; keys are scrubbed from errors; `max_tokens=None` sends none."""
+    monkeypatch.setenv("OPENROUTER_API_KEY", "sk-or-secret-key-123")
+    client = ChatClient("openrouter:vendor/judge", base_url=server.base_url, max_retries=0)
+    [result] = client.complete([[{"role": "user", "content": "<section-ab>\nWANT=2\n</section-ab>"}]],
+                               max_tokens=None, show_progress=False)
+    assert parse_judge_score(result.content) == 2 and client.model == "openrouter:vendor/judge"
+    assert server.requests[-1]["model"] == "vendor/judge" and "max_tokens" not in server.requests[-1]
+    assert server.headers[-1]["authorization"] == "Bearer sk-or-secret-key-123"
+    with ChatServer(lambda body: (401, {"error": {"message": "bad key sk-or-secret-key-123"}})) as denying:
+        [failed] = ChatClient("openrouter:vendor/judge", base_url=denying.base_url).complete(
+            [[{"role": "user", "content": "hi"}]], show_progress=False)
+    assert "HTTP 401" in failed.error and "***" in failed.error and "sk-or-secret" not in failed.error
+    monkeypatch.delenv("OPENROUTER_API_KEY")
+    with pytest.raises(LLMNotConfiguredError, match="set OPENROUTER_API_KEY"):
+        ChatClient("openrouter:vendor/judge")
+    with pytest.raises(ValueError, match="local transformers model"):
+        ChatClient("hf:Qwen/Qwen2.5-0.5B-Instruct", api_key="k")
 
 
 # --- configuration ------------------------------------------------------------------------------------------------

@@ -370,12 +370,3 @@ def test_extractive_model_uses_the_extractive_floor(tmp_path, tiny_split, monkey
     for line in read_jsonl(out):
         assert len(line["candidates"]) == 3 and line["retriever"] == "bm25" and line["k"] == 3
         assert all(1 <= int(n) <= 3 for n in re.findall(r"\[(\d+)\]", line["pred"]))
-
-
-def test_baseline_script_help():
-    import subprocess
-    import sys
-
-    script = Path(__file__).resolve().parents[1] / "baselines" / "rwgbench_generate.py"
-    done = subprocess.run([sys.executable, str(script), "--help"], check=False, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0 and "--oracle" in done.stdout and "--method" in done.stdout

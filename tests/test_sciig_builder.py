@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 import yaml
-from sciig_http import LocalServer, chat_handler, s2_handler
+from fakes.openai_server import ChatServer
+from fakes.semantic_scholar import SemanticScholarServer
 
 from sciwrite.cli.build_sciig import import_release_folder
 from sciwrite.core.datasets import card_configs
@@ -158,14 +159,10 @@ def test_builder_with_llm_mapping_and_semantic_scholar(tmp_path, monkeypatch):
     titles = [e["title"] for e in bibs.values()]
     s2_papers = {t.lower(): {"paperId": f"p{i}", "title": t, "abstract": f"Abstract of {t}.",
                              "authors": [{"name": "Some One"}]} for i, t in enumerate(titles)}
-    llm, s2 = LocalServer(chat_handler(answer)), LocalServer(s2_handler(s2_papers))
-    try:
-        client = ChatClient("mapper", base_url=f"{llm.url}/v1", api_key="EMPTY", max_retries=0)
+    with ChatServer(answer) as llm, SemanticScholarServer(s2_papers) as s2:
+        client = ChatClient("mapper", base_url=llm.base_url, api_key="EMPTY", max_retries=0)
         s2_client = SemanticScholarClient(base_url=f"{s2.url}/graph/v1", cache_path=tmp_path / "s2.json", min_interval=0)
         records, report = build_sciig_records(folder, llm_client=client, s2_client=s2_client, show_progress=False)
-    finally:
-        llm.close()
-        s2.close()
     assert [r["paper_id"] for r in records] == ["good", "other"]
     assert report.llm_mapping == {"mapped": 2} and len(llm.requests) == 1  # identical requests are sent once
     assert report.citations["linked-by-llm"] == 2

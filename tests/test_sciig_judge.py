@@ -1,5 +1,5 @@
 """SciIG LLM judge offline: parsing named scores, the three prompts, injection, and the client path against a local
-OpenAI-compatible server (tests/llm_server.py)."""
+OpenAI-compatible server (tests/fakes/openai_server.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from llm_server import chat_server
+from fakes.openai_server import chat_server
 
 import sciwrite
 from sciwrite.llm.client import ChatClient

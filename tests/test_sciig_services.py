@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from sciig_http import LocalServer, chat_handler, s2_handler
+from fakes.openai_server import ChatServer
+from fakes.semantic_scholar import SemanticScholarServer
 
 from sciwrite.llm.client import ChatClient
 from sciwrite.sciig.data.llm_map import (
@@ -32,7 +33,7 @@ def s2_server():
     servers = []
 
     def start(fail_first=None):
-        server = LocalServer(s2_handler(PAPERS, fail_first))
+        server = SemanticScholarServer(PAPERS, fail_first or ()).start()
         servers.append(server)
         return server
 
@@ -129,24 +130,18 @@ def test_mapping_prompt_and_answer_parsing():
 
 def test_map_with_llm_through_a_local_endpoint():
     answers = iter(['{"entry_id": "BIBREF0"}', '{"entry_id": "nonsense"}'])
-    server = LocalServer(chat_handler(lambda body: next(answers)))
-    try:
-        client = ChatClient("mapper", base_url=f"{server.url}/v1", api_key="EMPTY", max_retries=0)
+    with ChatServer(lambda body: next(answers)) as server:
+        client = ChatClient("mapper", base_url=server.base_url, api_key="EMPTY", max_retries=0)
         ids, counts = map_with_llm([request(), request("Chunking (Zhang, 2019) too.")], client)
-    finally:
-        server.close()
     assert sorted(ids, key=str) == sorted(["BIBREF0", None], key=str)
     assert counts == {"mapped": 1, "rejected": 1}
-    assert server.requests[0]["body"]["model"] == "mapper" and server.requests[0]["body"]["temperature"] == 0.0
+    assert server.requests[0]["model"] == "mapper" and server.requests[0]["temperature"] == 0.0
 
 
 def test_map_with_llm_counts_errors_and_skips():
     ids, counts = map_with_llm([request(), request()], None)
     assert ids == [None, None] and counts == {"skipped": 2}
-    server = LocalServer(lambda r: (500, {"error": {"message": "boom"}}, {}))
-    try:
-        client = ChatClient("mapper", base_url=f"{server.url}/v1", api_key="EMPTY", max_retries=0)
+    with ChatServer(lambda body: (500, {"error": {"message": "boom"}})) as server:
+        client = ChatClient("mapper", base_url=server.base_url, api_key="EMPTY", max_retries=0)
         ids, counts = map_with_llm([request()], client)
-    finally:
-        server.close()
-    assert ids == [None] and counts == {"error": 1}
+    assert ids == [None] and counts == {"error": 1} and len(server.requests) == 1

@@ -2,8 +2,9 @@
 answers every request after a fixed delay (200 ms by default), at concurrency 1 and 32.
 
 Prints requests/s at each concurrency, the ratio of the highest to concurrency 1 (target >= 20x), and the share
-of the ideal throughput (concurrency / delay) each level reaches. The server runs in its own process (asyncio,
-HTTP/1.1 keep-alive), so it is not the client's bottleneck.
+of the ideal throughput (concurrency / delay) each level reaches. The server is the tests' fake OpenAI-compatible
+server (tests/fakes/openai_server.py: threaded, HTTP/1.1 keep-alive), run in its own process so that it is not the
+client's bottleneck.
 
     .venv/bin/python scripts/bench/generation.py                       # 500 requests at 1 and at 32 (~2 min)
     .venv/bin/python scripts/bench/generation.py --requests-at-1 100   # the same figures, c=1 on 100 requests
@@ -12,7 +13,6 @@ HTTP/1.1 keep-alive), so it is not the client's bottleneck.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
 import os
@@ -22,48 +22,33 @@ import tempfile
 import time
 from pathlib import Path
 
+# The server is the tests' fake (tests/fakes/openai_server.py): one fake for tests and benchmarks alike.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
+from fakes.openai_server import ChatServer, Reply  # noqa: E402
+
+from sciwrite.generation.runner import Generated, prompt_text, run_generation  # noqa: E402
+from sciwrite.llm.backends import make_backend  # noqa: E402
+from sciwrite.llm.types import GenerationSettings  # noqa: E402
+
 # ------------------------------------------------------------------------------------------------ the server
 
 
-async def serve(port: int, delay: float) -> None:
-    """A minimal chat-completions server: every POST is answered after `delay` seconds."""
+def echo_after(delay: float):
+    """The benchmark's model: every request is answered after `delay` seconds with a text naming its prompt."""
 
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                request_line = await reader.readline()
-                if not request_line:
-                    break
-                headers: dict[str, str] = {}
-                while True:
-                    line = await reader.readline()
-                    if line in (b"\r\n", b"\n", b""):
-                        break
-                    name, _, value = line.decode("latin-1").partition(":")
-                    headers[name.strip().lower()] = value.strip()
-                body = await reader.readexactly(int(headers.get("content-length", "0")))
-                request = json.loads(body or b"{}")
-                await asyncio.sleep(delay)
-                prompt = request.get("messages", [{}])[-1].get("content", "")
-                payload = json.dumps({
-                    "id": "chatcmpl-bench", "object": "chat.completion", "created": int(time.time()),
-                    "model": request.get("model"),
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": f"Related work for: {prompt}"}}],
-                    "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": 40,
-                              "total_tokens": len(prompt.split()) + 40}}).encode()
-                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
-                             + str(len(payload)).encode() + b"\r\n\r\n" + payload)
-                await writer.drain()
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass
-        finally:
-            writer.close()
+    def answer(request: dict) -> Reply:
+        prompt = str((request.get("messages") or [{}])[-1].get("content", ""))
+        return Reply(f"Related work for: {prompt}", delay=delay, prompt_tokens=len(prompt.split()),
+                     completion_tokens=40)
 
-    server = await asyncio.start_server(handle, "127.0.0.1", port, backlog=512)
-    print(server.sockets[0].getsockname()[1], flush=True)
-    async with server:
-        await server.serve_forever()
+    return answer
+
+
+def serve(delay: float) -> None:
+    """The tests' fake chat-completions server (threaded, HTTP/1.1 keep-alive), until killed; prints its port."""
+    server = ChatServer(echo_after(delay))
+    print(server.httpd.port, flush=True)
+    server.httpd.serve_forever()
 
 
 def start_server(delay: float) -> tuple[subprocess.Popen, str]:
@@ -86,17 +71,11 @@ class OneShot:
         return [{"role": "user", "content": f"Write the related-work section of '{record['title']}'."}]
 
     async def run(self, record, llm):
-        from sciwrite.generation.runner import Generated, prompt_text
-
         messages = self.prompt(record)
         return Generated(await llm(messages), prompt_text(messages))
 
 
 def measure(base_url: str, n: int, concurrency: int, folder: Path) -> dict:
-    from sciwrite.generation.runner import run_generation
-    from sciwrite.llm.backends import make_backend
-    from sciwrite.llm.types import GenerationSettings
-
     records = [{"paper_id": f"bench-{i:05d}", "title": f"Paper number {i}"} for i in range(n)]
     out = folder / f"c{concurrency}.jsonl"
     backend = make_backend("bench-model", base_url=base_url)
@@ -121,7 +100,7 @@ def main() -> None:
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve(0, args.delay))
+        serve(args.delay)
         return
 
     logging.basicConfig(level=logging.WARNING)

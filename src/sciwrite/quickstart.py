@@ -23,19 +23,19 @@ from sciwrite.generation.extractive import ExtractiveRWGBench, ExtractiveSciIG
 from sciwrite.generation.runner import run_generation
 from sciwrite.llm.backends import make_backend
 from sciwrite.retrieval import BM25Retriever, DenseRetriever, evaluate_retrieval
+from sciwrite.rwgbench.benchmark import RWGBENCH
 from sciwrite.rwgbench.data.configs import default_data_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
 from sciwrite.rwgbench.generation.methods import RAG, CorpusLookup, prepare_records
 from sciwrite.rwgbench.metrics.report import evaluate_prediction_files, format_table2
 from sciwrite.rwgbench.metrics.suite import TABLE2_GROUPS, table2_row
-from sciwrite.rwgbench.metrics.suite import metrics_without_judge as rwg_metrics_without_judge
+from sciwrite.sciig.benchmark import SCIIG
 from sciwrite.sciig.data.builder import write_sciig_sample
 from sciwrite.sciig.data.configs import default_sciig_dir
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.levels import SciIGMethod
 from sciwrite.sciig.metrics.report import evaluate_sciig_file, format_sciig_table
-from sciwrite.sciig.metrics.suite import metrics_without_judge as sciig_metrics_without_judge
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
 
     rwg = evaluate_prediction_files(list(rwg_files.values()), "sample", source=data_dir,
                                     out_dir=out_dir / "rwgbench", systems=list(rwg_files), profile=profile,
-                                    metrics=None if model else rwg_metrics_without_judge(), show_progress=show_progress)
+                                    metrics=None if model else RWGBENCH.metrics_without_judge(None), show_progress=show_progress)
     print(f"\nRWGBench sample, {rwg[0]['n_papers']} papers, {_writer(model)} writer, profile {profile}:")
     print(format_table2(rwg))
     for metric, why in rwg[0]["not_computed"].items():
@@ -102,7 +102,7 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
 
     sciig_system = Path(sciig_file).stem
     sciig = evaluate_sciig_file(sciig_file, "sample", source=sciig_dir, out_dir=out_dir / "sciig" / sciig_system, system=sciig_system,
-                                profile=profile, metrics=None if model else sciig_metrics_without_judge(),
+                                profile=profile, metrics=None if model else SCIIG.metrics_without_judge(None),
                                 show_progress=show_progress)
     print(f"\nSciIG sample, {sciig['n_papers']} papers, {_writer(model)} writer, profile {profile}:")
     print(format_sciig_table(sciig))

@@ -1,5 +1,49 @@
-"""The `sciwrite` command line: argparse lives here and calls library functions with plain arguments."""
+"""The `sciwrite` command: build datasets, build and query retrieval indexes, generate, evaluate, publish
+predictions, run the quick start."""
 
-from sciwrite.cli.commands import build_parser, main
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from sciwrite.cli.build import add_build_commands
+from sciwrite.cli.evaluate import add_evaluate_commands
+from sciwrite.cli.generate import add_generate_commands
+from sciwrite.cli.generate_common import parse_args
+from sciwrite.cli.index import add_index_commands
+from sciwrite.cli.push import add_push_command
+from sciwrite.cli.quickstart import add_quickstart_command
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line, one group per module of this package."""
+    parser = argparse.ArgumentParser(prog="sciwrite", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_build_commands(sub)
+    add_index_commands(sub)
+    add_evaluate_commands(sub)
+    add_generate_commands(sub)
+    add_push_command(sub)
+    add_quickstart_command(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(build_parser(), argv)
+    level = logging.INFO if args.verbose else logging.WARNING
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        args.func(args)
+    except (ValueError, FileNotFoundError, RuntimeError) as err:
+        print(f"sciwrite: error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
 
 __all__ = ["build_parser", "main"]

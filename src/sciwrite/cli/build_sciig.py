@@ -1,4 +1,5 @@
-"""Command-line glue for building SciIG folders (`sciwrite build sciig` and scripts/build_sciig.py).
+"""Command-line glue for building SciIG folders (`sciwrite build sciig`): from grobid2json papers, or
+(``--release FILE``) by importing an upstream SciIG release file.
 
 The LLM mapping step runs when ``--llm-model`` is given and an endpoint is configured (``--llm-base-url`` /
 ``SCIWRITE_LLM_BASE_URL`` and ``SCIWRITE_LLM_API_KEY``); otherwise it is skipped and the skipped citations are
@@ -46,6 +47,8 @@ def add_build_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("--s2-api-key", help="Semantic Scholar API key (default: $S2_API_KEY)")
     p.add_argument("--s2-base-url", help="Graph API base URL (default: https://api.semanticscholar.org/graph/v1)")
     p.add_argument("--s2-cache", help="JSON cache of Semantic Scholar answers (default: <out>/s2_cache.json)")
+    p.add_argument("--release", help="import this upstream SciIG release (JSON / JSON Lines with title, abstract, "
+                                     "introduction, neighbors) instead of building from papers; needs --venue")
     return p
 
 
@@ -61,9 +64,17 @@ def _llm_client(model: str | None, base_url: str | None, cache: str | None) -> A
 
 
 def run_build(args: argparse.Namespace) -> dict[str, Any]:
-    """Build `args.config` into `args.out`; returns the config's statistics and the build report's counts."""
+    """Build `args.config` into `args.out` (or import `args.release` as it); returns the config's statistics and the
+    build report's counts."""
 
     out = Path(args.out or default_sciig_dir())
+    if getattr(args, "release", None):
+        if not args.venue:
+            raise ValueError("--release needs --venue (the venue of every paper of the release)")
+        stats = import_release_folder(args.release, out, args.config, venue=args.venue, year=args.year,
+                                      allow_missing_abstracts=args.allow_missing_abstracts,
+                                      holdout_fraction=args.holdout_fraction)
+        return {"out": str(out), "config": args.config, **stats}
     s2 = (SemanticScholarClient(api_key=args.s2_api_key, base_url=args.s2_base_url,
                                 cache_path=args.s2_cache or out / "s2_cache.json") if args.s2 else None)
     records, report = build_sciig_records(args.paper_dir, llm_client=_llm_client(args.llm_model, args.llm_base_url, args.llm_cache),

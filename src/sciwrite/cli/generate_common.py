@@ -1,12 +1,21 @@
-"""Options every ``sciwrite generate`` command shares, and turning them into a backend, settings and a run."""
+"""Options every ``sciwrite generate`` command shares, and turning them into a backend, settings and a run.
+
+``--config FILE`` reads a baseline config (``baselines/<benchmark>/*.yaml``): a YAML mapping whose keys are the
+command's option names (``workflow_k`` or ``workflow-k`` for ``--workflow-k``), plus ``benchmark`` (required: the
+command it is for) and the free-text ``description`` and ``paper_row``. Its values become the command's defaults,
+so an explicit flag still wins; `parse_args` parses twice to get that order right. The model is never part of a
+config (``--model``).
+"""
 
 from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from sciwrite.generation.runner import Method, RunReport, dry_run, run_generation
 from sciwrite.llm.backends import make_backend
@@ -40,23 +49,119 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParse
     return parser
 
 
-def script_main(add_arguments: Callable[[argparse.ArgumentParser], argparse.ArgumentParser],
-                run: Callable[[argparse.Namespace], Any], description: str, argv: Sequence[str] | None = None,
-                default_source: str | None = None) -> int:
-    """A standalone ``generate`` entry point (the scripts under ``baselines/``): parse, log at INFO, run; a
-    `ValueError` (bad input) becomes a usage error that names the problem."""
-    import logging
+#: Keys of a baseline config that describe it instead of setting an option.
+CONFIG_INFO_KEYS: tuple[str, ...] = ("benchmark", "description", "paper_row")
+#: Options a baseline config may not set, and why.
+CONFIG_REFUSED: dict[str, str] = {
+    "model": "the model is not part of a baseline config: pass --model",
+    "config": "a config cannot name another config",
+    "help": "not an option a config can set",
+}
 
-    parser = add_arguments(argparse.ArgumentParser(description=description))
-    if default_source:
-        parser.set_defaults(source=default_source)
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+class ConfigError(ValueError):
+    """A baseline config that cannot be used; the message names the file and the key."""
+
+
+def _config_value(action: argparse.Action, value: Any) -> Any:
+    """`value` from YAML as the option of `action` would hold it after parsing; ValueError if it cannot."""
+    if action.nargs == 0:  # a flag: --dry-run, --oracle
+        if not isinstance(value, bool):
+            raise ValueError(f"expected true or false, got {value!r}")
+        return value
+    if value is None:
+        return None
+    many = action.nargs in ("+", "*")
+    items = value if many and isinstance(value, list) else [value]
+    if not many and isinstance(value, (list, dict)):
+        raise ValueError(f"expected a single value, got {value!r}")
+    out = []
+    for item in items:
+        if isinstance(item, (bool, list, dict)) or item is None:
+            raise ValueError(f"expected a {getattr(action.type, '__name__', 'str')}, got {item!r}")
+        try:
+            item = action.type(str(item)) if callable(action.type) else str(item)
+        except (TypeError, ValueError, argparse.ArgumentTypeError) as err:
+            raise ValueError(str(err) or f"invalid value {item!r}") from None
+        if action.choices is not None and item not in action.choices:
+            raise ValueError(f"{item!r} is not one of {', '.join(map(str, action.choices))}")
+        out.append(item)
+    return out if many else out[0]
+
+
+def load_config(path: str | Path, benchmark: str, parser: argparse.ArgumentParser) -> dict[str, Any]:
+    """The option defaults a baseline config sets for the ``sciwrite generate <benchmark>`` command `parser`.
+
+    Every key must be one of `parser`'s options (``-`` and ``_`` alike) or a `CONFIG_INFO_KEYS` key, ``benchmark``
+    must be `benchmark`, and every value must be one the option accepts (type and choices); else `ConfigError`
+    naming the file and the key."""
+    path = Path(path)
+    where = f"config {path}"
     try:
-        run(args)
-    except ValueError as err:
-        parser.error(str(err))
-    return 0
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ConfigError(f"{where}: cannot read it ({err.strerror or err})") from None
+    except yaml.YAMLError as err:
+        raise ConfigError(f"{where}: not valid YAML ({err})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: expected a mapping of option names to values, got {type(data).__name__}")
+    data = {str(key).replace("-", "_"): value for key, value in data.items()}
+    found = data.get("benchmark")
+    if found != benchmark:
+        hint = (f"it is a {found} config: run it with `sciwrite generate {found}`" if isinstance(found, str)
+                else f"add `benchmark: {benchmark}`")
+        raise ConfigError(f"{where}: key 'benchmark' is {found!r}, but this is `sciwrite generate {benchmark}`; "
+                          f"{hint}")
+    options = {action.dest: action for action in parser._actions if action.option_strings}
+    defaults: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in CONFIG_INFO_KEYS:
+            continue
+        if key in CONFIG_REFUSED:
+            raise ConfigError(f"{where}: key {key!r}: {CONFIG_REFUSED[key]}")
+        if key not in options:
+            known = sorted([*CONFIG_INFO_KEYS, *(d for d in options if d not in CONFIG_REFUSED)])
+            raise ConfigError(f"{where}: unknown key {key!r} for `sciwrite generate {benchmark}`; the keys are "
+                              f"{', '.join(known)}")
+        try:
+            defaults[key] = _config_value(options[key], value)
+        except ValueError as err:
+            raise ConfigError(f"{where}: key {key!r}: {err}") from None
+    return defaults
+
+
+class _ConfigAction(argparse.Action):
+    """``--config FILE``: the file's values become the parser's defaults (see `parse_args`)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, benchmark: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.benchmark = benchmark
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        try:
+            defaults = load_config(values, self.benchmark, parser)
+        except ConfigError as err:
+            parser.error(str(err))
+        parser.set_defaults(**defaults)
+        setattr(namespace, self.dest, values)
+
+
+def add_config_argument(parser: argparse.ArgumentParser, benchmark: str) -> argparse.ArgumentParser:
+    """``--config FILE`` of ``sciwrite generate <benchmark>``; parse with `parse_args` so that flags win."""
+    parser.add_argument("--config", metavar="FILE", action=_ConfigAction, benchmark=benchmark,
+                        help=f"a baseline config (YAML, e.g. baselines/{benchmark}/*.yaml): its keys are the defaults "
+                             "of the options of the same name; explicit flags win")
+    return parser
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """`parser.parse_args(argv)`, again when a ``--config`` was read: its values are then the defaults, so every
+    flag given explicitly, before or after ``--config``, wins. (The config's defaults stay set on `parser`.)"""
+    args = parser.parse_args(argv)
+    if getattr(args, "config", None):
+        args = parser.parse_args(argv)
+    return args
 
 
 def settings_from_args(args: argparse.Namespace) -> GenerationSettings:

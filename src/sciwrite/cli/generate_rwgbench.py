@@ -10,6 +10,9 @@ Candidates come from a saved retriever (``--index``, see ``sciwrite index build`
 the split's corpus (BM25, or dense with the ``--profile``'s encoder); the retrieval query is the target's title
 and abstract (``--query-with-introduction`` adds the introduction). ``--model extractive`` runs the non-LLM
 extractive floor over the same candidates instead of a method.
+
+``--config baselines/rwgbench/<row>.yaml`` sets the defaults of one published Table 2 row (method, retriever,
+oracle, k, ...; see `generate_common.load_config`); explicit flags win.
 """
 
 from __future__ import annotations
@@ -21,10 +24,10 @@ from typing import Any
 
 from sciwrite.cli.generate_common import (
     EXTRACTIVE,
+    add_config_argument,
     add_run_arguments,
     execute,
     file_label,
-    script_main,
 )
 from sciwrite.core.hub import push_predictions
 from sciwrite.generation.extractive import ExtractiveRWGBench
@@ -52,8 +55,9 @@ RETRIEVERS = ("bm25", "dense")
 
 
 def add_generate_rwgbench_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """The shared run options plus the RWGBench ones."""
+    """The shared run options plus the RWGBench ones, and --config."""
     add_run_arguments(parser)
+    add_config_argument(parser, "rwgbench")
     parser.add_argument("--split", choices=sorted(SPLITS), default="sample",
                         help="the offline sample (144 ACL papers) or the 100-paper test set")
     parser.add_argument("--source", help="dataset folder or Hub repo id of the papers (default: the sample folder "
@@ -67,9 +71,9 @@ def add_generate_rwgbench_arguments(parser: argparse.ArgumentParser) -> argparse
     parser.add_argument("--k", type=int, default=DEFAULT_K, help=f"retrieved candidates per paper (default {DEFAULT_K})")
     parser.add_argument("--workflow-k", type=int, default=WORKFLOW_K,
                         help=f"hits per Workflow query (default {WORKFLOW_K})")
-    parser.add_argument("--oracle", action="store_true",
+    parser.add_argument("--oracle", action=argparse.BooleanOptionalAction, default=False,
                         help="the gold citations (seed-shuffled) are the candidate list instead of retrieved papers")
-    parser.add_argument("--query-with-introduction", action="store_true",
+    parser.add_argument("--query-with-introduction", action=argparse.BooleanOptionalAction, default=False,
                         help="retrieve with title + abstract + introduction (default: title + abstract)")
     parser.add_argument("--profile", choices=["paper", "lite"],
                         help="model profile of the dense encoder built here (default: $SCIWRITE_PROFILE or paper)")
@@ -181,13 +185,5 @@ def run_generate_rwgbench(args: argparse.Namespace) -> list[Any]:
     return reports
 
 
-def main(argv: list[str] | None = None, *, default_source: str | None = None) -> int:
-    """A standalone entry point (used by ``baselines/rwgbench_generate.py``)."""
-    return script_main(add_generate_rwgbench_arguments, run_generate_rwgbench,
-                       "Generate RWGBench related-work sections (Direct, RAG, ALCE, TAG, Workflow; --oracle for the "
-                       f"gold candidate list) and write <out>/<model>_rwgbench-<split>_<method>[-oracle]_<retriever>"
-                       f".jsonl (default out: {DEFAULT_OUT}).", argv, default_source)
-
-
-__all__ = ["DEFAULT_OUT", "add_generate_rwgbench_arguments", "build_retriever", "load_split", "main", "output_path",
+__all__ = ["DEFAULT_OUT", "add_generate_rwgbench_arguments", "build_retriever", "load_split", "output_path",
            "run_generate_rwgbench"]

@@ -7,13 +7,15 @@ the Hub otherwise), build `SciIGMethod`, and run it through `cli_common.execute`
 with ``pred``, ``label``, ``desc``, ``paper_id`` and the run's metadata. ``--push-to-hub REPO_ID`` then publishes
 the file as a config of that dataset repo (`sciwrite.core.hub.push_predictions`). ``--model extractive``
 runs the offline extractive floor (`sciwrite.generation.extractive.ExtractiveSciIG`) instead of prompts.
+``--config baselines/sciig/<level>.yaml`` sets the defaults of one published run (dataset, level, seed; see
+`generate_common.load_config`); explicit flags win.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +44,9 @@ def _levels_type(value: str) -> str:
 
 
 def add_generate_sciig_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """The shared run options plus --dataset, --source, --level and --push-to-hub."""
+    """The shared run options plus --dataset, --source, --level, --push-to-hub and --config."""
     cli_common.add_run_arguments(parser)
+    cli_common.add_config_argument(parser, "sciig")
     parser.add_argument("--dataset", default="naacl_2025", choices=list(DATASETS),
                         help="SciIG config; introductions are generated for its test split (default: naacl_2025)")
     parser.add_argument("--source", help="local dataset folder or Hub repo id (default: the sample folder for "
@@ -118,12 +121,5 @@ def card_fields(meta: Mapping[str, Any], split: str) -> dict[str, Any]:
             "method": meta["method"], "seed": meta.get("seed")}
 
 
-def main(argv: Sequence[str] | None = None, *, default_source: str | None = None) -> int:
-    """A standalone entry point (used by ``baselines/sciig_generate.py``)."""
-    return cli_common.script_main(add_generate_sciig_arguments, run_generate_sciig,
-                       "Generate SciIG introductions with the paper's prompt levels and write "
-                       f"<out>/<model>_<dataset>_<level>.jsonl (default out: {DEFAULT_OUT}).", argv, default_source)
-
-
-__all__ = ["DEFAULT_OUT", "add_generate_sciig_arguments", "card_fields", "load_split", "main", "output_path",
+__all__ = ["DEFAULT_OUT", "add_generate_sciig_arguments", "card_fields", "load_split", "output_path",
            "plan_runs", "run_generate_sciig", "run_meta"]

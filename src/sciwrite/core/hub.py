@@ -9,29 +9,19 @@ dataset and the card (`predictions_dataset`, `prediction_card`) needs no network
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 #: The card fields every run is described by (others given are kept too).
+from sciwrite.core.jsonl import read_json_lines
+
 CARD_FIELDS: tuple[str, ...] = ("benchmark", "dataset", "split", "model", "method")
 
 
 def read_predictions(path: str | Path) -> list[dict[str, Any]]:
     """The JSON objects of a JSON Lines file (blank lines skipped); a bad line raises `ValueError`."""
-    rows = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path}, line {number}: not JSON ({err})") from err
-        if not isinstance(row, dict):
-            raise ValueError(f"{path}, line {number}: not a JSON object")  # noqa: TRY004 - bad file content
-        rows.append(row)
-    return rows
+    return read_json_lines(path)
 
 
 def predictions_dataset(path: str | Path):

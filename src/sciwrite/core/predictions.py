@@ -17,28 +17,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sciwrite.sciig.metrics.wordnet import cache_root
+from sciwrite.core.jsonl import JsonLine, iter_json_lines
+from sciwrite.core.paths import cache_root
 
 #: Problems listed in one error before the rest are counted.
 MAX_LISTED_PROBLEMS = 10
 
 
-def json_lines(path: str | Path) -> Iterator[tuple[int, str, Any, str | None]]:
+def json_lines(path: str | Path) -> Iterator[JsonLine]:
     """(line number, line, record, problem) for each non-blank line of a JSON Lines file (or of a prediction
-    dataset, see `prediction_file`); `problem` says why a line is not valid JSON (its record is then None)."""
-    path = prediction_file(path)
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as err:
-                yield number, line, None, f"not valid JSON ({err.msg})"
-                continue
-            if isinstance(record, dict) and "text" not in record and "pred" in record:
-                record["text"] = record["pred"]
-            yield number, line, record, None
+    dataset, see `prediction_file`); `problem` says why a line is not valid JSON (its record is then None).
+    A record's ``pred`` (the generation runner's field) is also its ``text``."""
+    for number, line, record, problem in iter_json_lines(prediction_file(path)):
+        if isinstance(record, dict) and "text" not in record and "pred" in record:
+            record["text"] = record["pred"]
+        yield number, line, record, problem
 
 
 def prediction_file(source: str | Path) -> Path:

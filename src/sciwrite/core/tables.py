@@ -5,26 +5,53 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 
-def _cell(value: Any) -> str:
+def cell(value: Any, none: str = "-") -> str:
+    """One table cell: floats to 4 decimals, `none` for a value not computed, anything else as text."""
+    if value is None:
+        return none
     if isinstance(value, float):
         return "nan" if math.isnan(value) else f"{value:.4f}"
     return str(value)
 
 
-def format_table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
-    """A plain-text table with aligned columns (floats to 4 decimals)."""
+def _aligned(header: Sequence[str], cells: Sequence[Sequence[str]], left: int) -> tuple[list[int], Callable[..., str]]:
+    """Column widths, and a function that joins one line's values: the first `left` columns flush left."""
+    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(header)]
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(v.ljust(w) if i < left else v.rjust(w) for i, (v, w) in enumerate(zip(values, widths)))
+
+    return widths, line
+
+
+def format_table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None, left: int = 1) -> str:
+    """A plain-text table with aligned columns (floats to 4 decimals), a rule under the header; the first
+    `left` columns are flush left, the others flush right."""
     if not rows:
         return "(no rows)"
     columns = list(columns or rows[0].keys())
-    cells = [[_cell(row.get(c, "")) for c in columns] for row in rows]
-    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
-    line = lambda values: "  ".join(v.rjust(w) if i else v.ljust(w) for i, (v, w) in enumerate(zip(values, widths)))  # noqa: E731
-    return "\n".join([line(columns), line(["-" * w for w in widths]), *(line(r) for r in cells)])
+    cells = [[cell(row.get(c, ""), none="None") for c in columns] for row in rows]
+    widths, line = _aligned(columns, cells, left)
+    return "\n".join([line(columns), "  ".join("-" * w for w in widths), *(line(r) for r in cells)])
+
+
+def format_grouped_table(rows: Sequence[Sequence[Any]], label: str, groups: Mapping[str, Sequence[str]]) -> str:
+    """A wide table whose metric columns sit under group names (a paper's results table): `rows` hold a row's
+    label and then one value per column, in the order of `groups` (group -> its column labels)."""
+    header = [label, *(column for columns in groups.values() for column in columns)]
+    cells = [[cell(v) for v in row] for row in rows]
+    widths, line = _aligned(header, cells, 1)
+    spans, column = [" " * widths[0]], 1
+    for group, columns in groups.items():
+        span = sum(widths[column:column + len(columns)]) + 2 * (len(columns) - 1)
+        spans.append(f" {group} ".center(span, "-"))
+        column += len(columns)
+    return "\n".join(["  ".join(spans), line(header), *(line(r) for r in cells)])
 
 
 def write_table(rows: Sequence[dict[str, Any]], stem: str | Path) -> tuple[Path, Path]:

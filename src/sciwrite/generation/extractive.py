@@ -153,7 +153,6 @@ class _ExtractiveBase(ABC):
         return self._encoder
 
     def _split(self, text: str) -> list[str]:
-
         return split_sentences(text)
 
     def _filter(self, pool: list[Source], keep: Any = None) -> list[Source]:
@@ -221,7 +220,6 @@ class ExtractiveRWGBench(_ExtractiveBase):
         self.pool_candidates = pool_candidates
 
     def _pool(self, record: Mapping[str, Any]) -> list[Source]:
-
         candidates = record.get("candidate_docs") or []
         if not candidates:
             raise ValueError(f"{_paper_name(record)} has no candidate_docs: the extractive writer has nothing "
@@ -286,7 +284,6 @@ class ExtractiveSciIG(_ExtractiveBase):
         self.max_own_sentences = max_own_sentences
 
     def _pool(self, record: Mapping[str, Any]) -> tuple[list[Source], list[Mapping[str, Any]]]:
-
         neighbors = [n for n in (record.get("neighbors") or []) if isinstance(n, Mapping) and _text(n.get("key"))]
         pool = [Source(s, None, j) for j, s in enumerate(self._split(_text(record.get("abstract"))))]
         for i, neighbor in enumerate(neighbors):

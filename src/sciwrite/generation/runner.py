@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from sciwrite.core.jsonl import iter_json_lines, parse_json_lines
 from sciwrite.llm.backends import scrub_keys
 from sciwrite.llm.types import Backend, Completion, GenerationError, GenerationSettings, Message
 
@@ -141,11 +142,9 @@ def written_paper_ids(out_path: Path) -> set[str]:
             f.truncate(cut)
             data = data[:cut]
     done = set()
-    for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{out_path}, line {number}: not JSON ({err}); fix or remove the line to resume") from err
+    for number, _, record, problem in parse_json_lines(data.decode("utf-8").splitlines()):
+        if problem is not None:
+            raise ValueError(f"{out_path}, line {number}: {problem}; fix or remove the line to resume")
         if isinstance(record, dict) and isinstance(record.get("paper_id"), str):
             done.add(record["paper_id"])
     return done
@@ -156,11 +155,9 @@ def read_failures(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     failures: dict[str, dict[str, Any]] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError:
-            logger.warning("%s, line %d: not JSON; skipped", path, number)
+    for number, _, item, problem in iter_json_lines(path):
+        if problem is not None:
+            logger.warning("%s, line %d: %s; skipped", path, number, problem)
             continue
         if isinstance(item, dict) and isinstance(item.get("record"), dict) \
                 and isinstance(item["record"].get("paper_id"), str):

@@ -8,9 +8,11 @@ Model ids name the backend:
 - ``<model>`` with a base URL (``--base-url`` / ``SCIWRITE_LLM_BASE_URL``) — any OpenAI-compatible server (vLLM,
   TGI, llama.cpp), key in ``SCIWRITE_LLM_API_KEY`` (a server that checks none still needs one set, e.g. ``EMPTY``).
 
-Keys come only from the environment; they never appear in a message, a log line or an output file (error texts
-are scrubbed of them). API requests go through the official ``openai`` SDK's async client (its POST to the
-chat-completions endpoint, typed `ChatCompletion` reply) with its own retries off: sciwrite retries 408/409/429/5xx, timeouts and dropped connections itself, waiting what ``Retry-After`` /
+Keys come from the environment (the generation CLI reads them nowhere else; `sciwrite.llm.client.ChatClient`, the
+synchronous facade over `APIBackend` that the judges use, may also pass one in); they never appear in a message, a
+log line or an output file (error texts are scrubbed of them). API requests go through the official ``openai``
+SDK's async client (its POST to the chat-completions endpoint, typed `ChatCompletion` reply) with its own retries
+off: sciwrite retries 408/409/429/5xx, timeouts and dropped connections itself, waiting what ``Retry-After`` /
 ``retry-after-ms`` asks (up to `GenerationSettings.max_retry_after`) or else an exponential back-off with jitter,
 so that every attempt is counted and a request that still fails says how often it was tried.
 """
@@ -26,10 +28,9 @@ import os
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-from sciwrite.llm.client import API_KEY_VARIABLES, BASE_URL_VARIABLES
 from sciwrite.llm.hf_backend import HFBackend
 from sciwrite.llm.types import Backend, Completion, GenerationError, GenerationSettings, Message
 from sciwrite.models.registry import ModelUnavailableError
@@ -37,6 +38,9 @@ from sciwrite.models.registry import ModelUnavailableError
 logger = logging.getLogger(__name__)
 
 RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 520, 522, 524})
+#: Where `ChatClient` looks for a bare model id's endpoint and key, first variable first.
+BASE_URL_VARIABLES = ("SCIWRITE_LLM_BASE_URL", "OPENAI_BASE_URL")
+API_KEY_VARIABLES = ("SCIWRITE_LLM_API_KEY", "OPENAI_API_KEY")
 
 
 @dataclass(frozen=True)
@@ -178,12 +182,14 @@ class APIBackend:
     spec: ModelSpec
     _client: Any = field(default=None, repr=False)
     _secret: str = field(default="", repr=False)
+    #: A key given by the caller (never stored in a field); None reads the spec's key variable.
+    key: InitVar[str | None] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, key: str | None) -> None:
         from openai import AsyncOpenAI
 
         assert self.spec.key_variable is not None
-        self._secret = api_key(self.spec.key_variable)
+        self._secret = (key or "").strip() or api_key(self.spec.key_variable)
         # SDK retries off: `complete` retries itself, counting attempts and honouring Retry-After without a cap.
         self._client = AsyncOpenAI(api_key=self._secret, base_url=self.spec.base_url, max_retries=0)
 
@@ -194,8 +200,13 @@ class APIBackend:
     def __repr__(self) -> str:
         return f"APIBackend(model={self.spec.raw!r}, base_url={self.spec.base_url!r})"
 
-    async def complete(self, messages: Sequence[Message], settings: GenerationSettings) -> Completion:
-        """The reply to `messages`; transient failures are retried, anything else raises `GenerationError`."""
+    async def complete(self, messages: Sequence[Message], settings: GenerationSettings, *,
+                       params: Mapping[str, Any] | None = None) -> Completion:
+        """The reply to `messages`; transient failures are retried, anything else raises `GenerationError`.
+
+        `params` (e.g. stop, top_p, seed, max_tokens) go into the request over what `settings` sets; a None value
+        leaves that parameter out of the request.
+        """
         import openai
         from openai.types.chat import ChatCompletion
 
@@ -203,6 +214,11 @@ class APIBackend:
                                    "temperature": settings.temperature, "max_tokens": settings.max_tokens}
         if settings.seed is not None:
             request["seed"] = settings.seed
+        for name, value in (params or {}).items():
+            if value is None:
+                request.pop(name, None)
+            else:
+                request[name] = value
         attempt = 0
         while True:
             attempt += 1

@@ -1,11 +1,16 @@
-"""A chat client for any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, LiteLLM, ...): concurrent, retried,
-resumable.
+"""A synchronous chat client for any OpenAI-compatible endpoint (OpenAI, OpenRouter, vLLM, Ollama, LiteLLM, ...):
+concurrent, retried, resumable. It is a small facade over the async `sciwrite.llm.backends.APIBackend`, so requests,
+retries, key handling and the scrubbing of keys from error texts live in one place, the backend.
 
-- Endpoint and key: the arguments, else ``SCIWRITE_LLM_BASE_URL`` / ``SCIWRITE_LLM_API_KEY``, else the SDK's own
-  ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``; without a base URL the SDK talks to api.openai.com.
-- Transient errors (rate limits, timeouts, connection errors, HTTP 408/409/429/5xx) are retried by the SDK with
-  exponential backoff that honours ``Retry-After`` (`max_retries`). An item that still fails carries its error
-  message instead of raising, so one bad request never loses a batch.
+- Model ids are the backends' (`parse_model_id`): ``openrouter:<model>`` (key in ``OPENROUTER_API_KEY``),
+  ``openai:<model>`` (key in ``OPENAI_API_KEY``), or a bare id such as a judge's ``gpt-4o``. A bare id is served at
+  the `base_url` argument, else ``SCIWRITE_LLM_BASE_URL``, else ``OPENAI_BASE_URL``, else api.openai.com, with the
+  `api_key` argument, else ``SCIWRITE_LLM_API_KEY``, else ``OPENAI_API_KEY``. ``hf:`` ids are local models, not an
+  endpoint: use `make_backend` for them.
+- `complete` sends a batch of conversations concurrently (at most `workers` at once) through one event loop, with
+  the backend's retries of transient errors (HTTP 408/409/429/5xx, timeouts, dropped connections; ``Retry-After``
+  honoured, up to `max_retries` retries). An item that still fails carries its error message instead of raising, so
+  one bad request never loses a batch.
 - With ``cache_path``, every finished reply is appended to a JSONL file as it arrives, keyed by a hash of
   (model, messages, parameters); a rerun reads them back and sends only what is missing. That is how a long run
   resumes after an interruption. Failed items are not cached, so a rerun retries them.
@@ -13,22 +18,31 @@ resumable.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
 import threading
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sciwrite.llm.backends import (
+    API_KEY_VARIABLES,
+    BASE_URL_VARIABLES,
+    PROVIDERS,
+    APIBackend,
+    ModelSpec,
+    parse_model_id,
+    scrub,
+    scrub_keys,
+)
+from sciwrite.llm.types import GenerationError, GenerationSettings
 from sciwrite.models.registry import ModelUnavailableError
 
 Message = Mapping[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
-
-BASE_URL_VARIABLES = ("SCIWRITE_LLM_BASE_URL", "OPENAI_BASE_URL")
-API_KEY_VARIABLES = ("SCIWRITE_LLM_API_KEY", "OPENAI_API_KEY")
 
 
 class LLMNotConfiguredError(ModelUnavailableError):
@@ -50,30 +64,48 @@ class ChatResult:
 
 
 def _first_env(names: Sequence[str]) -> str | None:
-    return next((os.environ[n] for n in names if os.environ.get(n)), None)
+    return next((os.environ[n].strip() for n in names if os.environ.get(n, "").strip()), None)
+
+
+def resolve_endpoint(model: str, base_url: str | None = None, api_key: str | None = None) -> tuple[ModelSpec, str]:
+    """The parsed model id and its key (see the module docstring); `LLMNotConfiguredError` without a key."""
+    if not model:
+        raise ValueError("`model` is required: the model id the endpoint serves")
+    prefix, sep, _ = model.partition(":")
+    if sep and (prefix in PROVIDERS or prefix == "hf"):
+        spec = parse_model_id(model, base_url)
+        if spec.kind != "api":
+            raise ValueError(f"model id {model!r} names a local transformers model; ChatClient talks to "
+                             "OpenAI-compatible endpoints (use sciwrite.llm.backends.make_backend for hf: ids)")
+        assert spec.key_variable is not None
+        key = (api_key or "").strip() or os.environ.get(spec.key_variable, "").strip()
+        if not key:
+            raise LLMNotConfiguredError(f"no LLM endpoint configured for {model!r}: set {spec.key_variable} "
+                                        "— or pass api_key=")
+        return spec, key
+    # A bare id: as the judges always read it, with OpenAI itself as the last resort.
+    spec = parse_model_id(model, base_url or _first_env(BASE_URL_VARIABLES) or PROVIDERS["openai"].base_url)
+    key = (api_key or "").strip() or _first_env(API_KEY_VARIABLES)
+    if not key:
+        raise LLMNotConfiguredError(
+            f"no LLM endpoint configured for {model!r}: set SCIWRITE_LLM_API_KEY (or OPENAI_API_KEY), and "
+            "SCIWRITE_LLM_BASE_URL (or OPENAI_BASE_URL) for an endpoint other than api.openai.com, e.g. "
+            "http://localhost:8000/v1 — or pass api_key= / base_url=. A local server that checks no key "
+            "still needs one set, e.g. SCIWRITE_LLM_API_KEY=EMPTY")
+    return spec, key
 
 
 class ChatClient:
-    """Chat completions from one model at one OpenAI-compatible endpoint."""
+    """Chat completions from one model at one OpenAI-compatible endpoint, synchronously, through `APIBackend`."""
 
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
                  cache_path: str | os.PathLike[str] | None = None, timeout: float = 120.0,
                  max_retries: int = 6) -> None:
-        if not model:
-            raise ValueError("`model` is required: the model id the endpoint serves")
-        base_url = base_url or _first_env(BASE_URL_VARIABLES)
-        api_key = api_key or _first_env(API_KEY_VARIABLES)
-        if not api_key:
-            raise LLMNotConfiguredError(
-                f"no LLM endpoint configured for {model!r}: set SCIWRITE_LLM_API_KEY (or OPENAI_API_KEY), and "
-                "SCIWRITE_LLM_BASE_URL (or OPENAI_BASE_URL) for an endpoint other than api.openai.com, e.g. "
-                "http://localhost:8000/v1 — or pass api_key= / base_url=. A local server that checks no key "
-                "still needs one set, e.g. SCIWRITE_LLM_API_KEY=EMPTY")
-        from openai import OpenAI
-
+        self._spec, self._key = resolve_endpoint(model, base_url, api_key)
         self.model = model
-        self._client = OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
-        self.base_url = str(self._client.base_url)
+        self.base_url = self._spec.base_url
+        self.timeout = timeout
+        self.max_retries = max_retries
         self.cache_path = Path(cache_path) if cache_path else None
         self._lock = threading.Lock()
         self._cache, self._cache_needs_newline = self._read_cache()
@@ -91,8 +123,6 @@ class ChatClient:
                  desc: str = "LLM", **params: Any) -> list[ChatResult]:
         """One `ChatResult` per conversation, in input order; cached replies are reused, the rest are sent
         `workers` at a time. Extra `params` (seed, stop, top_p, ...) go to the API and into the cache key."""
-        from tqdm.auto import tqdm
-
         request = {"temperature": temperature, **({"max_tokens": max_tokens} if max_tokens is not None else {}),
                    **params}
         results: list[ChatResult | None] = [None] * len(conversations)
@@ -105,34 +135,57 @@ class ChatClient:
             else:
                 pending.setdefault(key, []).append(i)
         if pending:
-            with ThreadPoolExecutor(max_workers=max(1, min(workers, len(pending)))) as pool, \
-                    tqdm(total=len(pending), desc=desc, disable=not show_progress) as bar:
-                futures = {pool.submit(self._send, conversations[idx[0]], request, key): idx
-                           for key, idx in pending.items()}
-                for future in as_completed(futures):
-                    for i in futures[future]:
-                        results[i] = future.result()
-                    bar.update()
+            batch = [(key, conversations[idx[0]]) for key, idx in pending.items()]
+            replies = _run(self._send_all(batch, request, workers, show_progress, desc))
+            for (key, _), reply in zip(batch, replies):
+                for i in pending[key]:
+                    results[i] = reply
         return [r for r in results if r is not None]
 
     def close(self) -> None:
-        self._client.close()
+        """Nothing to release: each `complete` call opens and closes its own connections."""
 
-    def _send(self, messages: Sequence[Message], request: Mapping[str, Any], key: str) -> ChatResult:
-        """One request; any exception becomes the item's error (the SDK has already retried transient ones)."""
+    async def _send_all(self, batch: Sequence[tuple[str, Sequence[Message]]], request: Mapping[str, Any],
+                        workers: int, show_progress: bool, desc: str) -> list[ChatResult]:
+        """Every (cache key, messages) of `batch` through one backend, at most `workers` at once.
+
+        The backend (and so its HTTP connection pool) lives for this one event loop: an async client's connections
+        are bound to the loop that opened them, and each `complete` call runs its own loop.
+        """
+        from tqdm.auto import tqdm
+
+        settings = GenerationSettings(temperature=request["temperature"], max_tokens=1, seed=None,
+                                      concurrency=max(1, workers), timeout=self.timeout,
+                                      max_retries=max(0, self.max_retries))
+        # max_tokens (None: not sent) and any extra parameters travel as request parameters, over `settings`.
+        params = {"max_tokens": None, **{k: v for k, v in request.items() if k != "temperature"}}
+        backend = APIBackend(self._spec, key=self._key)
+        semaphore = asyncio.Semaphore(settings.concurrency)
+        with tqdm(total=len(batch), desc=desc, disable=not show_progress) as bar:
+
+            async def send(key: str, messages: Sequence[Message]) -> ChatResult:
+                async with semaphore:
+                    result = await self._send(backend, messages, settings, params, key)
+                bar.update()
+                return result
+
+            try:
+                return list(await asyncio.gather(*(send(key, messages) for key, messages in batch)))
+            finally:
+                await backend.aclose()
+
+    async def _send(self, backend: APIBackend, messages: Sequence[Message], settings: GenerationSettings,
+                    params: Mapping[str, Any], key: str) -> ChatResult:
+        """One request; any exception becomes the item's error (the backend has already retried transient ones)."""
         try:
-            response = self._client.chat.completions.create(
-                model=self.model, messages=[dict(m) for m in messages], **request)  # type: ignore[arg-type]
-            choice = response.choices[0] if response.choices else None
-            content = choice.message.content if choice is not None else None
-            finish_reason = choice.finish_reason if choice is not None else None
+            completion = await backend.complete(messages, settings, params=params)
+        except GenerationError as err:  # already scrubbed of the key by the backend
+            return ChatResult(error=str(err))
         except Exception as err:  # noqa: BLE001 - one failed item must not stop the batch
-            return ChatResult(error=f"{type(err).__name__}: {err}")
-        if content is None:
-            return ChatResult(error=f"the response has no message content (finish_reason={finish_reason})",
-                              finish_reason=finish_reason)
-        self._remember(key, {"key": key, "model": self.model, "content": content, "finish_reason": finish_reason})
-        return ChatResult(content, finish_reason=finish_reason)
+            return ChatResult(error=scrub_keys(scrub(f"{type(err).__name__}: {err}", [self._key]))[:500])
+        self._remember(key, {"key": key, "model": self.model, "content": completion.text,
+                             "finish_reason": completion.finish_reason})
+        return ChatResult(completion.text, finish_reason=completion.finish_reason)
 
     def _read_cache(self) -> tuple[dict[str, dict[str, Any]], bool]:
         """Records of earlier runs; a line cut short by an interrupted write is skipped."""
@@ -160,3 +213,19 @@ class ChatClient:
                     f.write("\n")
                     self._cache_needs_newline = False
                 f.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def _run(coroutine: Any) -> Any:
+    """`coroutine`'s result, from synchronous code.
+
+    Without a running event loop (scripts, the CLI, pytest) it runs in a fresh loop on this thread. When this thread
+    already runs a loop (a notebook, or `complete` called from async code), asyncio cannot run a second one here
+    and must not be re-entered, so the coroutine runs in a fresh loop on a worker thread and this thread waits for it:
+    the caller's loop is blocked meanwhile, as by any synchronous call, but nothing is nested or patched.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="sciwrite-chat") as pool:
+        return pool.submit(asyncio.run, coroutine).result()

@@ -1,4 +1,4 @@
-"""Per-paper rows into summaries, shared by every benchmark's metrics and suites."""
+"""Input checks and per-paper rows into summaries, shared by every benchmark's metrics and suites."""
 
 from __future__ import annotations
 
@@ -15,6 +15,19 @@ def summarize(rows: Sequence[Mapping[str, Any]], *keys: str, citations: bool = T
         summary["empty_citation_rate"] = sum(r["empty_citation_output"] for r in rows) / n if n else 0.0
         summary["unresolved_markers"] = sum(r["unresolved_markers"] for r in rows)
     return summary
+
+
+def paper_name(i: int, paper: Mapping[str, Any]) -> str:
+    """How errors name a paper: its position and its id."""
+    return f"paper {i} ({paper.get('paper_id', '?')})"
+
+
+def check_string_fields(papers: Sequence[Mapping[str, Any]], keys: Sequence[str]) -> None:
+    """Each paper's `keys` must be strings; the error names the paper and the field."""
+    for i, paper in enumerate(papers):
+        for key in keys:
+            if not isinstance(paper.get(key), str):
+                raise ValueError(f"{paper_name(i, paper)}: field {key!r} must be a string")
 
 
 def check_pairs(predictions: Sequence[Any], references: Sequence[Any]) -> None:

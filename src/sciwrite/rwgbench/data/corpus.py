@@ -17,6 +17,7 @@ from typing import Any
 
 from datasets import Dataset
 
+from sciwrite.core.jsonl import iter_json_lines
 from sciwrite.rwgbench.data.schema import CORPUS_FEATURES
 from sciwrite.sources.bibliography import parse_authors, parse_year
 from sciwrite.sources.titles import normalize_title
@@ -49,15 +50,10 @@ def _iter_json_records(path: str | Path) -> Iterator[Any]:
     if head.startswith(b"["):
         yield from _iter_json_array(path)
         return
-    with path.open("r", encoding="utf-8-sig") as fh:
-        for lineno, line in enumerate(fh, 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                yield json.loads(line)
-            except json.JSONDecodeError as err:
-                raise ValueError(f"{path}:{lineno}: not a JSON array nor valid JSON Lines ({err.msg})") from err
+    for lineno, _, record, problem in iter_json_lines(path):
+        if problem is not None:
+            raise ValueError(f"{path}:{lineno}: not a JSON array nor valid JSON Lines ({problem})")
+        yield record
 
 
 def _iter_json_array(path: Path) -> Iterator[Any]:

@@ -7,13 +7,13 @@ it is an accepted ICLR/NeurIPS/ICML paper (by normalised title), and every citat
 from __future__ import annotations
 
 import csv
-import json
 import logging
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.jsonl import iter_json_lines
 from sciwrite.rwgbench.data.schema import PAPER_FEATURES
 from sciwrite.sources.titles import normalize_title
 
@@ -140,14 +140,12 @@ def read_accepted_titles(path: str | Path) -> dict[str, str | None]:
                 venue = row.get(columns["venue"]) if "venue" in columns else None
                 pairs.append((row.get(columns["title"]) or "", venue))
     elif suffix in {".jsonl", ".json", ".ndjson"}:
-        with path.open(encoding="utf-8-sig") as fh:
-            for lineno, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                record = json.loads(line)
-                if not isinstance(record, Mapping) or "title" not in record:
-                    raise ValueError(f"{path}:{lineno}: expected an object with a 'title' field")
-                pairs.append((record.get("title") or "", record.get("venue")))
+        for lineno, _, record, problem in iter_json_lines(path):
+            if problem is not None:
+                raise ValueError(f"{path}:{lineno}: {problem}")
+            if not isinstance(record, Mapping) or "title" not in record:
+                raise ValueError(f"{path}:{lineno}: expected an object with a 'title' field")
+            pairs.append((record.get("title") or "", record.get("venue")))
     else:
         with path.open(encoding="utf-8-sig") as fh:
             pairs = [(line, None) for line in fh]

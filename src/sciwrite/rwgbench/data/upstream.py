@@ -16,6 +16,7 @@ from typing import Any
 from datasets import Dataset, DatasetDict, load_dataset
 
 from sciwrite.core.schema import SchemaError
+from sciwrite.rwgbench.data.configs import card_configs_yaml, write_dataset_folder
 from sciwrite.rwgbench.data.schema import FEATURES_BY_KIND, validate_dataset
 from sciwrite.sources.bibliography import parse_authors, parse_year
 from sciwrite.sources.markers import marker_numbers
@@ -228,3 +229,24 @@ def load_upstream(
     _check_kind(kind)
     ds = load_dataset(repo_id, config, split=split, **load_kwargs)
     return import_upstream(ds, kind, strict=strict, column_map=column_map)
+
+
+def config_split(spec: str) -> tuple[str | None, str | None]:
+    """``"CONFIG:SPLIT"`` (either part may be empty) as (config or None, split or None)."""
+    config, _, split = spec.partition(":")
+    return config or None, split or None
+
+
+def import_upstream_folder(out: str, repo_id: str = UPSTREAM_REPO_ID, *, papers: str = ":train", test: str = ":test",
+                           corpus: str = "corpus:train", column_map: Mapping[str, str | None] | None = None) -> str:
+    """Import the upstream release config by config (each a ``CONFIG:SPLIT`` of `repo_id`) and write it in our
+    layout (``papers``, ``test``, ``corpus``) with a card into the folder `out`; returns `out`."""
+    tables: dict[str, Dataset] = {}
+    for ours, spec in (("papers", papers), ("test", test)):
+        config, split = config_split(spec)
+        tables[ours] = load_upstream(repo_id, config, split=split, kind="paper", column_map=column_map)
+    config, split = config_split(corpus)
+    tables["corpus"] = load_upstream(repo_id, config, split=split, kind="corpus", column_map=column_map)
+    card = f"---\nlicense: cc-by-4.0\n{card_configs_yaml(list(tables))}---\n\n# RWGBench (imported from {repo_id})\n"
+    write_dataset_folder(out, tables, card)
+    return out

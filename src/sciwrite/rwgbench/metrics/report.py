@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.predictions import JoinReport, join_by_paper_id, read_predictions
+from sciwrite.core.tables import format_grouped_table
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.suite import (
     TABLE2_GROUPS,
@@ -136,20 +137,5 @@ def write_results(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
 
 def format_table2(summaries: Sequence[Mapping[str, Any]]) -> str:
     """Table 2 as text: group names (CQ / CO / CF / TQ) over their metric columns, one row per system."""
-    rows = [table2_row(s, s.get("system", "system")) for s in summaries]
-    labels = ["system", *(label for columns in TABLE2_GROUPS.values() for _, label in columns)]
-    cells = [[_cell(v) for v in row.values()] for row in rows]
-    widths = [max(len(label), *(len(r[i]) for r in cells)) for i, label in enumerate(labels)]
-    line = lambda values: "  ".join(v.rjust(w) if i else v.ljust(w) for i, (v, w) in enumerate(zip(values, widths)))  # noqa: E731
-    groups, column = [" " * widths[0]], 1
-    for group, columns in TABLE2_GROUPS.items():
-        span = sum(widths[column:column + len(columns)]) + 2 * (len(columns) - 1)
-        groups.append(f" {group} ".center(span, "-"))
-        column += len(columns)
-    return "\n".join(["  ".join(groups), line(labels), *(line(r) for r in cells)])
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.4f}" if isinstance(value, float) else str(value)
+    rows = [list(table2_row(s, s.get("system", "system")).values()) for s in summaries]
+    return format_grouped_table(rows, "system", {g: [label for _, label in columns] for g, columns in TABLE2_GROUPS.items()})

@@ -16,7 +16,7 @@ from tqdm.auto import tqdm
 
 from sciwrite.metrics.bertscore import load_token_encoder
 from sciwrite.metrics.judge import judge_for_profile
-from sciwrite.metrics.summary import merge_row
+from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
 from sciwrite.models.encoders import shared_sentence_encoder
 from sciwrite.models.memo import MemoNLI, MemoSentenceEncoder, MemoTokenEncoder
 from sciwrite.models.nli import nli_for_profile
@@ -139,14 +139,11 @@ def _record(suite: SuiteModels, role: str, model: Any, why: str | None, metrics:
 
 def check_papers(papers: Sequence[Mapping[str, Any]]) -> None:
     """Each target paper needs the fields the metrics read; an error names the paper and the field."""
+    check_string_fields(papers, ("paper_id", "abstract", "related_work"))
     for i, paper in enumerate(papers):
-        name = f"paper {i} ({paper.get('paper_id', '?')})"
-        for key in ("paper_id", "abstract", "related_work"):
-            if not isinstance(paper.get(key), str):
-                raise ValueError(f"{name}: field {key!r} must be a string")
         citations = paper.get("citations")
         if not citations or not all(isinstance(c, str) for c in citations):
-            raise ValueError(f"{name}: field 'citations' must be a non-empty list of doc_ids")
+            raise ValueError(f"{paper_name(i, paper)}: field 'citations' must be a non-empty list of doc_ids")
 
 
 def check_cited_ids(predictions: Sequence[str], candidates: Sequence[Sequence[str]], paper_ids: Sequence[str],
@@ -224,13 +221,11 @@ def _stages(predictions, candidates, papers, references, gold, texts, models: Su
 
 
 def _score_frames(predictions, references, candidates, gold, models: SuiteModels, batch_size: int) -> list[dict[str, Any]]:
-
     return score_citation_frame_alignment(predictions, references, candidates, models.frame_classifier,
                                           reference_citations=gold, batch_size=batch_size)
 
 
 def _score_judge(predictions, papers, models: SuiteModels) -> list[dict[str, Any]]:
-
     return judge_sections(predictions, models.judge, titles=[p.get("title") or "" for p in papers])
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.jsonl import parse_json_lines
 from sciwrite.core.schema import SchemaError
 from sciwrite.sources.bibliography import parse_authors, parse_year
 
@@ -29,14 +30,11 @@ def read_json_records(path: str | Path) -> list[tuple[str | None, dict[str, Any]
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
-        data = None
         rows = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as err:
-                    raise SchemaError(f"{path}, line {number}: not valid JSON ({err})") from err
+        for number, _, row, problem in parse_json_lines(text.splitlines()):
+            if problem is not None:
+                raise SchemaError(f"{path}, line {number}: {problem}")
+            rows.append(row)
         data = rows
     if isinstance(data, Mapping):
         items = list(data.items())

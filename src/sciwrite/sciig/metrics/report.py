@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.predictions import join_by_paper_id, json_lines, record_problem
+from sciwrite.core.tables import cell, format_table
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.data.upstream import import_upstream_predictions
@@ -176,16 +177,13 @@ def format_sciig_table(summary: Mapping[str, Any]) -> str:
     'not computed', and the reasons follow the table."""
     rows = table2_rows(summary)
     not_computed = summary.get("not_computed", {})
-    cells = [(r["category"], r["metric"],
-              "not computed" if r["key"] in not_computed else ("-" if r["value"] is None else f"{r['value']:.4f}"))
-             for r in rows]
-    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(("category", "metric", "value"))]
-    line = lambda values: "  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(values, widths)))
-    lines = [line(("category", "metric", "value")), "  ".join("-" * w for w in widths)]
-    previous = None
-    for cell in cells:
-        lines.append(line((cell[0] if cell[0] != previous else "", cell[1], cell[2])))
-        previous = cell[0]
+    lines, previous = [], None
+    for r in rows:
+        value = "not computed" if r["key"] in not_computed else cell(r["value"])
+        lines.append({"category": r["category"] if r["category"] != previous else "", "metric": r["metric"],
+                      "value": value})
+        previous = r["category"]
+    lines = format_table(lines, left=2).split("\n")
     reasons: dict[str, list[str]] = {}
     labels = {key: f"{category} {label}" for category, key, label in TABLE2}
     for key, why in not_computed.items():

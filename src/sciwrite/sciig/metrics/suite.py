@@ -23,7 +23,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from sciwrite.metrics.summary import merge_row
+from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
 from sciwrite.models.memo import MemoSentenceEncoder, MemoTokenEncoder
 from sciwrite.models.registry import current_profile, resolve_model
 from sciwrite.sciig.metrics.bertscore import sciig_bertscore_encoder, score_sciig_bertscore
@@ -208,14 +208,12 @@ def _record(suite: SciIGModels, role: str, model: Any, why: str | None, stage: s
 
 def check_papers(papers: Sequence[Mapping[str, Any]]) -> None:
     """Each paper needs the SciIG fields the metrics read; an error names the paper and the field."""
+    check_string_fields(papers, ("paper_id", "title", "abstract", "introduction"))
     for i, paper in enumerate(papers):
-        name = f"paper {i} ({paper.get('paper_id', '?')})"
-        for key in ("paper_id", "title", "abstract", "introduction"):
-            if not isinstance(paper.get(key), str):
-                raise ValueError(f"{name}: field {key!r} must be a string")
         neighbors = paper.get("neighbors")
         if not isinstance(neighbors, list) or not all(isinstance(n, Mapping) for n in neighbors):
-            raise ValueError(f"{name}: field 'neighbors' must be a list of {{key, title, authors, abstract}} records")
+            raise ValueError(f"{paper_name(i, paper)}: field 'neighbors' must be a list of {{key, title, authors, "
+                             "abstract} records")
 
 
 def _cited_text(neighbor: Mapping[str, Any]) -> str:
@@ -292,60 +290,48 @@ def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models:
         check_sciig_inputs([predictions[i]], [references[i]], [titles[i]], [abstracts[i]])
 
     def rouge(idx):
-
         return score_rouge(pick(predictions, idx), pick(references, idx))
 
     def bleu(idx):
-
         preds, refs = pick(predictions, idx), pick(references, idx)
         _, rows = score_bleu(preds, refs)
         return [{**row, "bleu_stats": stats} for row, stats in zip(rows, bleu_statistics(preds, refs))]
 
     def meteor(idx):
-
         return score_meteor(pick(predictions, idx), pick(references, idx), models.wordnet)
 
     def bertscore(idx):
-
         return score_sciig_bertscore(pick(predictions, idx), pick(references, idx), models.token_encoder)
 
     def bleurt(idx):
-
         return [{"bleurt": r["bleurt"], "bleurt_windows": r["windows"]}
                 for r in score_bleurt(pick(predictions, idx), pick(references, idx), models.bleurt)]
 
     def contextual(idx):
-
         return score_contextual_relevance(pick(predictions, idx), pick(titles, idx), pick(abstracts, idx),
                                           pick(cited_abstracts, idx), models.contextual_encoder, batch_size)
 
     def keyphrases(idx):
-
         return score_keyphrases(pick(predictions, idx), pick(references, idx), pick(titles, idx),
                                 pick(abstracts, idx), models.keyphrase_encoder, batch_size)
 
     def summac(idx):
-
         rows = score_summac(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
                             models.summac_nli)
         return [{**r, "summac_generated_sentences": r.pop("generated_sentences")} for r in rows]
 
     def qa(idx):
-
         return score_qa(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
                         models.qa, batch_size=batch_size)
 
     def citations(idx):
-
         rows = score_citation_correctness(pick(predictions, idx), pick(neighbors, idx), pick(paper_ids, idx))
         return [{_CITATION_KEYS.get(k, k): v for k, v in r.items()} for r in rows]
 
     def perplexity(idx):
-
         return score_perplexity(pick(predictions, idx), models.lm)
 
     def judge(idx):
-
         return judge_sciig(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
                            models.judge, pick(cited, idx), show_progress=False)
 

@@ -10,12 +10,13 @@ manual page. `load_wordnet` uses nltk's own data when present, else prepares tha
 
 from __future__ import annotations
 
-import os
 import shutil
 import warnings
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from sciwrite.core.paths import cache_root
 
 #: Where Debian's wordnet-base puts the WordNet 3.0 database.
 SYSTEM_WORDNET = Path("/usr/share/wordnet")
@@ -42,11 +43,6 @@ INSTALL_HINT = ("install WordNet: `apt-get install wordnet-base` (Debian/Ubuntu,
 
 class WordNetUnavailableError(RuntimeError):
     """No WordNet database could be found or prepared; the message says what to install."""
-
-
-def cache_root() -> Path:
-    """``$SCIWRITE_CACHE_DIR`` or ``~/.cache/sciwrite``."""
-    return Path(os.environ.get("SCIWRITE_CACHE_DIR") or Path.home() / ".cache" / "sciwrite")
 
 
 def lexnames_text() -> str:

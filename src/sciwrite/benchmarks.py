@@ -1,0 +1,16 @@
+"""Every benchmark sciwrite implements, by name."""
+
+from __future__ import annotations
+
+from sciwrite.benchmark import Benchmark
+from sciwrite.rwgbench.benchmark import RWGBENCH
+from sciwrite.sciig.benchmark import SCIIG
+
+BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (RWGBENCH, SCIIG)}
+
+
+def get_benchmark(name: str) -> Benchmark:
+    """The benchmark called `name`; a clear error listing the known ones otherwise."""
+    if name not in BENCHMARKS:
+        raise ValueError(f"unknown benchmark {name!r}; choose one of {sorted(BENCHMARKS)}")
+    return BENCHMARKS[name]

@@ -1,0 +1,7 @@
+"""`python -m sciwrite.cli`."""
+
+import sys
+
+from sciwrite.cli import main
+
+sys.exit(main())

@@ -1,0 +1,112 @@
+"""`sciwrite evaluate rwgbench|sciig`: every metric of a benchmark for prediction files, in the paper's table layout."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from sciwrite.benchmarks import get_benchmark
+from sciwrite.rwgbench.metrics.report import evaluate_prediction_files, format_table2
+from sciwrite.sciig.metrics.report import evaluate_sciig_file, format_sciig_table
+
+
+def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
+    systems = args.system or [Path(p).stem for p in args.predictions]
+    out = Path(args.out or Path("outputs") / "rwgbench")
+    judge_options = {k: v for k, v in (("base_url", args.judge_base_url), ("cache_path", args.judge_cache)) if v}
+    metrics = get_benchmark("rwgbench").metrics_without_judge(args.metrics) if args.no_judge else args.metrics
+    summaries = evaluate_prediction_files(args.predictions, args.split, source=args.source, out_dir=out,
+                                          systems=systems, profile=args.profile, models=dict(args.model or []),
+                                          metrics=metrics, judge_options=judge_options,
+                                          missing_as_empty=args.missing_as_empty, batch_size=args.batch_size)
+    print()
+    for summary in summaries:
+        join = summary["join"]
+        print(f"{summary['system']}: {summary['n_papers']} papers of RWGBench {args.split} scored ({join['n_missing']} "
+              f"missing, {join['n_extra']} extra, {join['n_duplicates']} duplicate ids); empty-citation outputs "
+              f"{summary['empty_citation_rate']:.1%}, unresolved markers {summary['unresolved_markers']}")
+    print(f"profile {summaries[0]['profile']}\n")
+    print(format_table2(summaries))
+    for metric, why in summaries[0]["not_computed"].items():
+        print(f"not computed: {metric}: {why}")
+    print(f"\nwrote per_paper.jsonl, summary.json and summary.csv for each system under {out}/<system>/")
+
+
+def cmd_evaluate_sciig(args: argparse.Namespace) -> None:
+    system = args.system or Path(args.predictions).stem
+    out = Path(args.out or Path("outputs") / "sciig" / system)
+    judge_options = {k: v for k, v in (("base_url", args.judge_base_url), ("cache_path", args.judge_cache)) if v}
+    metrics = get_benchmark("sciig").metrics_without_judge(args.metrics) if args.no_judge else args.metrics
+    summary = evaluate_sciig_file(args.predictions, args.dataset, source=args.source, out_dir=out, system=system,
+                                  profile=args.profile, models=dict(args.model or []), metrics=metrics,
+                                  judge_options=judge_options, upstream=args.upstream, batch_size=args.batch_size)
+    join = summary["join"]
+    print(f"\nSciIG {args.dataset} (test split; holdout papers are never scored): {summary['n_papers']} papers scored "
+          f"({join['n_missing']} missing, {join['n_extra']} extra, {join['n_holdout']} holdout, "
+          f"{join['n_rejected_lines']} rejected lines); profile {summary['profile']}")
+    for item in join["rejected_lines"]:
+        print(f"rejected: line {item['line']}: {item['problem']}")
+    if join["missing"]:
+        print(f"missing: {len(join['missing'])} test papers have no prediction, e.g. {join['missing'][:5]}")
+    if join["extra"]:
+        print(f"extra: {len(join['extra'])} predictions name unknown papers, e.g. {join['extra'][:5]}")
+    print(format_sciig_table(summary))
+    for stage, errors in summary["scoring_errors"].items():
+        first = next(iter(errors.items()))
+        print(f"scoring error: {stage}: {len(errors)} paper(s) not scored, e.g. {first[0]}: {first[1]}")
+    print(f"\nwrote {out / 'per_paper.jsonl'}, {out / 'summary.json'}, {out / 'summary.csv'}, "
+          f"{out / 'metric_timings.json'} and {out / 'keyphrase_outputs'}"
+          + (f"; rejected lines in {out / 'rejected.jsonl'}" if join["n_rejected_lines"] else ""))
+
+
+def _role_model(value: str) -> tuple[str, str]:
+    role, sep, model = value.partition("=")
+    if not sep or not role or not model:
+        raise argparse.ArgumentTypeError(f"expected ROLE=MODEL (e.g. nli=path/to/model), got {value!r}")
+    return role, model
+
+
+def add_evaluate_commands(sub: argparse._SubParsersAction) -> None:
+    """The `evaluate` group."""
+    evaluate = sub.add_parser("evaluate", help="score predictions").add_subparsers(dest="what", required=True)
+    p = evaluate.add_parser("rwgbench", help="every RWGBench metric for a prediction file (Table 2 layout)")
+    p.add_argument("--predictions", required=True, nargs="+",
+                   help='JSON Lines files, one per system: {"paper_id", "text" (or "pred"), "candidates"} per paper; '
+                        'or a dataset folder / Hub dataset id[:config] pushed by `sciwrite push`')
+    p.add_argument("--split", default="sample", choices=["sample", "test"], help="RWGBench split to score against")
+    p.add_argument("--source", help="local dataset folder or Hub repo id (default: the sample folder / the Hub)")
+    p.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: $SCIWRITE_PROFILE or paper)")
+    p.add_argument("--model", action="append", type=_role_model, metavar="ROLE=MODEL",
+                   help="override one model role (scibert, nli, citation_frame, judge); repeatable")
+    p.add_argument("--metrics", nargs="+", metavar="METRIC", help="only these metrics (default: all)")
+    p.add_argument("--no-judge", action="store_true", help="skip the LLM judge")
+    p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint of the judge (default: $SCIWRITE_LLM_BASE_URL)")
+    p.add_argument("--judge-cache", help="JSON Lines cache of judge replies, so a rerun resumes")
+    p.add_argument("--missing-as-empty", action="store_true", help="score papers without a prediction as empty sections")
+    p.add_argument("--system", nargs="+", help="system names in the tables (default: the prediction files' stems)")
+    p.add_argument("--out", help="output folder; each system writes to <out>/<system>/ (default: outputs/rwgbench)")
+    p.add_argument("--batch-size", type=int, default=64, help="model batch size")
+    p.set_defaults(func=cmd_evaluate_rwgbench)
+    p = evaluate.add_parser("sciig", help="every SciIG metric for generated introductions (Table 2 layout)")
+    p.add_argument("--predictions", required=True,
+                   help='JSON Lines: {"paper_id", "text" (or "pred")} per paper; or a dataset folder / Hub dataset '
+                        'id[:config] pushed by `sciwrite push`')
+    p.add_argument("--dataset", default="sample", choices=get_benchmark("sciig").configs,
+                   help="SciIG config; its test split is scored (holdout papers are excluded)")
+    p.add_argument("--source", help="local dataset folder or Hub repo id (default: the sample folder / the Hub)")
+    p.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: $SCIWRITE_PROFILE or paper)")
+    p.add_argument("--model", action="append", type=_role_model, metavar="ROLE=MODEL",
+                   help="override one model role (scibert, bleurt, contextual_encoder, keyphrase_encoder, "
+                        "summac_nli, gpt2, judge); repeatable")
+    p.add_argument("--metrics", nargs="+", metavar="METRIC",
+                   help="only these metrics or scorers (rouge, bleu, meteor, bertscore, bleurt, contextual_relevance, "
+                        "keyphrases, summac, citations, perplexity, judge; default: all)")
+    p.add_argument("--no-judge", action="store_true", help="skip the LLM judge")
+    p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint of the judge (default: $SCIWRITE_LLM_BASE_URL)")
+    p.add_argument("--judge-cache", help="JSON Lines cache of judge replies, so a rerun resumes")
+    p.add_argument("--upstream", action="store_true",
+                   help="the prediction file is in the upstream SciIG pred/label/desc format (joined by label)")
+    p.add_argument("--system", help="system name in the tables (default: the prediction file's stem)")
+    p.add_argument("--out", help="output folder (default: outputs/sciig/<system>)")
+    p.add_argument("--batch-size", type=int, default=64, help="model batch size")
+    p.set_defaults(func=cmd_evaluate_sciig)

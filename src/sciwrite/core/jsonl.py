@@ -1,0 +1,49 @@
+"""JSON Lines, read one way everywhere: blank lines skipped, a byte-order mark tolerated, every problem named by
+file and line. Callers choose how strict to be: `iter_json_lines` reports bad lines and goes on (prediction files
+keep their good lines), `read_json_lines` stops at the first one (a file the program wrote itself)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+#: (line number, the line's text, the parsed value or None, why the line is not JSON or None)
+JsonLine = tuple[int, str, Any, str | None]
+
+
+def parse_json_lines(lines: Iterator[str] | list[str]) -> Iterator[JsonLine]:
+    """Each non-blank line of `lines`, parsed; a line that is not JSON comes with the reason instead."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield number, line, json.loads(line), None
+        except json.JSONDecodeError as err:
+            yield number, line, None, f"not valid JSON ({err.msg})"
+
+
+def iter_json_lines(path: str | Path) -> Iterator[JsonLine]:
+    """Each non-blank line of the file at `path`, parsed (see `parse_json_lines`); read lazily."""
+    with Path(path).open(encoding="utf-8-sig") as f:
+        yield from parse_json_lines(f)
+
+
+def read_json_lines(path: str | Path, objects: bool = True) -> list[Any]:
+    """Every value of a JSON Lines file; the first line that is not JSON (or, with `objects`, not a JSON object)
+    raises `ValueError` naming the file and the line."""
+    values = []
+    for number, _, value, problem in iter_json_lines(path):
+        if problem is not None:
+            raise ValueError(f"{path}, line {number}: {problem}")
+        if objects and not isinstance(value, dict):
+            raise ValueError(f"{path}, line {number}: not a JSON object")
+        values.append(value)
+    return values
+
+
+def write_json_line(f: IO[str], record: Any) -> None:
+    """Append one record as a line and flush it, so that a crash loses at most the line being written."""
+    f.write(json.dumps(record, ensure_ascii=False) + "\n")
+    f.flush()
