@@ -23,12 +23,11 @@ import time
 from pathlib import Path
 
 # The server is the tests' fake (tests/fakes/openai_server.py): one fake for tests and benchmarks alike.
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
-from fakes.openai_server import ChatServer, Reply  # noqa: E402
-
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root, for tests.fakes
 from sciwrite.generation.runner import Generated, prompt_text, run_generation  # noqa: E402
 from sciwrite.llm.backends import make_backend  # noqa: E402
 from sciwrite.llm.types import GenerationSettings  # noqa: E402
+from tests.fakes.openai_server import ChatServer, Reply  # noqa: E402
 
 # ------------------------------------------------------------------------------------------------ the server
 

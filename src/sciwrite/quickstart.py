@@ -29,7 +29,7 @@ from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
 from sciwrite.rwgbench.generation.methods import RAG, CorpusLookup, prepare_records
 from sciwrite.rwgbench.metrics.report import evaluate_prediction_files, format_table2
-from sciwrite.rwgbench.metrics.suite import TABLE2_GROUPS, table2_row
+from sciwrite.rwgbench.metrics.suite import table2_row
 from sciwrite.sciig.benchmark import SCIIG
 from sciwrite.sciig.data.builder import write_sciig_sample
 from sciwrite.sciig.data.configs import default_sciig_dir
@@ -118,7 +118,7 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
 def _plot_systems(summaries: list[dict[str, Any]], path: Path, title: str) -> Path:
     """Grouped bars, one group per computed 0-1 metric (Table 2 labels), one bar per system."""
 
-    labels = {key: label for columns in TABLE2_GROUPS.values() for key, label in columns}
+    labels = {key: label for columns in RWGBENCH.table_groups.values() for key, label in columns}
     metrics = [k for k in PLOT_METRICS if summaries[0].get(k) is not None]
     rows = [{"system": s["system"], **{labels[k]: s[k] for k in metrics}} for s in summaries]
     return plot_metric_bars(rows, "system", [labels[k] for k in metrics], path, title=title)

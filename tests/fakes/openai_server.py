@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from fakes import LocalHTTPServer, Running
+from tests.fakes import LocalHTTPServer, Running
 
 CHAT_PATH = "/v1/chat/completions"
 

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from fakes import LocalHTTPServer, Running
 from sciwrite.sources.titles import normalize_title
+from tests.fakes import LocalHTTPServer, Running
 
 
 class SemanticScholarServer(Running):

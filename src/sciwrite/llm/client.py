@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.jsonl import parse_json_lines
 from sciwrite.llm.backends import (
     API_KEY_VARIABLES,
     BASE_URL_VARIABLES,
@@ -193,11 +194,7 @@ class ChatClient:
             return {}, False
         text = self.cache_path.read_text(encoding="utf-8")
         cache = {}
-        for line in text.splitlines():
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue
+        for _, _, record, _ in parse_json_lines(text.splitlines()):  # a line that is not JSON is skipped
             if isinstance(record, dict) and "key" in record and isinstance(record.get("content"), str):
                 cache[record["key"]] = record
         return cache, bool(text) and not text.endswith("\n")

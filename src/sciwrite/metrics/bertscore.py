@@ -5,7 +5,7 @@ section. Here a text is cut into consecutive windows of at most `window - 2` tok
 own [CLS]/[SEP] (as bert_score encodes a text), and the token embeddings of all windows are matched
 greedily as bert_score matches them: cosine, no idf weighting, [CLS]/[SEP] embeddings available as match
 targets but left out of the averages (bert_score's zero idf weight for them). For a text
-that fits one window the result equals bert_score's; `tests/test_text_quality.py` checks that against the
+that fits one window the result equals bert_score's; `tests/rwgbench/test_text_quality.py` checks that against the
 library. Tokens near a window boundary see less context than in one long pass, which no 512-token model
 can give.
 """

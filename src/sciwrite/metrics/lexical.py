@@ -4,7 +4,7 @@
 sections, seconds for long ones, hours for a batch of 50,000-word outliers. Tokens here are rouge_score's own
 (`DefaultTokenizer`, Porter stemming); only the LCS length is computed differently, with Hyyrö's bit-vector
 recurrence over Python integers (O(n * m / wordsize)). The length is the same number, so the scores are
-identical: `tests/test_lexical.py` checks that against `rouge_score` on real and random texts.
+identical: `tests/metrics/test_lexical.py` checks that against `rouge_score` on real and random texts.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ class Analyzer:
     Written here because `bm25s.tokenize` loops over every token twice in Python and rebuilds the
     stop-word set per document (about 4 minutes for 1.09M abstracts on one core); this analyzer maps
     each distinct word to its term once and then runs per document at C speed (dict look-ups via
-    `map`), giving identical terms — `tests/test_retrieval.py` checks it against `bm25s.tokenize`.
+    `map`), giving identical terms — `tests/retrieval/test_retrieval.py` checks it against `bm25s.tokenize`.
     """
 
     _STOPWORD = -1
@@ -102,7 +102,7 @@ class _ArrayBM25(bm25s.BM25):
 
     bm25s builds the score matrix with a Python loop per document (a Counter and small numpy calls:
     minutes at a million documents). Here the same matrix — same idf, same term-frequency saturation,
-    same CSC layout — comes from a few sparse-matrix operations; `tests/test_retrieval.py` checks that
+    same CSC layout — comes from a few sparse-matrix operations; `tests/retrieval/test_retrieval.py` checks that
     both give identical scores. Lists of lists still go through bm25s's own code.
     """
 

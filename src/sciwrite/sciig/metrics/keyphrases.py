@@ -103,7 +103,7 @@ def extract_keyphrases(texts: Sequence[str], model: Any, top_n: int = TOP_N, bat
     Here the vocabulary is fitted once per chunk, all of its distinct candidate phrases are embedded in one
     `embed` call in large token-budget batches (`PHRASES_PER_BATCH`), and each document's candidates are ranked
     with the very same steps KeyBERT takes (its candidate order, sklearn's ``cosine_similarity``, the last
-    `top_n` of ``argsort``), so the phrases are KeyBERT's (tests/test_sciig_keyphrases.py checks them against
+    `top_n` of ``argsort``), so the phrases are KeyBERT's (tests/sciig/test_keyphrases.py checks them against
     ``KeyBERT.extract_keywords`` on real introductions).
     """
     from sklearn.feature_extraction.text import CountVectorizer

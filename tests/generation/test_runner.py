@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from fakes.openai_server import Reply, chat_server
 
 from sciwrite.generation.runner import (
     Generated,
@@ -25,8 +24,9 @@ from sciwrite.generation.runner import (
     written_paper_ids,
 )
 from sciwrite.llm.types import Completion, GenerationError, GenerationSettings
+from tests.fakes.openai_server import Reply, chat_server
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FIELDS = {"paper_id", "pred", "desc", "model", "method", "seed"}
 
 

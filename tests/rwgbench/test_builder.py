@@ -145,7 +145,7 @@ def test_build_without_html_is_a_clear_error(inputs: dict[str, Path], tmp_path: 
 def test_push_script_dry_run(inputs: dict[str, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
     build_rwgbench_folder(inputs["html"], inputs["surge"], inputs["out"], arxiv_records=inputs["arxiv"],
                           accepted_titles=inputs["accepted"], show_progress=False)
-    script = Path(__file__).resolve().parents[1] / "scripts" / "push_rwgbench.py"
+    script = Path(__file__).resolve().parents[2] / "scripts" / "push_rwgbench.py"
     monkeypatch.setattr(sys, "argv", ["push_rwgbench.py", "--folder", str(inputs["out"]), "--repo-id", "me/rwg", "--dry-run"])
     runpy.run_path(str(script), run_name="__main__")
     out = capsys.readouterr().out

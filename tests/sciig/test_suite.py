@@ -239,7 +239,7 @@ def test_judge_through_the_suite(papers, monkeypatch):
     """The SciIG suite's judge over a local OpenAI-compatible server: the five judge_* scores on each row and their
     means in the summary, an unreadable reply counted as a failure and left out of the means, the judge model
     override sent to the server and reported."""
-    from fakes.openai_server import chat_server
+    from tests.fakes.openai_server import chat_server
 
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")

@@ -11,12 +11,12 @@ import logging
 import time
 
 import pytest
-from fakes.openai_server import Reply, chat_server
 
 from sciwrite.generation.runner import Generated, PaperLLM, prompt_text, run_generation
 from sciwrite.llm.backends import APIBackend, backoff_seconds, make_backend, parse_model_id, retry_after_seconds
 from sciwrite.llm.types import Completion, GenerationError, GenerationSettings
 from sciwrite.models.registry import ModelUnavailableError
+from tests.fakes.openai_server import Reply, chat_server
 
 KEY = "sk-test-SECRET-4f9a2c7e1b"
 KEY_VARIABLES = ("OPENROUTER_API_KEY", "OPENAI_API_KEY", "SCIWRITE_LLM_API_KEY")

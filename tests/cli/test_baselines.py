@@ -10,14 +10,6 @@ from pathlib import Path
 
 import pytest
 
-# The offline fixtures and fakes of the generation tests, reused (pytest finds imported fixtures).
-from test_rwgbench_generation import FakeBackend, read_jsonl, tiny_split  # noqa: F401  (the fixture)
-from test_sciig_generation import (
-    HOLDOUT,
-    TEST,
-    sciig_folder,  # noqa: F401  (the fixture, asked for by name)
-)
-
 from sciwrite.cli import build_parser, main
 from sciwrite.cli import generate_common as cli_common
 from sciwrite.cli import generate_rwgbench as gen_rwgbench
@@ -27,7 +19,15 @@ from sciwrite.rwgbench.generation.methods import resolve_methods
 from sciwrite.sciig.generation.levels import SciIGMethod
 from sciwrite.sciig.generation.prompts import LEVELS, parse_levels
 
-BASELINES = Path(__file__).resolve().parents[1] / "baselines"
+# The offline fixtures and fakes of the generation tests, reused (pytest finds imported fixtures).
+from tests.rwgbench.test_generation import FakeBackend, read_jsonl, tiny_split  # noqa: F401  (the fixture)
+from tests.sciig.test_generation import (
+    HOLDOUT,
+    TEST,
+    sciig_folder,  # noqa: F401  (the fixture, asked for by name)
+)
+
+BASELINES = Path(__file__).resolve().parents[2] / "baselines"
 RWGBENCH_CONFIGS = sorted((BASELINES / "rwgbench").glob("*.yaml"))
 SCIIG_CONFIGS = sorted((BASELINES / "sciig").glob("*.yaml"))
 ADD_ARGUMENTS = {"rwgbench": gen_rwgbench.add_generate_rwgbench_arguments,
@@ -204,9 +204,9 @@ def test_rwgbench_config_run_with_a_fake_backend(tmp_path, monkeypatch):
 
 def test_build_rwgbench_upstream_imports_the_release(tmp_path, monkeypatch, capsys):
     from datasets import Dataset
-    from test_upstream import upstream_papers
 
     from sciwrite.rwgbench.data.loading import load_rwgbench
+    from tests.rwgbench.test_upstream import upstream_papers
 
     corpus = Dataset.from_dict({"corpus_id": [f"d{i}" for i in range(1, 6)], "title": [f"T{i}" for i in range(1, 6)],
                                 "abstract": ["x"] * 5, "authors": ["A. B"] * 5, "year": ["2020"] * 5})

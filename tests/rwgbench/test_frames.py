@@ -36,7 +36,7 @@ from sciwrite.rwgbench.metrics.frames import (
     score_citation_frame_alignment,
 )
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PACKAGED = Path(packaged_model_path(PACKAGED_CITATION_FRAME_MINILM))
 
 

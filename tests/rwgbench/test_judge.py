@@ -14,15 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes.openai_server import ChatServer
 
 import sciwrite
 from sciwrite.llm.client import ChatClient, LLMNotConfiguredError
 from sciwrite.metrics.judge import MAX_SECTION_CHARS, judge_for_profile, normalise_score, parse_judge_score
 from sciwrite.models.registry import ModelUnavailableError, resolve_model
 from sciwrite.rwgbench.metrics.judge import FOLLOW_UP, judge_messages, judge_sections, summarize_judgements
+from tests.fakes.openai_server import ChatServer
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ENDPOINT_VARIABLES = ("SCIWRITE_LLM_BASE_URL", "SCIWRITE_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY")
 
 def sections_sent(server: ChatServer) -> list[str]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from fakes.openai_server import chat_server
 
 from sciwrite.cli import main
+from tests.fakes.openai_server import chat_server
 
 
 def _cite_first_two(body):

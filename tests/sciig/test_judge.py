@@ -7,7 +7,6 @@ import json
 import re
 
 import pytest
-from fakes.openai_server import chat_server
 
 import sciwrite
 from sciwrite.llm.client import ChatClient
@@ -20,6 +19,7 @@ from sciwrite.sciig.metrics.judge import (
     sciig_judge_messages,
     summarize_sciig_judgements,
 )
+from tests.fakes.openai_server import chat_server
 
 ENDPOINT_VARIABLES = ("SCIWRITE_LLM_BASE_URL", "SCIWRITE_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY")
 

@@ -202,7 +202,7 @@ def test_table2_layout_marks_metrics_not_computed():
 def test_evaluate_command_runs_the_judge_through_an_endpoint(mini, mini_sample_folder, tmp_path, capsys, monkeypatch):
     """With an endpoint configured, the suite's LLM judge runs (paper profile's judge model, here over a local
     server); the judge's failures are counted, and the other metrics are as without it."""
-    from fakes.openai_server import chat_server
+    from tests.fakes.openai_server import chat_server
 
     papers, _ = mini
     records = [{"paper_id": p["paper_id"], "text": p["related_work"], "candidates": p["citations"]} for p in papers[:2]]

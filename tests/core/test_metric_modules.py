@@ -13,7 +13,7 @@ import pytest
 import sciwrite
 from sciwrite.core.metric_modules import available_metrics, metric_path, metrics_root
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

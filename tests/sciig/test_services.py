@@ -6,8 +6,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from fakes.openai_server import ChatServer
-from fakes.semantic_scholar import SemanticScholarServer
 
 from sciwrite.llm.client import ChatClient
 from sciwrite.sciig.data.llm_map import (
@@ -22,6 +20,8 @@ from sciwrite.sciig.data.semantic_scholar import (
     enrich_neighbor,
 )
 from sciwrite.sources.apa import find_citations
+from tests.fakes.openai_server import ChatServer
+from tests.fakes.semantic_scholar import SemanticScholarServer
 
 PAPERS = {"attention is all you need": {"paperId": "abc", "title": "Attention Is All You Need",
                                         "abstract": "The dominant sequence transduction models ...",

@@ -10,8 +10,6 @@ from typing import Any
 
 import pytest
 import yaml
-from fakes.openai_server import ChatServer
-from fakes.semantic_scholar import SemanticScholarServer
 
 from sciwrite.cli.build_sciig import import_release_folder
 from sciwrite.core.datasets import card_configs
@@ -29,8 +27,10 @@ from sciwrite.sciig.data.semantic_scholar import SemanticScholarClient
 from sciwrite.sources.aclsum import aclsum_paper_dir
 from sciwrite.sources.apa import find_citations
 from sciwrite.sources.grobid import Paragraph
+from tests.fakes.openai_server import ChatServer
+from tests.fakes.semantic_scholar import SemanticScholarServer
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def entry(title: str, authors: list[str], year: int | None) -> dict[str, Any]:
