@@ -138,3 +138,15 @@ def chat_server(answer: Answer) -> Iterator[ChatServer]:
     with ChatServer(answer) as server:
         yield server
 
+
+
+#: Every variable that could point a test at a real endpoint.
+ENDPOINT_VARIABLES = ("SCIWRITE_LLM_BASE_URL", "SCIWRITE_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY")
+
+
+def isolate_from_real_endpoints(monkeypatch) -> None:  # noqa: ANN001 - pytest's MonkeyPatch
+    """Clear the endpoint variables and let local addresses bypass any proxy, so no test reaches a real API."""
+    for name in ENDPOINT_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")

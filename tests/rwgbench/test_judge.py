@@ -20,10 +20,9 @@ from sciwrite.llm.client import ChatClient, LLMNotConfiguredError
 from sciwrite.metrics.judge import MAX_SECTION_CHARS, judge_for_profile, normalise_score, parse_judge_score
 from sciwrite.models.registry import ModelUnavailableError, resolve_model
 from sciwrite.rwgbench.metrics.judge import FOLLOW_UP, judge_messages, judge_sections, summarize_judgements
-from tests.fakes.openai_server import ChatServer
+from tests.fakes.openai_server import ChatServer, isolate_from_real_endpoints
 
 REPO = Path(__file__).resolve().parents[2]
-ENDPOINT_VARIABLES = ("SCIWRITE_LLM_BASE_URL", "SCIWRITE_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY")
 
 def sections_sent(server: ChatServer) -> list[str]:
     return [section_of(r) for r in server.requests]
@@ -59,10 +58,7 @@ def scripted_judge(request: dict[str, Any]) -> str | tuple[int, str]:
 @pytest.fixture(autouse=True)
 def _no_endpoint(monkeypatch):
     """No test reaches a real API: the endpoint variables are cleared and local addresses bypass any proxy."""
-    for name in ENDPOINT_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    isolate_from_real_endpoints(monkeypatch)
     scripted_judge.__dict__.pop("once", None)
 
 

@@ -19,17 +19,12 @@ from sciwrite.sciig.metrics.judge import (
     sciig_judge_messages,
     summarize_sciig_judgements,
 )
-from tests.fakes.openai_server import chat_server
-
-ENDPOINT_VARIABLES = ("SCIWRITE_LLM_BASE_URL", "SCIWRITE_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY")
+from tests.fakes.openai_server import chat_server, isolate_from_real_endpoints
 
 
 @pytest.fixture(autouse=True)
 def _no_endpoint(monkeypatch):
-    for name in ENDPOINT_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    isolate_from_real_endpoints(monkeypatch)
 
 
 @pytest.mark.parametrize("reply, expected", [

@@ -83,7 +83,7 @@ def test_references_as_predictions_and_lite_not_computed(papers, lite):
     assert summary["models"]["keyphrase_encoder"] == "packaged:all-MiniLM-L6-v2"
 
 
-@pytest.mark.skipif(bool(WORDNET_MISSING), reason=f"METEOR needs WordNet: {WORDNET_MISSING}")
+@pytest.mark.skipif(bool(WORDNET_MISSING), reason=str(WORDNET_MISSING))
 def test_meteor_of_the_references_themselves_is_one(papers, lite):
     references = [p["introduction"] for p in papers]
     rows, _ = score_sciig(references, papers, lite, show_progress=False)

@@ -40,10 +40,8 @@ from sciwrite.llm.backends import (
     scrub,
     scrub_keys,
 )
-from sciwrite.llm.types import GenerationError, GenerationSettings
+from sciwrite.llm.types import GenerationError, GenerationSettings, Message
 from sciwrite.models.registry import ModelUnavailableError
-
-Message = Mapping[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
 
 
 class LLMNotConfiguredError(ModelUnavailableError):
