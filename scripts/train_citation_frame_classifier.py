@@ -31,15 +31,16 @@ from typing import Any
 
 import numpy as np
 
-from sciwrite.models.registry import PACKAGED_MINILM
-from sciwrite.rwgbench.metrics.formulas import FRAMES
-from sciwrite.rwgbench.metrics.frames import (
+from sciwrite.models.citation_frames import (
+    FRAMES,
     HEAD_CONFIG,
     HEAD_KIND,
     SIGMOID_THRESHOLD,
     FrameHead,
+    TransformerFrameClassifier,
     load_citation_frame_classifier,
 )
+from sciwrite.models.registry import PACKAGED_MINILM
 
 SPLITS = ("train", "dev", "test")
 THRESHOLD_GRID = np.round(np.arange(0.05, 0.951, 0.01), 2)
@@ -186,8 +187,6 @@ def finetune(args: argparse.Namespace, data: dict[str, Split], out: Path) -> dic
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer, get_linear_schedule_with_warmup
 
-    from sciwrite.rwgbench.metrics.frames import TransformerFrameClassifier
-
     torch.manual_seed(args.seed)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     tokenizer = AutoTokenizer.from_pretrained(args.base)
@@ -257,7 +256,7 @@ def model_card(info: dict[str, Any]) -> str:
                 "in the frame order of `config.json`), `config.json` (frames, encoder, preprocessing, training "
                 "choices, metrics). It is the `lite` profile's `citation_frame` model, "
                 "`packaged:rwgbench-citation-frame-minilm`, and loads with "
-                "`sciwrite.rwgbench.metrics.frames.load_citation_frame_classifier(<folder>)`.")
+                "`sciwrite.models.citation_frames.load_citation_frame_classifier(<folder>)`.")
     else:
         title = f"RWGBench citation-frame classifier: fine-tuned {info['base']}"
         what = (f"`{info['base']}` fine-tuned for multi-label classification (one sigmoid per frame, BCE loss); "

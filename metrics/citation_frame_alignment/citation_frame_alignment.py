@@ -4,8 +4,9 @@ import datasets
 import evaluate
 
 from sciwrite.metrics.summary import summarize
-from sciwrite.rwgbench.metrics.formulas import FRAMES, RWGBENCH_CITATION
-from sciwrite.rwgbench.metrics.frames import citation_frame_classifier_for_profile, score_citation_frame_alignment
+from sciwrite.models.citation_frames import FRAMES, citation_frame_classifier_for_profile
+from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.frames import score_citation_frame_alignment
 
 _DESCRIPTION = """
 Citation frame alignment (CFA) compares how a generated related-work section uses its citations with how the

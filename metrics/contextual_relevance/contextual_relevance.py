@@ -4,9 +4,10 @@ import datasets
 import evaluate
 
 from sciwrite.metrics.summary import summarize
+from sciwrite.models.encoders import contextual_encoder_for_profile
 from sciwrite.models.registry import resolve_model
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
-from sciwrite.sciig.metrics.contextual_relevance import contextual_encoder_for_profile, score_contextual_relevance
+from sciwrite.sciig.metrics.contextual_relevance import score_contextual_relevance
 
 _DESCRIPTION = """
 How close a generated introduction stays to the paper's own sources: the mean cosine between the embedding of the

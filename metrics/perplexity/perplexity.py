@@ -3,8 +3,9 @@
 import datasets
 import evaluate
 
+from sciwrite.models.causal_lm import perplexity_model_for_profile
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
-from sciwrite.sciig.metrics.perplexity import perplexity_model_for_profile, score_perplexity, summarize_perplexity
+from sciwrite.sciig.metrics.perplexity import score_perplexity, summarize_perplexity
 
 _DESCRIPTION = """
 Perplexity of each generated introduction under GPT-2 (`openai-community/gpt2`, the `gpt2` role): exp of the mean

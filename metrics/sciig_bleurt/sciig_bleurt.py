@@ -4,8 +4,9 @@ import datasets
 import evaluate
 
 from sciwrite.metrics.summary import summarize
+from sciwrite.models.bleurt import bleurt_for_profile
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
-from sciwrite.sciig.metrics.bleurt import bleurt_for_profile, score_bleurt
+from sciwrite.sciig.metrics.bleurt import score_bleurt
 
 _DESCRIPTION = """
 BLEURT-20-D12 (`lucadiliello/BLEURT-20-D12`, the PyTorch port of the distilled BLEURT-20), loaded by sciwrite onto

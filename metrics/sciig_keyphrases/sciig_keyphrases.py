@@ -4,9 +4,10 @@ import datasets
 import evaluate
 
 from sciwrite.metrics.summary import summarize
+from sciwrite.models.encoders import keyphrase_encoder_for_profile
 from sciwrite.models.registry import resolve_model
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
-from sciwrite.sciig.metrics.keyphrases import SCORES, keyphrase_encoder_for_profile, score_keyphrases
+from sciwrite.sciig.metrics.keyphrases import SCORES, score_keyphrases
 
 _DESCRIPTION = """
 SciIG compares the keyphrases of a generated introduction with those of the reference introduction and of the

@@ -3,8 +3,9 @@
 import datasets
 import evaluate
 
+from sciwrite.models.qa import qa_models_for_profile
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
-from sciwrite.sciig.metrics.qa import qa_models_for_profile, score_qa
+from sciwrite.sciig.metrics.qa import score_qa
 
 _DESCRIPTION = """
 QA-based faithfulness and consistency in the style of Q² (Honovich et al., 2021): candidate answer spans are taken

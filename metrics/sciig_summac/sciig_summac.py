@@ -4,8 +4,9 @@ import datasets
 import evaluate
 
 from sciwrite.metrics.summary import summarize
+from sciwrite.models.nli import summac_nli_for_profile
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
-from sciwrite.sciig.metrics.summac import score_summac, summac_nli_for_profile
+from sciwrite.sciig.metrics.summac import score_summac
 
 _DESCRIPTION = """
 SummaC-ZS (Laban et al., 2022) scores a generated introduction against a source: an NLI model reads every

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
+from sciwrite.models.citation_frames import FRAMES
 from sciwrite.rwgbench.metrics.formulas import (
-    FRAMES,
     citation_counts,
     citation_density,
     citation_distribution_balance,

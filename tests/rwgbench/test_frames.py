@@ -15,6 +15,15 @@ import pytest
 import torch
 
 import sciwrite
+from sciwrite.models.citation_frames import (
+    FRAMES,
+    HeadFrameClassifier,
+    TransformerFrameClassifier,
+    citation_frame_classifier_for_profile,
+    frame_columns,
+    frame_of_label,
+    load_citation_frame_classifier,
+)
 from sciwrite.models.registry import (
     PACKAGED_CITATION_FRAME_MINILM,
     PACKAGED_MINILM,
@@ -23,18 +32,7 @@ from sciwrite.models.registry import (
     packaged_model_path,
     resolve_model,
 )
-from sciwrite.rwgbench.metrics.formulas import FRAMES
-from sciwrite.rwgbench.metrics.frames import (
-    HeadFrameClassifier,
-    TransformerFrameClassifier,
-    citation_contexts,
-    citation_frame_classifier_for_profile,
-    frame_columns,
-    frame_counts,
-    frame_of_label,
-    load_citation_frame_classifier,
-    score_citation_frame_alignment,
-)
+from sciwrite.rwgbench.metrics.frames import citation_contexts, frame_counts, score_citation_frame_alignment
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGED = Path(packaged_model_path(PACKAGED_CITATION_FRAME_MINILM))

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 import sciwrite
+from sciwrite.models.encoders import keyphrase_encoder_for_profile
 from sciwrite.models.registry import resolve_model
 from sciwrite.sciig.metrics import keyphrases
 from sciwrite.sciig.metrics.keyphrases import (
     Keyphrases,
     extract_keyphrases,
-    keyphrase_encoder_for_profile,
     match_criterion,
     match_sets,
     phrase_stems,

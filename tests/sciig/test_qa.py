@@ -12,15 +12,12 @@ import pytest
 import torch
 
 import sciwrite
+from sciwrite.models.qa import QAModels, load_extractive_qa, load_question_generator, qa_models_for_profile
 from sciwrite.models.registry import PACKAGED_MINILM, packaged_model_path
 from sciwrite.sciig.metrics.qa import (
-    QAModels,
     answer_score,
     candidate_spans,
-    load_extractive_qa,
-    load_question_generator,
     normalize_answer,
-    qa_models_for_profile,
     score_qa,
     sentence_spans,
     token_f1,

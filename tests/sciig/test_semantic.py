@@ -53,7 +53,7 @@ def tiny_bleurt(tmp_path_factory):
     pytorch_model.bin with `bleurt.*` names, and a SentencePiece spm.model with BLEURT's special pieces."""
     import sentencepiece
 
-    from sciwrite.sciig.metrics.bleurt import BleurtRegressor
+    from sciwrite.models.bleurt import BleurtRegressor
 
     folder = tmp_path_factory.mktemp("tiny-bleurt")
     (folder / "corpus.txt").write_text("\n".join(SENTENCES * 20))
@@ -75,7 +75,7 @@ def tiny_bleurt(tmp_path_factory):
 def test_bleurt_loader_maps_every_port_weight(tiny_bleurt):
     from pathlib import Path
 
-    from sciwrite.sciig.metrics.bleurt import load_bleurt
+    from sciwrite.models.bleurt import load_bleurt
 
     bleurt = load_bleurt(tiny_bleurt)
     assert load_bleurt(tiny_bleurt) is bleurt  # loaded once
@@ -99,7 +99,8 @@ def test_bleurt_loader_maps_every_port_weight(tiny_bleurt):
 def test_bleurt_scores_pairs_and_long_texts(tiny_bleurt):
     import sentencepiece
 
-    from sciwrite.sciig.metrics.bleurt import bleurt_windows, load_bleurt, score_bleurt
+    from sciwrite.models.bleurt import bleurt_windows, load_bleurt
+    from sciwrite.sciig.metrics.bleurt import score_bleurt
 
     bleurt = load_bleurt(tiny_bleurt)
     sp = sentencepiece.SentencePieceProcessor(model_file=f"{tiny_bleurt}/spm.model")
@@ -122,8 +123,8 @@ def test_bleurt_scores_pairs_and_long_texts(tiny_bleurt):
 
 
 def test_bleurt_not_computed_offline_and_bad_checkpoint(tmp_path):
+    from sciwrite.models.bleurt import load_bleurt
     from sciwrite.models.registry import ModelUnavailableError
-    from sciwrite.sciig.metrics.bleurt import load_bleurt
 
     results = sciwrite.load_metric("sciig_bleurt").compute(predictions=["a"], references=["a"], profile="lite")
     assert results["bleurt"] is None and "lucadiliello/BLEURT-20-D12" in results["not_computed"]
@@ -135,10 +136,8 @@ def test_bleurt_not_computed_offline_and_bad_checkpoint(tmp_path):
 # --- contextual relevance --------------------------------------------------------------------------------------
 
 def test_contextual_relevance_by_hand(minilm):
-    from sciwrite.sciig.metrics.contextual_relevance import (
-        contextual_encoder_for_profile,
-        score_contextual_relevance,
-    )
+    from sciwrite.models.encoders import contextual_encoder_for_profile
+    from sciwrite.sciig.metrics.contextual_relevance import score_contextual_relevance
 
     encoder, _ = contextual_encoder_for_profile(profile="lite")
     title, abstract, cited = "Graph networks for molecules", SENTENCES[0], [SENTENCES[1], SENTENCES[2], ""]
@@ -155,11 +154,8 @@ def test_contextual_relevance_by_hand(minilm):
 
 
 def test_long_texts_are_embedded_window_by_window(minilm):
-    from sciwrite.sciig.metrics.contextual_relevance import (
-        contextual_encoder_for_profile,
-        long_text_embeddings,
-        text_windows,
-    )
+    from sciwrite.models.encoders import contextual_encoder_for_profile
+    from sciwrite.sciig.metrics.contextual_relevance import long_text_embeddings, text_windows
 
     encoder, _ = contextual_encoder_for_profile(profile="lite")
     windows = text_windows(encoder, LONG)
@@ -219,7 +215,8 @@ def guide_perplexity(folder: str, text: str, stride: int) -> float:
 def test_perplexity_matches_direct_and_strided_computation(tiny_gpt2):
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from sciwrite.sciig.metrics.perplexity import load_causal_lm, score_perplexity
+    from sciwrite.models.causal_lm import load_causal_lm
+    from sciwrite.sciig.metrics.perplexity import score_perplexity
 
     lm = load_causal_lm(tiny_gpt2)
     assert lm.max_length == 64 and load_causal_lm(tiny_gpt2) is lm
@@ -241,7 +238,8 @@ def test_perplexity_matches_direct_and_strided_computation(tiny_gpt2):
 
 @pytest.mark.slow  # tens of seconds on 2 cores; `make test-quick` leaves it out
 def test_perplexity_empty_huge_and_offline(tiny_gpt2):
-    from sciwrite.sciig.metrics.perplexity import load_causal_lm, score_perplexity
+    from sciwrite.models.causal_lm import load_causal_lm
+    from sciwrite.sciig.metrics.perplexity import score_perplexity
 
     lm = load_causal_lm(tiny_gpt2)
     huge = " ".join(["graph"] * 30_000)

@@ -8,15 +8,9 @@ import pytest
 import torch
 
 import sciwrite
+from sciwrite.models.nli import load_summac_nli, summac_label_columns, summac_nli_for_profile
 from sciwrite.models.registry import PACKAGED_MINILM, ModelUnavailableError, packaged_model_path, resolve_model
-from sciwrite.sciig.metrics.summac import (
-    load_summac_nli,
-    score_summac,
-    summac_label_columns,
-    summac_nli_for_profile,
-    summac_zs_batch,
-    summac_zs_score,
-)
+from sciwrite.sciig.metrics.summac import score_summac, summac_zs_batch, summac_zs_score
 
 A, B = "Graph networks predict molecules.", "They need labelled data."
 X, Y = "Graph networks work on molecules.", "They need no data at all."

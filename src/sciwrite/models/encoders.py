@@ -1,4 +1,6 @@
-"""Sentence encoders shared by retrieval and the embedding metrics: loaded once, on GPU in fp16 when present."""
+"""Sentence encoders shared by retrieval and the embedding metrics: loaded once, on GPU in fp16 when present; the
+loaders of the encoder roles (`keyphrase_encoder_for_profile`, `contextual_encoder_for_profile`); length-sorted,
+token-budgeted batching; and `load_transformer`, which every transformers-checkpoint loader goes through."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from typing import Any
 import numpy as np
 from tqdm.auto import tqdm
 
-from sciwrite.models.registry import ModelUnavailableError, model_location, torch_device
+from sciwrite.models.registry import ModelUnavailableError, load_for_profile, model_location, torch_device
 
 
 def load_sentence_encoder(model_id: str, device: str | None = None, role: str = "sentence encoder") -> Any:
@@ -37,6 +39,17 @@ def shared_sentence_encoder(model_id: str, role: str = "sentence encoder") -> An
 
 
 _LOADED: dict[str, Any] = {}
+
+
+def keyphrase_encoder_for_profile(model: str | None = None, profile: str | None = None) -> tuple[Any | None, str | None]:
+    """The keyphrase encoder (loaded once per process), or (None, why) when the profile has none."""
+    return load_for_profile("keyphrase_encoder", lambda m: shared_sentence_encoder(m, role="keyphrase encoder"),
+                            model, profile)
+
+
+def contextual_encoder_for_profile(model: str | None = None, profile: str | None = None) -> tuple[Any, str | None]:
+    """The `contextual_encoder` role's sentence encoder (shared, loaded once), or (None, why)."""
+    return load_for_profile("contextual_encoder", lambda m: shared_sentence_encoder(m, "contextual encoder"), model, profile)
 
 
 #: Padded tokens per batch on CPU. There a batch is compute-bound: measured on 2 cores with MiniLM, 64 x 20

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from sciwrite.models.citation_frames import FRAMES
 from sciwrite.models.nli import soft_scores
 
 
@@ -67,3 +68,15 @@ class MemoNLI(MemoProxy):
 
     def soft_scores(self, premises: list[str], hypotheses: list[str], batch_size: int = 32) -> np.ndarray:
         return soft_scores(self.probabilities(premises, hypotheses, batch_size))
+
+
+class MemoFrameClassifier(MemoProxy):
+    """A citation-frame classifier that labels each distinct context once."""
+
+    def predict(self, contexts: list[str], batch_size: int = 64) -> np.ndarray:
+        missing = [c for c in dict.fromkeys(contexts) if c not in self.memo]
+        if missing:
+            self.memo.update(zip(missing, np.asarray(self.inner.predict(missing, batch_size=batch_size), dtype=bool)))
+        if not contexts:
+            return np.zeros((0, len(FRAMES)), dtype=bool)
+        return np.stack([self.memo[c] for c in contexts])

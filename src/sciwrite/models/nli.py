@@ -1,4 +1,9 @@
-"""Three-way NLI (entailment / neutral / contradiction) over premise-hypothesis pairs, batched, loaded once."""
+"""Three-way NLI (entailment / neutral / contradiction) over premise-hypothesis pairs, batched, loaded once.
+
+Two roles load an `NLIModel`: ``nli`` (RWGBench; `load_nli`, `nli_for_profile`), whose labels must name the three
+classes, and ``summac_nli`` (SciIG's SummaC-ZS; `load_summac_nli`, `summac_nli_for_profile`), whose label columns
+may also come from FEVER / VitaminC names or SummaC's own table of checkpoints (`summac_label_columns`).
+"""
 
 from __future__ import annotations
 
@@ -84,3 +89,43 @@ def load_nli(model_id: str) -> NLIModel:
 def nli_for_profile(model: str | None = None, profile: str | None = None) -> tuple[NLIModel | None, str | None]:
     """The NLI model a metric should use, or (None, why) when the profile has none (`load_for_profile`)."""
     return load_for_profile("nli", load_nli, model, profile)
+
+
+# Checkpoints whose config does not name its labels entailment / neutral / contradiction: the columns
+# (entailment, neutral, contradiction) SummaC's own model table gives them (entailment 0, contradiction 1).
+KNOWN_COLUMNS = {"tals/albert-xlarge-vitaminc-mnli": (0, 2, 1), "tals/albert-base-vitaminc-mnli": (0, 2, 1)}
+# VitaminC / FEVER label names for the same three classes.
+_FEVER_NAMES = (("entailment", ("support",)), ("neutral", ("not enough", "nei")), ("contradiction", ("refute",)))
+
+
+def summac_label_columns(id2label: dict[int, str], model_id: str = "") -> tuple[int, int, int]:
+    """(entailment, neutral, contradiction) columns: NLI label names, else FEVER names (SUPPORTS / NOT ENOUGH
+    INFO / REFUTES), else SummaC's table for the checkpoint; otherwise a ModelUnavailableError."""
+    try:
+        return label_columns(id2label)
+    except ModelUnavailableError:
+        pass
+    found = {label: int(i) for i, name in id2label.items() for label, stems in _FEVER_NAMES
+             if any(stem in str(name).lower() for stem in stems)}
+    if len(found) == 3 and len(set(found.values())) == 3:
+        return found["entailment"], found["neutral"], found["contradiction"]
+    if model_id in KNOWN_COLUMNS:
+        return KNOWN_COLUMNS[model_id]
+    raise ModelUnavailableError(
+        f"the NLI model {model_id!r} labels {dict(id2label)} name no entailment / neutral / contradiction classes")
+
+
+@lru_cache(maxsize=2)
+def load_summac_nli(model_id: str) -> NLIModel:
+    """The SummaC NLI model, loaded once per process (GPU fp16 when present), as a sciwrite `NLIModel`."""
+    from transformers import AutoModelForSequenceClassification
+
+    model, tokenizer, device = load_transformer(model_id, AutoModelForSequenceClassification, "SummaC NLI model")
+    max_length = min(getattr(tokenizer, "model_max_length", 512) or 512, 512)
+    return NLIModel(model_id, model, tokenizer, summac_label_columns(model.config.id2label, model_id), device,
+                    max_length)
+
+
+def summac_nli_for_profile(model: str | None = None, profile: str | None = None) -> tuple[NLIModel | None, str | None]:
+    """The `summac_nli` model, or (None, why) when the profile has none (offline `lite`): not computed."""
+    return load_for_profile("summac_nli", load_summac_nli, model, profile)

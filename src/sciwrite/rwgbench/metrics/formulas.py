@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sciwrite.models.citation_frames import FRAMES
 from sciwrite.sources.markers import MARKER_GROUP, expand_group
 
 #: BibTeX of the RWGBench paper, cited by every RWGBench metric module.
@@ -24,9 +25,6 @@ RWGBENCH_CITATION = """
   year    = {2026}
 }
 """
-
-#: The seven MultiCite citation frames, in the order the tables report them.
-FRAMES: tuple[str, ...] = ("motivation", "background", "uses", "extends", "similarities", "differences", "future_work")
 
 # A bracket that opens with a number but is not a well-formed marker: "[3,]", "[2-]", "[1, a]".
 _BRACKET_WITH_NUMBER = re.compile(r"\[\s*\d[^\[\]\n]{0,40}\]")

@@ -2,7 +2,8 @@
 
 Score of a paper = mean cosine between the embedding of the generated introduction and the embedding of each
 source: the title, the abstract and every cited work's abstract (empty ones are skipped; `n_sources` says how
-many counted). Embeddings are mean-pooled token states of the `contextual_encoder` role: the paper profile uses
+many counted). Embeddings are mean-pooled token states of the `contextual_encoder` role (loaded by
+`sciwrite.models.encoders.contextual_encoder_for_profile`): the paper profile uses
 Longformer (`allenai/longformer-base-4096`), which reads up to 4,096 tokens; the `lite` profile the packaged
 all-MiniLM-L6-v2, which reads 256. A text longer than the encoder's window is cut into consecutive windows of
 that many tokens (minus the two special tokens), cut at token boundaries of the original text; each window is
@@ -18,8 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from sciwrite.models.encoders import embed, embedding_dimension, shared_sentence_encoder
-from sciwrite.models.registry import load_for_profile
+from sciwrite.models.encoders import embed, embedding_dimension
 from sciwrite.sciig.metrics.inputs import check_same_length, check_texts
 
 
@@ -43,11 +43,6 @@ def long_text_embeddings(encoder: Any, texts: Sequence[str], batch_size: int = 6
         out[t] += n * vector
     norms = np.linalg.norm(out, axis=1, keepdims=True)
     return np.divide(out, norms, out=np.zeros_like(out), where=norms > 0)
-
-
-def contextual_encoder_for_profile(model: str | None = None, profile: str | None = None) -> tuple[Any, str | None]:
-    """The `contextual_encoder` role's sentence encoder (shared, loaded once), or (None, why)."""
-    return load_for_profile("contextual_encoder", lambda m: shared_sentence_encoder(m, "contextual encoder"), model, profile)
 
 
 def check_sources(predictions: Sequence[Any], titles: Sequence[Any], abstracts: Sequence[Any],

@@ -1,7 +1,8 @@
 """SciIG keyphrase metrics: one extraction and one matching procedure behind four scores.
 
 Extraction: KeyBERT, top `TOP_N` = 5 phrases of 1-3 words (``keyphrase_ngram_range=(1, 3)``, English stop words,
-plain cosine ranking: no MMR / MaxSum), on the ``keyphrase_encoder`` role (all-MiniLM-L6-v2). Every document of a
+plain cosine ranking: no MMR / MaxSum), on the ``keyphrase_encoder`` role (all-MiniLM-L6-v2, loaded by
+`sciwrite.models.encoders.keyphrase_encoder_for_profile`). Every document of a
 chunk of papers (generations, references, title + abstract sources; duplicates once) is embedded in one batched
 pass, and so is the chunk's whole candidate vocabulary (in large batches of these short phrases); each document's
 candidates are then ranked as KeyBERT ranks them (`extract_keyphrases` re-does its cosine selection on these
@@ -34,8 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from sciwrite.models.encoders import embed, embedding_dimension, shared_sentence_encoder
-from sciwrite.models.registry import load_for_profile
+from sciwrite.models.encoders import embed, embedding_dimension
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, source_text
 
 TOP_N = 5
@@ -183,9 +183,3 @@ def score_keyphrases(predictions: Sequence[str], references: Sequence[str], titl
                    source_keyphrases=sets["source"].phrases, keyphrase_log=log)
         rows.append(row)
     return rows
-
-
-def keyphrase_encoder_for_profile(model: str | None = None, profile: str | None = None) -> tuple[Any | None, str | None]:
-    """The keyphrase encoder (loaded once per process), or (None, why) when the profile has none."""
-    return load_for_profile("keyphrase_encoder", lambda m: shared_sentence_encoder(m, role="keyphrase encoder"),
-                            model, profile)

@@ -24,23 +24,24 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
+from sciwrite.models.bleurt import bleurt_for_profile
+from sciwrite.models.causal_lm import perplexity_model_for_profile
+from sciwrite.models.encoders import contextual_encoder_for_profile, keyphrase_encoder_for_profile
 from sciwrite.models.memo import MemoSentenceEncoder, MemoTokenEncoder
+from sciwrite.models.nli import summac_nli_for_profile
+from sciwrite.models.qa import qa_models_for_profile
 from sciwrite.models.registry import current_profile, resolve_model
 from sciwrite.sciig.metrics.bertscore import sciig_bertscore_encoder, score_sciig_bertscore
-from sciwrite.sciig.metrics.bleurt import bleurt_for_profile, score_bleurt
+from sciwrite.sciig.metrics.bleurt import score_bleurt
 from sciwrite.sciig.metrics.citations import citation_correctness, score_citation_correctness
-from sciwrite.sciig.metrics.contextual_relevance import (
-    check_sources,
-    contextual_encoder_for_profile,
-    score_contextual_relevance,
-)
+from sciwrite.sciig.metrics.contextual_relevance import check_sources, score_contextual_relevance
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, check_texts
 from sciwrite.sciig.metrics.judge import judge_sciig, sciig_judge_for_profile
-from sciwrite.sciig.metrics.keyphrases import keyphrase_encoder_for_profile, score_keyphrases
+from sciwrite.sciig.metrics.keyphrases import score_keyphrases
 from sciwrite.sciig.metrics.lexical import check_reference_pairs, score_bleu, score_meteor, score_rouge
-from sciwrite.sciig.metrics.perplexity import perplexity_model_for_profile, score_perplexity
-from sciwrite.sciig.metrics.qa import qa_models_for_profile, score_qa
-from sciwrite.sciig.metrics.summac import score_summac, summac_nli_for_profile
+from sciwrite.sciig.metrics.perplexity import score_perplexity
+from sciwrite.sciig.metrics.qa import score_qa
+from sciwrite.sciig.metrics.summac import score_summac
 from sciwrite.sciig.metrics.wordnet import wordnet_or_reason
 
 logger = logging.getLogger(__name__)

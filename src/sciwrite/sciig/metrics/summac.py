@@ -9,61 +9,20 @@ the reference introduction).
 
 The `summac` package itself cannot be installed next to transformers 5 (it pins huggingface-hub<=0.17), so the
 algorithm lives here on top of `sciwrite.models.nli.NLIModel`: every distinct pair of a batch of papers goes
-through one batched `probabilities` call.
+through one batched `probabilities` call. The NLI model (the `summac_nli` role) is loaded by
+`sciwrite.models.nli.load_summac_nli` / `summac_nli_for_profile`, which read its label columns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from sciwrite.metrics.text import split_sentences
-from sciwrite.models.encoders import load_transformer
-from sciwrite.models.nli import NLIModel, label_columns
-from sciwrite.models.registry import ModelUnavailableError, load_for_profile
+from sciwrite.models.nli import NLIModel
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, source_text
-
-# Checkpoints whose config does not name its labels entailment / neutral / contradiction: the columns
-# (entailment, neutral, contradiction) SummaC's own model table gives them (entailment 0, contradiction 1).
-KNOWN_COLUMNS = {"tals/albert-xlarge-vitaminc-mnli": (0, 2, 1), "tals/albert-base-vitaminc-mnli": (0, 2, 1)}
-# VitaminC / FEVER label names for the same three classes.
-_FEVER_NAMES = (("entailment", ("support",)), ("neutral", ("not enough", "nei")), ("contradiction", ("refute",)))
-
-
-def summac_label_columns(id2label: dict[int, str], model_id: str = "") -> tuple[int, int, int]:
-    """(entailment, neutral, contradiction) columns: NLI label names, else FEVER names (SUPPORTS / NOT ENOUGH
-    INFO / REFUTES), else SummaC's table for the checkpoint; otherwise a ModelUnavailableError."""
-    try:
-        return label_columns(id2label)
-    except ModelUnavailableError:
-        pass
-    found = {label: int(i) for i, name in id2label.items() for label, stems in _FEVER_NAMES
-             if any(stem in str(name).lower() for stem in stems)}
-    if len(found) == 3 and len(set(found.values())) == 3:
-        return found["entailment"], found["neutral"], found["contradiction"]
-    if model_id in KNOWN_COLUMNS:
-        return KNOWN_COLUMNS[model_id]
-    raise ModelUnavailableError(
-        f"the NLI model {model_id!r} labels {dict(id2label)} name no entailment / neutral / contradiction classes")
-
-
-@lru_cache(maxsize=2)
-def load_summac_nli(model_id: str) -> NLIModel:
-    """The SummaC NLI model, loaded once per process (GPU fp16 when present), as a sciwrite `NLIModel`."""
-    from transformers import AutoModelForSequenceClassification
-
-    model, tokenizer, device = load_transformer(model_id, AutoModelForSequenceClassification, "SummaC NLI model")
-    max_length = min(getattr(tokenizer, "model_max_length", 512) or 512, 512)
-    return NLIModel(model_id, model, tokenizer, summac_label_columns(model.config.id2label, model_id), device,
-                    max_length)
-
-
-def summac_nli_for_profile(model: str | None = None, profile: str | None = None) -> tuple[NLIModel | None, str | None]:
-    """The `summac_nli` model, or (None, why) when the profile has none (offline `lite`): not computed."""
-    return load_for_profile("summac_nli", load_summac_nli, model, profile)
 
 
 def summac_zs_score(probabilities: np.ndarray) -> tuple[float, np.ndarray]:
