@@ -12,7 +12,9 @@ Citation density (CD) = |C_g| / N_s: the number of distinct papers a generated r
 (markers resolved through its candidate list) divided by its number of sentences. Published sections
 cite densely; a section that describes much and cites little scores low. Sentences come from nltk's
 Punkt algorithm with a fixed list of scientific abbreviations (offline, identical on every machine). A
-section with no sentence scores 0.
+section with no sentence scores 0. Without a candidate
+list (the paper's Direct setting: an empty candidate list) the markers cannot resolve, so |C_g| counts the
+distinct marker numbers instead ([1] and [1] are one item): the paper reports CD for its Direct rows.
 """
 
 _CITATION = RWGBENCH_CITATION

@@ -13,6 +13,8 @@ that it cites exactly once. Published related-work sections mostly mention each 
 place it belongs; a section that keeps returning to the same few papers scores low. A marker `[i]`
 resolves to `candidates[i-1]`; out-of-range and malformed markers are counted and ignored; a section
 with no resolvable marker (an empty-citation output) scores 0. The score needs no reference section.
+Without a candidate list (the paper's Direct setting: an empty candidate list) each marker number is one cited
+item and f(c) counts its occurrences (the paper reports CDB for its Direct rows).
 """
 
 _CITATION = RWGBENCH_CITATION

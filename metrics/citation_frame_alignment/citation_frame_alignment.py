@@ -14,7 +14,10 @@ published section does. Every citation-bearing sentence (markers removed) is lab
 frames it carries (motivation, background, uses, extends, similarities, differences, future_work; several
 may apply) by a multi-label classifier; each side's frames are counted, and for every frame present on
 either side F_k = 2 min(g_k, r_k) / (g_k + r_k); CFA is the mean of F_k over those frames, then over papers.
-An output whose markers resolve to no candidate scores 0. The paper profile uses
+An output with a candidate list whose markers resolve to no candidate scores 0. Without a candidate list (the
+paper's Direct setting: an empty candidate list) every sentence with a well-formed marker is a citation
+context, as for the published section (the paper reports CFA for its Direct rows). The paper names only "a
+MultiCite-trained citation-function classifier"; the paper profile uses
 `BFTree/rwgbench-citation-frame-classifier` (DeBERTa-v3-large); the offline `lite` profile uses the packaged
 `packaged:rwgbench-citation-frame-minilm` (all-MiniLM-L6-v2 + a logistic head trained on MultiCite,
 CC BY-NC 2.0), and a score says which model produced it.

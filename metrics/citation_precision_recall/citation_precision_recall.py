@@ -12,7 +12,8 @@ Citation precision and recall judge related-work generation as citation decision
 corpus papers a generated section cites, against the set the published section cites. A marker `[i]` in
 the generated text resolves to `candidates[i-1]`, the i-th paper of the candidate list the generator was
 given. Markers that fall outside the list or are malformed are counted as unresolved. A section with no
-resolvable marker is an empty-citation output and scores 0 on both.
+resolvable marker is an empty-citation output and scores 0 on both; so does a prediction without a candidate
+list (the paper's Direct setting: an empty candidate list), as the paper's Direct rows report 0.000.
 """
 
 _CITATION = RWGBENCH_CITATION

@@ -9,11 +9,13 @@ from sciwrite.rwgbench.metrics.judge import judge_sections, summarize_judgements
 
 _DESCRIPTION = """
 An LLM judge reads each generated related-work section and gives one overall publication-readiness score from
-1 to 5, weighing coherence, organisation, fluency and academic style; citation correctness (whether cited papers
-exist or support the claims, the marker format) is explicitly excluded, since other RWGBench metrics measure it.
+1 to 5, weighing coherence, organisation, fluency and academic writing style; citation correctness and citation
+coverage (whether cited papers exist or support the claims, how many or which papers are cited, the marker
+format) are explicitly excluded, since other RWGBench metrics measure them (paper §4.4). The paper prints no
+verbatim prompt: the rubric is ours, built on exactly those criteria and exclusions.
 Scores are normalised to [0, 1] as (s - 1) / 4 and averaged over the judged sections. The judge speaks any
 OpenAI-compatible API (SCIWRITE_LLM_BASE_URL / SCIWRITE_LLM_API_KEY, or OPENAI_BASE_URL / OPENAI_API_KEY);
-the paper profile asks for `gpt-4o`. The section is passed as delimited data, so instructions inside it do not
+the paper profile asks for `gpt-5.5`, the paper's default scorer (§5.1). The section is passed as delimited data, so instructions inside it do not
 steer the judge. The offline `lite` profile has no API model: the metric is reported as not computed.
 """
 

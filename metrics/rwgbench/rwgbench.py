@@ -9,15 +9,18 @@ from sciwrite.rwgbench.metrics.suite import load_suite_models, score_rwgbench, s
 
 _DESCRIPTION = """
 The RWGBench suite scores generated related-work sections on every metric of the benchmark at once, in the
-paper's Table 2 groups: citation selection (CQ: precision, recall, soft recall), contextual appropriateness
-and organisation (CO: claim-support consistency, topical relevance, citation density, citation distribution
-balance), citation framing (CF: positioning-structure similarity, citation frame alignment) and text quality
+paper's Table 2 groups: citation quality (CQ: precision, recall, soft recall, claim-support consistency,
+topical relevance), citation organisation (CO: citation density, citation distribution balance), citation framing (CF: positioning-structure similarity, citation frame alignment) and text quality
 (TQ: ROUGE-L, BERTScore, LLM judge). Each model is loaded once and shared by the metrics that use it (the
 SciBERT-role encoder by TRT, PSS and BERTScore; the NLI model by soft recall and CSC), and kept across
 calls with the same settings: the models remember what they computed, so scoring several systems on one
 split computes its reference side once. Predictions are matched
 to their target papers by paper_id. Metrics the profile has no model for (offline `lite`: NLI and the LLM
-judge) are `None`, with the model they need in `not_computed`.
+judge) are `None`, with the model they need in `not_computed`. A prediction without a candidate list (the
+paper's Direct setting: an empty candidate list) scores 0 on precision, recall and soft recall, has its markers
+counted for CD, CDB and CFA, and has no CSC or TRT (no marker resolves to a paper to compare): those are left
+out of the means (`n_not_applicable`), and are `None` with the reason in `not_applicable` when no prediction
+has a list; the printed Table 2 shows "–" there, as the paper does for Direct.
 """
 
 _CITATION = RWGBENCH_CITATION

@@ -1,4 +1,4 @@
-"""SciIG LLM-as-judge: coverage, consistency, faithfulness, citation-context quality and narrative quality (1-5)."""
+"""SciIG LLM-as-judge: coverage, consistency, faithfulness, citation-context quality and narrative quality (0.0-1.0)."""
 
 import datasets
 import evaluate
@@ -13,13 +13,13 @@ from sciwrite.sciig.metrics.judge import (
 )
 
 _DESCRIPTION = """
-An LLM judge scores each generated introduction with three prompts, each answered as a JSON object of named 1-5
-scores: (a) `coverage` and `consistency` against the reference introduction; (b) `faithfulness` and
-`citation_quality` (citation-context quality) against the paper's title, abstract and cited works; (c)
-`narrative_quality`. Scores are normalised to [0, 1] as (s - 1) / 4 and averaged over the papers judged. The judge
-speaks any OpenAI-compatible API (SCIWRITE_LLM_BASE_URL / SCIWRITE_LLM_API_KEY); the paper profile asks for
-`gpt-4o` (the `judge` role shared with RWGBench). All inputs are passed as delimited data, so instructions inside
-a generation do not steer the judge. The offline `lite` profile has no API model: the metric is not computed.
+An LLM judge scores each generated introduction with the three prompts of the SciIG paper (Table 6, verbatim),
+each answered as a JSON object of named float scores in [0.0, 1.0]: (a) `coverage` ("Content Coverage") and
+`consistency` against the reference introduction; (b) `faithfulness` and `citation_quality` ("Citation Context
+Quality") against the paper's title, abstract and related papers; (c) `narrative_quality`. Scores are averaged over
+the papers judged. The judge speaks any OpenAI-compatible API (SCIWRITE_LLM_BASE_URL / SCIWRITE_LLM_API_KEY); the
+paper profile asks for `gpt-4o` (the `judge` role shared with RWGBench). The offline `lite` profile has no API
+model: the metric is not computed.
 """
 
 _CITATION = SCIIG_CITATION

@@ -8,14 +8,15 @@ from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
 from sciwrite.sciig.metrics.qa import score_qa
 
 _DESCRIPTION = """
-QA-based faithfulness and consistency in the style of Q² (Honovich et al., 2021): candidate answer spans are taken
-from the generated introduction; an answer-aware question generator asks one question per span; a question is kept
-when an extractive SQuAD 2.0 model, reading the generation, answers it with its own span; the kept questions are
-then answered over the title + abstract (`qa_faithfulness`) and over the reference introduction
-(`qa_consistency`). Per question: 0 when the source gives no answer, 1 for a normalised exact match with the span,
-else SQuAD token F1; per paper: the mean over its kept questions (`None` when it has none). The paper profile uses
-`mrm8488/t5-base-finetuned-question-generation-ap` and `deepset/roberta-base-squad2`; the offline `lite` profile
-has neither, so the metric is reported as not computed, naming the models it needs.
+QA-based faithfulness and consistency as the SciIG paper defines them (Appendix A, Q²-style): questions
+Q = QG(G) are generated from the generated introduction G (answer-aware, one per candidate span); each is answered
+by an extractive SQuAD 2.0 model over the context C (title + abstract + cited works for `qa_faithfulness`, the
+reference introduction for `qa_consistency`); sim_k = BERTScore F1(a_k, G) with the `scibert` role's token encoder;
+the score is the mean of sim_k over the K questions (`None` when there is none). `qa_faithfulness_f1` /
+`qa_consistency_f1` are a separate variant (answer-vs-span SQuAD token F1), not the paper's score. The paper profile
+uses `mrm8488/t5-base-finetuned-question-generation-ap`, `deepset/roberta-base-squad2` and
+`allenai/scibert_scivocab_uncased`; the offline `lite` profile has no QG/QA model, so the metric is reported as not
+computed, naming the models it needs.
 """
 
 _CITATION = SCIIG_CITATION + """
@@ -36,13 +37,17 @@ Args:
     references (`list` of `str`): the reference introductions, one per prediction.
     abstracts (`list` of `str`, keyword): each paper's abstract (with its title, the faithfulness source).
     titles (`list` of `str`, keyword, optional): each paper's title.
+    cited (`list` of `list` of `str`, keyword, optional): per paper, the cited works' texts (part of C for
+        faithfulness).
     qg_model (`str`, keyword, optional): question generation model id or path; default: the profile's
         `question_generation` model.
     qa_model (`str`, keyword, optional): extractive QA model id or path; default: the profile's
         `question_answering` model.
+    bertscore_model (`str`, keyword, optional): the BERTScore encoder of sim_k = BERTScore(a_k, G); default: the
+        profile's `scibert` model (SciBERT, layer 8, in `paper`; the packaged MiniLM in `lite`).
     profile (`str`, keyword, optional): `paper` or `lite`.
     validate_questions (`bool`, keyword, optional): Q²'s filter (keep a question only when the QA model finds its
-        span in the generation); default True.
+        span in the generation); default False (Appendix A keeps all K questions).
     return_rows (`bool`, keyword, optional): also return `rows`, the per-paper scores with every question, span,
         answer and per-question score.
 Returns:
@@ -60,7 +65,7 @@ Examples:
     (True, True)
 """
 
-SCORES = ("qa_faithfulness", "qa_consistency")
+SCORES = ("qa_faithfulness", "qa_consistency", "qa_faithfulness_f1", "qa_consistency_f1")
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -74,15 +79,16 @@ class SciigQa(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2508.14273", "https://arxiv.org/abs/2104.08202"],
         )
 
-    def _compute(self, predictions, references, abstracts=None, titles=None, qg_model=None, qa_model=None,
-                 profile=None, validate_questions=True, return_rows=False):
+    def _compute(self, predictions, references, abstracts=None, titles=None, cited=None, qg_model=None, qa_model=None,
+                 profile=None, validate_questions=False, return_rows=False, bertscore_model=None):
         if abstracts is None:
             raise ValueError("`abstracts` is required: each paper's abstract, the faithfulness source")
-        models, why = qa_models_for_profile(qg_model, qa_model, profile)
+        models, why = qa_models_for_profile(qg_model, qa_model, profile, bertscore_model)
         if models is None:
             return {**{name: None for name in SCORES}, "unscored": len(predictions), "not_computed": why,
                     "models": None}
-        rows = score_qa(predictions, references, titles, abstracts, models, validate_questions=validate_questions)
+        rows = score_qa(predictions, references, titles, abstracts, models, cited=cited,
+                        validate_questions=validate_questions)
         result = {}
         for name in SCORES:
             values = [r[name] for r in rows if r[name] is not None]

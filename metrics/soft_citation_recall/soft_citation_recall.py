@@ -12,7 +12,8 @@ _DESCRIPTION = """
 Soft citation recall credits a generated section for citing papers that cover the gold citations even when
 they are not the same papers. With s(g, r) = P(entailment) + 0.5 P(neutral) of an NLI model, premise = a
 cited paper g (title + abstract), hypothesis = a gold paper r, the score of a section is the mean over
-gold papers r of max over cited papers g of s(g, r); an empty-citation output scores 0. The paper profile
+gold papers r of max over cited papers g of s(g, r); an empty-citation output scores 0, and so does a
+prediction without a candidate list (Direct: C_g is empty; the paper's Direct rows report 0.000). The paper profile
 uses `MoritzLaurer/DeBERTa-v3-large-mnli-fever-anli-ling-wanli`; the offline `lite` profile has no NLI
 model, so the metric is reported as not computed (the result names the model it needs).
 """

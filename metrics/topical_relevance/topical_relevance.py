@@ -3,18 +3,23 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.summary import summarize
 from sciwrite.models.encoders import shared_sentence_encoder
 from sciwrite.models.registry import resolve_model
 from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
-from sciwrite.rwgbench.metrics.scorers import score_topical_relevance
+from sciwrite.rwgbench.metrics.scorers import score_topical_relevance, summarize_applicable
 
 _DESCRIPTION = """
-Topical relevance (TRT) is the cosine similarity between the embedding of the target paper's abstract and
-the embedding of each paper the generated related-work section cites (title + abstract), averaged over
-the distinct cited papers and then over papers. The paper embeds with SciBERT
-(`allenai/scibert_scivocab_uncased`, mean-pooled); the offline `lite` profile uses the packaged
-all-MiniLM-L6-v2, and a score says which model produced it. An empty-citation output scores 0.
+Topical relevance (TRT, RWGBench Eq. 4, §4.1.3): TRT = (1/|C_g|) * sum over c_i in C_g of cos(a_P, a_ci), the
+cosine between the embedding of the target paper's abstract a_P and that of each distinct cited paper's
+abstract a_ci (C_g: the distinct papers the section's markers resolve to through its candidate list), then the
+mean over papers. The paper embeds abstracts with SciBERT (`allenai/scibert_scivocab_uncased`, mean-pooled);
+the offline `lite` profile uses the packaged all-MiniLM-L6-v2, and a score says which model produced it.
+The cited side is the corpus `abstract` field (the title only when the abstract is empty); a corpus given as
+a dict doc_id -> text is embedded as that text. An empty-citation output with a candidate list scores 0.
+A prediction without a candidate list (the paper's Direct setting: an empty candidate list) has no value:
+its markers resolve to no paper, so there is no abstract to compare; it is left out of the mean
+(`n_not_applicable`) and a batch of only such predictions gives None with `not_applicable` saying why (the
+paper prints "–" for Direct), never 0.
 """
 
 _CITATION = RWGBENCH_CITATION
@@ -31,7 +36,9 @@ Args:
     profile (`str`, keyword, optional): `paper` (SciBERT) or `lite` (packaged MiniLM); default
         `$SCIWRITE_PROFILE` or `paper`.
 Returns:
-    topical_relevance (`float`): mean over papers of the mean cosine to the cited papers.
+    topical_relevance (`float` or `None`): mean over the papers with a candidate list of the mean cosine to
+        the cited papers; `None` (with `not_applicable`) when no prediction has a candidate list (Direct).
+    n_not_applicable (`int`): predictions without a candidate list, left out of the mean.
     empty_citation_rate (`float`), unresolved_markers (`int`), model (`str`): the encoder used.
 Examples:
     >>> import evaluate
@@ -65,4 +72,4 @@ class TopicalRelevance(evaluate.Metric):
         model_id = resolve_model("scibert", model, profile)
         encoder = shared_sentence_encoder(model_id, role="scibert encoder")
         rows = score_topical_relevance(predictions, references, candidates, corpus, encoder)
-        return {**summarize(rows, "topical_relevance"), "model": model_id}
+        return {**summarize_applicable(rows, "topical_relevance"), "model": model_id}

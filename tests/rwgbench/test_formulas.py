@@ -14,10 +14,14 @@ from sciwrite.rwgbench.metrics.formulas import (
     citation_distribution_balance,
     citation_frame_alignment,
     citation_precision_recall,
+    claim_support_consistency,
+    marker_keys,
+    nli_label_scores,
     parse_citation_markers,
     positioning_structure_similarity,
     resolve_citations,
     soft_citation_recall,
+    topical_relevance,
 )
 
 
@@ -126,3 +130,35 @@ def test_citation_frame_alignment_rejects_unknown_frames():
 def test_large_matrix_is_fine():
     sim = np.full((60, 80), 0.5)
     assert math.isclose(positioning_structure_similarity(sim), 2 * 30 / 140)
+
+
+def test_nli_label_scores_map_the_predicted_label_not_the_probabilities():
+    # rows are (entailment, neutral, contradiction): argmax -> 1 / 0.5 / 0 (Eq. 3), never P(e) + 0.5 P(n)
+    probs = [[0.6, 0.3, 0.1],   # entailment -> 1.0 (soft would be 0.75)
+             [0.2, 0.5, 0.3],   # neutral -> 0.5 (soft 0.45)
+             [0.4, 0.1, 0.5],   # contradiction -> 0.0 (soft 0.45)
+             [0.4, 0.4, 0.2]]   # tie entailment / neutral -> the first, entailment
+    assert nli_label_scores(probs).tolist() == [1.0, 0.5, 0.0, 1.0]
+    assert nli_label_scores(np.zeros((0, 3))).tolist() == []
+
+
+def test_claim_support_consistency_by_hand():
+    # C_g = {a, b, c}: a cited in two sentences (entail 1, neutral 0.5 -> s_a = 0.75), b contradicted (0), c entailed (1)
+    # CSC = (0.75 + 0 + 1) / |C_g| = 1.75 / 3
+    assert claim_support_consistency([[1.0, 0.5], [0.0], [1.0]]) == pytest.approx(1.75 / 3)
+    assert claim_support_consistency([]) == 0.0  # empty-citation output with a candidate list
+    with pytest.raises(ValueError, match="citing sentence"):
+        claim_support_consistency([[1.0], []])
+
+
+def test_topical_relevance_by_hand():
+    # Eq. 4: mean cosine over the distinct cited papers
+    assert topical_relevance([0.8, 0.4, 0.3]) == pytest.approx(0.5)
+    assert topical_relevance([]) == 0.0
+
+
+def test_marker_keys_count_markers_without_candidates():
+    # Direct: each marker number is one cited item; repeats kept for CDB's f(c)
+    assert marker_keys("A [1, 2]. B [2]. C [4-5].") == ["[1]", "[2]", "[2]", "[4]", "[5]"]
+    assert citation_distribution_balance(citation_counts(marker_keys("A [1, 2]. B [2]."))) == 0.5
+    assert marker_keys("no markers") == []

@@ -12,7 +12,13 @@ from sciwrite.cli import main
 from sciwrite.core.predictions import join_by_paper_id, read_predictions
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.report import format_table2
-from sciwrite.rwgbench.metrics.suite import SUITE_METRICS, load_suite_models, score_rwgbench, summarize_rwgbench
+from sciwrite.rwgbench.metrics.suite import (
+    SUITE_METRICS,
+    TABLE2_GROUPS,
+    load_suite_models,
+    score_rwgbench,
+    summarize_rwgbench,
+)
 
 
 def write_jsonl(path, records):
@@ -154,7 +160,7 @@ def test_evaluate_command_writes_tables_and_reports_the_join(mini, mini_sample_f
                  str(mini_sample_folder), "--profile", "lite", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "oracle: 1 papers of RWGBench sample scored (1 missing, 1 extra, 1 duplicate ids)" in printed
-    assert "- CQ -" in printed and "- TQ -" in printed and "SoftR" in printed
+    assert "- CQ -" in printed and "- TQ -" in printed and "Soft Rec." in printed
     assert "not computed: soft_citation_recall:" in printed
 
     out = out / "oracle"
@@ -165,7 +171,7 @@ def test_evaluate_command_writes_tables_and_reports_the_join(mini, mini_sample_f
     assert summary["precision"] == summary["recall"] == 1.0
     with (out / "summary.csv").open() as f:
         table = list(csv.DictReader(f))
-    assert table[0]["system"] == "oracle" and float(table[0]["CQ P"]) == 1.0 and table[0]["CO CSC"] == ""
+    assert table[0]["system"] == "oracle" and float(table[0]["CQ P"]) == 1.0 and table[0]["CQ CSC"] == ""
 
     # papers without a prediction can be scored as empty sections instead
     assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--source", str(mini_sample_folder),
@@ -195,8 +201,44 @@ def test_table2_layout_marks_metrics_not_computed():
     lines = text.splitlines()
     assert [w for w in lines[0].split() if w.strip("-")] == ["CQ", "CO", "CF", "TQ"]
     header = lines[1]
-    assert header.index(" P") < lines[0].index("CQ") < header.index("CSC") < lines[0].index("CO") < header.index("PSS")
-    assert lines[1].split()[:4] == ["system", "P", "R", "SoftR"] and lines[2].split()[:3] == ["rag", "0.5000", "-"]
+    # the paper's Table 2: CQ = Prec. Rec. Soft Rec. CSC TRT, CO = CD CDB, CF = PSS CFA, TQ = R-L BS LLM
+    assert header.split() == ["System", "Prec.", "Rec.", "Soft", "Rec.", "CSC", "TRT", "CD", "CDB", "PSS", "CFA",
+                              "R-L", "BS", "LLM"]
+    assert lines[0].index("CQ") < header.index("TRT") < lines[0].index("CO") < header.index("CDB") < lines[0].index("CF")
+    assert lines[2].split() == ["rag", "0.500", *["\u2013"] * 11]  # three decimals, en dash for no value
+
+
+def test_table2_groups_are_the_papers():
+    assert {g: [k for k, _ in cols] for g, cols in TABLE2_GROUPS.items()} == {
+        "CQ": ["precision", "recall", "soft_citation_recall", "claim_support_consistency", "topical_relevance"],
+        "CO": ["citation_density", "citation_distribution_balance"],
+        "CF": ["positioning_structure_similarity", "citation_frame_alignment"],
+        "TQ": ["rougeL", "bertscore_f1", "llm_judge"]}
+
+
+def test_direct_predictions_report_csc_and_trt_as_not_applicable(mini, lite_suite):
+    """Direct (no candidate list): P = R = 0, markers still count for CD, CDB and CFA, and CSC / TRT have no value."""
+    papers, corpus = mini
+    paper = papers[0]
+    text = "Graph models [1] are studied. Parsers [2] and [1] use them. Transformers [3] help."
+    rows = score_rwgbench([text, text], [[], None], [paper, paper], corpus, lite_suite, show_progress=False)
+    for row in rows:
+        assert row["precision"] == row["recall"] == 0 and row["no_candidates"] and row["empty_citation_output"]
+        assert row["citation_density"] == pytest.approx(3 / 3)  # markers [1], [2], [3] over 3 sentences
+        assert row["citation_distribution_balance"] == pytest.approx(2 / 3)  # [2], [3] once, [1] twice
+        assert row["n_generated_contexts"] == 3 and row["citation_frame_alignment"] is not None
+        assert row["topical_relevance"] is None and "Direct" in row["topical_relevance_not_applicable"]
+    summary = summarize_rwgbench(rows, lite_suite)
+    assert summary["topical_relevance"] is None and "Direct" in summary["not_applicable"]["topical_relevance"]
+    assert summary["n_not_applicable"]["topical_relevance"] == 2
+    assert summary["citation_density"] == pytest.approx(1.0) and summary["precision"] == 0
+    assert "\u2013" in format_table2([{"system": "direct", **summary}]).splitlines()[2]
+    # a batch mixing both: TRT averages over the papers with a candidate list only
+    mixed = score_rwgbench([paper["related_work"], text], [paper["citations"], []], [paper, paper], corpus, lite_suite,
+                           show_progress=False)
+    mixed_summary = summarize_rwgbench(mixed, lite_suite)
+    assert mixed_summary["topical_relevance"] == pytest.approx(mixed[0]["topical_relevance"])
+    assert mixed_summary["n_not_applicable"] == {"topical_relevance": 1} and mixed_summary["not_applicable"] == {}
 
 
 def test_evaluate_command_runs_the_judge_through_an_endpoint(mini, mini_sample_folder, tmp_path, capsys, monkeypatch):

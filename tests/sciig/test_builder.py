@@ -23,6 +23,7 @@ from sciwrite.sciig.data.builder import (
 )
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS, card_configs_block
 from sciwrite.sciig.data.links import link_paragraphs, match_by_author_year
+from sciwrite.sciig.data.llm_map import TABLE8_TASK, parse_table8_neighbors, table8_messages
 from sciwrite.sciig.data.semantic_scholar import SemanticScholarClient
 from sciwrite.sources.aclsum import aclsum_paper_dir
 from sciwrite.sources.apa import find_citations
@@ -152,9 +153,15 @@ def test_builder_with_llm_mapping_and_semantic_scholar(tmp_path, monkeypatch):
     folder = write_papers(tmp_path / "papers", {"good": paper(bibs=bibs), "other": paper(title="Other", bibs=bibs)})
 
     def answer(body: dict) -> str:
-        user = body["messages"][-1]["content"]
-        assert '"Zhang et al., 2019"' in user and "BIBREF5: Hu Zhang, Ivy Qi, Jo Ma (2018). Older parsing" in user
-        return '```json\n{"entry_id": "BIBREF5"}\n```'
+        [message] = body["messages"]
+        user = message["content"]
+        assert user.startswith("Objective: Extract citations from paper introductions using LLaMA 4-Maverick")
+        assert "- Citation BIBREF5:\n- Title: Older parsing\n- Authors: Hu Zhang, Ivy Qi, Jo Ma" in user
+        assert "5. Do not emit bare arrays, Markdown, comments, or additional text—only the JSON object." in user
+        # the paper's output format: an array of one-key objects; a wrong title for another citation is ignored
+        return ('```json\n{"neighbors": [{"Zhang et al., 2019": {"title": "Older Parsing.", "reason": "Not included '
+                'in the high-confidence list but cited in Introduction as (Zhang et al., 2019)"}}, '
+                '{"Nobody et al., 2001": {"title": "Unknown", "reason": "x"}}]}\n```')
 
     titles = [e["title"] for e in bibs.values()]
     s2_papers = {t.lower(): {"paperId": f"p{i}", "title": t, "abstract": f"Abstract of {t}.",
@@ -164,7 +171,7 @@ def test_builder_with_llm_mapping_and_semantic_scholar(tmp_path, monkeypatch):
         s2_client = SemanticScholarClient(base_url=f"{s2.url}/graph/v1", cache_path=tmp_path / "s2.json", min_interval=0)
         records, report = build_sciig_records(folder, llm_client=client, s2_client=s2_client, show_progress=False)
     assert [r["paper_id"] for r in records] == ["good", "other"]
-    assert report.llm_mapping == {"mapped": 2} and len(llm.requests) == 1  # identical requests are sent once
+    assert report.llm_mapping == {"mapped": 2} and len(llm.requests) == 2  # one Table 8 request per paper
     assert report.citations["linked-by-llm"] == 2
     keys = [n["key"] for n in records[0]["neighbors"]]
     assert keys.index("Zhang et al., 2019") == keys.index("Ghahramani and Zhu, 2011") + 1  # in order of citation
@@ -303,3 +310,23 @@ def test_cli_build_sciig(tmp_path, capsys):
                  "--allow-missing-abstracts", "--venue", "NAACL", "--year", "2025"]) == 0
     assert "SciIG config 'sample' written" in capsys.readouterr().out
     assert load_sciig("sample", source=tmp_path / "out", split="all")["holdout"][0]["venue"] == "NAACL"
+
+
+def test_table8_prompt_is_verbatim_and_its_answer_parses():
+    [message] = table8_messages("T", "A.", ["Ann Li"], "Intro (Li et al., 2022).",
+                                [{"paper_id": "BIBREF0", "title": "X", "authors": ["Ann Li"], "raw_text": "Li. X."}])
+    text = " ".join(message["content"].split())
+    assert text.startswith("Objective: Extract citations from paper introductions using LLaMA 4-Maverick, returning a "
+                           "JSON object mapping citation identifiers to titles and reasons for inclusion. Respond only "
+                           "with the JSON object, without extra text. Paper Metadata: - Title: T - Abstract: A. - "
+                           "Authors: Ann Li Introduction Data: - Full introduction text. Intro (Li et al., 2022). - "
+                           "Provided citation records: - Citation BIBREF0: - Title: X - Authors: Ann Li - Full "
+                           "Reference: Li. X. Task: 1. Prioritize the high-confidence citation list")
+    assert TABLE8_TASK.endswith('"reason": "Not included in the high-confidence list but cited in Introduction as '
+                                '(Blitzer et al., 2006)" } } ] }')
+    paper_form = '{"neighbors": [{"Li et al., 2022": {"title": "X", "reason": "r"}}]}'
+    assert parse_table8_neighbors("Sure:\n" + paper_form) == [{"identifier": "Li et al., 2022", "title": "X",
+                                                               "reason": "r"}]
+    assert parse_table8_neighbors('{"neighbors": {"Li et al., 2022": {"title": "X"}}}')[0]["title"] == "X"
+    assert parse_table8_neighbors('[{"Li et al., 2022": {"title": "X"}}]') is None  # a bare array
+    assert parse_table8_neighbors("no json") is None

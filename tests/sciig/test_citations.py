@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import sciwrite
+from sciwrite.llm.client import ChatClient
 from sciwrite.sciig.metrics.citations import (
+    OFFLINE_EXTRACTOR,
     citation_correctness,
     score_citation_correctness,
     summarize_citation_correctness,
 )
+from sciwrite.sciig.metrics.suite import load_sciig_models, score_sciig, summarize_sciig
+from sciwrite.sources.apa import find_yearless_keys
+from tests.fakes.openai_server import chat_server, isolate_from_real_endpoints
 
 NEIGHBORS = ["Li et al., 2022", "Smith and Jones, 2020", "Chen et al., 2021a", "Chen et al., 2021b"]
 
@@ -72,3 +79,73 @@ def test_a_multi_word_surname_matches_its_neighbor_key_only_when_unambiguous():
 def test_a_one_word_surname_is_not_taken_for_the_tail_of_a_longer_one():
     assert citation_correctness("(Li et al., 2020)", ["Zhuli et al., 2020"])["n_correct"] == 0
     assert citation_correctness("(Li et al., 2020)", ["Zhu Li et al., 2020"])["n_correct"] == 1
+
+
+# --- year-less citations and the extractors ------------------------------------------------------------------------
+
+YEARLESS_NEIGHBORS = ["Smith et al., 2020", "Lee and Kim, 2019", "Chen et al., 2021", "Chen et al., 2022",
+                      "Jones, 2018", "Kumar Bodigutla et al., 2020"]
+
+
+def test_yearless_keys_are_found_by_hand():
+    text = ("Prior work (Smith et al.) and (e.g., Lee & Kim; Chen et al.) shows it. Smith et al. (2020) and Wang "
+            "et al. propose more (BERT). See (Section 3). Li et al., 2021 did. (Jones)")
+    assert find_yearless_keys(text) == ["Smith et al.", "Lee and Kim", "Chen et al.", "Wang et al.", "Jones"]
+
+
+def test_yearless_citations_match_a_unique_neighbor_by_surname():
+    text = ("Graphs help (Smith et al.; Lee and Kim). Chen et al. study it, as Bodigutla et al. do "
+            "(Jones). Wang et al. disagree (Transformer).")
+    row = citation_correctness(text, YEARLESS_NEIGHBORS)
+    # Smith, Lee and Kim, Jones, Bodigutla (tail of Kumar Bodigutla): unique -> correct; 'Chen et al.' stands for two
+    # neighbors and 'Wang et al.' for none: both cited outside the neighbors; '(Transformer)' is dropped
+    assert (row["n_correct"], row["n_cited"]) == (4, 6)
+    assert row["precision"] == pytest.approx(4 / 6) and row["recall"] == pytest.approx(4 / 6)
+    assert row["not_in_neighbors"] == ["Chen et al.", "Wang et al."]
+    assert row["dropped_single_surnames"] == ["Transformer"]
+
+
+def test_llm_extractor_with_the_table8_prompt(tmp_path, monkeypatch):
+    """The LLM path over a fake server: the Table 8 prompt with the high-confidence list, titles matched to
+    neighbors, identifiers otherwise, an unusable answer falling back to the offline extractor, cached."""
+    isolate_from_real_endpoints(monkeypatch)
+    neighbors = [{"key": "Smith et al., 2020", "title": "Graph parsing", "authors": ["A Smith"]},
+                 {"key": "Lee and Kim, 2019", "title": "Tree models", "authors": ["B Lee", "C Kim"]}]
+
+    def answer(request):
+        [message] = request["messages"]
+        user = message["content"]
+        assert user.startswith("Objective: Extract citations from paper introductions using LLaMA 4-Maverick")
+        if "BROKEN" in user:
+            return "I cannot."
+        # the high-confidence list is what the offline extractor found: Smith et al. only
+        assert "- Citation Smith et al., 2020:\n- Title: Graph parsing" in user and "Tree models" not in user
+        return json.dumps({"neighbors": [
+            {"Smith et al.": {"title": "Graph parsing", "reason": "This citation is present in high-confidence list"}},
+            {"Lee & Kim": {"title": "Tree Models", "reason": "Not included in the high-confidence list ..."}},
+            {"Doe et al., 2001": {"title": "Unrelated", "reason": "Not included ..."}}]})
+
+    texts = ["We parse graphs (Smith et al.), as trees did in the work of Lee & Kim and Doe et al., 2001.",
+             "BROKEN (Smith et al.)."]
+    with chat_server(answer) as server:
+        client = ChatClient("maverick", base_url=server.base_url, api_key="k", max_retries=0,
+                            cache_path=tmp_path / "c.jsonl")
+        rows = score_citation_correctness(texts, [neighbors, neighbors], ["p1", "p2"], client)
+        again = score_citation_correctness(texts, [neighbors, neighbors], ["p1", "p2"], client)
+    assert len(server.requests) == 2  # the second pass is served by the JSONL cache
+    assert rows[0] == again[0]
+    assert rows[0]["citation_extractor"] == "maverick"
+    assert (rows[0]["n_correct"], rows[0]["n_cited"], rows[0]["recall"]) == (2, 3, 1.0)
+    assert rows[0]["not_in_neighbors"] == ["Doe et al., 2001"]
+    assert rows[1]["citation_extractor"] == OFFLINE_EXTRACTOR and "neighbors" in rows[1]["citation_extractor_error"]
+    assert rows[1]["n_correct"] == 1
+
+
+def test_suite_names_the_offline_fallback():
+    suite = load_sciig_models("lite", metrics=["citations"])
+    paper = {"paper_id": "p", "title": "T", "abstract": "A.", "introduction": "R.",
+             "neighbors": [{"key": "Smith et al., 2020", "title": "X", "authors": [], "abstract": ""}]}
+    rows, _ = score_sciig(["Graphs (Smith et al.)."], [paper], suite, show_progress=False)
+    summary = summarize_sciig(rows, suite)
+    assert summary["citation_extractor"] == "regex (offline fallback)" == summary["models"]["citation_extractor"]
+    assert summary["citation_precision"] == 1.0 and summary["citation_recall"] == 1.0

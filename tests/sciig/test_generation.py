@@ -79,7 +79,10 @@ class FakeBackend:
 
 def test_levels_and_unknown_level():
     assert P.LEVELS == ("SHORT", "MEDIUM", "ELABORATE", "ONE_SHOT", "TWO_SHOT", "THREE_SHOT", "AUTOCOT")
+    assert P.ALL_LEVELS == P.LEVELS + ("ZERO_SHOT", "AUTOCOT_PIPELINE")
     assert P.normalize_level("three-shot") == "THREE_SHOT"
+    assert P.normalize_level("zero-shot") == "ZERO_SHOT" and P.normalize_level("autocot_pipeline") == "AUTOCOT_PIPELINE"
+    assert "ZERO_SHOT" not in P.parse_levels(["all"])
     assert P.parse_levels(["all"]) == list(P.LEVELS)
     assert P.parse_levels(["short", "SHORT", "autocot,medium"]) == ["SHORT", "AUTOCOT", "MEDIUM"]
     with pytest.raises(ValueError, match="unknown SciIG prompt level 'FOUR_SHOT'.*SHORT, MEDIUM, ELABORATE"):
@@ -110,9 +113,9 @@ def test_levels_grow_in_detail():
     record = TEST[0]
     short, medium, elaborate = (SciIGMethod(lv).prompt(record)[0]["content"] for lv in ("SHORT", "MEDIUM", "ELABORATE"))
     assert len(short) < len(medium) < len(elaborate)
-    assert "Guidelines:" in medium and "Guidelines:" not in short
-    assert "NAACL 2025" in elaborate and "Never invent references" in elaborate
-    assert "NAACL" not in short
+    assert "IMPORTANT FORMAT REQUIREMENTS:" in medium and "IMPORTANT FORMAT REQUIREMENTS:" not in short
+    assert "EXACTLY FOUR PARAGRAPHS" in elaborate and "DO NOT invent or hallucinate citations." in elaborate
+    assert "must be cited" in short and "must be cited" in medium
 
 
 def test_cited_works_shuffle_is_seeded_and_keeps_content():
@@ -138,14 +141,14 @@ def test_few_shot_exemplars_from_holdout(level, k):
     assert len(exemplars) == k
     assert {e["paper_id"] for e in exemplars} <= {h["paper_id"] for h in HOLDOUT}
     text = method.prompt(record)[0]["content"]
-    assert text.count("### Example ") == k
+    assert sum(line.startswith("Example ") for line in text.splitlines()) == k
     for e in exemplars:
         assert e["introduction"].strip() in text and e["title"] in text
     assert "INTRO-test" not in text
     assert text.count("INTRO-holdout") == k
     assert record["title"] in text and record["abstract"] in text
     assert set(cited_json(method.prompt(record), record)) == {n["key"] for n in record["neighbors"]}
-    assert "Never invent references" in text  # built on the ELABORATE instructions
+    assert "DO NOT invent or hallucinate citations." in text  # built on the ELABORATE instructions
     # deterministic for the seed, nested across k, different for another seed
     assert method.prompt(record) == SciIGMethod(level, HOLDOUT, seed=42).prompt(record)
     three = SciIGMethod("THREE_SHOT", HOLDOUT, seed=42).exemplars(record)
@@ -165,9 +168,9 @@ def test_exemplar_pool_too_small():
         method.exemplars(HOLDOUT[0])  # excluding the paper itself leaves one
 
 
-def test_autocot_steps_against_a_fake_llm():
+def test_autocot_pipeline_steps_against_a_fake_llm():
     record = TEST[0]
-    method = SciIGMethod("AUTOCOT", seed=42, dataset="sample")
+    method = SciIGMethod("AUTOCOT_PIPELINE", seed=42, dataset="sample")
     llm = FakeLLM(["1. draft step A\n2. draft step B", "1. refined step A (Author3 et al., 2013)\n2. refined B",
                    "## Introduction\nThe final introduction (Author0 et al., 2010)."])
     result = run(method.run(record, llm))
@@ -182,8 +185,9 @@ def test_autocot_steps_against_a_fake_llm():
     assert [s["name"] for s in steps] == list(P.AUTOCOT_STEPS)
     assert steps[0]["prompt"] == llm.calls[0][0]["content"] and steps[0]["reply"].startswith("1. draft")
     assert steps[1]["reply"].startswith("1. refined")
-    assert result.extra["label"] == record["introduction"] and result.extra["level"] == "AUTOCOT"
+    assert result.extra["label"] == record["introduction"] and result.extra["level"] == "AUTOCOT_PIPELINE"
     assert result.extra["dataset"] == "sample"
+    assert llm.calls[2][0]["content"].endswith(P.level_prompt("ELABORATE", record, 42))  # the paper's prompt
     for call in llm.calls:
         assert set(cited_json(call, record)) == {n["key"] for n in record["neighbors"]}
 
@@ -201,7 +205,7 @@ def test_single_step_levels_call_once_and_desc_is_the_prompt():
 
 def test_paper_without_cited_works_gets_a_documented_prompt():
     record = TEST[2]
-    for level in ("SHORT", "ELABORATE", "AUTOCOT"):
+    for level in ("SHORT", "ELABORATE", "AUTOCOT", "AUTOCOT_PIPELINE"):
         text = SciIGMethod(level).prompt(record)[0]["content"]
         assert "\n{}\n" in text and P.NO_CITED_WORKS in text
     assert P.NO_CITED_WORKS not in SciIGMethod("SHORT").prompt(TEST[0])[0]["content"]
@@ -288,8 +292,17 @@ def test_end_to_end_failures_are_recorded(tmp_path, monkeypatch):
     [failure] = [json.loads(line) for line in report.failures_path.read_text().splitlines()]
     assert failure["paper_id"] == "bad" and "has no abstract" in failure["error"]
     [row] = [json.loads(line) for line in report.out_path.read_text().splitlines()]
+    # AUTOCOT is the paper's single prompt (Table 10): one request, the whole reply is pred
+    assert "steps" not in row and row["usage"]["requests"] == 1
+    assert row["desc"].startswith("You are an advanced AI assistant performing AUTOCOT prompting")
+    assert row["pred"].startswith("Introduction\nGenerated introduction for")
+    args = parse(["--model", "m", "--base-url", "http://x", "--dataset", "sample", "--level", "autocot_pipeline",
+                  "--out", str(tmp_path)])
+    [report] = sciig_generate.run_generate_sciig(args)
+    assert report.out_path.name == "m_sample_autocot_pipeline.jsonl"
+    [row] = [json.loads(line) for line in report.out_path.read_text().splitlines()]
     assert len(row["steps"]) == 2 and row["usage"]["requests"] == 3
-    assert row["desc"].startswith("You are an experienced researcher") and "guiding prompts" in row["desc"]
+    assert row["desc"].startswith("Reason through the following guiding prompts") and "guiding prompts" in row["desc"]
 
 
 def test_dry_run_prints_the_exact_prompt(sciig_folder, tmp_path, monkeypatch, capsys):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -108,28 +109,86 @@ class FakeQA:
         return [{"answer": ANSWERS.get(c, {}).get(q, "")} for q, c in zip(questions, contexts)]
 
 
+class FakeEncoder:
+    """BERTScore by hand: each lower-cased word token is a one-hot vector, so a token matches only itself."""
+
+    vocab: dict[str, int] = {}
+
+    def token_embeddings_many(self, texts, batch_size=16):
+        out = []
+        for text in texts:
+            words = re.findall(r"\w+", text.lower())
+            vectors = np.zeros((len(words), 256))
+            for row, word in enumerate(words):
+                vectors[row, self.vocab.setdefault(word, len(self.vocab))] = 1.0
+            out.append((vectors, np.ones(len(words), dtype=bool)))
+        return out
+
+
 def fake_models():
-    return QAModels(FakeQG(), FakeQA(), {"question_generation": "fake-qg", "question_answering": "fake-qa"})
+    return QAModels(FakeQG(), FakeQA(), {"question_generation": "fake-qg", "question_answering": "fake-qa"},
+                    FakeEncoder())
+
+
+def bertscore_f1(candidate_tokens, matched, reference_tokens=9):
+    """BERTScore F1 with one-hot tokens: `matched` candidate tokens occur in G (9 tokens: we use graphformer on
+    qm9 it reaches 25 gains), and cover as many of G's tokens."""
+    if not candidate_tokens:
+        return 0.0
+    p, r = matched / candidate_tokens, matched / reference_tokens
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def test_bertscore_by_hand():
+    assert bertscore_f1(1, 1) == pytest.approx(0.2)  # 'GraphFormer': P 1, R 1/9
+    assert bertscore_f1(2, 2) == pytest.approx(4 / 11)  # '25% gains': P 1, R 2/9
+    assert bertscore_f1(3, 3) == pytest.approx(0.5)  # 'we use GraphFormer': P 1, R 3/9
+    assert bertscore_f1(2, 1) == pytest.approx(2 / 11)  # 'the QM9': 'the' is not in G: P 1/2, R 1/9
+
+
+def test_appendix_a_scores_by_hand():
+    """Appendix A: mean over ALL K questions of BERTScore(a_k, G), no validation filter."""
+    models = fake_models()
+    [row] = score_qa([GEN], [REFERENCE], [SOURCE_TITLE], [SOURCE_ABSTRACT], models)
+    # answers over C = title + abstract: 'GraphFormer', none, '25% gains'
+    assert row["qa_faithfulness"] == pytest.approx((0.2 + 0.0 + 4 / 11) / 3)
+    # answers over the reference introduction: 'we use GraphFormer', 'the QM9', none
+    assert row["qa_consistency"] == pytest.approx((0.5 + 2 / 11 + 0.0) / 3)
+    # the separately named token-F1 variant: answers against their spans
+    assert row["qa_faithfulness_f1"] == pytest.approx((2 / 3 + 0 + 0.8) / 3)
+    assert row["qa_consistency_f1"] == pytest.approx((0.8 + 1 + 0) / 3)
+    assert row["qa_questions"] == 3 and [i["faithfulness_bertscore"] for i in row["qa_items"]] == \
+        pytest.approx([0.2, 0.0, 4 / 11])
+
+
+def test_faithfulness_context_holds_the_cited_works():
+    cited = [["Smith et al., 2020: QM9 benchmark. A dataset."]]
+    models = fake_models()
+    [row] = score_qa([GEN], [REFERENCE], [SOURCE_TITLE], [SOURCE_ABSTRACT], models, cited=cited)
+    contexts = {c for q, c in models.qa.calls[-1]}
+    assert SOURCE + "\n\nSmith et al., 2020: QM9 benchmark. A dataset." in contexts and REFERENCE in contexts
+    assert row["qa_faithfulness"] == 0.0  # the fake QA knows no answer over that longer context
 
 
 def test_scores_by_hand_with_validation():
     models = fake_models()
     rows = score_qa([GEN, "We did it."], [REFERENCE, REFERENCE], [SOURCE_TITLE, SOURCE_TITLE],
-                    [SOURCE_ABSTRACT, SOURCE_ABSTRACT], models)
+                    [SOURCE_ABSTRACT, SOURCE_ABSTRACT], models, validate_questions=True)
     # spans: 'use GraphFormer', 'QM9', 'reaches 25% gains'; the third validates to '25%' only: dropped
-    # faithfulness: 'GraphFormer' vs 'use GraphFormer' F1 2/3; QM9 unanswered 0 -> 1/3
-    # consistency: 'we use GraphFormer' vs 'use GraphFormer' P 2/3 R 1 -> 0.8; 'the QM9' exact -> 1 -> 0.9
+    # faithfulness: BERTScore('GraphFormer', G) 0.2; QM9 unanswered 0 -> 0.1
+    # consistency: 'we use GraphFormer' 0.5; 'the QM9' 2/11
     first, second = rows
-    assert first["qa_faithfulness"] == pytest.approx(1 / 3)
-    assert first["qa_consistency"] == pytest.approx(0.9)
+    assert first["qa_faithfulness"] == pytest.approx(0.1)
+    assert first["qa_consistency"] == pytest.approx((0.5 + 2 / 11) / 2)
+    assert first["qa_faithfulness_f1"] == pytest.approx(1 / 3) and first["qa_consistency_f1"] == pytest.approx(0.9)
     assert (first["qa_spans"], first["qa_questions"], first["qa_reason"]) == (3, 2, None)
     items = first["qa_items"]
     assert [i["span"] for i in items] == ["use GraphFormer", "QM9", "reaches 25% gains"]
     assert [i["valid"] for i in items] == [True, True, False]
-    assert [i["faithfulness_score"] for i in items[:2]] == pytest.approx([2 / 3, 0.0])
-    assert [i["consistency_score"] for i in items[:2]] == pytest.approx([0.8, 1.0])
-    assert items[0]["faithfulness_answer"] == "GraphFormer" and items[1]["consistency_score"] == 1.0
-    assert "faithfulness_score" not in items[2] and items[2]["generation_answer"] == "25%"
+    assert [i["faithfulness_f1"] for i in items[:2]] == pytest.approx([2 / 3, 0.0])
+    assert [i["consistency_f1"] for i in items[:2]] == pytest.approx([0.8, 1.0])
+    assert items[0]["faithfulness_answer"] == "GraphFormer" and items[1]["consistency_f1"] == 1.0
+    assert "faithfulness_bertscore" not in items[2] and items[2]["generation_answer"] == "25%"
     # the paper without a span: None, with the reason
     assert second["qa_faithfulness"] is None and second["qa_consistency"] is None
     assert second["qa_spans"] == 0 and "no candidate answer span" in second["qa_reason"]
@@ -138,21 +197,13 @@ def test_scores_by_hand_with_validation():
     assert len(models.qa.calls) == 2 and len(models.qa.calls[1]) == 4
 
 
-def test_scores_by_hand_without_validation():
-    rows = score_qa([GEN], [REFERENCE], [SOURCE_TITLE], [SOURCE_ABSTRACT], fake_models(), validate_questions=False)
-    # third question kept: '25% gains' vs 'reaches 25% gains' (normalised '25 gains' / 'reaches 25 gains'): 0.8;
-    # over the reference it has no answer: 0
-    assert rows[0]["qa_faithfulness"] == pytest.approx((2 / 3 + 0 + 0.8) / 3)
-    assert rows[0]["qa_consistency"] == pytest.approx((0.8 + 1 + 0) / 3)
-    assert rows[0]["qa_questions"] == 3
-
-
 def test_no_question_validates():
     class Deaf(FakeQA):
         def answer(self, questions, contexts, batch_size=32):
             return [{"answer": ""} for _ in questions]
 
-    rows = score_qa([GEN], [REFERENCE], None, [SOURCE_ABSTRACT], QAModels(FakeQG(), Deaf(), {}))
+    rows = score_qa([GEN], [REFERENCE], None, [SOURCE_ABSTRACT], QAModels(FakeQG(), Deaf(), {}, FakeEncoder()),
+                    validate_questions=True)
     assert rows[0]["qa_faithfulness"] is None and "validation" in rows[0]["qa_reason"]
 
 
@@ -161,6 +212,8 @@ def test_bad_inputs():
         score_qa([""], [REFERENCE], None, [SOURCE_ABSTRACT], fake_models())
     with pytest.raises(ValueError, match="same length"):
         score_qa([GEN, GEN], [REFERENCE], None, [SOURCE_ABSTRACT], fake_models())
+    with pytest.raises(ValueError, match="BERTScore token encoder"):
+        score_qa([GEN], [REFERENCE], None, [SOURCE_ABSTRACT], QAModels(FakeQG(), FakeQA(), {}))
 
 
 # ---------------------------------------------------------------------------------------------- suite
@@ -182,7 +235,8 @@ def test_suite_stage_with_fake_models_and_an_empty_generation():
              "neighbors": []}
     rows, timings = score_sciig([GEN, ""], [paper, {**paper, "paper_id": "p2"}], suite, show_progress=False)
     assert set(timings) == {"qa"}
-    assert rows[0]["qa_faithfulness"] == pytest.approx(1 / 3) and rows[0]["qa_consistency"] == pytest.approx(0.9)
+    assert rows[0]["qa_faithfulness"] == pytest.approx((0.2 + 0.0 + 4 / 11) / 3)
+    assert rows[0]["qa_consistency"] == pytest.approx((0.5 + 2 / 11 + 0.0) / 3)
     assert rows[1]["qa_faithfulness"] is None and "empty" in rows[1]["errors"]["qa"]
 
 
@@ -224,7 +278,8 @@ LONG_REFERENCE = " ".join(["Graph networks such as GraphFormer learn molecular p
 def test_tiny_models_end_to_end(tiny_models):
     qg_path, qa_path = tiny_models
     models, why = qa_models_for_profile(*tiny_models, profile="lite")  # explicit models win over the profile
-    assert why is None and models.model_ids == {"question_generation": qg_path, "question_answering": qa_path}
+    assert why is None and models.model_ids == {"question_generation": qg_path, "question_answering": qa_path,
+                                                "scibert": PACKAGED_MINILM}  # BERTScore of answers vs G
     assert load_question_generator(qg_path) is models.qg and load_extractive_qa(qa_path) is models.qa  # once
     models.qg.max_new_tokens, models.qg.num_beams = 6, 2  # keep the random model's questions short
     preds = [GEN, "Transformers such as BERT improve retrieval on MS MARCO by 3 points."]
@@ -240,7 +295,7 @@ def test_tiny_models_end_to_end(tiny_models):
         for item in row["qa_items"]:
             if "faithfulness_answer" in item:  # extractive: an answer is a piece of its context
                 assert item["faithfulness_answer"] in source and item["consistency_answer"] in reference
-                assert 0.0 <= item["faithfulness_score"] <= 1.0
+                assert 0.0 <= item["faithfulness_bertscore"] <= 1.0 + 1e-6
     validated = score_qa(*args, models)  # Q²'s filter on: whatever survives, values stay in range
     assert all(r["qa_faithfulness"] is None or 0 <= r["qa_faithfulness"] <= 1 for r in validated)
 
@@ -267,8 +322,8 @@ def test_evaluate_module_on_tiny_models(tiny_models):
     metric = sciwrite.load_metric("sciig_qa")
     results = metric.compute(predictions=[GEN], references=[REFERENCE], abstracts=[SOURCE_ABSTRACT],
                              titles=[SOURCE_TITLE], qg_model=tiny_models[0], qa_model=tiny_models[1],
-                             validate_questions=False, return_rows=True)
-    assert results["models"]["question_answering"] == tiny_models[1]
+                             profile="lite", return_rows=True)
+    assert results["models"]["question_answering"] == tiny_models[1] and results["models"]["scibert"] == PACKAGED_MINILM
     assert len(results["rows"]) == 1 and results["rows"][0]["qa_spans"] == 3
     assert results["qa_faithfulness"] is None or 0 <= results["qa_faithfulness"] <= 1
     assert Path(tiny_models[0]).is_dir()

@@ -12,7 +12,7 @@ from sciwrite.sciig.data.llm_map import (
     MappingRequest,
     map_with_llm,
     mapping_messages,
-    parse_entry_id,
+    parse_table8_neighbors,
 )
 from sciwrite.sciig.data.semantic_scholar import (
     SemanticScholarClient,
@@ -111,29 +111,39 @@ BIB = {"BIBREF0": {"title": "Deep parsing", "year": 2018,
        "BIBREF1": {"title": "Shallow parsing", "year": 2015, "authors": []}}
 
 
-def request(text: str = "Parsing improved (Zhang, 2019).") -> MappingRequest:
+def request(text: str = "Parsing improved (Zhang, 2019).", paper_id: str = "paper-1") -> MappingRequest:
     (citation,) = find_citations(text)
-    return MappingRequest("paper-1", citation, text, BIB)
+    return MappingRequest(paper_id, citation, text, BIB,
+                          paper={"title": "Parsing", "abstract": "We parse.", "authors": [], "introduction": text})
 
 
-def test_mapping_prompt_and_answer_parsing():
-    messages = mapping_messages(request())
-    user = messages[-1]["content"]
-    assert '"Zhang, 2019"' in user and "Parsing improved (Zhang, 2019)." in user
-    assert "- BIBREF0: Hu Zhang (2018). Deep parsing" in user and "- BIBREF1: unknown authors (2015). Shallow parsing" in user
-    assert parse_entry_id('{"entry_id": "BIBREF0"}', BIB) == "BIBREF0"
-    assert parse_entry_id('Sure! ```json\n{"entry_id": "BIBREF1"}\n```', BIB) == "BIBREF1"
-    assert parse_entry_id('{"entry_id": "BIBREF7"}', BIB) is None   # not a candidate: rejected, not guessed
-    assert parse_entry_id('{"entry_id": null}', BIB) is None
-    assert parse_entry_id("BIBREF0", BIB) is None
+def test_mapping_prompt_is_table8_and_answer_parsing():
+    [message] = mapping_messages(request())
+    user = message["content"]
+    assert user.startswith("Objective: Extract citations from paper introductions using LLaMA 4-Maverick")
+    assert "- Full introduction text.\nParsing improved (Zhang, 2019)." in user
+    assert "- Citation BIBREF0:\n- Title: Deep parsing\n- Authors: Hu Zhang" in user
+    assert "- Citation BIBREF1:\n- Title: Shallow parsing\n- Authors: unknown" in user
+    assert parse_table8_neighbors('{"neighbors": [{"Zhang, 2019": {"title": "Deep parsing", "reason": "r"}}]}') == \
+        [{"identifier": "Zhang, 2019", "title": "Deep parsing", "reason": "r"}]
+
+
+def table8(identifier: str, title: str) -> str:
+    return '{"neighbors": [{"%s": {"title": "%s", "reason": "Not included in the high-confidence list"}}]}' % (
+        identifier, title)
 
 
 def test_map_with_llm_through_a_local_endpoint():
-    answers = iter(['{"entry_id": "BIBREF0"}', '{"entry_id": "nonsense"}'])
-    with ChatServer(lambda body: next(answers)) as server:
+    answers = {"paper-1": table8("Zhang, 2019", "Deep Parsing"),  # title case and punctuation do not matter
+               "paper-2": table8("Zhang, 2019", "A title not in the bibliography")}  # rejected, not guessed
+
+    def answer(body):
+        return next(a for pid, a in answers.items() if ("Chunking" in body["messages"][0]["content"]) == (pid == "paper-2"))
+
+    with ChatServer(answer) as server:
         client = ChatClient("mapper", base_url=server.base_url, api_key="EMPTY", max_retries=0)
-        ids, counts = map_with_llm([request(), request("Chunking (Zhang, 2019) too.")], client)
-    assert sorted(ids, key=str) == sorted(["BIBREF0", None], key=str)
+        ids, counts = map_with_llm([request(), request("Chunking (Zhang, 2019) too.", "paper-2")], client)
+    assert ids == ["BIBREF0", None]
     assert counts == {"mapped": 1, "rejected": 1}
     assert server.requests[0]["model"] == "mapper" and server.requests[0]["temperature"] == 0.0
 

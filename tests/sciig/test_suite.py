@@ -12,6 +12,7 @@ import pytest
 from sciwrite.cli import main
 from sciwrite.sciig import load_sciig
 from sciwrite.sciig.metrics.lexical import score_bleu
+from sciwrite.sciig.metrics.model_line import format_model_line
 from sciwrite.sciig.metrics.suite import (
     STAGES,
     SUITE_METRICS,
@@ -66,7 +67,7 @@ def test_references_as_predictions_and_lite_not_computed(papers, lite):
         assert summary[metric] == pytest.approx(1.0, abs=1e-6), metric
         assert all(r[metric] == pytest.approx(1.0, abs=1e-6) for r in rows), metric
     # BLEU is corpus BLEU, from the summed statistics: the same number sacrebleu's corpus score gives
-    assert summary["bleu"] == pytest.approx(score_bleu(references, references)[0])
+    assert summary["bleu"] == pytest.approx(score_bleu(references, references)[0] / 100)  # the paper's 0-1 scale
     assert 0 < summary["contextual_relevance"] < 1 and summary["citation_recall"] == 1.0
     # lite has no BLEURT, GPT-2, SummaC NLI or judge: not computed, with the model each needs
     not_computed = summary["not_computed"]
@@ -224,14 +225,15 @@ def test_evaluate_sciig_passes_the_batch_size(sciig_folder, papers, tmp_path, ca
 
 
 def _judge_answer(request):
-    """Every score WANT<n> asks for (ZZWANT5 -> 5); ZZGARBAGE: prose, never a readable score."""
+    """Every score of the Table 6 prompt at WANT<x> (ZZWANT1.0 -> 1.0); ZZGARBAGE: prose, never a readable score."""
     import re
 
-    names = re.findall(r'"(\w+)": <integer 1-5>', request["messages"][0]["content"])
-    user = request["messages"][1]["content"]
+    [message] = request["messages"]
+    user = message["content"]
+    names = [n for n in re.findall(r'"([A-Z][\w ]+)": "?float', user)]
     if "ZZGARBAGE" in user:
         return "I would rather not grade this."
-    want = int(re.search(r"ZZWANT(\d)", user).group(1))
+    want = float(re.search(r"ZZWANT([\d.]*\d)", user).group(1))
     return json.dumps({**{name: want for name in names}, "rationale": "ok"})
 
 
@@ -243,8 +245,8 @@ def test_judge_through_the_suite(papers, monkeypatch):
 
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-    texts = [f"Our introduction ZZWANT5 (Li, 2020). {papers[0]['title']}", "An introduction ZZGARBAGE.",
-             "Another introduction ZZWANT2."]
+    texts = [f"Our introduction ZZWANT1.0 (Li, 2020). {papers[0]['title']}", "An introduction ZZGARBAGE.",
+             "Another introduction ZZWANT0.25 here."]
     judge_scores = STAGES["judge"]
     assert len(judge_scores) == 5
     with chat_server(_judge_answer) as server:
@@ -255,8 +257,8 @@ def test_judge_through_the_suite(papers, monkeypatch):
         suite.judge.close()
     assert {r["model"] for r in server.requests} == {"judge-override"}
     assert summary["models"]["judge"] == "judge-override" and set(timings) == {"rouge", "judge"}
-    assert [rows[0][m] for m in judge_scores] == [1.0] * 5  # 5 on the 1-5 scale
-    assert [rows[2][m] for m in judge_scores] == [0.25] * 5  # 2
+    assert [rows[0][m] for m in judge_scores] == [1.0] * 5  # the judge's 0.0-1.0 float as given
+    assert [rows[2][m] for m in judge_scores] == [0.25] * 5
     assert all(rows[1][m] is None for m in judge_scores) and rows[1]["judge_errors"]
     assert not rows[0]["judge_errors"] and not rows[2]["judge_errors"]
     for metric in judge_scores:
@@ -264,3 +266,11 @@ def test_judge_through_the_suite(papers, monkeypatch):
     assert summary["judge_failures"] == 1
     assert all(r["rougeL"] is not None for r in rows) and summary["rougeL"] is not None
     assert "judge_coverage" not in summary["not_computed"]
+
+
+def test_model_line_under_the_table():
+    line = format_model_line({"models": {"judge": "gpt-4o", "scibert": "allenai/scibert_scivocab_uncased",
+                                         "citation_extractor": "regex (offline fallback)", "extra": "x"}})
+    assert line == ("models: BERTScore / QA sim_k = allenai/scibert_scivocab_uncased; citation extraction = regex "
+                    "(offline fallback); LLM judge = gpt-4o; extra = x")
+    assert format_model_line({"models": {}}) == ""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.rwgbench.metrics.report import evaluate_prediction_files, format_table2
+from sciwrite.sciig.metrics.model_line import format_model_line
 from sciwrite.sciig.metrics.report import evaluate_sciig_file, format_sciig_table
 
 
@@ -51,6 +52,8 @@ def cmd_evaluate_sciig(args: argparse.Namespace) -> None:
     if join["extra"]:
         print(f"extra: {len(join['extra'])} predictions name unknown papers, e.g. {join['extra'][:5]}")
     print(format_sciig_table(summary))
+    if format_model_line(summary):
+        print(format_model_line(summary))
     for stage, errors in summary["scoring_errors"].items():
         first = next(iter(errors.items()))
         print(f"scoring error: {stage}: {len(errors)} paper(s) not scored, e.g. {first[0]}: {first[1]}")
@@ -97,7 +100,8 @@ def add_evaluate_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: $SCIWRITE_PROFILE or paper)")
     p.add_argument("--model", action="append", type=_role_model, metavar="ROLE=MODEL",
                    help="override one model role (scibert, bleurt, contextual_encoder, keyphrase_encoder, "
-                        "summac_nli, gpt2, judge); repeatable")
+                        "summac_nli, question_generation, question_answering, gpt2, citation_extractor, sciig_judge); "
+                        "repeatable")
     p.add_argument("--metrics", nargs="+", metavar="METRIC",
                    help="only these metrics or scorers (rouge, bleu, meteor, bertscore, bleurt, contextual_relevance, "
                         "keyphrases, summac, citations, perplexity, judge; default: all)")

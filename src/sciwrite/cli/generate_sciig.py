@@ -7,6 +7,8 @@ the Hub otherwise), build `SciIGMethod`, and run it through `cli_common.execute`
 with ``pred``, ``label``, ``desc``, ``paper_id`` and the run's metadata. ``--push-to-hub REPO_ID`` then publishes
 the file as a config of that dataset repo (`sciwrite.core.hub.push_predictions`). ``--model extractive``
 runs the offline extractive floor (`sciwrite.generation.extractive.ExtractiveSciIG`) instead of prompts.
+Levels: the paper's seven (``all``), plus ``ZERO_SHOT`` (the ELABORATE prompt under its own name, SciIG Table
+11) and ``AUTOCOT_PIPELINE`` (our three-request variant of AUTOCOT; see `sciwrite.sciig.generation.prompts`).
 ``--config baselines/sciig/<level>.yaml`` sets the defaults of one published run (dataset, level, seed; see
 `generate_common.load_config`); explicit flags win.
 """
@@ -24,7 +26,7 @@ from sciwrite.core.hub import push_predictions
 from sciwrite.generation.extractive import ExtractiveSciIG
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.levels import SciIGMethod
-from sciwrite.sciig.generation.prompts import LEVELS, SHOTS, parse_levels
+from sciwrite.sciig.generation.prompts import ALL_LEVELS, LEVELS, SHOTS, parse_levels
 
 logger = logging.getLogger(__name__)
 
@@ -52,8 +54,10 @@ def add_generate_sciig_arguments(parser: argparse.ArgumentParser) -> argparse.Ar
     parser.add_argument("--source", help="local dataset folder or Hub repo id (default: the sample folder for "
                                          "'sample', the sciwrite Hub repo otherwise)")
     parser.add_argument("--level", nargs="+", type=_levels_type, metavar="LEVEL",
-                        help=f"prompt level(s): {', '.join(LEVELS)}, or 'all' (case-insensitive); one output file "
-                             "each. Not used with --model extractive")
+                        help=f"prompt level(s): {', '.join(ALL_LEVELS)}, or 'all' for the paper's seven "
+                             f"({', '.join(LEVELS)}); case-insensitive; one output file each. ZERO_SHOT is the "
+                             "ELABORATE prompt (SciIG Table 11); AUTOCOT is the paper's single prompt, "
+                             "AUTOCOT_PIPELINE our three-request variant. Not used with --model extractive")
     parser.add_argument("--push-to-hub", metavar="REPO_ID",
                         help="after each run, publish the output file as a config of this Hub dataset repo")
     return parser
@@ -77,7 +81,7 @@ def plan_runs(args: argparse.Namespace) -> list[str]:
             logger.warning("--level is ignored with --model %s", cli_common.EXTRACTIVE)
         return [cli_common.EXTRACTIVE]
     if not args.level:
-        raise ValueError(f"--level is required: one or several of {', '.join(LEVELS)}, or 'all'")
+        raise ValueError(f"--level is required: one or several of {', '.join(ALL_LEVELS)}, or 'all'")
     return parse_levels(args.level)
 
 

@@ -164,11 +164,11 @@ def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, st
     return readings
 
 
-def judge_for_profile(model: str | None = None, profile: str | None = None,
+def judge_for_profile(model: str | None = None, profile: str | None = None, role: str = "judge",
                       **client_kwargs: Any) -> tuple[ChatClient | None, str | None]:
-    """The judge's client, or (None, why) when the profile has no judge model (e.g. offline `lite`) or no endpoint
-    is configured; the metric is then reported as not computed. Never a substitute model."""
+    """The client of the judge `role`, or (None, why) when the profile has no model for it (e.g. offline `lite`)
+    or no endpoint is configured; the metric is then reported as not computed. Never a substitute model."""
     try:
-        return ChatClient(resolve_model("judge", model, profile), **client_kwargs), None
+        return ChatClient(resolve_model(role, model, profile), **client_kwargs), None
     except ModelUnavailableError as err:  # includes LLMNotConfiguredError
         return None, str(err)

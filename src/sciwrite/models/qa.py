@@ -8,7 +8,9 @@ loaded once per process, on GPU in fp16 when present:
   score (the [CLS] position, lowest over windows as in the transformers SQuAD 2.0 post-processing) beats it, and
   then the answer is empty.
 
-`qa_models_for_profile` loads both (`QAModels`), or says why the profile has none.
+`qa_models_for_profile` loads both (`QAModels`), with the BERTScore token encoder of the ``scibert`` role that
+scores each answer against the generation (SciIG Appendix A: sim_k = BERTScore(a_k, G)), or says why the profile
+has none.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from sciwrite.metrics.bertscore import load_token_encoder
 from sciwrite.models.encoders import length_batches, load_transformer, tokens_per_batch
 from sciwrite.models.registry import ModelUnavailableError, resolve_model
 
@@ -156,11 +159,12 @@ class ExtractiveQA:
 
 @dataclass
 class QAModels:
-    """The question generator and the QA model of one profile."""
+    """The question generator, the QA model and the BERTScore token encoder (``scibert`` role) of one profile."""
 
     qg: Any
     qa: Any
     model_ids: dict[str, str] = field(default_factory=dict)
+    encoder: Any = None  # sim_k = BERTScore(a_k, G)
 
 
 @lru_cache(maxsize=2)
@@ -191,9 +195,11 @@ def load_extractive_qa(model_id: str) -> ExtractiveQA:
 
 
 def qa_models_for_profile(qg_model: str | None = None, qa_model: str | None = None,
-                          profile: str | None = None) -> tuple[QAModels | None, str | None]:
-    """Both models, or (None, why) when the profile lacks either (offline `lite`): the metrics are then not
-    computed, and `why` names the models needed. A named model that cannot load raises."""
+                          profile: str | None = None, bertscore_model: str | None = None,
+                          bertscore_layer: int | None = None) -> tuple[QAModels | None, str | None]:
+    """Both models and the ``scibert`` role's BERTScore token encoder (`bertscore_model` overrides it), or
+    (None, why) when the profile lacks the QG or QA model (offline `lite`): the metrics are then not computed,
+    and `why` names the models needed. A named model that cannot load raises."""
     ids, reasons = {}, []
     for role, override in (("question_generation", qg_model), ("question_answering", qa_model)):
         try:
@@ -202,5 +208,7 @@ def qa_models_for_profile(qg_model: str | None = None, qa_model: str | None = No
             reasons.append(str(err))
     if reasons:
         return None, "; ".join(reasons)
+    ids["scibert"] = resolve_model("scibert", bertscore_model, profile)
     return QAModels(load_question_generator(ids["question_generation"]),
-                    load_extractive_qa(ids["question_answering"]), ids), None
+                    load_extractive_qa(ids["question_answering"]), ids,
+                    load_token_encoder(ids["scibert"], bertscore_layer)), None

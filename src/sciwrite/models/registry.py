@@ -45,15 +45,17 @@ ROLES: dict[str, ModelRole] = {
         "Scientific-text encoder for topical relevance, positioning-structure blocks and BERTScore.",
         {"paper": "allenai/scibert_scivocab_uncased", "lite": PACKAGED_MINILM},
     ),
-    # DeBERTa-v3-large fine-tuned on MNLI, FEVER-NLI, ANLI, LingNLI and WANLI: three-way
-    # (entailment / neutral / contradiction) and robust beyond MNLI's genres, which scientific claims need.
+    # The paper says only "a DeBERTa-v3 NLI model" (§4.1.2, §5.1). Our choice: DeBERTa-v3-large fine-tuned on MNLI,
+    # FEVER-NLI, ANLI, LingNLI and WANLI: three-way (entailment / neutral / contradiction) as Eqs. 2-3 need, the
+    # large size, and robust beyond MNLI's genres, which scientific claims need.
     # No NLI model ships in a package, so the lite profile has none: NLI metrics report "not computed".
     "nli": ModelRole(
         "nli",
         "Three-way NLI classifier for soft citation recall and claim-support consistency.",
         {"paper": "MoritzLaurer/DeBERTa-v3-large-mnli-fever-anli-ling-wanli"},
     ),
-    # The paper's classifier is DeBERTa-v3-large fine-tuned multi-label on the seven MultiCite frames. The lite
+    # The paper names only "a MultiCite-trained citation-function classifier" (§4.3.2, §5.1): ours is DeBERTa-v3-large
+    # fine-tuned multi-label on the seven MultiCite frames. The lite
     # profile uses a small one trained here on MultiCite (scripts/train_citation_frame_classifier.py --kind head):
     # all-MiniLM-L6-v2 embeddings + one logistic regression per frame; weaker, but it runs offline on CPU.
     "citation_frame": ModelRole(
@@ -61,12 +63,19 @@ ROLES: dict[str, ModelRole] = {
         "Multi-label MultiCite citation-frame classifier for citation frame alignment.",
         {"paper": "BFTree/rwgbench-citation-frame-classifier", "lite": PACKAGED_CITATION_FRAME_MINILM},
     ),
-    # An API model, not Hub weights: "gpt-4o" is the model id the judge asks for by default, at any
-    # OpenAI-compatible endpoint (SCIWRITE_LLM_BASE_URL / SCIWRITE_LLM_API_KEY); override it with
-    # SCIWRITE_MODEL_JUDGE or the `model` argument. Offline there is no API, so `lite` has no judge.
+    # An API model, not Hub weights: the paper's default LLM-as-Judge scorer is GPT-5.5 (§5.1), OpenAI's model id
+    # "gpt-5.5", asked for at any OpenAI-compatible endpoint (SCIWRITE_LLM_BASE_URL / SCIWRITE_LLM_API_KEY);
+    # override it with SCIWRITE_MODEL_JUDGE or the `model` argument. Offline there is no API, so `lite` has no judge.
     "judge": ModelRole(
         "judge",
         "Chat model behind the RWGBench LLM judge, served by an OpenAI-compatible API "
+        "(set SCIWRITE_LLM_API_KEY, and SCIWRITE_LLM_BASE_URL for a non-OpenAI endpoint).",
+        {"paper": "gpt-5.5"},
+    ),
+    # SciIG §4.2: "The LLM-as-a-Judge metric (Liu et al. 2023), using GPT-4o" scores the Table 6 prompts.
+    "sciig_judge": ModelRole(
+        "sciig_judge",
+        "Chat model behind the SciIG LLM judge (Table 6 prompts), served by an OpenAI-compatible API "
         "(set SCIWRITE_LLM_API_KEY, and SCIWRITE_LLM_BASE_URL for a non-OpenAI endpoint).",
         {"paper": "gpt-4o"},
     ),
@@ -110,6 +119,15 @@ ROLES: dict[str, ModelRole] = {
         "question_answering",
         "Extractive SQuAD 2.0 question answering model for SciIG's QA-based faithfulness and consistency.",
         {"paper": "deepset/roberta-base-squad2"},
+    ),
+    # SciIG citation correctness (§4.2): citations of a generated introduction extracted by LLaMA-4 Maverick with
+    # the paper's Table 8 prompt. An API model (OpenRouter id; any OpenAI-compatible endpoint via the override).
+    # Offline there is no API: `lite` has none, and the regex extractor runs, named as the offline fallback.
+    "citation_extractor": ModelRole(
+        "citation_extractor",
+        "Chat model extracting the citations of a generated introduction for SciIG citation correctness "
+        "(Table 8 prompt), served by an OpenAI-compatible API.",
+        {"paper": "openrouter:meta-llama/llama-4-maverick"},
     ),
     # Perplexity: GPT-2 small. No package ships it: no lite default.
     "gpt2": ModelRole(

@@ -154,3 +154,57 @@ def comparison_key(key: str, *, keep_suffix: bool = False) -> str:
 
 def fold_spaces(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
+
+
+# --- year-less citations ---------------------------------------------------------------------------------------------
+# The SciIG prompts ask for APA in-text citations such as "(Smith et al.)" with no year, so generated text often has
+# none. Forms: a parenthesised group whose ";"-separated parts are each authors with no year ("(Smith et al.)",
+# "(e.g., Smith and Lee; Chen et al.)", "(Smith)"), and a narrative "Smith et al." not followed by a year.
+_LEAD = r"(?:(?:e\.\s*g\.|i\.\s*e\.|see|cf\.|also|and)\s*,?\s*)*"
+_YEARLESS_PART = re.compile(rf"^\s*{_LEAD}{_AUTHORS}\s*,?\s*$")
+_YEARLESS_NARRATIVE = re.compile(rf"\b(?P<first>{_SURNAME})\s+et\s*al\b\.?(?!\s*[,(]?\s*(?:19|20)\d{{2}})")
+
+
+def _yearless_key(first: str, second: str | None, et_al: bool) -> str:
+    first = _clean_surname(first)
+    return f"{first} et al." if et_al else f"{first} and {_clean_surname(second)}" if second else first
+
+
+def find_yearless_keys(text: str) -> list[str]:
+    """Keys ("Smith et al.", "Smith and Lee", "Smith") of the year-less citations in `text`, in order, each once.
+    Text inside an author-year citation (`find_citations`) is never read again; acronyms ("(BERT)") are not
+    authors."""
+    taken = [(c.start, c.end) for c in find_citations(text)]
+    found: list[tuple[int, int, str]] = []
+    for paren in _PAREN.finditer(text):
+        if any(s <= paren.start() < e or s < paren.end() <= e for s, e in taken) or re.search(r"\d", paren.group(1)):
+            continue
+        parts = [_YEARLESS_PART.match(p) for p in paren.group(1).split(";")]
+        if parts and all(parts):
+            for j, m in enumerate(parts):
+                if m is not None and not _is_acronym(m.group("first")):
+                    found.append((paren.start(), j, _yearless_key(m.group("first"), m.group("second"),
+                                                               bool(m.group("etal")))))
+            taken.append((paren.start(), paren.end()))
+    for match in _YEARLESS_NARRATIVE.finditer(text):
+        if not any(s <= match.start() < e for s, e in taken) and not _is_acronym(match.group("first")):
+            found.append((match.start(), 0, _yearless_key(match.group("first"), None, True)))
+    return list(dict.fromkeys(key for _, _, key in sorted(found)))
+
+
+def yearless_comparison_key(key: str) -> str:
+    """A key with its year (if any) dropped, reduced for matching: "Li  & Wu, 2022b" and "li and wu" both give
+    "li and wu"; "Smith et al." gives "smith et al"."""
+    with_year = _KEY.match(key.replace("&", " and "))
+    if with_year:
+        return comparison_key(key).rsplit(" ", 1)[0]
+    match = re.match(r"^\s*(?P<first>.+?)(?:\s+(?P<etal>et\s*al\b\.?)|\s+and\s+(?P<second>.+?))?\s*,?\s*$",
+                     key.replace("&", " and "), re.IGNORECASE)
+    if not match:
+        return fold_spaces(key.lower())
+    parts = [fold(match.group("first"))]
+    if match.group("etal"):
+        parts.append("et al")
+    elif match.group("second"):
+        parts += ["and", fold(match.group("second"))]
+    return " ".join(parts)

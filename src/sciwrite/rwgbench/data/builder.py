@@ -21,6 +21,7 @@ from sciwrite.core.datasets import write_json
 from sciwrite.rwgbench.data.configs import card_configs_yaml, write_dataset_folder
 from sciwrite.rwgbench.data.corpus import CorpusTitleIndex, assemble_corpus, read_arxiv_records, read_surge_corpus
 from sciwrite.rwgbench.data.latexml import (
+    BibEntry,
     LatexmlParseError,
     MissingRelatedWorkError,
     ParsedArxivPaper,
@@ -41,31 +42,64 @@ def arxiv_year(arxiv_id: str) -> int | None:
     return 2000 + int(match.group(1)) if match else None
 
 
+# How a cited bibliography entry was linked to the corpus (counted in `PapersReport.link_methods`):
+#   structured    the title block of a multi-block entry equals a corpus title (normalised)
+#   parsed_title  the title parsed out of a single-block entry equals a corpus title
+#   title_in_text a corpus title (>= MIN_TITLE_TOKENS_IN_TEXT tokens, the longest) occurs in the entry text
+#   unlinked      none of these
+LINK_METHODS = ("structured", "parsed_title", "title_in_text", "unlinked")
+
+
 @dataclass
 class PapersReport:
-    """What happened to each arXiv page: kept, or skipped with a reason; and every unresolved citation."""
+    """What happened to each arXiv page: kept, or skipped with a reason; every unresolved citation; and
+    how many cited entries were linked to the corpus by each method (`LINK_METHODS`)."""
 
     n_pages: int = 0
     skipped: dict[str, list[str]] = field(default_factory=dict)
     unresolved: list[dict[str, Any]] = field(default_factory=list)
     unaligned: list[dict[str, Any]] = field(default_factory=list)
+    link_methods: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LINK_METHODS, 0))
 
     def skip(self, reason: str, paper_id: str) -> None:
         self.skipped.setdefault(reason, []).append(paper_id)
+
+
+def link_entry(entry: BibEntry, index: CorpusTitleIndex) -> tuple[str | None, str]:
+    """(corpus doc_id or None, link method) for one cited bibliography entry.
+
+    The entry's own title is tried first (exact normalised match; "structured" for a multi-block entry,
+    "parsed_title" for one parsed out of a single block); failing that, the longest corpus title
+    contained in the entry's text ("title_in_text", see `CorpusTitleIndex.find_in_text`).
+    """
+    if entry.title_source != "text_match":
+        doc_id = index.lookup(entry.title)
+        if doc_id is not None:
+            return doc_id, "structured" if entry.title_source == "blocks" else "parsed_title"
+    match = index.find_in_text(entry.raw)
+    if match is not None:
+        return match.doc_id, "title_in_text"
+    return None, "unlinked"
 
 
 def paper_candidate(parsed: ParsedArxivPaper, index: CorpusTitleIndex, report: PapersReport) -> dict[str, Any]:
     """A paper record aligned to the corpus, plus the figures the test selection needs.
 
     Markers of cited works that are not in the corpus are removed from the text (and listed in the
-    report); `coverage` is the share of distinct cited works found in the corpus.
+    report); `coverage` is the share of distinct cited works found in the corpus; `link_methods` counts
+    the cited entries by how they were linked (`link_entry`).
     """
     for u in parsed.unresolved:
         report.unresolved.append({"paper_id": parsed.paper_id, **asdict(u)})
-    doc_ids = [index.lookup(entry.title) for entry in parsed.cited]
-    for entry, doc_id in zip(parsed.cited, doc_ids):
+    links = [link_entry(entry, index) for entry in parsed.cited]
+    doc_ids = [doc_id for doc_id, _ in links]
+    link_methods = dict.fromkeys(LINK_METHODS, 0)
+    for entry, (doc_id, method) in zip(parsed.cited, links):
+        link_methods[method] += 1
+        report.link_methods[method] += 1
         if doc_id is None:
-            report.unaligned.append({"paper_id": parsed.paper_id, "bib_key": entry.key, "title": entry.title})
+            report.unaligned.append({"paper_id": parsed.paper_id, "bib_key": entry.key, "title": entry.title,
+                                     "link_method": method})
     text, citations = renumber_by_first_appearance(parsed.related_work, doc_ids)
     return {
         "paper_id": parsed.paper_id,
@@ -79,18 +113,23 @@ def paper_candidate(parsed: ParsedArxivPaper, index: CorpusTitleIndex, report: P
         "extraction_rate": parsed.extraction_rate,
         "n_cited": len(parsed.cited),
         "coverage": sum(d is not None for d in doc_ids) / len(doc_ids) if doc_ids else 1.0,
+        "link_methods": link_methods,
     }
 
 
 def build_paper_candidates(html_paths: Iterable[Path], index: CorpusTitleIndex,
                            show_progress: bool = True) -> tuple[list[dict[str, Any]], PapersReport]:
-    """Parse every page; a page that cannot be parsed or has no related-work section is skipped and counted."""
+    """Parse every page; a page that cannot be parsed or has no related-work section is skipped and counted.
+
+    Bibliography entries without a parsable title get the corpus title found in their text, if any
+    (`CorpusTitleIndex.title_in_text`), so that their citations resolve.
+    """
     paths = list(html_paths)
     report = PapersReport(n_pages=len(paths))
     candidates = []
     for path in tqdm(paths, desc="parsing arXiv HTML", disable=not show_progress):
         try:
-            parsed = parse_arxiv_html_file(path)
+            parsed = parse_arxiv_html_file(path, index.title_in_text)
         except MissingRelatedWorkError as err:
             logger.info("%s", err)
             report.skip("no-related-work", path.stem)
@@ -140,14 +179,16 @@ def build_rwgbench_folder(html_dir: str | Path, surge_corpus: str | Path, out: s
         else:
             logger.warning("no paper passed the test selection (%s); the folder has no `test` config",
                            selection_report.summary())
-    stats = statistics(tables, candidates)
+    stats = statistics(tables, candidates, papers_report.link_methods)
     write_dataset_folder(out, tables, build_card(tables, stats))
     write_json(out / "build_report.json", {
         "statistics": stats,
         "corpus_assembly": asdict(corpus_report) | {"redirects": len(corpus_report.redirects)},
         "skipped_pages": papers_report.skipped,
+        "link_methods": papers_report.link_methods,
         "test_selection": asdict(selection_report) if selection_report else None,
-        "per_paper": [{k: c[k] for k in ("paper_id", "extraction_rate", "n_cited", "coverage")} | {"n_citations": len(c["citations"])}
+        "per_paper": [{k: c[k] for k in ("paper_id", "extraction_rate", "n_cited", "coverage", "link_methods")}
+                      | {"n_citations": len(c["citations"])}
                       for c in candidates],
     })
     with (out / "unresolved_citations.jsonl").open("w", encoding="utf-8") as f:
@@ -158,8 +199,10 @@ def build_rwgbench_folder(html_dir: str | Path, surge_corpus: str | Path, out: s
     return stats
 
 
-def statistics(tables: dict[str, Dataset], candidates: list[dict[str, Any]]) -> dict[str, Any]:
-    """The figures the card reports."""
+def statistics(tables: dict[str, Dataset], candidates: list[dict[str, Any]],
+               link_methods: dict[str, int] | None = None) -> dict[str, Any]:
+    """The figures the card reports; `link_methods` (cited entries per link method, over all parsed
+    pages) become `cited_entries_<method>` rows."""
     stats: dict[str, Any] = {"corpus_documents": len(tables["corpus"]),
                              "corpus_sources": dict(Counter(tables["corpus"]["source"]))}
     for name in ("papers", "test"):
@@ -171,6 +214,8 @@ def statistics(tables: dict[str, Dataset], candidates: list[dict[str, Any]]) -> 
     if candidates:
         stats["papers_mean_extraction_rate"] = round(mean(c["extraction_rate"] for c in candidates), 4)
         stats["papers_mean_coverage"] = round(mean(c["coverage"] for c in candidates), 4)
+    for method, count in (link_methods or {}).items():
+        stats[f"cited_entries_{method}"] = count
     return stats
 
 

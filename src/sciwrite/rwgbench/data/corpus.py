@@ -248,16 +248,43 @@ class Alignment:
         return [i for i, d in enumerate(self.doc_ids) if d is None]
 
 
+# Title-in-text linking: a corpus title is only looked for inside a bibliography entry's text when it
+# has at least this many normalised tokens (shorter titles such as "Layer normalization" occur inside
+# too many other entries), and candidates are found through their first `_KEY_TOKENS` tokens.
+MIN_TITLE_TOKENS_IN_TEXT = 4
+_KEY_TOKENS = 3
+
+
+@dataclass(frozen=True)
+class TitleMatch:
+    """A corpus title found inside a text: its doc_id, normalised title and length in tokens."""
+
+    doc_id: str
+    title: str
+    n_tokens: int
+
+
 class CorpusTitleIndex:
     """Normalised title -> corpus doc_id, for aligning cited titles to the corpus.
 
     Built from rows or a `Dataset` with doc_id and title columns. Should two doc_ids share a
     normalised title (possible only for an unassembled corpus), the first is kept and the clash is
     counted in `n_ambiguous` (examples in `ambiguous_examples`).
+
+    `find_in_text` links a free-text bibliography entry to the corpus style-independently: it returns
+    the longest corpus title (of at least `min_tokens` normalised tokens) that occurs, on token
+    boundaries, inside the normalised entry text. Candidates come from an index of titles by their
+    first three tokens, built on first use, so an entry costs one dictionary probe per token position
+    plus a prefix check per candidate, never a pass over the corpus.
     """
 
-    def __init__(self, corpus: Dataset | Iterable[Mapping[str, Any]], batch_size: int = 10_000) -> None:
+    def __init__(self, corpus: Dataset | Iterable[Mapping[str, Any]], batch_size: int = 10_000,
+                 min_tokens: int = MIN_TITLE_TOKENS_IN_TEXT) -> None:
+        if min_tokens < _KEY_TOKENS:
+            raise ValueError(f"min_tokens must be at least {_KEY_TOKENS}, got {min_tokens}")
+        self.min_tokens = min_tokens
         self._doc_id_of: dict[str, str] = {}
+        self._by_prefix: dict[str, list[str]] | None = None
         self.n_ambiguous = 0
         self.ambiguous_examples: list[tuple[str, str]] = []
         if isinstance(corpus, Dataset):
@@ -296,3 +323,51 @@ class CorpusTitleIndex:
     def align(self, titles: Iterable[str | None]) -> Alignment:
         """Look up every title; None titles count as unaligned."""
         return Alignment([self.lookup(t) for t in titles])
+
+    def _prefix_index(self) -> dict[str, list[str]]:
+        """First `_KEY_TOKENS` tokens -> normalised titles of at least `min_tokens` tokens (built once)."""
+        if self._by_prefix is None:
+            by_prefix: dict[str, list[str]] = {}
+            for key in self._doc_id_of:
+                tokens = key.split(" ")
+                if len(tokens) >= self.min_tokens:
+                    by_prefix.setdefault(" ".join(tokens[:_KEY_TOKENS]), []).append(key)
+            self._by_prefix = by_prefix
+        return self._by_prefix
+
+    def find_in_text(self, text: str | None) -> TitleMatch | None:
+        """The longest corpus title contained in `text` (both normalised, on token boundaries), or None.
+
+        Titles shorter than `min_tokens` tokens are never matched. Ties in length go to the title that
+        starts first in the text.
+        """
+        normalized = normalize_title(text)
+        if not normalized:
+            return None
+        by_prefix = self._prefix_index()
+        tokens = normalized.split(" ")
+        starts = []
+        offset = 0
+        for token in tokens:
+            starts.append(offset)
+            offset += len(token) + 1
+        best: str | None = None
+        for i in range(len(tokens) - self.min_tokens + 1):
+            candidates = by_prefix.get(" ".join(tokens[i:i + _KEY_TOKENS]))
+            if not candidates:
+                continue
+            start = starts[i]
+            for title in candidates:
+                end = start + len(title)
+                if (best is None or len(title) > len(best)) and normalized.startswith(title, start) and (
+                    end == len(normalized) or normalized[end] == " "
+                ):
+                    best = title
+        if best is None:
+            return None
+        return TitleMatch(self._doc_id_of[best], best, best.count(" ") + 1)
+
+    def title_in_text(self, text: str | None) -> str | None:
+        """The normalised corpus title `find_in_text` finds in `text`, or None (a hook for the parser)."""
+        match = self.find_in_text(text)
+        return match.title if match else None

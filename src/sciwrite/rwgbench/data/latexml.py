@@ -15,7 +15,10 @@ Structure relied upon (LaTeXML 0.8.x, as served on arxiv.org/html):
 * citations ``<cite class="ltx_cite">`` holding one or more ``<a href="#bib.bibN">`` (the href may
   be absolute, e.g. ``https://arxiv.org/html/2401.00001v1#bib.bib3``);
 * bibliography ``li.ltx_bibitem#bib.bibN`` with ``span.ltx_tag_bibitem`` and ``span.ltx_bibblock``s
-  (natbib / plain styles: authors [+ year], title, venue).
+  (natbib / plain styles: authors [+ year], title, venue), or a single block written by hand
+  (IEEE quoted titles, initials-first, full-name, LNCS, APA and Vancouver author lists, "et al.").
+  An entry with no parsable title can still resolve through a ``title_in_text`` hook (a corpus title
+  found inside its text, see ``parse_arxiv_html``).
 """
 
 from __future__ import annotations
@@ -54,13 +57,19 @@ __all__ = [
 
 @dataclass
 class BibEntry:
-    """One bibliography item (``li.ltx_bibitem``) with its best-effort parsed fields."""
+    """One bibliography item (``li.ltx_bibitem``) with its best-effort parsed fields.
+
+    `title_source` says where the title came from: "blocks" (the title block of a multi-block entry),
+    "single_block" (parsed out of an entry written as one block), "text_match" (no title could be
+    parsed; a corpus title was found inside the entry's text, see `parse_arxiv_html`) or "" (no title).
+    """
 
     key: str
     title: str | None
     authors: list[str] = field(default_factory=list)
     year: int | None = None
     raw: str = ""
+    title_source: str = field(default="", compare=False)
 
 
 @dataclass
@@ -152,6 +161,8 @@ _HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _IGNORED_STRINGS = (Comment, CData, ProcessingInstruction, Declaration, Doctype)
 
 CiteHook = Callable[[Tag], str]
+# Given a bibliography entry's text, a title found inside it (or None).
+TitleInText = Callable[[str], str | None]
 
 
 def _classes(tag: Tag) -> set[str]:
@@ -369,11 +380,74 @@ def _split_authors(text: str) -> list[str]:
     return authors
 
 
+# Author lists of single-block entries. A list is names of one style joined by ", ", " and ", " & ",
+# optionally closed by "et al.", and must be followed by "." or ":" (possibly after a year), or itself
+# end with a period (a final initial, "et al."). Styles:
+#   initials first   "A. Author, J.-P. van der Berg, and C. D. Author."
+#   full names       "Ramy Baly, Karen A. Robinson and Aidan N Gomez." / APA-like "Smith and Jones (2020)."
+#   surname, initials "Smith, J., Doe, A.:" (Springer/LNCS), "Smith, J. and Doe, A. 2019." / "& Doe, A. (2020)."
+#   Vancouver        "Smith J, Doe AB."
+_UP = r"[A-ZÀ-ÖØ-ÞĆČĐŁŃŚŠŹŻŽ]"
+_NAME_END = r"(?![\w'’-])"
+_WORD = rf"{_UP}[a-zà-ÿ'’-][\w'’-]*{_NAME_END}"  # a capitalised name word: "Smith", "O'Neil", not "DP"
+_PARTICLE = r"(?:van|von|der|den|de|del|della|da|di|du|la|le|dos|das|ten|ter|bin|ibn|al|el)"
+_SURNAME = rf"(?:{_PARTICLE}\s+)*{_WORD}"
+_INITIAL = rf"{_UP}h?\."  # "J.", "Ch.", "Th." (not "Ba.", "Li.": surnames end author lists)
+_INITIAL_RUN = rf"{_INITIAL}(?:[\s-]*{_INITIAL})*"  # one quantifier between initials: no backtracking blow-up
+_NAME_STYLES = {
+    "initials_first": rf"{_INITIAL_RUN}\s*{_SURNAME}(?:\s+{_WORD})?",
+    "surname_initials": rf"{_SURNAME},\s*{_INITIAL_RUN}",
+    "vancouver": rf"{_SURNAME}(?:\s+{_WORD})?\s+{_UP}{{1,3}}(?![\w'’-])",
+    "full_names": rf"{_WORD}(?:\s+(?:{_INITIAL}|{_UP}(?=\s+{_UP})|{_PARTICLE}{_NAME_END}|{_WORD})){{0,3}}",
+}
+_AUTHOR_SEP = r"(?:\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*)"
+_ET_AL = r"(?:,?\s*et\s+al\.?)"
+_AUTHOR_LISTS = {
+    style: re.compile(rf"\s*(?:{name})(?:{_AUTHOR_SEP}(?:{name}))*{_ET_AL}?") for style, name in _NAME_STYLES.items()
+}
+# What may follow the author list before the title: an optional year, then "." or ":" (needed unless
+# the list ends with a period), then an optional "2019." sentence.
+_AFTER_AUTHORS = re.compile(
+    r"\s*(?:,?\s*\(?(?P<year>(?:19|20)\d{2})[a-z]?\)?)?\s*(?P<sep>[.:])?\s+"
+    r"(?:\(?(?P<year2>(?:19|20)\d{2})[a-z]?\)?[.,:]\s+)?"
+)
+
+
+def _title_after_authors(text: str) -> tuple[str, int | None, str] | None:
+    """(title, year or None, author text) when `text` opens with an author list of a known style.
+
+    The longest author list of any style that is properly closed wins; the title is the sentence
+    after it (up to ". ", or including a closing "?" / "!").
+    """
+    found: list[tuple[int, str]] = []
+    for style, pattern in _AUTHOR_LISTS.items():
+        match = pattern.match(text)
+        if match:
+            found.append((match.end(), style))
+    for end, _style in sorted(found, key=lambda f: -f[0]):
+        tail = _AFTER_AUTHORS.match(text, end)
+        if tail is None or not (tail.group("sep") or text[:end].endswith(".")):
+            continue
+        rest = text[tail.end():]
+        stop = _TITLE_END.search(rest)
+        if stop is None:
+            candidate = rest
+        else:
+            candidate = rest[: stop.end() if stop.group(0) in "?!" else stop.start()]
+        title = _clean_title(candidate)
+        if _looks_like_title(title):
+            year_text = tail.group("year") or tail.group("year2")
+            year = int(year_text) if year_text else next(iter(_years(rest[len(candidate):])[-1:]), None)
+            return title, year, text[:end]
+    return None
+
+
 def _title_from_single_block(text: str) -> tuple[str | None, int | None, str]:
     """(title, year, author text) from an entry whose blocks are not separated.
 
-    A quoted title (IEEE style) wins; otherwise the text after "YEAR." up to the next sentence end
-    (author-year style). No title is returned rather than a guess.
+    A quoted title (IEEE style) wins; then the sentence after an author list of a known style
+    (`_title_after_authors`); then the text after "YEAR." up to the next sentence end (author-year
+    style). No title is returned rather than a guess.
     """
     quoted = _QUOTED_TITLE.search(text)
     if quoted:
@@ -381,6 +455,9 @@ def _title_from_single_block(text: str) -> tuple[str | None, int | None, str]:
         if _looks_like_title(title):
             years = _years(text[: quoted.start()] + " " + text[quoted.end():])
             return title, (years[-1] if years else None), text[: quoted.start()]
+    after_authors = _title_after_authors(text)
+    if after_authors is not None:
+        return after_authors
     year_match = _YEAR_THEN_TITLE.search(text)
     if year_match:
         rest = text[year_match.end():]
@@ -423,19 +500,23 @@ def parse_bib_entry(li_element_or_html: Tag | str) -> BibEntry:
     title: str | None = None
     year: int | None = None
     authors: list[str] = []
+    source = ""
     if len(blocks) >= 2:
         candidate = _clean_title(blocks[1])
         title = candidate if _looks_like_title(candidate) else None
         authors = _split_authors(blocks[0])
         years = _years(blocks[0]) or _years(tag_text) or _years(" ".join(blocks[2:]))
         year = years[-1] if years else None
+        source = "blocks"
     elif blocks:
         title, year, author_text = _title_from_single_block(blocks[0])
         authors = _split_authors(author_text) if author_text else []
         if year is None:
             years = _years(tag_text)
             year = years[-1] if years else None
-    return BibEntry(key=key, title=title, authors=authors, year=year, raw=raw)
+        source = "single_block"
+    return BibEntry(key=key, title=title, authors=authors, year=year, raw=raw,
+                    title_source=source if title is not None else "")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -627,8 +708,12 @@ def _abstract(soup: BeautifulSoup) -> str:
     return _section_text(abstract) if abstract is not None else ""
 
 
-def parse_arxiv_html(html: str, paper_id: str) -> ParsedArxivPaper:
+def parse_arxiv_html(html: str, paper_id: str, title_in_text: TitleInText | None = None) -> ParsedArxivPaper:
     """Parse a LaTeXML arXiv page into title, abstract, introduction, sections and related work.
+
+    `title_in_text`, when given, is asked for a title found inside the text of every bibliography entry
+    that has no parsable title (e.g. `CorpusTitleIndex.title_in_text`, which returns a normalised corpus
+    title); such an entry gets that title with `title_source="text_match"` and its citations resolve.
 
     Raises LatexmlParseError for input that is not LaTeXML HTML or has no bibliography, and
     MissingRelatedWorkError when no heading looks like a related-work heading.
@@ -669,6 +754,10 @@ def parse_arxiv_html(html: str, paper_id: str) -> ParsedArxivPaper:
     bib: dict[str, BibEntry] = {}
     for item in items:
         entry = parse_bib_entry(item)
+        if entry.title is None and title_in_text is not None:
+            found = title_in_text(entry.raw)
+            if found:
+                entry.title, entry.title_source = found, "text_match"
         if entry.key and entry.key not in bib:
             bib[entry.key] = entry
 
@@ -693,11 +782,11 @@ def parse_arxiv_html(html: str, paper_id: str) -> ParsedArxivPaper:
     )
 
 
-def parse_arxiv_html_file(path: str | Path) -> ParsedArxivPaper:
+def parse_arxiv_html_file(path: str | Path, title_in_text: TitleInText | None = None) -> ParsedArxivPaper:
     """Parse a saved LaTeXML page; the paper id is the file stem ('2004.14974.html' -> '2004.14974')."""
     path = Path(path)
     try:
         html = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise LatexmlParseError(f"cannot read {path}: {exc}", path.stem) from exc
-    return parse_arxiv_html(html, path.stem)
+    return parse_arxiv_html(html, path.stem, title_in_text)

@@ -101,6 +101,48 @@ def soft_citation_recall(scores: Sequence[Sequence[float]] | np.ndarray) -> floa
     return float(matrix.max(axis=0).mean())
 
 
+#: Eq. 3: the NLI label an NLI model predicts (its argmax) -> support score, in [entailment, neutral, contradiction]
+#: column order.
+NLI_LABEL_SCORES: tuple[float, float, float] = (1.0, 0.5, 0.0)
+
+#: Why a metric that needs the cited papers' abstracts has no value for a prediction without a candidate list
+#: (the paper's Direct rows print "–" there).
+NOT_APPLICABLE_NO_CANDIDATES = ("not applicable: the prediction has no candidate list (Direct), so no citation "
+                                "marker resolves to a paper whose abstract the metric compares")
+
+
+def nli_label_scores(probabilities: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
+    """Eq. 3's s_i of each (entailment, neutral, contradiction) probability row: the PREDICTED label (argmax)
+    mapped to 1 / 0.5 / 0. An exact tie goes to the first of the tied labels in that order."""
+    probs = np.asarray(probabilities, dtype=float).reshape(-1, 3)
+    return np.asarray(NLI_LABEL_SCORES)[probs.argmax(axis=1)] if len(probs) else np.zeros(0)
+
+
+def claim_support_consistency(scores_per_citation: Sequence[Sequence[float]]) -> float:
+    """Eq. 3: CSC = (1 / |C_g|) * sum over the distinct cited papers c_i of s_i.
+
+    ``scores_per_citation[i]`` holds the label scores (1 / 0.5 / 0) of every sentence that cites c_i; s_i is
+    their mean (the paper gives one hypothesis per citation; a paper cited in several sentences supports each).
+    No cited paper (an empty-citation output) gives 0.
+    """
+    per_paper = [list(s) for s in scores_per_citation]
+    if any(not s for s in per_paper):
+        raise ValueError("every cited paper needs at least one citing sentence score")
+    return float(sum(sum(s) / len(s) for s in per_paper) / len(per_paper)) if per_paper else 0.0
+
+
+def topical_relevance(similarities: Sequence[float]) -> float:
+    """Eq. 4: TRT = (1 / |C_g|) * sum over the distinct cited papers of cos(a_P, a_ci); no cited paper gives 0."""
+    sims = [float(s) for s in similarities]
+    return sum(sims) / len(sims) if sims else 0.0
+
+
+def marker_keys(text: str) -> list[str]:
+    """A section's citations when there is no candidate list (Direct): each well-formed marker number is one
+    cited item, "[3]" -> "[3]", in order of occurrence with repeats. Eqs. 5-6 count these."""
+    return [f"[{n}]" for n in parse_citation_markers(text)]
+
+
 def citation_density(n_unique_citations: int, n_sentences: int) -> float:
     """|C_g| / N_s: distinct cited papers per sentence of the section (0 for a section with no sentence)."""
     if n_unique_citations < 0 or n_sentences < 0:

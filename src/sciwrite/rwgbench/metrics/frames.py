@@ -17,7 +17,7 @@ import numpy as np
 from sciwrite.metrics.text import split_sentences, strip_markers
 from sciwrite.models.citation_frames import FRAMES, FrameClassifier
 from sciwrite.rwgbench.metrics.formulas import citation_frame_alignment, parse_citation_markers, resolve_citations
-from sciwrite.rwgbench.metrics.scorers import check_batch
+from sciwrite.rwgbench.metrics.scorers import candidate_list, check_batch, has_candidates
 
 
 def citation_contexts(text: str, candidates: Sequence[str] | None = None) -> list[str]:
@@ -50,7 +50,9 @@ def score_citation_frame_alignment(predictions: Sequence[str], references: Seque
     """Per paper: CFA between the frame counts of the generated and the reference section's citation contexts.
 
     Generated markers resolve through `candidates`; reference markers through `reference_citations` when
-    given, else every well-formed marker counts. An empty-citation output (no marker resolves) scores 0.
+    given, else every well-formed marker counts. A prediction without a candidate list (Direct) has its
+    contexts counted from every well-formed marker, as a published section's are (the paper reports CFA for
+    Direct); with a list, an empty-citation output (no marker resolves) scores 0.
     All distinct contexts of the batch, both sides, go through the classifier in one batched call.
     """
     check_batch(predictions, references, candidates)
@@ -60,8 +62,9 @@ def score_citation_frame_alignment(predictions: Sequence[str], references: Seque
     if reference_citations is not None and len(reference_citations) != len(references):
         raise ValueError(f"references ({len(references)}) and reference_citations ({len(reference_citations)}) "
                          "must have the same length")
-    resolved = [resolve_citations(text, list(cands)) for text, cands in zip(predictions, candidates)]
-    generated = [citation_contexts(text, list(cands)) for text, cands in zip(predictions, candidates)]
+    resolved = [resolve_citations(text, candidate_list(cands)) for text, cands in zip(predictions, candidates)]
+    generated = [citation_contexts(text, candidate_list(cands) if has_candidates(cands) else None)
+                 for text, cands in zip(predictions, candidates)]
     published = [citation_contexts(text, None if reference_citations is None else list(reference_citations[i]))
                  for i, text in enumerate(references)]
     unique = list(dict.fromkeys(c for side in (generated, published) for contexts in side for c in contexts))
@@ -71,11 +74,12 @@ def score_citation_frame_alignment(predictions: Sequence[str], references: Seque
                          f"expected ({len(unique)}, {len(FRAMES)})")
     row_of = dict(zip(unique, labels))
     rows = []
-    for res, gen, ref in zip(resolved, generated, published):
+    for res, gen, ref, cands in zip(resolved, generated, published, candidates):
         gen_counts = frame_counts([row_of[c] for c in gen])
         ref_counts = frame_counts([row_of[c] for c in ref])
         empty = res.is_empty_citation_output
-        rows.append({"citation_frame_alignment": 0.0 if empty else citation_frame_alignment(gen_counts, ref_counts),
+        zero = empty and has_candidates(cands)
+        rows.append({"citation_frame_alignment": 0.0 if zero else citation_frame_alignment(gen_counts, ref_counts),
                      "generated_frames": gen_counts, "reference_frames": ref_counts,
                      "n_generated_contexts": len(gen), "n_reference_contexts": len(ref),
                      "empty_citation_output": empty, "unresolved_markers": res.n_unresolved})

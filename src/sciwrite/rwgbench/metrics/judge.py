@@ -1,5 +1,13 @@
 """RWGBench LLM judge: one overall 1-5 publication-readiness score per related-work section (coherence,
-organisation, fluency, academic style; never citation correctness), normalised to [0, 1] as (s - 1) / 4.
+organisation, fluency, academic writing style; never citation correctness or coverage), normalised to [0, 1] as
+(s - 1) / 4.
+
+What the paper says (§4.4): "we employ an LLM-based evaluator to assign a single publication-readiness score from
+1 to 5 for each related work section. The prompt focuses on coherence, organization, fluency, and academic writing
+style, while explicitly excluding citation correctness and citation coverage, which are measured separately. We
+report the score after linear normalization to [0, 1]." Its default scorer is GPT-5.5 (§5.1; the ``judge`` role of
+the ``paper`` profile, model id ``gpt-5.5``). The paper prints no verbatim prompt: `JUDGE_SYSTEM_PROMPT` is ours,
+built on exactly those four criteria and those two exclusions.
 
 Decisions the paper leaves open:
 - Injection: the section (and the title) is data. It sits between tags carrying an identifier derived from a hash
@@ -44,11 +52,11 @@ Give ONE overall publication-readiness score from 1 to 5, weighing together:
 - organisation: related works are grouped by theme and ordered sensibly, and the section positions the target paper \
 among them;
 - fluency: clear, grammatical, readable sentences with smooth transitions;
-- academic style: a precise, objective and concise scholarly register.
+- academic writing style: a precise, objective and concise scholarly register.
 
-Do NOT judge citations. Citation correctness is measured elsewhere: ignore whether the cited papers exist, whether \
-they are the right ones, whether they support the claims attributed to them, and the citation marker format \
-([1], (Smith, 2020), ...).
+Do NOT judge citations. Citation correctness and citation coverage are measured separately: ignore whether the \
+cited papers exist, whether they are the right ones, whether they support the claims attributed to them, how many \
+papers are cited or whether relevant papers are missing, and the citation marker format ([1], (Smith, 2020), ...).
 
 Scale:
 5 = ready for publication: coherent, well organised, fluent and academic throughout; at most cosmetic edits.

@@ -16,6 +16,7 @@ from sciwrite.core.predictions import JoinReport, join_by_paper_id, read_predict
 from sciwrite.core.tables import format_grouped_table
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.suite import (
+    PAPER_LABELS,
     TABLE2_GROUPS,
     load_suite_models,
     score_rwgbench,
@@ -58,7 +59,7 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
     summaries = []
     for path, system, pairs, join in jobs:
         targets = papers.select([j for _, j in pairs]).to_list()
-        rows = score_rwgbench([r["text"] for r, _ in pairs], [r["candidates"] for r, _ in pairs], targets, corpus,
+        rows = score_rwgbench([r["text"] for r, _ in pairs], [r.get("candidates") or [] for r, _ in pairs], targets, corpus,
                               suite, batch_size=batch_size, show_progress=show_progress)
         summary = {"system": system, "split": split, "predictions": str(path), **summarize_rwgbench(rows, suite),
                    "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
@@ -135,7 +136,20 @@ def write_results(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
     return [per_paper, summary_json, summary_csv]
 
 
+#: What Table 2 prints for a metric without a value (not computed, or not applicable as CSC / TRT for Direct).
+MISSING_CELL = "\u2013"
+
+
+def table2_cell(value: Any) -> str:
+    """One Table 2 cell as the paper prints it: three decimals, an en dash for no value."""
+    return MISSING_CELL if value is None else f"{float(value):.3f}"
+
+
 def format_table2(summaries: Sequence[Mapping[str, Any]]) -> str:
-    """Table 2 as text: group names (CQ / CO / CF / TQ) over their metric columns, one row per system."""
-    rows = [list(table2_row(s, s.get("system", "system")).values()) for s in summaries]
-    return format_grouped_table(rows, "system", {g: [label for _, label in columns] for g, columns in TABLE2_GROUPS.items()})
+    """Table 2 as the paper prints it: the groups CQ / CO / CF / TQ over the columns Prec. Rec. Soft Rec. CSC TRT |
+    CD CDB | PSS CFA | R-L BS LLM, one row per system, values to three decimals and "\u2013" where a metric has
+    no value (not computed, or not applicable: CSC and TRT of a Direct system)."""
+    rows = [[str(s.get("system", "system")), *(table2_cell(s.get(key)) for columns in TABLE2_GROUPS.values()
+                                               for key, _ in columns)] for s in summaries]
+    groups = {g: [PAPER_LABELS[key] for key, _ in columns] for g, columns in TABLE2_GROUPS.items()}
+    return format_grouped_table(rows, "System", groups)

@@ -14,20 +14,38 @@ from sciwrite.metrics.text import content_blocks, split_sentences, strip_markers
 from sciwrite.models.encoders import embed
 from sciwrite.retrieval.query import document_text
 from sciwrite.rwgbench.metrics.formulas import (
+    NOT_APPLICABLE_NO_CANDIDATES,
     citation_counts,
     citation_density,
     citation_distribution_balance,
     citation_precision_recall,
+    claim_support_consistency,
+    marker_keys,
+    nli_label_scores,
     positioning_structure_similarity,
     resolve_citations,
     soft_citation_recall,
+    topical_relevance,
 )
 
 
+def has_candidates(candidates: Sequence[str] | None) -> bool:
+    """Whether a prediction came with a candidate list; none (empty or absent) is the paper's Direct setting."""
+    return bool(candidates)
+
+
+def candidate_list(candidates: Sequence[str] | None) -> list[str]:
+    """A prediction's candidate doc_ids as a list (empty for Direct)."""
+    return list(candidates or [])
+
+
 def check_batch(predictions: Sequence[str], references: Sequence[Any], candidates: Sequence[Sequence[str]] | None) -> None:
-    """Lists of unequal length, or a missing candidate list, name the problem instead of misaligning papers."""
+    """Lists of unequal length, or a missing candidate list, name the problem instead of misaligning papers.
+
+    `candidates` is required for the batch; one prediction's entry may be empty or None (Direct: no list)."""
     if candidates is None:
-        raise ValueError("`candidates` is required: for each prediction, the ordered doc_ids its markers [i] index into")
+        raise ValueError("`candidates` is required: for each prediction, the ordered doc_ids its markers [i] index into "
+                         "(an empty list for a prediction without candidates, the paper's Direct setting)")
     if not len(predictions) == len(references) == len(candidates):
         raise ValueError(f"predictions ({len(predictions)}), references ({len(references)}) and candidates "
                          f"({len(candidates)}) must have the same length")
@@ -44,22 +62,26 @@ def score_citation_precision_recall(predictions: Sequence[str], references: Sequ
     for i, (text, gold, cands) in enumerate(zip(predictions, references, candidates)):
         if not gold:
             raise ValueError(f"record {i}: field 'references' is empty; citation recall needs gold citations")
-        resolved = resolve_citations(text, list(cands))
+        resolved = resolve_citations(text, candidate_list(cands))
         precision, recall = citation_precision_recall(resolved.unique_ids, gold)
         rows.append({"precision": precision, "recall": recall,
                      "empty_citation_output": resolved.is_empty_citation_output,
-                     "n_cited": len(resolved.unique_ids), "unresolved_markers": resolved.n_unresolved})
+                     "n_cited": len(resolved.unique_ids), "unresolved_markers": resolved.n_unresolved,
+                     "no_candidates": not has_candidates(cands)})
     return rows
 
 
 def score_citation_distribution_balance(predictions: Sequence[str],
                                         candidates: Sequence[Sequence[str]] | None) -> list[dict[str, Any]]:
-    """Per paper: the share of its cited papers cited exactly once (0 for an empty-citation output)."""
+    """Per paper: the share of its cited papers cited exactly once (0 for an output citing nothing).
+
+    Without a candidate list (Direct) each marker number is one cited item (`marker_keys`), as the paper counts
+    Direct's markers; otherwise the resolved doc_ids are."""
     check_batch(predictions, predictions, candidates)
     rows = []
     for text, cands in zip(predictions, candidates):
-        resolved = resolve_citations(text, list(cands))
-        counts = citation_counts(resolved.doc_ids)
+        resolved = resolve_citations(text, candidate_list(cands))
+        counts = citation_counts(resolved.doc_ids if has_candidates(cands) else marker_keys(text))
         rows.append({"citation_distribution_balance": citation_distribution_balance(counts),
                      "n_cited": len(counts), "cited_once": sum(1 for c in counts.values() if c == 1),
                      "empty_citation_output": resolved.is_empty_citation_output,
@@ -86,27 +108,56 @@ def corpus_texts(corpus: Mapping[str, str] | Any, doc_ids: Iterable[str]) -> dic
     return found
 
 
-def score_topical_relevance(predictions: Sequence[str], target_abstracts: Sequence[str],
-                            candidates: Sequence[Sequence[str]] | None, corpus: Mapping[str, str] | Any,
-                            model: Any, batch_size: int = 64) -> list[dict[str, Any]]:
-    """Per paper: mean cosine between the target's abstract and each distinct cited paper (title + abstract).
+def corpus_abstracts(corpus: Mapping[str, Any] | Any, doc_ids: Iterable[str]) -> dict[str, str]:
+    """The abstract of each of `doc_ids` (Eqs. 3-4 compare abstracts): a corpus `Dataset`'s ``abstract`` field,
+    or a mapping's value: its ``abstract`` when the value is a record, the string itself when it is text (a
+    doc_id -> text mapping is taken as the text to compare). An empty abstract falls back to the title.
+    A doc_id the corpus does not hold is an error that names it."""
+    wanted = list(dict.fromkeys(doc_ids))
+    if isinstance(corpus, Mapping):
+        missing = [d for d in wanted if d not in corpus]
+        values = {d: corpus[d] for d in wanted if d in corpus}
+        found = {d: v if isinstance(v, str) else ((v.get("abstract") or "").strip() or document_text(v))
+                 for d, v in values.items()}
+    else:
+        row_of = {doc_id: i for i, doc_id in enumerate(corpus["doc_id"])}
+        missing = [d for d in wanted if d not in row_of]
+        rows = corpus.select([row_of[d] for d in wanted if d in row_of])
+        found = {r["doc_id"]: (r.get("abstract") or "").strip() or document_text(r) for r in rows}
+    if missing:
+        raise ValueError(f"{len(missing)} cited doc_id(s) are not in the corpus, e.g. {missing[:5]}")
+    return found
 
-    Every text is embedded once for the whole batch. An empty-citation output scores 0.
+
+def score_topical_relevance(predictions: Sequence[str], target_abstracts: Sequence[str],
+                            candidates: Sequence[Sequence[str]] | None, corpus: Mapping[str, Any] | Any,
+                            model: Any, batch_size: int = 64) -> list[dict[str, Any]]:
+    """Per paper, Eq. 4: mean over the distinct cited papers C_g of cos(target abstract, cited abstract).
+
+    Every text is embedded once for the whole batch (L2-normalised, so a dot product is the cosine). An
+    empty-citation output with a candidate list scores 0; a prediction without one (Direct) has no value
+    (None, with `not_applicable` saying why).
     """
     check_batch(predictions, target_abstracts, candidates)
     for i, abstract in enumerate(target_abstracts):
         if not isinstance(abstract, str) or not abstract.strip():
             raise ValueError(f"record {i}: field 'references' (the target paper's abstract) is empty")
-    resolved = [resolve_citations(text, list(cands)) for text, cands in zip(predictions, candidates)]
-    texts = corpus_texts(corpus, (d for r in resolved for d in r.unique_ids))
+    resolved = [resolve_citations(text, candidate_list(cands)) for text, cands in zip(predictions, candidates)]
+    texts = corpus_abstracts(corpus, (d for r in resolved for d in r.unique_ids))
     cited_ids = list(texts)
     cited = dict(zip(cited_ids, embed(model, [texts[d] for d in cited_ids], batch_size)))
-    targets = embed(model, list(target_abstracts), batch_size)
-    rows = []
-    for target, r in zip(targets, resolved):
-        sims = [float(cited[d] @ target) for d in r.unique_ids]
-        rows.append({"topical_relevance": sum(sims) / len(sims) if sims else 0.0, "n_cited": len(sims),
-                     "empty_citation_output": r.is_empty_citation_output, "unresolved_markers": r.n_unresolved})
+    applicable = [has_candidates(c) for c in candidates]
+    targets = embed(model, [a for a, ok in zip(target_abstracts, applicable) if ok], batch_size)
+    rows, k = [], 0
+    for r, ok in zip(resolved, applicable):
+        row = {"topical_relevance": None, "n_cited": len(r.unique_ids), "empty_citation_output": r.is_empty_citation_output,
+               "unresolved_markers": r.n_unresolved, "no_candidates": not ok}
+        if ok:
+            row["topical_relevance"] = topical_relevance([float(cited[d] @ targets[k]) for d in r.unique_ids])
+            k += 1
+        else:
+            row["topical_relevance_not_applicable"] = NOT_APPLICABLE_NO_CANDIDATES
+        rows.append(row)
     return rows
 
 
@@ -130,14 +181,18 @@ def score_positioning_structure(predictions: Sequence[str], references: Sequence
 
 
 def score_citation_density(predictions: Sequence[str], candidates: Sequence[Sequence[str]] | None) -> list[dict[str, Any]]:
-    """Per paper: distinct resolved citations per sentence (sentences by `split_sentences`)."""
+    """Per paper, Eq. 5: distinct cited items per sentence (sentences by `split_sentences`).
+
+    The cited items are the distinct resolved doc_ids; without a candidate list (Direct) the distinct marker
+    numbers (`marker_keys`), as the paper counts Direct's markers (its Direct rows report CD > 0)."""
     check_batch(predictions, predictions, candidates)
     rows = []
     for text, cands in zip(predictions, candidates):
-        resolved = resolve_citations(text, list(cands))
+        resolved = resolve_citations(text, candidate_list(cands))
         n_sentences = len(split_sentences(text))
-        rows.append({"citation_density": citation_density(len(resolved.unique_ids), n_sentences),
-                     "n_cited": len(resolved.unique_ids), "n_sentences": n_sentences,
+        n_cited = len(resolved.unique_ids) if has_candidates(cands) else len(set(marker_keys(text)))
+        rows.append({"citation_density": citation_density(n_cited, n_sentences),
+                     "n_cited": len(resolved.unique_ids), "n_cited_items": n_cited, "n_sentences": n_sentences,
                      "empty_citation_output": resolved.is_empty_citation_output,
                      "unresolved_markers": resolved.n_unresolved})
     return rows
@@ -151,7 +206,7 @@ def score_soft_citation_recall(predictions: Sequence[str], references: Sequence[
     Each distinct (generated, reference) pair of the batch goes through the NLI model once.
     """
     check_batch(predictions, references, candidates)
-    resolved = [resolve_citations(text, list(cands)) for text, cands in zip(predictions, candidates)]
+    resolved = [resolve_citations(text, candidate_list(cands)) for text, cands in zip(predictions, candidates)]
     for i, gold in enumerate(references):
         if not gold:
             raise ValueError(f"record {i}: field 'references' is empty; soft recall needs gold citations")
@@ -178,19 +233,32 @@ def citing_sentences(text: str, candidates: Sequence[str]) -> list[tuple[str, st
 
 
 def score_claim_support(predictions: Sequence[str], candidates: Sequence[Sequence[str]] | None,
-                        corpus: Mapping[str, str] | Any, nli: Any, batch_size: int = 32) -> list[dict[str, Any]]:
-    """Per paper: mean over its citations of P(entail) + 0.5 P(neutral), premise = cited paper, hypothesis = citing sentence."""
+                        corpus: Mapping[str, Any] | Any, nli: Any, batch_size: int = 32) -> list[dict[str, Any]]:
+    """Per paper, Eq. 3: for each distinct cited paper c_i of C_g, premise = c_i's abstract, hypothesis = the
+    sentence citing it (markers removed); the predicted NLI label (argmax) scores 1 / 0.5 / 0; s_i is the mean
+    over c_i's citing sentences and CSC the mean of s_i over C_g.
+
+    An empty-citation output with a candidate list scores 0; a prediction without one (Direct) has no value
+    (None, with `not_applicable` saying why). Each distinct (premise, hypothesis) pair runs through NLI once.
+    """
     check_batch(predictions, predictions, candidates)
-    per_paper = [citing_sentences(text, list(cands)) for text, cands in zip(predictions, candidates)]
-    texts = corpus_texts(corpus, [d for pairs in per_paper for _, d in pairs])
-    flat = [(texts[d], sentence) for pairs in per_paper for sentence, d in pairs]
-    scores = nli.soft_scores([p for p, _ in flat], [h for _, h in flat], batch_size).tolist() if flat else []
-    rows, start = [], 0
-    for pairs in per_paper:
-        own = scores[start:start + len(pairs)]
-        start += len(pairs)
-        rows.append({"claim_support_consistency": sum(own) / len(own) if own else 0.0, "n_citations": len(own),
-                     "empty_citation_output": not pairs})
+    per_paper = [citing_sentences(text, candidate_list(cands)) for text, cands in zip(predictions, candidates)]
+    texts = corpus_abstracts(corpus, [d for pairs in per_paper for _, d in pairs])
+    flat = list(dict.fromkeys((texts[d], sentence) for pairs in per_paper for sentence, d in pairs))
+    probs = nli.probabilities([p for p, _ in flat], [h for _, h in flat], batch_size) if flat else np.zeros((0, 3))
+    score_of = dict(zip(flat, nli_label_scores(probs).tolist()))
+    rows = []
+    for pairs, cands in zip(per_paper, candidates):
+        by_paper: dict[str, list[float]] = {}
+        for sentence, d in pairs:
+            by_paper.setdefault(d, []).append(score_of[(texts[d], sentence)])
+        row = {"claim_support_consistency": None, "n_citations": len(pairs), "n_cited": len(by_paper),
+               "empty_citation_output": not pairs, "no_candidates": not has_candidates(cands)}
+        if has_candidates(cands):
+            row["claim_support_consistency"] = claim_support_consistency(list(by_paper.values()))
+        else:
+            row["claim_support_consistency_not_applicable"] = NOT_APPLICABLE_NO_CANDIDATES
+        rows.append(row)
     return rows
 
 
@@ -204,3 +272,21 @@ def score_text_quality(predictions: Sequence[str], references: Sequence[str], en
     for (_, _, rouge_f), (p, r, f) in zip(rouge_l_batch(generated, published), bertscore(generated, published, encoder)):
         rows.append({"rougeL": rouge_f, "bertscore_precision": p, "bertscore_recall": r, "bertscore_f1": f})
     return rows
+
+
+def summarize_applicable(rows: Sequence[Mapping[str, Any]], key: str, citations: bool = True) -> dict[str, Any]:
+    """Mean of `key` (CSC or TRT) over the papers it applies to, i.e. whose prediction has a candidate list.
+
+    When none has (a Direct system) the mean is None and ``not_applicable`` says why; ``n_not_applicable``
+    counts the papers left out. With `citations`, also the empty-citation rate and unresolved markers.
+    """
+    n = len(rows)
+    values = [r[key] for r in rows if r.get(key) is not None]
+    summary: dict[str, Any] = {key: sum(values) / len(values) if values else (None if n else 0.0),
+                               "n_not_applicable": n - len(values)}
+    if n and not values:
+        summary["not_applicable"] = NOT_APPLICABLE_NO_CANDIDATES
+    if citations:
+        summary["empty_citation_rate"] = sum(bool(r["empty_citation_output"]) for r in rows) / n if n else 0.0
+        summary["unresolved_markers"] = sum(r["unresolved_markers"] for r in rows)
+    return summary

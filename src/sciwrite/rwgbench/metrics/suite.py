@@ -22,10 +22,11 @@ from sciwrite.models.encoders import shared_sentence_encoder
 from sciwrite.models.memo import MemoFrameClassifier, MemoNLI, MemoSentenceEncoder, MemoTokenEncoder
 from sciwrite.models.nli import nli_for_profile
 from sciwrite.models.registry import current_profile, resolve_model
-from sciwrite.rwgbench.metrics.formulas import resolve_citations
+from sciwrite.rwgbench.metrics.formulas import NOT_APPLICABLE_NO_CANDIDATES, resolve_citations
 from sciwrite.rwgbench.metrics.frames import score_citation_frame_alignment
 from sciwrite.rwgbench.metrics.judge import judge_sections
 from sciwrite.rwgbench.metrics.scorers import (
+    corpus_abstracts,
     corpus_texts,
     score_citation_density,
     score_citation_distribution_balance,
@@ -39,17 +40,29 @@ from sciwrite.rwgbench.metrics.scorers import (
 
 logger = logging.getLogger(__name__)
 
-#: The paper's Table 2 groups, each (per-paper key, column label). The paper names four dimensions:
-#: citation selection (CQ), contextual appropriateness and organisation (CO), citation framing and
-#: discourse structure (CF), and text quality (TQ) as the conventional reference.
+#: The paper's Table 2 groups (§4, Table 2), each (per-paper key, column label): Citation Quality (CQ: P, R, soft
+#: R, CSC, TRT: selection and local appropriateness), Citation Organization (CO: CD, CDB), Citation Framing (CF:
+#: PSS, CFA) and Text Quality (TQ: ROUGE-L, BERTScore, LLM judge). The labels are the stable column names of the
+#: CSV / JSON tables ("CQ P", ...); `PAPER_LABELS` are the headers the paper prints, used by the text table.
 TABLE2_GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "CQ": (("precision", "P"), ("recall", "R"), ("soft_citation_recall", "SoftR")),
-    "CO": (("claim_support_consistency", "CSC"), ("topical_relevance", "TRT"), ("citation_density", "CD"),
-           ("citation_distribution_balance", "CDB")),
+    "CQ": (("precision", "P"), ("recall", "R"), ("soft_citation_recall", "SoftR"),
+           ("claim_support_consistency", "CSC"), ("topical_relevance", "TRT")),
+    "CO": (("citation_density", "CD"), ("citation_distribution_balance", "CDB")),
     "CF": (("positioning_structure_similarity", "PSS"), ("citation_frame_alignment", "CFA")),
     "TQ": (("rougeL", "ROUGE-L"), ("bertscore_f1", "BERTScore"), ("llm_judge", "LLM")),
 }
 SUITE_METRICS: tuple[str, ...] = tuple(key for group in TABLE2_GROUPS.values() for key, _ in group)
+#: Table 2's printed column headers, per metric key.
+PAPER_LABELS: dict[str, str] = {
+    "precision": "Prec.", "recall": "Rec.", "soft_citation_recall": "Soft Rec.", "claim_support_consistency": "CSC",
+    "topical_relevance": "TRT", "citation_density": "CD", "citation_distribution_balance": "CDB",
+    "positioning_structure_similarity": "PSS", "citation_frame_alignment": "CFA", "rougeL": "R-L",
+    "bertscore_f1": "BS", "llm_judge": "LLM",
+}
+#: Metrics that compare the cited papers' abstracts, so they need a candidate list to resolve markers to papers:
+#: a prediction without one (Direct) has no value for them (the paper prints "–"), never a 0 in the mean.
+NEEDS_CANDIDATES: tuple[str, ...] = ("claim_support_consistency", "topical_relevance")
+
 
 
 def metrics_without_judge(metrics: Iterable[str] | None = None) -> list[str]:
@@ -167,18 +180,23 @@ def score_rwgbench(predictions: Sequence[str], candidates: Sequence[Sequence[str
     for i, (text, cands) in enumerate(zip(predictions, candidates)):
         if not isinstance(text, str):
             raise ValueError(f"record {i}: field 'text' must be a string, got {type(text).__name__}")
+        if cands is None:  # Direct: no candidate list
+            continue
         if not isinstance(cands, Sequence) or isinstance(cands, str) or not all(isinstance(c, str) for c in cands):
-            raise ValueError(f"record {i}: field 'candidates' must be a list of doc_id strings")
+            raise ValueError(f"record {i}: field 'candidates' must be a list of doc_id strings (empty or null "
+                             "for a prediction without candidates)")
     check_papers(papers)
     paper_ids = [p["paper_id"] for p in papers]
     gold = [list(p["citations"]) for p in papers]
     references = [p["related_work"] for p in papers]
-    cited = [d for text, cands in zip(predictions, candidates) for d in resolve_citations(text, list(cands)).unique_ids]
+    candidates = [list(c or []) for c in candidates]
+    cited = [d for text, cands in zip(predictions, candidates) for d in resolve_citations(text, cands).unique_ids]
     texts = _known_texts(corpus, [*cited, *(d for g in gold for d in g)])
     check_cited_ids(predictions, candidates, paper_ids, texts)
+    abstracts = _known_abstracts(corpus, cited, texts)
 
     rows: list[dict[str, Any]] = [{"paper_id": pid} for pid in paper_ids]
-    stages = _stages(predictions, candidates, papers, references, gold, texts, models, batch_size)
+    stages = _stages(predictions, candidates, papers, references, gold, texts, abstracts, models, batch_size)
     for name, run in tqdm(stages, desc="RWGBench metrics", disable=not show_progress):
         for row, extra in zip(rows, run()):
             merge_row(row, extra, name, keep_first=_SHARED)
@@ -194,7 +212,15 @@ def _known_texts(corpus: Mapping[str, str] | Any, doc_ids: Iterable[str]) -> dic
     return corpus_texts(corpus, [d for d in wanted if d in present])
 
 
-def _stages(predictions, candidates, papers, references, gold, texts, models: SuiteModels, batch_size: int):
+def _known_abstracts(corpus: Mapping[str, Any] | Any, doc_ids: Iterable[str], texts: Mapping[str, str]) -> dict[str, str]:
+    """The abstracts of the cited papers (CSC and TRT compare abstracts, Eqs. 3-4); a doc_id -> text mapping
+    corpus gives its text as is."""
+    wanted = [d for d in dict.fromkeys(doc_ids) if d in texts]
+    return corpus_abstracts(corpus, wanted)
+
+
+def _stages(predictions, candidates, papers, references, gold, texts, cited_abstracts, models: SuiteModels,
+            batch_size: int):
     """(name, thunk) per scorer whose metrics are wanted and computable."""
     skip = models.not_computed
     abstracts = [p["abstract"] for p in papers]
@@ -203,13 +229,14 @@ def _stages(predictions, candidates, papers, references, gold, texts, models: Su
         ("citation_density", lambda: score_citation_density(predictions, candidates)),
         ("citation_distribution_balance", lambda: score_citation_distribution_balance(predictions, candidates)),
         ("topical_relevance",
-         lambda: score_topical_relevance(predictions, abstracts, candidates, texts, models.encoder, batch_size)),
+         lambda: score_topical_relevance(predictions, abstracts, candidates, cited_abstracts, models.encoder,
+                                         batch_size)),
         ("positioning_structure_similarity",
          lambda: score_positioning_structure(predictions, references, models.encoder, batch_size)),
         ("soft_citation_recall",
          lambda: score_soft_citation_recall(predictions, gold, candidates, texts, models.nli, max(1, batch_size // 2))),
         ("claim_support_consistency",
-         lambda: score_claim_support(predictions, candidates, texts, models.nli, max(1, batch_size // 2))),
+         lambda: score_claim_support(predictions, candidates, cited_abstracts, models.nli, max(1, batch_size // 2))),
         ("citation_frame_alignment", lambda: _score_frames(predictions, references, candidates, gold, models, batch_size)),
         ("text_quality", lambda: score_text_quality(predictions, references, models.token_encoder)),
         ("llm_judge", lambda: _score_judge(predictions, papers, models)),
@@ -227,25 +254,39 @@ def _score_judge(predictions, papers, models: SuiteModels) -> list[dict[str, Any
 
 
 # Diagnostics several scorers report: the first scorer's value is kept, later ones must agree.
-_SHARED = {"empty_citation_output", "unresolved_markers", "n_cited"}
+_SHARED = {"empty_citation_output", "unresolved_markers", "n_cited", "no_candidates"}
 
 
 def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: SuiteModels) -> dict[str, Any]:
     """Means over papers of every suite metric (None, with the reason, for one not computed), plus diagnostics.
 
-    The LLM judge is averaged over the sections it could judge; the others over all papers.
+    The LLM judge is averaged over the sections it could judge; CSC and TRT over the papers whose prediction
+    has a candidate list (None, with the reason under ``not_applicable``, when none has: Direct); the others
+    over all papers. ``n_not_applicable`` counts, per metric, the papers left out for want of candidates.
     """
     n = len(rows)
     summary: dict[str, Any] = {"n_papers": n, "profile": models.profile}
+    not_applicable: dict[str, str] = {}
+    n_not_applicable: dict[str, int] = {}
     for metric in SUITE_METRICS:
         values = [r[metric] for r in rows if r.get(metric) is not None]
-        computed = metric not in models.not_computed and (metric == "llm_judge" or len(values) == n)
+        expected = n
+        if metric in NEEDS_CANDIDATES and metric not in models.not_computed:
+            skipped = sum(1 for r in rows if r.get(f"{metric}_not_applicable"))
+            expected = n - skipped
+            if skipped:
+                n_not_applicable[metric] = skipped
+            if n and skipped == n:
+                not_applicable[metric] = NOT_APPLICABLE_NO_CANDIDATES
+        computed = metric not in models.not_computed and (metric == "llm_judge" or len(values) == expected)
         summary[metric] = sum(values) / len(values) if computed and values else None
     summary["empty_citation_rate"] = sum(bool(r.get("empty_citation_output")) for r in rows) / n if n else 0.0
     summary["unresolved_markers"] = sum(r.get("unresolved_markers", 0) for r in rows)
     if "llm_judge" not in models.not_computed:
         summary["judge_failures"] = sum(1 for r in rows if r.get("judge_error"))
     summary["not_computed"] = {m: why for m, why in models.not_computed.items() if why != "not requested"}
+    summary["not_applicable"] = not_applicable
+    summary["n_not_applicable"] = n_not_applicable
     summary["models"] = dict(models.model_ids)
     return summary
 

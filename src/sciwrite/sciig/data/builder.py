@@ -11,7 +11,10 @@
    ``allow_missing_abstracts`` keeps records whose cited works have no abstract (with ``abstract=""``): the
    offline sample needs it, GROBID bibliographies carrying no abstracts.
 
-Records are split deterministically into ``test`` and ``holdout`` by a hash of ``paper_id``.
+Records are split deterministically into ``test`` and ``holdout`` (`split_for_config`): ``naacl_2025`` and
+``iclr_2025`` by the SciIG paper's rule, the first 52 records in the order of the data file (`split_first_n`;
+papers built from PDFs are in the order of their sorted file names, an imported release in its file order);
+the offline ``sample`` by a hash of ``paper_id`` (`split_records`).
 """
 
 from __future__ import annotations
@@ -30,7 +33,13 @@ from tqdm.auto import tqdm
 
 from sciwrite.core.datasets import write_json
 from sciwrite.sciig.data.card import render_folder_card, sciig_statistics
-from sciwrite.sciig.data.configs import SCIIG_SPLITS, write_sciig_config
+from sciwrite.sciig.data.configs import (
+    PAPER_HOLDOUT_SIZE,
+    PAPER_SPLIT_CONFIGS,
+    SCIIG_SPLITS,
+    holdout_rule,
+    write_sciig_config,
+)
 from sciwrite.sciig.data.links import Link, link_paragraphs, neighbors_from_links
 from sciwrite.sciig.data.llm_map import MappingRequest, map_with_llm
 from sciwrite.sciig.data.semantic_scholar import SemanticScholarClient, enrich_neighbor
@@ -106,7 +115,9 @@ def _draft(path: Path, report: SciIGBuildReport, venue: str | None, year: int | 
     linked = link_paragraphs(intro, bibs)
     for link in linked.links:
         report.citations[f"linked-by-{link.method}"] += 1
-    requests = [MappingRequest(paper_id, c, linked.contexts[c], bibs, linked.positions[c])
+    metadata = {"title": title, "abstract": abstract, "authors": doc.get("authors") or [],
+                "introduction": "\n\n".join(p.text.strip() for p in intro)}  # for the Table 8 prompt
+    requests = [MappingRequest(paper_id, c, linked.contexts[c], bibs, linked.positions[c], metadata)
                 for c in linked.unresolved if bibs]
     report.citations["unresolved-before-llm"] += len(linked.unresolved)
     if not bibs:  # nothing to map them to
@@ -195,17 +206,40 @@ def split_records(records: list[dict[str, Any]], holdout_fraction: float = DEFAU
     return splits
 
 
+def split_first_n(records: list[dict[str, Any]], n: int = PAPER_HOLDOUT_SIZE) -> dict[str, list[dict[str, Any]]]:
+    """The SciIG paper's split: ``holdout`` = the first `n` records in the given (data file) order, ``test`` =
+    the rest, in order. A file of `n` records or fewer (a test fixture, never the paper's data) keeps its last
+    record for ``test`` and warns, since an empty split cannot be written."""
+    if len(records) < 2:
+        raise ValueError(f"a SciIG config needs at least 2 records (one per split), the build kept {len(records)}")
+    cut = n
+    if len(records) <= n:
+        cut = len(records) - 1
+        logger.warning("only %d records: the first %d go to holdout (the paper's rule is the first %d) and the "
+                       "last one to test", len(records), cut, n)
+    return {"test": list(records[cut:]), "holdout": list(records[:cut])}
+
+
+def split_for_config(config: str, records: list[dict[str, Any]],
+                     holdout_fraction: float = DEFAULT_HOLDOUT_FRACTION) -> dict[str, list[dict[str, Any]]]:
+    """``naacl_2025`` / ``iclr_2025``: `split_first_n` (the paper's first 52; `holdout_fraction` is not used);
+    any other config (``sample``): `split_records` by hash."""
+    if config in PAPER_SPLIT_CONFIGS:
+        return split_first_n(records)
+    return split_records(records, holdout_fraction)
+
+
 def write_sciig_folder(folder: str | Path, config: str, records: list[dict[str, Any]], report: SciIGBuildReport,
                        holdout_fraction: float = DEFAULT_HOLDOUT_FRACTION) -> dict[str, Any]:
-    """Write `config` into `folder` (other configs already there are kept), the card listing every config, and
-    the build report (one entry per config). Returns the config's statistics."""
+    """Write `config` into `folder` (other configs already there are kept), split by `split_for_config`, the
+    card listing every config, and the build report (one entry per config). Returns the config's statistics."""
     folder = Path(folder)
-    splits = split_records(records, holdout_fraction)
+    splits = split_for_config(config, records, holdout_fraction)
     write_sciig_config(folder, config, splits)
     stats = sciig_statistics(splits)
     report_path = folder / REPORT_FILE
     reports = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else {}
-    reports[config] = {"statistics": stats, **report.as_dict()}
+    reports[config] = {"statistics": stats, "holdout_rule": holdout_rule(config), **report.as_dict()}
     write_json(report_path, reports)
     (folder / "README.md").write_text(render_folder_card({c: r["statistics"] for c, r in reports.items()
                                                           if (folder / c).is_dir()}), encoding="utf-8")
@@ -221,5 +255,5 @@ def write_sciig_sample(folder: str | Path, paper_dir: str | Path | None = None, 
     return write_sciig_folder(folder, "sample", records, report)
 
 
-__all__ = ["SCIIG_SPLITS", "SciIGBuildReport", "build_sciig_records", "is_holdout", "split_records",
-           "write_sciig_folder", "write_sciig_sample"]
+__all__ = ["SCIIG_SPLITS", "SciIGBuildReport", "build_sciig_records", "is_holdout", "split_first_n",
+           "split_for_config", "split_records", "write_sciig_folder", "write_sciig_sample"]

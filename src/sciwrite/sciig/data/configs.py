@@ -1,7 +1,9 @@
 """SciIG's configs and splits, where they live, and writing one config as a local dataset folder.
 
 Configs ``naacl_2025``, ``iclr_2025`` and the offline ``sample``, each with the splits ``test`` (papers to
-generate introductions for) and ``holdout`` (the pool few-shot exemplars are drawn from). Files are
+generate introductions for) and ``holdout`` (the pool few-shot exemplars are drawn from, never scored): for
+``naacl_2025`` and ``iclr_2025`` the first 52 papers of the data file, as in the SciIG paper's code
+(`PAPER_HOLDOUT_SIZE`); for ``sample`` a hash split of paper_id (`holdout_rule`). Files are
 ``<config>/<split>-00000-of-00001.parquet`` listed in the card's YAML ``configs:`` block. The Hub repo is
 ``<namespace>/sciig`` (namespace: ``SCIWRITE_HUB_NAMESPACE`` or ``sciwrite``). The ``sample`` is built on first
 use in `default_sciig_dir()`: ``SCIWRITE_SCIIG_DIR``, else ``sciig/`` next to the RWGBench data folder
@@ -21,6 +23,22 @@ from sciwrite.sciig.data.schema import SCIIG_FEATURES, validate_sciig
 DATASET_NAME = "sciig"
 SCIIG_CONFIGS: tuple[str, ...] = ("naacl_2025", "iclr_2025", "sample")
 SCIIG_SPLITS: tuple[str, ...] = ("test", "holdout")
+#: The SciIG code README: "The first 52 generations are treated as the holdout split and excluded; metrics are
+#: computed over the remainder". Generations follow the data file's order (the evaluator asserts that the
+#: prediction file and the data file are "loaded in parallel order"), so the holdout is the first 52 papers of
+#: the data file, which also feed the few-shot exemplars (``holdout_set.json``).
+PAPER_HOLDOUT_SIZE = 52
+#: Configs split by the paper's rule (`sciwrite.sciig.data.builder.split_first_n`); the others (``sample``) by a
+#: hash of paper_id (`sciwrite.sciig.data.builder.split_records`).
+PAPER_SPLIT_CONFIGS: tuple[str, ...] = ("naacl_2025", "iclr_2025")
+
+
+def holdout_rule(config: str) -> str:
+    """How `config`'s ``holdout`` split is chosen, in words (written to the build report and the eval summary)."""
+    if config in PAPER_SPLIT_CONFIGS:
+        return (f"the first {PAPER_HOLDOUT_SIZE} papers of the data file, in file order (SciIG README: the first "
+                f"{PAPER_HOLDOUT_SIZE} generations are the holdout, excluded from the metrics)")
+    return "papers whose SHA-256 hash of paper_id falls below the holdout fraction (sciwrite's offline rule)"
 
 
 def sciig_repo_id(namespace: str | None = None) -> str:

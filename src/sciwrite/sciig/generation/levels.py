@@ -16,8 +16,14 @@ class SciIGMethod:
     `holdout` is the pool few-shot exemplars are drawn from (the holdout split; only the few-shot levels use
     it). `seed` orders the cited works and draws the exemplars (per paper, see `sciig_prompts`). Each output
     line gets ``label`` (the reference introduction), ``level``, ``dataset``, ``n_cited_works``, ``cited_order``
-    (the identifiers in the order shown), and ``exemplars`` (few-shot: their paper_ids) or ``steps`` (AUTOCOT:
-    each intermediate request's name, prompt and reply); ``desc`` is the exact prompt that produced ``pred``.
+    (the identifiers in the order shown), and ``exemplars`` (few-shot: their paper_ids), ``autocot_introduction``
+    (AUTOCOT: the final introduction found in the reply, or None; for analysis, not scored) or ``steps``
+    (AUTOCOT_PIPELINE: each intermediate request's name, prompt and reply); ``desc`` is the exact prompt that
+    produced ``pred``.
+
+    ``pred`` is the reply without surrounding whitespace and without a lone leading "Introduction" heading line
+    (`clean_introduction`), except for AUTOCOT, where it is the whole reply (stripped): the paper scores the
+    AUTOCOT output with its intermediate prompts in it (its Table 15).
     """
 
     def __init__(self, level: str, holdout: Sequence[Mapping[str, Any]] = (), seed: int | None = 42,
@@ -47,7 +53,12 @@ class SciIGMethod:
 
     async def run(self, record: Mapping[str, Any], llm: Any) -> Generated:
         extra = self._extra(record)
-        if self.level != "AUTOCOT":
+        if self.level == "AUTOCOT":
+            messages = prompts.autocot_messages(record, self.seed)
+            reply = _nonempty(await llm(messages), self.level).strip()
+            extra["autocot_introduction"] = prompts.autocot_introduction(reply)
+            return Generated(reply, prompt_text(messages), extra)
+        if self.level != "AUTOCOT_PIPELINE":
             exemplars = self.exemplars(record)
             messages = prompts.first_messages(self.level, record, self.seed, exemplars)
             if self.k:
@@ -57,15 +68,15 @@ class SciIGMethod:
 
         steps: list[dict[str, str]] = []
         draft_messages = prompts.autocot_draft_messages(record, self.seed)
-        draft = _nonempty(await llm(draft_messages), "AUTOCOT draft_prompts")
+        draft = _nonempty(await llm(draft_messages), "AUTOCOT_PIPELINE draft_prompts")
         steps.append({"name": "draft_prompts", "prompt": prompt_text(draft_messages), "reply": draft})
         refine_messages = prompts.autocot_refine_messages(record, self.seed, draft)
-        refined = _nonempty(await llm(refine_messages), "AUTOCOT refine_prompts")
+        refined = _nonempty(await llm(refine_messages), "AUTOCOT_PIPELINE refine_prompts")
         steps.append({"name": "refine_prompts", "prompt": prompt_text(refine_messages), "reply": refined})
         final_messages = prompts.autocot_final_messages(record, self.seed, refined)
         reply = await llm(final_messages)
         extra["steps"] = steps
-        return Generated(prompts.clean_introduction(_nonempty(reply, "AUTOCOT")), prompt_text(final_messages), extra)
+        return Generated(prompts.clean_introduction(_nonempty(reply, "AUTOCOT_PIPELINE")), prompt_text(final_messages), extra)
 
 
 def _nonempty(reply: Any, step: str) -> str:

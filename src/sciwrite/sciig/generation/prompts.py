@@ -1,54 +1,76 @@
-"""SciIG prompts: the seven prompting regimes of Garg et al. (arXiv:2508.14273, Tables 9–11), in our own words.
+"""SciIG prompts: the seven prompting regimes of Garg et al. (arXiv:2508.14273, Appendix Tables 9-11), verbatim.
 
-Every level gives the model the paper's title, its abstract and its cited works, and asks for the paper's
-Introduction. The levels differ in how much they tell the model and in what else they show it:
+The prompt texts are the paper's, shipped as package data in ``sciwrite/sciig/generation/templates/<level>.txt``
+(each file opens with a ``#`` note giving the table and row it is copied from; words and punctuation are as
+printed, line breaks are restored at the prompt's headings and list items, which the paper's tables flatten).
+`load_template` reads them with `importlib.resources`; `fill_template` fills ``{title}``, ``{abstract}`` and
+``{cited_nodes_pretty}``.
 
-- ``SHORT`` — the bare task: one instruction (write the Introduction from these inputs, citing the works by
-  their identifiers), then the inputs.
-- ``MEDIUM`` — the task plus a short list of guidelines: the usual shape of an introduction (context,
-  problem and gap in prior work, approach, contributions), weave in the cited works, scholarly tone, plain text.
-- ``ELABORATE`` — an expert-author role (at the paper's venue when known) and detailed guidance: what each part
-  of the introduction does, precise citation rules (only the given identifiers, their exact form, no invented
-  references), faithfulness to the abstract (no invented numbers or claims), length, and output format.
-- ``ONE_SHOT`` / ``TWO_SHOT`` / ``THREE_SHOT`` — the ``ELABORATE`` instructions followed by k worked examples:
-  papers of the *holdout* split, each shown with its title, abstract, its cited works (identifier -> title, to
-  keep k examples affordable) and the Introduction its authors wrote; then the target paper. Exemplars are drawn
-  per paper with the seed (`select_exemplars`): the holdout pool is shuffled by ``Random(f"{seed}:{paper_id}:
-  exemplars")`` and the first k taken, so ONE ⊂ TWO ⊂ THREE for a paper, a rerun or a resumed run draws the same
-  ones, and the paper itself is never its own exemplar.
-- ``AUTOCOT`` — the model writes the reasoning before the introduction (automatic chain-of-thought): request 1
-  asks it to draft a numbered list of guiding prompts for writing *this* paper's introduction; request 2 asks it
-  to refine that list (specific to the paper and its cited works, no overlap, in argumentative order, covering
-  context, prior work, gap, approach and contributions); request 3, the final prompt, gives the ``ELABORATE``
-  task with the refined prompts as the plan to follow and asks for the introduction only.
+- ``SHORT``, ``MEDIUM``, ``ELABORATE`` (Table 9) and ``AUTOCOT`` (Table 10): one prompt each, one request.
+- ``ZERO_SHOT`` (Table 11: "Same as the ELABORATE prompt"): exactly the ``ELABORATE`` prompt, under its own
+  name (its output file is its own); ``all`` does not run it, ELABORATE being the same run.
+- ``ONE_SHOT`` / ``TWO_SHOT`` / ``THREE_SHOT`` (Table 11): the ELABORATE instructions, the sentence introducing
+  the example(s), k worked examples in place of the paper's "[Insert one example here.]", the closing sentence,
+  then the target paper. Table 11 prints ONE_SHOT in full and, for TWO_SHOT / THREE_SHOT, only the two sentences
+  that change followed by "[ELABORATE prompt continues as above.]": we take the rest from the ONE_SHOT row (so
+  the target's RELATED PAPERS come without the "Below is a JSON dictionary ..." sentence there, as in ONE_SHOT).
+  Each example shows its inputs and output (`render_example`): ``Title:``, ``Abstract:``, ``RELATED PAPERS:``
+  (its cited works pretty-printed like the target's) and ``Introduction:`` (the authors' introduction). The
+  paper does not say how an example is laid out: this is our choice, mirroring the target block. Exemplars are
+  papers of the *holdout* split drawn per paper with the seed (`select_exemplars`): the holdout pool is sorted
+  by paper_id, shuffled by ``Random(f"{seed}:{paper_id}:exemplars")`` and the first k taken, so ONE ⊂ TWO ⊂
+  THREE for a paper, reruns draw the same ones, and the paper itself is never its own exemplar.
+- ``AUTOCOT`` (Table 10) is the paper's *single* prompt: the model writes and refines its intermediate prompts
+  and then the Introduction, all in one reply. The paper scores that whole reply (its Table 15 prints the
+  AutoCoT "Generated Introduction" with the intermediate prompts in it, and the README's ``pred`` is the reply),
+  so `pred` is the whole reply; `autocot_introduction` extracts the final introduction for analysis only
+  (stored as ``autocot_introduction``, never scored).
+- ``AUTOCOT_PIPELINE`` (ours, not in the paper): the former three-request chain (draft guiding prompts, refine
+  them, then the ELABORATE prompt preceded by the refined prompts); its ``pred`` is the final reply only.
 
-Cited works are rendered as one JSON object keyed by the in-text citation identifier (e.g. ``"Li et al.,
-2022"``), each value holding ``title``, ``authors`` and ``abstract``. The works are shuffled per paper with
-``Random(f"{seed}:{paper_id}:cited")`` so their position (the dataset stores them in order of first citation in
-the real introduction) carries no signal, while every rerun, resume or concurrent run sees the same order.
+``{cited_nodes_pretty}`` is the paper's "JSON dictionary listing related papers. Each key represents a citation
+identifier [...] Each entry includes the title, authors, and abstract of the paper", pretty-printed with
+``json.dumps(indent=2, ensure_ascii=False)`` (the indent is our choice; the README says only that the cited works
+are shuffled before rendering). The works are shuffled per paper with ``Random(f"{seed}:{paper_id}:cited")`` so
+their position carries no signal while every rerun sees the same order.
 
-A paper without cited works is not dropped and not failed: it gets the same prompt with an empty object ``{}``
-and a sentence saying that no cited works are available and that no citations may be added (`NO_CITED_WORKS`).
-A record lacking a title or abstract, or whose cited works repeat an identifier, raises `ValueError` — the
-runner records it in its failures file with the reason.
+A paper without cited works (the paper's data has none: such records are skipped) is not failed: its
+``{cited_nodes_pretty}`` is ``{}`` followed by the sentence `NO_CITED_WORKS` (our addition). A record lacking a
+title or abstract, or whose cited works repeat an identifier, raises `ValueError` - the runner records it in
+its failures file with the reason.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from typing import Any
 
 Message = Mapping[str, str]
 
-#: The prompting regimes, in the paper's order.
+#: The paper's seven prompting regimes, in its order (what ``all`` runs).
 LEVELS: tuple[str, ...] = ("SHORT", "MEDIUM", "ELABORATE", "ONE_SHOT", "TWO_SHOT", "THREE_SHOT", "AUTOCOT")
+#: Further level names: ZERO_SHOT (= the ELABORATE prompt, Table 11) and our three-request AUTOCOT_PIPELINE.
+EXTRA_LEVELS: tuple[str, ...] = ("ZERO_SHOT", "AUTOCOT_PIPELINE")
+ALL_LEVELS: tuple[str, ...] = LEVELS + EXTRA_LEVELS
 #: Exemplars shown by each few-shot level.
 SHOTS: dict[str, int] = {"ONE_SHOT": 1, "TWO_SHOT": 2, "THREE_SHOT": 3}
-#: The zero-shot instructions the few-shot levels and AUTOCOT's final prompt build on.
+#: The instructions the few-shot levels build on (Table 11).
 FEW_SHOT_BASE = "ELABORATE"
+#: Level -> template file (package data) holding its prompt.
+TEMPLATE_FILES: dict[str, str] = {"SHORT": "short.txt", "MEDIUM": "medium.txt", "ELABORATE": "elaborate.txt",
+                                  "ZERO_SHOT": "elaborate.txt", "ONE_SHOT": "one_shot.txt",
+                                  "TWO_SHOT": "two_shot.txt", "THREE_SHOT": "three_shot.txt",
+                                  "AUTOCOT": "autocot.txt"}
+#: Levels whose whole prompt is one filled template (no exemplars, one request).
+SINGLE_PROMPT_LEVELS: tuple[str, ...] = ("SHORT", "MEDIUM", "ELABORATE", "ZERO_SHOT", "AUTOCOT")
+PLACEHOLDERS: tuple[str, ...] = ("title", "abstract", "cited_nodes_pretty", "examples")
+SOURCE = ("Garg, Shaik, Bandyopadhyay and Caragea, \"Let's Use ChatGPT To Write Our Paper! Benchmarking LLMs To "
+          "Write the Introduction of a Research Paper\", arXiv:2508.14273, Appendix Tables 9-11")
 
 NO_CITED_WORKS = ("No cited works are available for this paper (the object above is empty): write the "
                   "introduction without citations and do not invent any.")
@@ -57,13 +79,14 @@ NO_CITED_WORKS = ("No cited works are available for this paper (the object above
 def normalize_level(level: str) -> str:
     """``'three-shot'``, ``'Three_Shot'`` -> ``'THREE_SHOT'``; an unknown level raises a `ValueError` listing them."""
     name = str(level).strip().upper().replace("-", "_").replace(" ", "_")
-    if name not in LEVELS:
-        raise ValueError(f"unknown SciIG prompt level {level!r}; choose one of {', '.join(LEVELS)} (or 'all')")
+    if name not in ALL_LEVELS:
+        raise ValueError(f"unknown SciIG prompt level {level!r}; choose one of {', '.join(ALL_LEVELS)} (or 'all' "
+                         "for the paper's seven)")
     return name
 
 
 def parse_levels(values: Sequence[str]) -> list[str]:
-    """Levels from the command line: names in any case, ``all`` for every level; duplicates dropped."""
+    """Levels from the command line: names in any case, ``all`` for the paper's seven; duplicates dropped."""
     out: list[str] = []
     for value in values:
         for part in str(value).split(","):
@@ -72,8 +95,34 @@ def parse_levels(values: Sequence[str]) -> list[str]:
             names = list(LEVELS) if part.strip().lower() == "all" else [normalize_level(part)]
             out.extend(n for n in names if n not in out)
     if not out:
-        raise ValueError(f"no SciIG prompt level given; choose from {', '.join(LEVELS)} or 'all'")
+        raise ValueError(f"no SciIG prompt level given; choose from {', '.join(ALL_LEVELS)} or 'all'")
     return out
+
+
+# ------------------------------------------------------------------------------------------------ templates
+
+
+@functools.cache
+def load_template(level: str) -> str:
+    """The paper's prompt for `level` (``ZERO_SHOT`` reads ELABORATE's), without the file's ``#`` note."""
+    level = normalize_level(level)
+    if level not in TEMPLATE_FILES:
+        raise ValueError(f"{level} has no single template (it chains several requests)")
+    text = resources.files("sciwrite.sciig.generation").joinpath("templates", TEMPLATE_FILES[level]).read_text(
+        encoding="utf-8")
+    lines = text.splitlines()
+    while lines and lines[0].startswith("#"):
+        lines.pop(0)
+    return "\n".join(lines).strip("\n")
+
+
+_PLACEHOLDER = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
+
+
+def fill_template(template: str, **values: str) -> str:
+    """Fill ``{title}``, ``{abstract}``, ``{cited_nodes_pretty}`` (and ``{examples}``) in one pass, so braces in
+    a value are left alone; a placeholder without a value raises `KeyError`."""
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
 
 
 # --------------------------------------------------------------------------------------------------- inputs
@@ -129,96 +178,38 @@ def json_object_lines(mapping: Mapping[str, Any]) -> str:
 
 
 def render_cited_works(record: Mapping[str, Any], seed: int | None) -> str:
-    """The cited works as a JSON object keyed by citation identifier, one work per line (``{}`` when none)."""
-    return json_object_lines(cited_works_object(record, seed))
+    """``{cited_nodes_pretty}``: the cited works as a JSON dictionary keyed by citation identifier, each value
+    ``{title, authors, abstract}``, in the seeded order, pretty-printed (``indent=2``); ``{}`` when none."""
+    return json.dumps(cited_works_object(record, seed), indent=2, ensure_ascii=False)
 
 
-def _paper_block(record: Mapping[str, Any], seed: int | None) -> str:
+def cited_nodes_pretty(record: Mapping[str, Any], seed: int | None) -> str:
+    """The value of ``{cited_nodes_pretty}``: `render_cited_works`, plus `NO_CITED_WORKS` when there are none."""
     cited = render_cited_works(record, seed)
-    lines = [f"Title: {_text(record, 'title')}", "", f"Abstract: {_text(record, 'abstract')}", "",
-             ("Cited works (a JSON object: each key is the identifier to cite the work with, each value gives the "
-             "work's title, authors and abstract):"), cited]
-    if cited == "{}":
-        lines += ["", NO_CITED_WORKS]
-    return "\n".join(lines)
+    return f"{cited}\n\n{NO_CITED_WORKS}" if cited == "{}" else cited
 
 
-def _venue(record: Mapping[str, Any]) -> str:
-    venue = (record.get("venue") or "").strip() if isinstance(record.get("venue"), str) else ""
-    year = record.get("year")
-    if venue and isinstance(year, int) and year > 0 and str(year) not in venue:
-        return f"{venue} {year}"
-    return venue
-
-
-# -------------------------------------------------------------------------------------------- instructions
-
-
-def short_instructions(record: Mapping[str, Any]) -> str:
-    return ("Write the Introduction section of the research paper below, using its title, its abstract and the "
-            "works it cites. Cite a work by its identifier in parentheses, e.g. (Author et al., 2020).")
-
-
-MEDIUM_TEMPLATE = """\
-Write the Introduction section of the research paper described below from its title, abstract and cited works.
-
-Guidelines:
-- Open with the research area and why the problem matters, then narrow down to the specific problem.
-- Describe what prior work has done and where it falls short, drawing on the cited works.
-- Present the paper's approach and end with its main contributions.
-- Cite a work by its identifier from the list, in parentheses, e.g. (Author et al., 2020).
-- Keep a formal scholarly tone; reply with the introduction text only, as plain paragraphs."""
-
-ELABORATE_TEMPLATE = """\
-You are an experienced researcher writing a paper for {venue}.
-Your task is to write the complete Introduction section of the paper below. You are given its title, its \
-abstract, and the works it cites, each with its title, authors and abstract.
-
-Structure the introduction as a coherent argument, typically in four to six paragraphs:
-1. Context: introduce the research area and explain why the problem is important and timely.
-2. Prior work: summarise the main lines of existing work, grounded in the cited works, and say what each \
-contributes.
-3. Gap: identify precisely what existing approaches leave unsolved, motivating this paper.
-4. Approach: explain the paper's idea and how it addresses the gap, at the level of detail of the abstract.
-5. Contributions: state the paper's contributions and main findings (a short list is acceptable); optionally \
-close with how the paper is organised.
-
-Citations:
-- Cite only the works given below, using their identifiers exactly as written, in parentheses: \
-(Author et al., 2020); several at once separated by semicolons: (Author et al., 2020; Other, 2021).
-- Cite a work where its content supports the sentence; use the cited works' abstracts to describe them \
-accurately. Never invent references, authors or identifiers.
-
-Faithfulness and style:
-- Stay consistent with the abstract; do not invent results, numbers, datasets or claims it does not support.
-- Write in a formal, precise academic register, roughly 500 to 900 words.
-- Reply with the introduction text only: plain paragraphs separated by blank lines, no section heading, no \
-title, no notes before or after."""
-
-
-def medium_instructions(record: Mapping[str, Any]) -> str:
-    return MEDIUM_TEMPLATE
-
-
-def elaborate_instructions(record: Mapping[str, Any]) -> str:
-    return ELABORATE_TEMPLATE.format(venue=_venue(record) or "a peer-reviewed venue")
-
-
-ZERO_SHOT_INSTRUCTIONS = {"SHORT": short_instructions, "MEDIUM": medium_instructions,
-                          "ELABORATE": elaborate_instructions}
+def paper_values(record: Mapping[str, Any], seed: int | None) -> dict[str, str]:
+    """The three placeholders of the paper's templates for `record`."""
+    return {"title": _text(record, "title"), "abstract": _text(record, "abstract"),
+            "cited_nodes_pretty": cited_nodes_pretty(record, seed)}
 
 
 def _user(content: str) -> list[dict[str, str]]:
     return [{"role": "user", "content": content}]
 
 
-def zero_shot_messages(level: str, record: Mapping[str, Any], seed: int | None) -> list[dict[str, str]]:
-    """SHORT, MEDIUM or ELABORATE: instructions, the paper, a closing request."""
+def level_prompt(level: str, record: Mapping[str, Any], seed: int | None) -> str:
+    """The filled prompt of a single-prompt level (SHORT, MEDIUM, ELABORATE, ZERO_SHOT, AUTOCOT)."""
     level = normalize_level(level)
-    if level not in ZERO_SHOT_INSTRUCTIONS:
-        raise ValueError(f"{level} is not a zero-shot level ({', '.join(ZERO_SHOT_INSTRUCTIONS)})")
-    return _user(f"{ZERO_SHOT_INSTRUCTIONS[level](record)}\n\n{_paper_block(record, seed)}\n\n"
-                 "Write the Introduction now.")
+    if level not in SINGLE_PROMPT_LEVELS:
+        raise ValueError(f"{level} is not a single-prompt level ({', '.join(SINGLE_PROMPT_LEVELS)})")
+    return fill_template(load_template(level), **paper_values(record, seed))
+
+
+def zero_shot_messages(level: str, record: Mapping[str, Any], seed: int | None) -> list[dict[str, str]]:
+    """SHORT, MEDIUM, ELABORATE, ZERO_SHOT or AUTOCOT: the paper's prompt, filled, as one user message."""
+    return _user(level_prompt(level, record, seed))
 
 
 def short_messages(record: Mapping[str, Any], seed: int | None) -> list[dict[str, str]]:
@@ -231,6 +222,11 @@ def medium_messages(record: Mapping[str, Any], seed: int | None) -> list[dict[st
 
 def elaborate_messages(record: Mapping[str, Any], seed: int | None) -> list[dict[str, str]]:
     return zero_shot_messages("ELABORATE", record, seed)
+
+
+def autocot_messages(record: Mapping[str, Any], seed: int | None) -> list[dict[str, str]]:
+    """AUTOCOT (Table 10): the single prompt."""
+    return zero_shot_messages("AUTOCOT", record, seed)
 
 
 # ---------------------------------------------------------------------------------------------- few-shot
@@ -263,42 +259,66 @@ def select_exemplars(record: Mapping[str, Any], holdout: Sequence[Mapping[str, A
     return pool[:k]
 
 
-def render_exemplar(index: int, exemplar: Mapping[str, Any]) -> str:
-    """One worked example: title, abstract, cited works (identifier -> title) and the authors' introduction."""
-    cited = {n["key"]: (n.get("title") or "").strip() for n in _neighbors(exemplar)}
-    return "\n".join([f"### Example {index}", f"Title: {exemplar['title'].strip()}", "",
-                      f"Abstract: {exemplar['abstract'].strip()}", "",
-                      "Cited works (identifier -> title):", json_object_lines(cited), "",
-                      "Introduction:", exemplar["introduction"].strip()])
+def render_example(index: int, exemplar: Mapping[str, Any], seed: int | None) -> str:
+    """One worked example, inputs then output, laid out like the target block (our choice; the paper only says
+    "[Insert one example here.]"): ``Example i:``, ``Title:``, ``Abstract:``, ``RELATED PAPERS:`` (its cited
+    works pretty-printed and shuffled like the target's) and ``Introduction:`` (the authors' introduction)."""
+    return "\n".join([f"Example {index}:", f"Title: {_text(exemplar, 'title')}",
+                      f"Abstract: {_text(exemplar, 'abstract')}", "", "RELATED PAPERS:",
+                      render_cited_works(exemplar, seed), "", "Introduction:", exemplar["introduction"].strip()])
+
+
+render_exemplar = render_example  # the former name
+
+
+def render_examples(exemplars: Sequence[Mapping[str, Any]], seed: int | None) -> str:
+    """The examples that replace the paper's "[Insert k examples here.]", separated by blank lines."""
+    return "\n\n".join(render_example(i, e, seed) for i, e in enumerate(exemplars, 1))
 
 
 def few_shot_messages(record: Mapping[str, Any], exemplars: Sequence[Mapping[str, Any]],
                       seed: int | None) -> list[dict[str, str]]:
-    """The ELABORATE instructions, k examples of real introductions, then the target paper."""
-    k = len(exemplars)
-    if k < 1:
-        raise ValueError("a few-shot prompt needs at least one exemplar")
-    examples = "\n\n".join(render_exemplar(i, e) for i, e in enumerate(exemplars, 1))
-    noun = "example" if k == 1 else "examples"
-    return _user("\n\n".join([
-        ZERO_SHOT_INSTRUCTIONS[FEW_SHOT_BASE](record),
-        (f"Below {'is' if k == 1 else 'are'} {k} {noun} of papers with the Introduction their authors wrote. Use "
-        f"{'it' if k == 1 else 'them'} as a guide to the structure, tone and citation style expected; do not copy "
-        f"{'its' if k == 1 else 'their'} content."),
-        examples,
-        f"### Your paper\n{_paper_block(record, seed)}",
-        "Write the Introduction of this paper now.",
-    ]))
+    """ONE_SHOT / TWO_SHOT / THREE_SHOT (Table 11) with ``len(exemplars)`` examples."""
+    level = {k: name for name, k in SHOTS.items()}.get(len(exemplars))
+    if level is None:
+        raise ValueError(f"a few-shot prompt takes 1 to 3 exemplars (Table 11), got {len(exemplars)}")
+    return _user(fill_template(load_template(level), examples=render_examples(exemplars, seed),
+                               **paper_values(record, seed)))
 
 
-# ----------------------------------------------------------------------------------------------- AUTOCOT
+# -------------------------------------------------------------------------------------- AUTOCOT (single)
+
+
+_CRAFTING = re.compile(r"^[#*\s]*(?:\d+\.\s*)?(?:crafting|writing|final)\b[^\n]*introduction[^\n]*:?[*\s]*$",
+                       re.IGNORECASE | re.MULTILINE)
+_PARAGRAPH_LABEL = re.compile(r"^[#*\s]*paragraph\s+\d+\s*(?::[^\n]*)?$", re.IGNORECASE)
+
+
+def autocot_introduction(reply: str) -> str | None:
+    """The final introduction inside an AUTOCOT reply, for analysis (the score uses the whole reply): the text
+    after the last heading like "Crafting the Introduction:" / "Final Introduction", without "Paragraph 1: ..."
+    label lines; None when the reply has no such heading."""
+    matches = list(_CRAFTING.finditer(reply or ""))
+    if not matches:
+        return None
+    body = reply[matches[-1].end():].strip()
+    lines = [line for line in body.splitlines() if not _PARAGRAPH_LABEL.match(line)]
+    return "\n".join(lines).strip() or None
+
+
+# ------------------------------------------------------------------------------ AUTOCOT_PIPELINE (ours)
 
 
 AUTOCOT_STEPS: tuple[str, ...] = ("draft_prompts", "refine_prompts")
 
 
+def _paper_block(record: Mapping[str, Any], seed: int | None) -> str:
+    return "\n".join([f"Title: {_text(record, 'title')}", f"Abstract: {_text(record, 'abstract')}", "",
+                      "RELATED PAPERS:", cited_nodes_pretty(record, seed)])
+
+
 def autocot_draft_messages(record: Mapping[str, Any], seed: int | None) -> list[dict[str, str]]:
-    """AUTOCOT request 1: the model drafts the guiding prompts it will reason through."""
+    """AUTOCOT_PIPELINE request 1: the model drafts the guiding prompts it will reason through."""
     return _user("\n\n".join([
         ("You will write the Introduction section of the research paper below. Before writing anything, plan how "
         "to reason about it: draft a numbered list of 4 to 6 guiding prompts (questions or instructions) which, "
@@ -311,7 +331,7 @@ def autocot_draft_messages(record: Mapping[str, Any], seed: int | None) -> list[
 
 
 def autocot_refine_messages(record: Mapping[str, Any], seed: int | None, draft: str) -> list[dict[str, str]]:
-    """AUTOCOT request 2: the model refines its draft prompts."""
+    """AUTOCOT_PIPELINE request 2: the model refines its draft prompts."""
     return _user("\n\n".join([
         ("Here is a draft list of guiding prompts for writing the Introduction section of the research paper "
         "below. Improve it: make every prompt specific to this paper and its cited works (name the citation "
@@ -325,22 +345,21 @@ def autocot_refine_messages(record: Mapping[str, Any], seed: int | None, draft: 
 
 
 def autocot_final_messages(record: Mapping[str, Any], seed: int | None, refined: str) -> list[dict[str, str]]:
-    """AUTOCOT request 3, the generating prompt: the ELABORATE task with the refined prompts as the plan."""
+    """AUTOCOT_PIPELINE request 3, the generating prompt: the refined prompts as a plan, then the paper's
+    ELABORATE prompt (verbatim, filled)."""
     return _user("\n\n".join([
-        ZERO_SHOT_INSTRUCTIONS[FEW_SHOT_BASE](record),
-        _paper_block(record, seed),
-        ("Reason through the following guiding prompts, in order, to plan the introduction (they were prepared "
-        f"for this paper):\n{refined.strip()}"),
-        ("Now write the Introduction. Reply with the final introduction text only, not your answers to the "
-        "guiding prompts."),
+        ("Reason through the following guiding prompts, prepared for this paper, in order, to plan the "
+        "introduction; then reply with the final introduction text only, not your answers to them:\n"
+        f"{refined.strip()}"),
+        level_prompt("ELABORATE", record, seed),
     ]))
 
 
 def first_messages(level: str, record: Mapping[str, Any], seed: int | None,
                    exemplars: Sequence[Mapping[str, Any]] = ()) -> list[dict[str, str]]:
-    """The (first) request of `level` for `record`: the whole prompt, or AUTOCOT's first step."""
+    """The (first) request of `level` for `record`: the whole prompt, or AUTOCOT_PIPELINE's first step."""
     level = normalize_level(level)
-    if level in ZERO_SHOT_INSTRUCTIONS:
+    if level in SINGLE_PROMPT_LEVELS:
         return zero_shot_messages(level, record, seed)
     if level in SHOTS:
         if len(exemplars) != SHOTS[level]:
@@ -361,8 +380,11 @@ def clean_introduction(text: str) -> str:
     return text
 
 
-__all__ = ["AUTOCOT_STEPS", "FEW_SHOT_BASE", "LEVELS", "NO_CITED_WORKS", "SHOTS", "autocot_draft_messages",
-           "autocot_final_messages", "autocot_refine_messages", "cited_works_object", "clean_introduction",
-           "elaborate_messages", "exemplar_pool", "few_shot_messages", "first_messages", "json_object_lines",
-           "medium_messages", "normalize_level", "parse_levels", "render_cited_works", "render_exemplar",
-           "select_exemplars", "short_messages", "shuffled_cited_works", "zero_shot_messages"]
+__all__ = ["ALL_LEVELS", "AUTOCOT_STEPS", "EXTRA_LEVELS", "FEW_SHOT_BASE", "LEVELS", "NO_CITED_WORKS", "SHOTS",
+           "SINGLE_PROMPT_LEVELS", "SOURCE", "TEMPLATE_FILES", "autocot_draft_messages", "autocot_final_messages",
+           "autocot_introduction", "autocot_messages", "autocot_refine_messages", "cited_nodes_pretty",
+           "cited_works_object", "clean_introduction", "elaborate_messages", "exemplar_pool", "few_shot_messages",
+           "fill_template", "first_messages", "json_object_lines", "level_prompt", "load_template",
+           "medium_messages", "normalize_level", "paper_values", "parse_levels", "render_cited_works",
+           "render_example", "render_examples", "render_exemplar", "select_exemplars", "short_messages",
+           "shuffled_cited_works", "zero_shot_messages"]

@@ -1,41 +1,115 @@
-"""SciIG citation correctness: do a generated introduction's author–year citations name the paper's cited works?
+"""SciIG citation correctness: do a generated introduction's citations name the paper's cited works?
 
-Per paper, the generation's in-text citation keys (found by `sciwrite.sources.apa.extract_citation_keys`) are
-compared as sets with the keys of the paper's ``neighbors``. Keys match when they agree up to case, accents,
-"&" vs "and", spacing, punctuation and the year's suffix letter ("Li et al., 2022b" = "li et al. 2022"), so two
-works of one first author in one year count as one key. Precision is |cited ∩ neighbors| / |cited| (a citation
-to a work outside the neighbors counts against it), recall |cited ∩ neighbors| / |neighbors|. A generation with
-no citation scores 0 on both and is flagged; a paper without neighbors is an error, since recall is undefined.
+The paper (§4.2) extracts the citations of a generated introduction with LLaMA-4 Maverick, using its Table 8
+prompt, and matches them against the original Related Works list. Two extractors, the summary names which one ran
+(``citation_extractor``):
+
+- LLM (`llm_citation_keys`, the ``citation_extractor`` model role; paper profile
+  ``openrouter:meta-llama/llama-4-maverick``, any OpenAI-compatible endpoint via `ChatClient`, JSONL-cached so a
+  long run resumes). The Table 8 prompt (`sciwrite.sciig.data.llm_map.table8_messages`) gets the paper's title and
+  abstract, the generated introduction, and as "provided citation records" the high-confidence list: the neighbors
+  the offline extractor below finds in the generation (key, title, authors). The model then scans the introduction
+  for additional citations. Each returned identifier is matched to a neighbor by its title (normalised exact match),
+  else by its key as below.
+- ``regex (offline fallback)`` (`offline_citation_keys`): author-year citations
+  (`sciwrite.sources.apa.extract_citation_keys`) and year-less ones ("(Smith et al.)", "(Smith and Lee)",
+  "Smith et al. propose", "(Smith)": `sciwrite.sources.apa.find_yearless_keys`), which the paper's own generation
+  prompts ask for.
+
+Matching (`resolve_keys`). Author-year keys match a neighbor key up to case, accents, "&" vs "and", spacing,
+punctuation and the year's suffix letter ("Li et al., 2022b" = "li et al. 2022"), so two works of one first author
+in one year count as one key; a multi-word surname's last word stands for the full one when that is unambiguous.
+A year-less key matches the neighbor with the same first surname and the same form ("et al." / second author /
+single author) when exactly one neighbor has them; an ambiguous or unmatched year-less "et al." or two-author
+citation counts as a citation outside the neighbors, an unmatched single surname ("(Smith)") is not counted (too
+often not a citation).
+
+Precision is |cited ∩ neighbors| / |cited| (a citation to a work outside the neighbors counts against it), recall
+|cited ∩ neighbors| / |neighbors|. A generation with no citation scores 0 on both and is flagged; a paper without
+neighbors is an error, since recall is undefined.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sciwrite.sources.apa import comparison_key, extract_citation_keys, first_author
+from sciwrite.llm.client import ChatClient
+from sciwrite.models.registry import ModelUnavailableError, resolve_model
+from sciwrite.sciig.data.llm_map import normalise_title, parse_table8_neighbors, table8_messages
+from sciwrite.sources.apa import (
+    comparison_key,
+    extract_citation_keys,
+    find_yearless_keys,
+    first_author,
+    yearless_comparison_key,
+)
+
+OFFLINE_EXTRACTOR = "regex (offline fallback)"
+EXTRACTOR_MAX_TOKENS = 4096
 
 
 def _neighbor_keys(neighbors: Sequence[Any]) -> list[str]:
     """Keys from a list of key strings or of ``{"key": ...}`` neighbor records."""
-    return [n["key"] if isinstance(n, dict) else n for n in neighbors]
+    return [n["key"] if isinstance(n, Mapping) else n for n in neighbors]
 
 
-def citation_correctness(prediction: str, neighbors: Sequence[Any], record: str = "paper") -> dict[str, Any]:
-    """Precision, recall and counts for one generation against one paper's neighbors (keys or records)."""
+def offline_citation_keys(prediction: str) -> list[str]:
+    """The offline extractor: author-year keys, then year-less ones, each once."""
+    return [*extract_citation_keys(prediction), *find_yearless_keys(prediction)]
+
+
+def _is_yearless(key: str) -> bool:
+    return first_author(key) is None
+
+
+def resolve_keys(keys: Sequence[str], neighbors: Sequence[Any]) -> tuple[set[str], list[str], list[str]]:
+    """(comparison keys cited, the cited keys outside the neighbors, the unmatched single surnames dropped)."""
+    neighbor_keys = [k for k in _neighbor_keys(neighbors) if isinstance(k, str) and k.strip()]
+    gold = {comparison_key(k) for k in neighbor_keys}
+    tails = _surname_tails(neighbor_keys)
+    yearless: dict[str, set[str]] = {}
+    for key in neighbor_keys:
+        yearless.setdefault(yearless_comparison_key(key), set()).add(comparison_key(key))
+        first = first_author(key)
+        if first and len(first.split()) > 1:
+            tail = key.replace(first, first.split()[-1], 1)
+            yearless.setdefault(yearless_comparison_key(tail), set()).add(comparison_key(key))
+    cited: set[str] = set()
+    outside: list[str] = []
+    dropped: list[str] = []
+    for key in keys:
+        if _is_yearless(key):
+            form = yearless_comparison_key(key)
+            match = yearless.get(form, set())
+            if len(match) == 1:
+                cited.add(next(iter(match)))
+            elif " " not in form and not match:
+                dropped.append(key)
+            else:
+                cited.add(f"{form} (no year)")
+                outside.append(key)
+            continue
+        resolved = comparison_key(key)
+        resolved = resolved if resolved in gold else tails.get(resolved, resolved)
+        cited.add(resolved)
+        if resolved not in gold:
+            outside.append(key)
+    return cited, outside, dropped
+
+
+def citation_correctness(prediction: str, neighbors: Sequence[Any], record: str = "paper",
+                         keys: Sequence[str] | None = None) -> dict[str, Any]:
+    """Precision, recall and counts for one generation against one paper's neighbors (keys or records); `keys`
+    are the citations an extractor found (default: the offline extractor's)."""
     if not isinstance(prediction, str):
         raise TypeError(f"{record}: the prediction must be a string, got {type(prediction).__name__}")
     gold = {comparison_key(k) for k in _neighbor_keys(neighbors) if isinstance(k, str) and k.strip()}
     if not gold:
         raise ValueError(f"{record}: `neighbors` has no citation key, so citation recall is undefined; "
                          "leave the paper out or give its cited works")
-    cited_keys = extract_citation_keys(prediction)
-    # Author-year extraction reads the last word of a multi-word surname ("(Kumar Bodigutla et al., 2020)" ->
-    # "Bodigutla et al., 2020") while the neighbor's key keeps all of it: such a tail counts as that key when it
-    # stands for exactly one neighbor (same year, same "et al." / second author) and no neighbor is the tail itself.
-    tails = _surname_tails([k for k in _neighbor_keys(neighbors) if isinstance(k, str)])
-    resolve = lambda key: key if key in gold else tails.get(key, key)
-    cited = {resolve(comparison_key(k)) for k in cited_keys}
+    cited_keys = offline_citation_keys(prediction) if keys is None else list(dict.fromkeys(keys))
+    cited, outside, dropped = resolve_keys(cited_keys, neighbors)
     correct = cited & gold
     return {
         "precision": len(correct) / len(cited) if cited else 0.0,
@@ -44,7 +118,9 @@ def citation_correctness(prediction: str, neighbors: Sequence[Any], record: str 
         "n_correct": len(correct),
         "n_neighbors": len(gold),
         "no_citation": not cited,
-        "not_in_neighbors": sorted(k for k in cited_keys if resolve(comparison_key(k)) not in gold),
+        "not_in_neighbors": sorted(outside),
+        "cited_keys": cited_keys,
+        "dropped_single_surnames": dropped,
     }
 
 
@@ -61,15 +137,93 @@ def _surname_tails(keys: Sequence[str]) -> dict[str, str]:
     return {tail: full[0] for tail, full in tails.items() if len(set(full)) == 1}
 
 
+# --- the LLM extractor (Table 8 prompt) -----------------------------------------------------------------------------
+
+
+def _neighbor_records(neighbors: Sequence[Any]) -> list[dict[str, Any]]:
+    return [dict(n) if isinstance(n, Mapping) else {"key": n} for n in neighbors]
+
+
+def extraction_messages(prediction: str, neighbors: Sequence[Any], title: str = "", abstract: str = ""
+                        ) -> list[dict[str, str]]:
+    """The Table 8 prompt for one generation; the provided records are the neighbors the offline extractor finds in
+    it (the high-confidence list)."""
+    records = _neighbor_records(neighbors)
+    cited, _, _ = resolve_keys(offline_citation_keys(prediction), records)
+    high = [{"paper_id": r["key"], "title": r.get("title") or "", "authors": r.get("authors") or [],
+             "raw_text": r["key"]} for r in records if comparison_key(r["key"]) in cited]
+    return table8_messages(title, abstract, [], prediction, high)
+
+
+def keys_from_answer(answer: Sequence[Mapping[str, str]], neighbors: Sequence[Any]) -> list[str]:
+    """Neighbor keys for the answer's citations whose title names a neighbor; the identifier otherwise."""
+    by_title: dict[str, set[str]] = {}
+    for record in _neighbor_records(neighbors):
+        if record.get("title"):
+            by_title.setdefault(normalise_title(record["title"]), set()).add(record["key"])
+    keys = []
+    for item in answer:
+        named = by_title.get(normalise_title(item.get("title") or ""), set())
+        keys.append(next(iter(named)) if len(named) == 1 else item["identifier"])
+    return list(dict.fromkeys(keys))
+
+
+def llm_citation_keys(predictions: Sequence[str], neighbors: Sequence[Sequence[Any]], client: ChatClient,
+                      titles: Sequence[str] | None = None, abstracts: Sequence[str] | None = None, *,
+                      workers: int = 8, show_progress: bool = False) -> list[tuple[list[str] | None, str | None]]:
+    """Per generation: (the citation keys the LLM extracted, None) or (None, why the answer is unusable). One
+    batched `complete` call; the client's JSONL cache makes a rerun resume."""
+    n = len(predictions)
+    conversations = [extraction_messages(predictions[i], neighbors[i], titles[i] if titles else "",
+                                         abstracts[i] if abstracts else "") for i in range(n)]
+    results = client.complete(conversations, temperature=0.0, max_tokens=EXTRACTOR_MAX_TOKENS, workers=workers,
+                              show_progress=show_progress, desc="extracting citations (Table 8)")
+    out: list[tuple[list[str] | None, str | None]] = []
+    for i, result in enumerate(results):
+        if not result.ok:
+            out.append((None, f"API error: {result.error}"))
+            continue
+        answer = parse_table8_neighbors(result.content)
+        if answer is None:
+            out.append((None, f"no 'neighbors' JSON object in reply: {(result.content or '')[:200]!r}"))
+        else:
+            out.append((keys_from_answer(answer, neighbors[i]), None))
+    return out
+
+
+def citation_extractor_for_profile(model: str | None = None, profile: str | None = None,
+                                   **client_kwargs: Any) -> tuple[ChatClient | None, str | None]:
+    """The ``citation_extractor`` role's client, or (None, why): offline `lite` has none, nor has an unconfigured
+    endpoint; the offline extractor is then used and named as the fallback."""
+    try:
+        return ChatClient(resolve_model("citation_extractor", model, profile), **client_kwargs), None
+    except ModelUnavailableError as err:  # includes LLMNotConfiguredError
+        return None, str(err)
+
+
 def score_citation_correctness(predictions: Sequence[str], neighbors: Sequence[Sequence[Any]],
-                               paper_ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    """`citation_correctness` for each paper; errors name the paper (its id, else its position)."""
+                               paper_ids: Sequence[str] | None = None, extractor: ChatClient | None = None,
+                               titles: Sequence[str] | None = None, abstracts: Sequence[str] | None = None,
+                               ) -> list[dict[str, Any]]:
+    """`citation_correctness` for each paper, with the LLM `extractor` when given (a paper whose answer is
+    unusable falls back to the offline extractor, flagged ``citation_extractor_error``), else the offline one.
+    Errors name the paper (its id, else its position). Each row says which extractor ran."""
     if len(predictions) != len(neighbors):
         raise ValueError(f"predictions ({len(predictions)}) and neighbors ({len(neighbors)}) must have the same length")
     if paper_ids is not None and len(paper_ids) != len(predictions):
         raise ValueError(f"paper_ids ({len(paper_ids)}) and predictions ({len(predictions)}) must have the same length")
     names = [f"paper {p!r}" for p in paper_ids] if paper_ids is not None else [f"record {i}" for i in range(len(predictions))]
-    return [citation_correctness(p, n, name) for p, n, name in zip(predictions, neighbors, names)]
+    extracted: list[tuple[list[str] | None, str | None]] = [(None, None)] * len(predictions)
+    if extractor is not None:
+        extracted = llm_citation_keys(predictions, neighbors, extractor, titles, abstracts)
+    rows = []
+    for p, n, name, (keys, error) in zip(predictions, neighbors, names, extracted):
+        row = citation_correctness(p, n, name, keys)
+        row["citation_extractor"] = OFFLINE_EXTRACTOR if keys is None else str(getattr(extractor, "model", "llm"))
+        if error is not None:
+            row["citation_extractor_error"] = error
+        rows.append(row)
+    return rows
 
 
 def summarize_citation_correctness(rows: Sequence[dict[str, Any]]) -> dict[str, float]:

@@ -1,25 +1,30 @@
-"""QA-based (Q²-style) faithfulness and consistency of a generated introduction, as SciIG reports them.
+"""QA-based (Q²-style) faithfulness and consistency of a generated introduction, as SciIG defines them.
 
-Q² (Honovich et al., EMNLP 2021) asks questions about a generated text and checks whether a source answers them
-the same way. Here, per paper:
+SciIG, Appendix A: with G the generated introduction and C the source context,
+Q = QG(G) = {q_1, ..., q_K}; a_k = QA(q_k, C); sim_k = BERTScore(a_k, G); Faithfulness_QA(G, C) = (1/K) sum_k sim_k.
+C is the title + abstract + cited works for ``qa_faithfulness`` and the reference introduction for
+``qa_consistency`` (§4.2: consistency mirrors faithfulness with the ground-truth introduction as reference point).
+Per paper:
 
-1. Candidate answer spans are taken from the generated introduction (`candidate_spans`, below).
+1. Candidate answer spans are taken from G (`candidate_spans`, below): the QG model is answer-aware, so it needs
+   spans to ask about.
 2. One question per span by answer-aware question generation (``question_generation`` role, T5 fed
    ``"answer: {span}  context: {sentence}"``: the sentence holding the span is the context, so that an
    introduction of 1,000+ words never has to fit the QG model's 512-token window).
-3. Question validation (Q²'s filter, on by default): the question is answered over the generated introduction
-   itself and kept only when that answer equals the span after SQuAD normalisation; a question that does not
-   lead back to its own span is not a question about that span.
-4. Each kept question is answered by an extractive SQuAD 2.0 model (``question_answering`` role) over the
-   source: title + abstract for ``qa_faithfulness``, the reference introduction for ``qa_consistency``.
-   Contexts longer than the QA window are read in overlapping windows (`stride`); the best span over the
-   windows is the answer unless the no-answer score (the [CLS] position, lowest over windows as in the
-   transformers SQuAD 2.0 post-processing) beats it, and then the answer is empty.
-5. Score per question (`answer_score`): 0 when the answer is empty (unanswerable from the source), 1 when the
-   SQuAD-normalised answer equals the normalised span, else their SQuAD token F1. Q² falls back to an NLI model
-   for answers that differ; SciIG names no NLI model for this metric, so token F1 (Q²'s own "F1 variant") is used.
-6. The paper's score is the mean over its kept questions; a paper with no kept question has ``None`` and
-   ``qa_reason`` says why (no candidate span, or no question survived validation).
+3. Optional question validation (Q²'s filter; OFF by default, since Appendix A keeps all K questions): the question
+   is answered over G itself and kept only when that answer equals the span after SQuAD normalisation.
+4. Each question is answered by an extractive SQuAD 2.0 model (``question_answering`` role) over C. Contexts longer
+   than the QA window are read in overlapping windows (`stride`); the best span over the windows is the answer
+   unless the no-answer score beats it, and then the answer is empty.
+5. Score per question: sim_k = BERTScore F1 of the answer a_k (candidate) against G (reference), by the suite's
+   ``scibert`` role token encoder (`sciwrite.metrics.bertscore`: bert_score's greedy cosine matching, no idf, no
+   rescaling, G read in 512-token windows). An empty answer (unanswerable from C) has no token and scores 0.
+6. The paper's score is the mean over its questions; a paper with no question has ``None`` and ``qa_reason`` says
+   why (no candidate span, or no question survived validation).
+
+A different quantity is kept under its own names, never under the paper's: ``qa_faithfulness_f1`` /
+``qa_consistency_f1``, the mean SQuAD token F1 of each answer against the span it was asked about (0 for no
+answer, 1 for a normalised exact match), i.e. Q²'s own "F1 variant".
 
 Candidate spans. Q² takes spaCy noun chunks and named entities; offline there is no POS tagger or spaCy model
 (and the project must not depend on a download), and KeyBERT's keyphrases are stop-word-filtered n-grams that
@@ -32,10 +37,11 @@ start of the sentence: "BERT", "GPT-4", "ImageNet", "25%"), since a lone lower-c
 noun. Spans are deduplicated by their normalised form; a text with more than `MAX_SPANS` keeps `MAX_SPANS`
 spread evenly over it.
 
-Cost: the QG inputs of all papers go through one length-sorted, token-budgeted batched `generate`; the
-validation questions then form one batched QA call, and the faithfulness and consistency questions of all papers
-a second one. Each model is loaded once per process; both models, their loaders and
-`qa_models_for_profile` are in `sciwrite.models.qa`, this module holds the spans and the scoring.
+Cost: the QG inputs of all papers go through one length-sorted, token-budgeted batched `generate`; the optional
+validation questions form one batched QA call, and the faithfulness and consistency questions of all papers a
+second one; all BERTScores (every answer against its G) are one batched `bertscore` call, each distinct text
+encoded once. Each model is loaded once per process; the models, their loaders and `qa_models_for_profile` are in
+`sciwrite.models.qa`, this module holds the spans and the scoring.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from sciwrite.metrics.bertscore import bertscore
 from sciwrite.metrics.text import split_sentences
 from sciwrite.models.qa import QAModels
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, source_text
@@ -161,17 +168,33 @@ def _mean(items: Sequence[dict[str, Any]], key: str) -> float | None:
 # ---------------------------------------------------------------------------------------------- scoring
 
 
+def faithfulness_context(title: str | None, abstract: str, cited: Sequence[str] | None = None) -> str:
+    """C of ``qa_faithfulness``: title + abstract + the cited works (one paragraph each), as Appendix A / §4.2 say."""
+    parts = [source_text(title, abstract), *(c.strip() for c in (cited or []) if c and c.strip())]
+    return "\n\n".join(parts)
+
+
 def score_qa(predictions: Sequence[str], references: Sequence[str], titles: Sequence[str] | None,
-             abstracts: Sequence[str], models: QAModels, validate_questions: bool = True,
-             max_spans: int = MAX_SPANS, batch_size: int = 32) -> list[dict[str, Any]]:
-    """Per paper: ``qa_faithfulness`` (QA over title + abstract), ``qa_consistency`` (QA over the reference
-    introduction), each the mean Q² score of the kept questions or ``None`` (``qa_reason`` says why);
-    ``qa_spans`` / ``qa_questions`` (candidate spans, kept questions) and ``qa_items``, one record per span
-    (span, question, the generation's own answer and whether it validated, and each source's answer and score).
-    """
+             abstracts: Sequence[str], models: QAModels, cited: Sequence[Sequence[str]] | None = None,
+             validate_questions: bool = False, max_spans: int = MAX_SPANS,
+             batch_size: int = 32) -> list[dict[str, Any]]:
+    """Per paper: ``qa_faithfulness`` (C = title + abstract + `cited` works) and ``qa_consistency`` (C = the
+    reference introduction), each (1/K) sum_k BERTScore-F1(a_k, G) over its K questions, or ``None`` (``qa_reason``
+    says why); ``qa_faithfulness_f1`` / ``qa_consistency_f1`` (answer-vs-span token F1, a separate variant);
+    ``qa_spans`` / ``qa_questions`` and ``qa_items``, one record per span (span, question, each source's answer,
+    its BERTScore against G and its token F1 against the span; with validation, the generation's own answer).
+
+    `models.encoder` is the BERTScore token encoder (`sciwrite.metrics.bertscore.TokenEncoder` or anything with
+    its `token_embeddings_many`)."""
     n = check_sciig_inputs(predictions, references, titles, abstracts)
+    if cited is not None and len(cited) != n:
+        raise ValueError(f"cited ({len(cited)}) and predictions ({n}) must have the same length")
+    if getattr(models, "encoder", None) is None:
+        raise ValueError("QA-based faithfulness needs a BERTScore token encoder (QAModels.encoder): "
+                         "sim_k = BERTScore(a_k, G)")
     titles = [""] * n if titles is None else titles
-    sources = [source_text(t, a) for t, a in zip(titles, abstracts)]
+    sources = [faithfulness_context(t, a, cited[i] if cited is not None else None)
+               for i, (t, a) in enumerate(zip(titles, abstracts))]
     spans = [candidate_spans(p, max_spans) for p in predictions]
     jobs = [(i, span, sentence) for i in range(n) for span, sentence in spans[i]]
     questions = models.qg.generate([qg_input(span, sentence) for _, span, sentence in jobs], batch_size)
@@ -191,25 +214,32 @@ def score_qa(predictions: Sequence[str], references: Sequence[str], titles: Sequ
     answers = models.qa.answer([questions[k] for k in kept] * 2,
                                [sources[jobs[k][0]] for k in kept] + [references[jobs[k][0]] for k in kept],
                                batch_size)
-    for k, faith, consist in zip(kept, answers[:len(kept)], answers[len(kept):]):
+    generations = [predictions[jobs[k][0]] for k in kept] * 2
+    sims = bertscore([a["answer"] for a in answers], generations, models.encoder, batch_size) if answers else []
+    for j, k in enumerate(kept):
+        faith, consist = answers[j], answers[len(kept) + j]
         items[k].update({"valid": True, "faithfulness_answer": faith["answer"],
-                         "faithfulness_score": answer_score(faith["answer"], jobs[k][1]),
+                         "faithfulness_bertscore": sims[j][2],
+                         "faithfulness_f1": answer_score(faith["answer"], jobs[k][1]),
                          "consistency_answer": consist["answer"],
-                         "consistency_score": answer_score(consist["answer"], jobs[k][1])})
+                         "consistency_bertscore": sims[len(kept) + j][2],
+                         "consistency_f1": answer_score(consist["answer"], jobs[k][1])})
     per_paper: list[list[dict[str, Any]]] = [[] for _ in range(n)]
     for (i, _, _), item in zip(jobs, items):
         per_paper[i].append(item)
     rows = []
     for i in range(n):
-        scored = [item for item in per_paper[i] if "faithfulness_score" in item]
+        scored = [item for item in per_paper[i] if "faithfulness_bertscore" in item]
         reason = None
         if not spans[i]:
             reason = "no candidate answer span in the generated introduction"
         elif not scored:
             reason = ("no generated question passed validation (answered over the generation with its own span)"
                       if validate_questions else "no question could be generated")
-        rows.append({"qa_faithfulness": _mean(scored, "faithfulness_score"),
-                     "qa_consistency": _mean(scored, "consistency_score"),
+        rows.append({"qa_faithfulness": _mean(scored, "faithfulness_bertscore"),
+                     "qa_consistency": _mean(scored, "consistency_bertscore"),
+                     "qa_faithfulness_f1": _mean(scored, "faithfulness_f1"),
+                     "qa_consistency_f1": _mean(scored, "consistency_f1"),
                      "qa_spans": len(spans[i]), "qa_questions": len(scored), "qa_reason": reason,
                      "qa_items": per_paper[i]})
     return rows

@@ -4,7 +4,11 @@ Predictions are JSON Lines ``{"paper_id": ..., "text": <generated introduction>}
 with `upstream` the upstream ``pred/label/desc`` format, joined to the papers by label = introduction. Unlike
 the strict RWGBench reader, a malformed line does not stop the run: it is reported with its line number, written
 to ``rejected.jsonl`` (so it can be fixed and rerun) and the other lines are scored. Only the ``test`` split is
-scored; predictions for ``holdout`` papers (the few-shot exemplar pool) are reported and left out.
+scored; predictions for ``holdout`` papers (the few-shot exemplar pool) are reported and left out. For
+``naacl_2025`` / ``iclr_2025`` the holdout is the paper's: the first 52 papers of the data file (its README: "The
+first 52 generations are treated as the holdout split and excluded"), so an upstream prediction file, joined by
+label, loses exactly its rows for those papers; ``summary["join"]["holdout_rule"]`` says which rule applied.
+SciIG Table 3 (several levels' summaries side by side) is `sciwrite.sciig.metrics.tables.format_table3`.
 
 Outputs in `out_dir`: ``per_paper.jsonl`` (every metric, diagnostic and per-scorer error per paper, without the
 keyphrase logs), ``keyphrase_outputs/<paper_id>.json`` (phrase lists and matching log per paper),
@@ -25,7 +29,7 @@ from typing import Any
 
 from sciwrite.core.predictions import join_by_paper_id, json_lines, record_problem
 from sciwrite.core.tables import cell, format_table
-from sciwrite.sciig.data.configs import SCIIG_CONFIGS
+from sciwrite.sciig.data.configs import SCIIG_CONFIGS, holdout_rule
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.data.upstream import import_upstream_predictions
 from sciwrite.sciig.metrics.suite import (
@@ -106,7 +110,8 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
     summary = {"system": system, "dataset": dataset, "split": "test", "predictions": str(predictions),
                **summarize_sciig(rows, suite), "metric_timings": timings,
                "join": {"n_matched": len(join.matched), "n_missing": len(join.missing), "n_extra": len(extra),
-                        "n_holdout": len(holdout), "n_rejected_lines": len(rejected), "missing": join.missing,
+                        "n_holdout": len(holdout), "holdout_rule": holdout_rule(dataset),
+                        "n_rejected_lines": len(rejected), "missing": join.missing,
                         "extra": extra, "holdout_excluded": holdout,
                         "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]}}
     if upstream_report is not None:

@@ -16,6 +16,7 @@ papers each metric could score, and ``scoring_errors`` lists, per scorer, the pa
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,7 +34,12 @@ from sciwrite.models.qa import qa_models_for_profile
 from sciwrite.models.registry import current_profile, resolve_model
 from sciwrite.sciig.metrics.bertscore import sciig_bertscore_encoder, score_sciig_bertscore
 from sciwrite.sciig.metrics.bleurt import score_bleurt
-from sciwrite.sciig.metrics.citations import citation_correctness, score_citation_correctness
+from sciwrite.sciig.metrics.citations import (
+    OFFLINE_EXTRACTOR,
+    citation_correctness,
+    citation_extractor_for_profile,
+    score_citation_correctness,
+)
 from sciwrite.sciig.metrics.contextual_relevance import check_sources, score_contextual_relevance
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, check_texts
 from sciwrite.sciig.metrics.judge import judge_sciig, sciig_judge_for_profile
@@ -111,6 +117,7 @@ class SciIGModels:
     qa: Any = None  # question_generation + question_answering roles: QA-based faithfulness / consistency
     lm: Any = None  # gpt2 role: perplexity
     judge: Any = None
+    citation_extractor: Any = None  # citation_extractor role (Table 8 LLM); None: the offline regex fallback
     not_computed: dict[str, str] = field(default_factory=dict)  # metric -> reason
 
     def wants(self, stage: str) -> bool:
@@ -145,7 +152,8 @@ MEMO_ENCODER_ROLES = ("contextual_encoder", "keyphrase_encoder")
 
 
 def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | None = None,
-                      metrics: Iterable[str] | None = None, judge_options: Mapping[str, Any] | None = None) -> SciIGModels:
+                      metrics: Iterable[str] | None = None, judge_options: Mapping[str, Any] | None = None,
+                      citation_options: Mapping[str, Any] | None = None) -> SciIGModels:
     """Load every model the requested `metrics` need (all by default), once; `models` overrides role -> id.
 
     A role the profile has no model for (offline `lite`: bleurt, gpt2, summac_nli, question_generation,
@@ -167,7 +175,7 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
     if want("meteor"):
         suite.wordnet, why = wordnet_or_reason()
         _record(suite, "wordnet", suite.wordnet, why, "meteor", model_id="wordnet")
-    if want("bertscore"):
+    if want("bertscore") or want("qa"):
         suite.model_ids["scibert"] = resolve_model("scibert", models.get("scibert"), profile)
         suite.token_encoder = MemoTokenEncoder(sciig_bertscore_encoder(models.get("scibert"), None, profile))
     roles: list[tuple[str, str, str, Callable[..., tuple[Any, str | None]]]] = [
@@ -187,13 +195,25 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
                     model_id=None if model is None else resolve_model(role, models.get(role), profile))
     if want("qa"):
         suite.qa, why = qa_models_for_profile(models.get("question_generation"), models.get("question_answering"),
-                                              profile)
+                                              profile, models.get("scibert"))
         if suite.qa is None:
             _record(suite, "question_generation", None, why, "qa", model_id=None)
         else:
             suite.model_ids.update(suite.qa.model_ids)
+    if want("citations"):
+        options = dict(citation_options or {})
+        if "cache_path" not in options and os.environ.get("SCIWRITE_CITATION_EXTRACTOR_CACHE"):
+            options["cache_path"] = os.environ["SCIWRITE_CITATION_EXTRACTOR_CACHE"]
+        suite.citation_extractor, why = citation_extractor_for_profile(models.get("citation_extractor"), profile,
+                                                                      **options)
+        suite.model_ids["citation_extractor"] = (suite.citation_extractor.model if suite.citation_extractor
+                                                 else OFFLINE_EXTRACTOR)
+        if why:
+            logger.info("citation correctness: %s (%s)", OFFLINE_EXTRACTOR, why)
     if want("judge"):
-        suite.judge, why = sciig_judge_for_profile(models.get("judge"), profile, **dict(judge_options or {}))
+        # `--model sciig_judge=X` names the SciIG judge; a plain `judge=X` given to the SciIG suite is taken as it too.
+        judge_model = models.get("sciig_judge", models.get("judge"))
+        suite.judge, why = sciig_judge_for_profile(judge_model, profile, **dict(judge_options or {}))
         _record(suite, "judge", suite.judge, why, "judge",
                 model_id=getattr(suite.judge, "model", None) or getattr(suite.judge, "model_id", None) or "judge")
     return suite
@@ -295,8 +315,8 @@ def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models:
 
     def bleu(idx):
         preds, refs = pick(predictions, idx), pick(references, idx)
-        _, rows = score_bleu(preds, refs)
-        return [{**row, "bleu_stats": stats} for row, stats in zip(rows, bleu_statistics(preds, refs))]
+        _, rows = score_bleu(preds, refs)  # sacrebleu's 0-100; reported on the paper's 0-1 scale
+        return [{"bleu": row["bleu"] / 100, "bleu_stats": stats} for row, stats in zip(rows, bleu_statistics(preds, refs))]
 
     def meteor(idx):
         return score_meteor(pick(predictions, idx), pick(references, idx), models.wordnet)
@@ -323,10 +343,11 @@ def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models:
 
     def qa(idx):
         return score_qa(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
-                        models.qa, batch_size=batch_size)
+                        models.qa, cited=pick(cited, idx), batch_size=batch_size)
 
     def citations(idx):
-        rows = score_citation_correctness(pick(predictions, idx), pick(neighbors, idx), pick(paper_ids, idx))
+        rows = score_citation_correctness(pick(predictions, idx), pick(neighbors, idx), pick(paper_ids, idx),
+                                          models.citation_extractor, pick(titles, idx), pick(abstracts, idx))
         return [{_CITATION_KEYS.get(k, k): v for k, v in r.items()} for r in rows]
 
     def perplexity(idx):
@@ -364,13 +385,13 @@ def bleu_statistics(predictions: Sequence[str], references: Sequence[str]) -> li
 
 
 def corpus_bleu(stats: Sequence[Sequence[int]]) -> float:
-    """Corpus BLEU (sacrebleu, 0-100) of the summed sufficient statistics of some rows."""
+    """Corpus BLEU of the summed sufficient statistics of some rows, on the paper's 0-1 scale (sacrebleu / 100)."""
     from sacrebleu.metrics import BLEU
 
     if not stats:
         return 0.0
     total = [sum(column) for column in zip(*stats)]
-    return float(BLEU()._compute_score_from_stats(total).score)
+    return float(BLEU()._compute_score_from_stats(total).score) / 100
 
 
 def summarize_sciig(rows: Sequence[Mapping[str, Any]], models: SciIGModels) -> dict[str, Any]:
@@ -392,6 +413,13 @@ def summarize_sciig(rows: Sequence[Mapping[str, Any]], models: SciIGModels) -> d
     if "bleu" not in models.not_computed:
         values = [r["bleu"] for r in rows if r.get("bleu") is not None]
         summary["sentence_bleu"] = sum(values) / len(values) if values else None
+    if "qa_faithfulness" not in models.not_computed:
+        for extra in ("qa_faithfulness_f1", "qa_consistency_f1"):  # token-F1 variant, not the paper's score
+            values = [r[extra] for r in rows if r.get(extra) is not None]
+            summary[extra] = sum(values) / len(values) if values else None
+    if "citation_precision" not in models.not_computed:
+        summary["citation_extractor"] = models.model_ids.get("citation_extractor", OFFLINE_EXTRACTOR)
+        summary["citation_extractor_errors"] = sum(1 for r in rows if r.get("citation_extractor_error"))
     if "perplexity" not in models.not_computed:
         summary["perplexity_undefined"] = sum(1 for r in rows if r.get("perplexity") is None
                                               and "perplexity" not in r.get("errors", {}))

@@ -1,0 +1,33 @@
+"""The models behind a SciIG results table, as one line printed under it (the paper names few of them, so every
+table says which checkpoints produced its numbers)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+#: Role -> the metric it serves, in the order of the paper's Table 2.
+ROLE_LABELS = (
+    ("wordnet", "METEOR synonyms"),
+    ("scibert", "BERTScore / QA sim_k"),
+    ("bleurt", "BLEURT"),
+    ("contextual_encoder", "contextual relevance"),
+    ("keyphrase_encoder", "keyphrases"),
+    ("summac_nli", "SummaC"),
+    ("question_generation", "QA: QG"),
+    ("question_answering", "QA: QA"),
+    ("citation_extractor", "citation extraction"),
+    ("gpt2", "perplexity"),
+    ("judge", "LLM judge"),
+)
+
+
+def format_model_line(summary: Mapping[str, Any]) -> str:
+    """``models: BERTScore / QA sim_k = allenai/scibert_scivocab_uncased; ...`` from ``summary["models"]``
+    (role -> model id); roles not in `ROLE_LABELS` follow under their own names. Empty when there are none."""
+    models = dict(summary.get("models") or {})
+    if not models:
+        return ""
+    parts = [f"{label} = {models.pop(role)}" for role, label in ROLE_LABELS if role in models]
+    parts += [f"{role} = {model}" for role, model in sorted(models.items())]
+    return "models: " + "; ".join(parts)

@@ -1,0 +1,125 @@
+"""SciIG Table 3 (Garg et al., arXiv:2508.14273): one model under the prompting regimes, laid out as the paper.
+
+Rows are the paper's Table 3 rows in its order and with its labels, category first (printed on the first row
+of its group only): Lexical Overlap, Semantic Similarity, Content Coverage, Faithfulness, Consistency, Citation
+Correctness, Narrative Quality. Columns are its two paradigms: Instruction-Level (Short, Medium, Elaborate,
+AutoCoT) and Few-Shot (Zero-Shot, One-Shot, Two-Shot, Three-Shot). Values are printed as the paper prints them:
+four decimals, perplexity included (lower is better, hence "Perplexity ↓"); "-" marks a metric not computed or
+a level not given. Labels are copied from the paper, including its spelling "Entailement-based Consistency".
+
+The input is the `summarize_sciig` / `evaluate_sciig_file` summary of each level's run, keyed by prompt level
+(``SHORT``, ``MEDIUM``, ``ELABORATE``, ``AUTOCOT``, ``ZERO_SHOT``, ``ONE_SHOT``, ``TWO_SHOT``, ``THREE_SHOT``, any
+case). Zero-Shot *is* the ELABORATE prompt (the paper's Table 11; its Table 3 prints the same numbers in both
+columns), so a summary given for only one of ``ELABORATE`` / ``ZERO_SHOT`` fills both columns.
+``AUTOCOT_PIPELINE`` (our variant) is not a Table 3 column and is refused.
+
+    from sciwrite.sciig.metrics.tables import format_table3, table3_from_summary_files
+    print(format_table3(table3_from_summary_files({"SHORT": "eval/short/summary.json", ...})))
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.tables import cell, format_grouped_table
+from sciwrite.sciig.generation.prompts import normalize_level
+
+#: (category, label as printed in Table 3, summary key), in the paper's row order.
+TABLE3_ROWS: tuple[tuple[str, str, str], ...] = (
+    ("Lexical Overlap", "ROUGE-1", "rouge1"),
+    ("Lexical Overlap", "ROUGE-2", "rouge2"),
+    ("Lexical Overlap", "ROUGE-L", "rougeL"),
+    ("Lexical Overlap", "BLEU", "bleu"),
+    ("Lexical Overlap", "METEOR", "meteor"),
+    ("Semantic Similarity", "BERTScore", "bertscore_f1"),
+    ("Semantic Similarity", "BLEURT", "bleurt"),
+    ("Semantic Similarity", "Contextual Relevance", "contextual_relevance"),
+    ("Content Coverage", "Reference-based Coverage", "keyphrase_coverage_ref"),
+    ("Content Coverage", "Reference-free Coverage", "keyphrase_coverage_free"),
+    ("Content Coverage", "LLM-as-a-Judge", "judge_coverage"),
+    ("Faithfulness", "QA-based Faithfulness", "qa_faithfulness"),
+    ("Faithfulness", "Entailment-based Faithfulness", "summac_faithfulness"),
+    ("Faithfulness", "Keyphrase-based Faithfulness", "keyphrase_faithfulness"),
+    ("Faithfulness", "LLM-as-a-Judge", "judge_faithfulness"),
+    ("Consistency", "QA-based Consistency", "qa_consistency"),
+    ("Consistency", "Entailement-based Consistency", "summac_consistency"),  # sic, as printed in Table 3
+    ("Consistency", "Keyphrase-based Consistency", "keyphrase_consistency"),
+    ("Consistency", "LLM-as-a-Judge", "judge_consistency"),
+    ("Citation Correctness", "Citation Recall", "citation_recall"),
+    ("Citation Correctness", "Citation Precision", "citation_precision"),
+    ("Citation Correctness", "LLM-as-a-Judge (Citation Quality)", "judge_citation_quality"),
+    ("Narrative Quality", "Perplexity ↓", "perplexity"),
+    ("Narrative Quality", "LLM-as-a-Judge", "judge_narrative_quality"),
+)
+#: Paradigm -> [(column label as printed, prompt level)], in the paper's column order.
+TABLE3_COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
+    "Instruction-Level": (("Short", "SHORT"), ("Medium", "MEDIUM"), ("Elaborate", "ELABORATE"),
+                          ("AutoCoT", "AUTOCOT")),
+    "Few-Shot": (("Zero-Shot", "ZERO_SHOT"), ("One-Shot", "ONE_SHOT"), ("Two-Shot", "TWO_SHOT"),
+                 ("Three-Shot", "THREE_SHOT")),
+}
+TABLE3_LEVELS: tuple[str, ...] = tuple(level for columns in TABLE3_COLUMNS.values() for _, level in columns)
+#: Levels that are one and the same prompt (Table 11: ZERO_SHOT is "Same as the ELABORATE prompt").
+SAME_PROMPT = {"ZERO_SHOT": "ELABORATE", "ELABORATE": "ZERO_SHOT"}
+
+
+def summaries_by_column(summaries: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """Level -> summary for the eight columns (level names normalised; ELABORATE / ZERO_SHOT fill each other);
+    a level that is not a Table 3 column raises `ValueError`."""
+    by_level: dict[str, Mapping[str, Any]] = {}
+    for name, summary in summaries.items():
+        level = normalize_level(name)
+        if level not in TABLE3_LEVELS:
+            raise ValueError(f"{level} is not a column of SciIG Table 3 ({', '.join(TABLE3_LEVELS)})")
+        by_level[level] = summary
+    for level, same in SAME_PROMPT.items():
+        if level not in by_level and same in by_level:
+            by_level[level] = by_level[same]
+    return by_level
+
+
+def _value(summary: Mapping[str, Any] | None, key: str) -> Any:
+    if summary is None or key in (summary.get("not_computed") or {}):
+        return None
+    return summary.get(key)
+
+
+def table3_rows(summaries: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Table 3 as data: one dict per row with ``category``, ``metric`` (the paper's label), ``key`` and one
+    entry per column label (``Short`` ... ``Three-Shot``), None where not computed or not given."""
+    by_level = summaries_by_column(summaries)
+    rows = []
+    for category, label, key in TABLE3_ROWS:
+        row: dict[str, Any] = {"category": category, "metric": label, "key": key}
+        for columns in TABLE3_COLUMNS.values():
+            for column, level in columns:
+                row[column] = _value(by_level.get(level), key)
+        rows.append(row)
+    return rows
+
+
+def format_table3(summaries: Mapping[str, Mapping[str, Any]]) -> str:
+    """Table 3 as aligned text (`sciwrite.core.tables.format_grouped_table`): the paradigm names over their
+    columns, then ``Category  Metric  Short ... Three-Shot``, the category printed on its group's first row."""
+    rows = table3_rows(summaries)
+    width = max(len("Category"), *(len(category) for category, _, _ in TABLE3_ROWS))
+    lines, previous = [], None
+    for row in rows:
+        category = row["category"] if row["category"] != previous else ""
+        previous = row["category"]
+        label = f"{category.ljust(width)}  {row['metric']}"
+        lines.append([label, *(cell(row[column]) for columns in TABLE3_COLUMNS.values() for column, _ in columns)])
+    groups = {paradigm: [column for column, _ in columns] for paradigm, columns in TABLE3_COLUMNS.items()}
+    return format_grouped_table(lines, f"{'Category'.ljust(width)}  Metric", groups)
+
+
+def table3_from_summary_files(paths: Mapping[str, str | Path]) -> dict[str, dict[str, Any]]:
+    """Level -> the ``summary.json`` written by `evaluate_sciig_file` (or ``sciwrite evaluate sciig --out``)."""
+    return {level: json.loads(Path(path).read_text(encoding="utf-8")) for level, path in paths.items()}
+
+
+__all__ = ["SAME_PROMPT", "TABLE3_COLUMNS", "TABLE3_LEVELS", "TABLE3_ROWS", "format_table3", "summaries_by_column",
+           "table3_from_summary_files", "table3_rows"]
