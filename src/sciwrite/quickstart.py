@@ -35,6 +35,7 @@ from sciwrite.sciig.data.builder import write_sciig_sample
 from sciwrite.sciig.data.configs import default_sciig_dir
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.levels import SciIGMethod
+from sciwrite.sciig.metrics.model_line import format_model_line
 from sciwrite.sciig.metrics.report import evaluate_sciig_file, format_sciig_table
 
 logger = logging.getLogger(__name__)
@@ -106,6 +107,8 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
                                 show_progress=show_progress)
     print(f"\nSciIG sample, {sciig['n_papers']} papers, {_writer(model)} writer, profile {profile}:")
     print(format_sciig_table(sciig))
+    if format_model_line(sciig):
+        print(format_model_line(sciig))
 
     plot = _plot_systems(rwg, out_dir / "rwgbench_systems.png",
                          f"RWGBench sample: {_writer(model)} writer over three candidate lists ({rwg[0]['n_papers']} papers)")

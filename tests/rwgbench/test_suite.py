@@ -208,6 +208,26 @@ def test_table2_layout_marks_metrics_not_computed():
     assert lines[2].split() == ["rag", "0.500", *["\u2013"] * 11]  # three decimals, en dash for no value
 
 
+def test_table2_lays_out_runs_as_the_paper_does():
+    """Systems whose predictions name their run are printed under the paper's blocks, Retriever / Model / Method,
+    with the paper's block and method order (BM25, Dense, Oracle, then Direct; RAG before Workflow)."""
+    def system(model, method, retriever, oracle=False, precision=0.1):
+        return {"run": {"model": model, "method": method, "retriever": retriever, "oracle": oracle},
+                "precision": precision, **{m: None for m in SUITE_METRICS if m != "precision"}}
+
+    lines = format_table2([system("GPT-5.5", "direct", None, precision=0.0), system("GPT-5.5", "workflow", "dense"),
+                           system("GPT-5.5", "rag", "oracle", oracle=True, precision=1.0),
+                           system("GPT-5.5", "workflow", "bm25"), system("GPT-5.5", "rag", "bm25")]).splitlines()
+    assert lines[1].split()[:4] == ["Retriever", "Model", "Method", "Prec."]
+    assert [line.split()[:3] if line.startswith(" ") else line for line in lines[2:]] == [
+        "BM25 (Sparse Retrieval)", ["GPT-5.5", "RAG", "0.100"], ["GPT-5.5", "Workflow", "0.100"],
+        "Dense (Semantic Retrieval)", ["GPT-5.5", "Workflow", "0.100"],
+        "Oracle (Ground-Truth Citations)", ["GPT-5.5", "RAG", "1.000"],
+        "Baselines", ["GPT-5.5", "Direct", "0.000"]]
+    # without the run of every system: one row per system name
+    assert format_table2([system("m", "rag", "bm25"), {"system": "x"}]).splitlines()[1].split()[0] == "System"
+
+
 def test_table2_groups_are_the_papers():
     assert {g: [k for k, _ in cols] for g, cols in TABLE2_GROUPS.items()} == {
         "CQ": ["precision", "recall", "soft_citation_recall", "claim_support_consistency", "topical_relevance"],

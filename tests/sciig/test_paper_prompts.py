@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from sciwrite.cli import main
 from sciwrite.sciig.data.builder import SciIGBuildReport, split_first_n, split_for_config, write_sciig_folder
 from sciwrite.sciig.data.configs import PAPER_HOLDOUT_SIZE, holdout_rule
 from sciwrite.sciig.data.loading import load_sciig
@@ -244,3 +245,17 @@ def test_table3_layout(tmp_path):
     assert rows[0]["Zero-Shot"] == rows[0]["Elaborate"] == 0.4402  # ZERO_SHOT is the ELABORATE run
     with pytest.raises(ValueError, match="AUTOCOT_PIPELINE is not a column of SciIG Table 3"):
         table3_rows({"AUTOCOT_PIPELINE": {}})
+
+
+def test_table3_command_prints_and_writes_the_table(tmp_path, capsys):
+    short, three = tmp_path / "short.json", tmp_path / "three.json"
+    short.write_text(json.dumps({"rouge1": 0.4261}))
+    three.write_text(json.dumps({"rouge1": 0.446}))
+    assert main(["evaluate", "sciig-table3", "--summary", f"SHORT={short}", "--summary", f"THREE_SHOT={three}",
+                 "--out", str(tmp_path / "table3")]) == 0
+    printed = capsys.readouterr().out
+    assert "Instruction-Level" in printed and "Few-Shot" in printed
+    rows = json.loads((tmp_path / "table3.json").read_text())
+    assert rows[0]["metric"] == "ROUGE-1" and rows[0]["Short"] == 0.4261 and rows[0]["Three-Shot"] == 0.446
+    assert rows[0]["Medium"] is None and (tmp_path / "table3.csv").is_file()
+    assert main(["evaluate", "sciig-table3", "--summary", f"NOT_A_LEVEL={short}"]) == 2

@@ -6,9 +6,11 @@ import argparse
 from pathlib import Path
 
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.tables import write_table
 from sciwrite.rwgbench.metrics.report import evaluate_prediction_files, format_table2
 from sciwrite.sciig.metrics.model_line import format_model_line
 from sciwrite.sciig.metrics.report import evaluate_sciig_file, format_sciig_table
+from sciwrite.sciig.metrics.tables import format_table3, table3_from_summary_files, table3_rows
 
 
 def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
@@ -60,6 +62,22 @@ def cmd_evaluate_sciig(args: argparse.Namespace) -> None:
     print(f"\nwrote {out / 'per_paper.jsonl'}, {out / 'summary.json'}, {out / 'summary.csv'}, "
           f"{out / 'metric_timings.json'} and {out / 'keyphrase_outputs'}"
           + (f"; rejected lines in {out / 'rejected.jsonl'}" if join["n_rejected_lines"] else ""))
+
+
+def cmd_evaluate_sciig_table3(args: argparse.Namespace) -> None:
+    summaries = table3_from_summary_files(dict(args.summary))
+    print(format_table3(summaries))
+    if args.out:
+        json_path, csv_path = write_table(table3_rows(summaries), args.out)
+        print(f"\nwrote {json_path} and {csv_path}")
+
+
+def _level_file(value: str) -> tuple[str, str]:
+    level, sep, path = value.partition("=")
+    if not sep or not level or not path:
+        raise argparse.ArgumentTypeError(f"expected LEVEL=SUMMARY_JSON (e.g. SHORT=outputs/sciig/short/summary.json), "
+                                         f"got {value!r}")
+    return level, path
 
 
 def _role_model(value: str) -> tuple[str, str]:
@@ -114,3 +132,10 @@ def add_evaluate_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="output folder (default: outputs/sciig/<system>)")
     p.add_argument("--batch-size", type=int, default=64, help="model batch size")
     p.set_defaults(func=cmd_evaluate_sciig)
+    p = evaluate.add_parser("sciig-table3", help="the SciIG paper's Table 3 (prompt levels side by side) from the "
+                                                 "summary.json of each level's `sciwrite evaluate sciig` run")
+    p.add_argument("--summary", action="append", required=True, type=_level_file, metavar="LEVEL=SUMMARY_JSON",
+                   help="one level's summary (SHORT, MEDIUM, ELABORATE, AUTOCOT, ZERO_SHOT, ONE_SHOT, TWO_SHOT, "
+                        "THREE_SHOT); repeatable")
+    p.add_argument("--out", help="also write the table as <out>.json and <out>.csv")
+    p.set_defaults(func=cmd_evaluate_sciig_table3)

@@ -40,18 +40,27 @@ def format_table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None =
     return "\n".join([line(columns), "  ".join("-" * w for w in widths), *(line(r) for r in cells)])
 
 
-def format_grouped_table(rows: Sequence[Sequence[Any]], label: str, groups: Mapping[str, Sequence[str]]) -> str:
+def format_grouped_table(rows: Sequence[Sequence[Any]], label: str | Sequence[str], groups: Mapping[str, Sequence[str]],
+                         blocks: Mapping[int, str] | None = None) -> str:
     """A wide table whose metric columns sit under group names (a paper's results table): `rows` hold a row's
-    label and then one value per column, in the order of `groups` (group -> its column labels)."""
-    header = [label, *(column for columns in groups.values() for column in columns)]
-    cells = [[cell(v) for v in row] for row in rows]
-    widths, line = _aligned(header, cells, 1)
-    spans, column = [" " * widths[0]], 1
+    label(s) and then one value per column, in the order of `groups` (group -> its column labels). `label` names
+    the leading label column, or several; `blocks` puts a title line (e.g. a retriever's name) before the row of
+    that index, as papers divide their tables."""
+    labels = [label] if isinstance(label, str) else list(label)
+    header = [*labels, *(column for columns in groups.values() for column in columns)]
+    cells = [[cell(v, none="") if i < len(labels) else cell(v) for i, v in enumerate(row)] for row in rows]
+    widths, line = _aligned(header, cells, len(labels))
+    spans, column = [" " * (sum(widths[:len(labels)]) + 2 * (len(labels) - 1))], len(labels)
     for group, columns in groups.items():
         span = sum(widths[column:column + len(columns)]) + 2 * (len(columns) - 1)
         spans.append(f" {group} ".center(span, "-"))
         column += len(columns)
-    return "\n".join(["  ".join(spans), line(header), *(line(r) for r in cells)])
+    body = []
+    for i, row in enumerate(cells):
+        if blocks and i in blocks:
+            body.append(blocks[i])
+        body.append(line(row))
+    return "\n".join(["  ".join(spans), line(header), *body])
 
 
 def write_table(rows: Sequence[dict[str, Any]], stem: str | Path) -> tuple[Path, Path]:

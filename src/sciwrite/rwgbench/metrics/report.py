@@ -27,6 +27,12 @@ from sciwrite.rwgbench.metrics.suite import (
 logger = logging.getLogger(__name__)
 
 #: split name -> (paper config, corpus config) of RWGBench.
+#: The fields of a prediction line that say which run produced it.
+RUN_FIELDS = ("model", "method", "retriever", "oracle")
+#: Table 2's blocks, in the paper's order, and its method names in its row order.
+PAPER_BLOCKS = ("BM25 (Sparse Retrieval)", "Dense (Semantic Retrieval)", "Oracle (Ground-Truth Citations)", "Baselines",
+                "Other")
+PAPER_METHODS = {"rag": "RAG", "alce": "ALCE", "tag": "TAG", "workflow": "Workflow", "direct": "Direct"}
 SPLITS: dict[str, tuple[str, str]] = {"test": ("test", "corpus"), "sample": ("sample", "sample_corpus")}
 
 
@@ -61,13 +67,25 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
         targets = papers.select([j for _, j in pairs]).to_list()
         rows = score_rwgbench([r["text"] for r, _ in pairs], [r.get("candidates") or [] for r, _ in pairs], targets, corpus,
                               suite, batch_size=batch_size, show_progress=show_progress)
-        summary = {"system": system, "split": split, "predictions": str(path), **summarize_rwgbench(rows, suite),
+        run = run_metadata([record for record, _ in pairs if "model" in record or "method" in record])
+        summary = {"system": system, "split": split, "predictions": str(path), "run": run,
+                   **summarize_rwgbench(rows, suite),
                    "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
                             "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty}}
         if out_dir is not None:
             write_results(rows, summary, Path(out_dir) / system, system)
         summaries.append(summary)
     return summaries
+
+
+def run_metadata(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The run a prediction file holds, as `sciwrite generate` writes it on every line: ``model``, ``method``,
+    ``retriever`` and ``oracle``, each the value all lines agree on (None when absent or when lines differ)."""
+    run = {}
+    for key in RUN_FIELDS:
+        values = {json.dumps(r.get(key)) for r in records}
+        run[key] = json.loads(values.pop()) if len(values) == 1 else None
+    return run
 
 
 def _joined(path: str | Path, papers: Any, split: str, missing_as_empty: bool) -> tuple[list[tuple[dict, int]], JoinReport]:
@@ -147,9 +165,40 @@ def table2_cell(value: Any) -> str:
 
 def format_table2(summaries: Sequence[Mapping[str, Any]]) -> str:
     """Table 2 as the paper prints it: the groups CQ / CO / CF / TQ over the columns Prec. Rec. Soft Rec. CSC TRT |
-    CD CDB | PSS CFA | R-L BS LLM, one row per system, values to three decimals and "\u2013" where a metric has
-    no value (not computed, or not applicable: CSC and TRT of a Direct system)."""
-    rows = [[str(s.get("system", "system")), *(table2_cell(s.get(key)) for columns in TABLE2_GROUPS.values()
-                                               for key, _ in columns)] for s in summaries]
+    CD CDB | PSS CFA | R-L BS LLM, values to three decimals and "\u2013" where a metric has no value (not computed,
+    or not applicable: CSC and TRT of a Direct system).
+
+    When every system's predictions say their run (``model`` and ``method``, as `sciwrite generate` writes them),
+    the rows are laid out as the paper's: Retriever / Model / Method columns, under the paper's block titles
+    (BM25, Dense, Oracle, then the Direct baselines), in the paper's method order. Otherwise one row per system."""
     groups = {g: [PAPER_LABELS[key] for key, _ in columns] for g, columns in TABLE2_GROUPS.items()}
+    metrics = [key for columns in TABLE2_GROUPS.values() for key, _ in columns]
+    runs = [s.get("run") or {} for s in summaries]
+    if summaries and all(run.get("model") and run.get("method") for run in runs):
+        order = sorted(range(len(summaries)), key=lambda i: (_block_rank(runs[i]), _method_rank(runs[i]), i))
+        rows, blocks, previous = [], {}, None
+        for i in order:
+            block = PAPER_BLOCKS[_block_rank(runs[i])]
+            if block != previous:
+                blocks[len(rows)] = block
+                previous = block
+            rows.append(["", runs[i]["model"], PAPER_METHODS.get(str(runs[i]["method"]).lower(), runs[i]["method"]),
+                         *(table2_cell(summaries[i].get(key)) for key in metrics)])
+        return format_grouped_table(rows, ("Retriever", "Model", "Method"), groups, blocks)
+    rows = [[str(s.get("system", "system")), *(table2_cell(s.get(key)) for key in metrics)] for s in summaries]
     return format_grouped_table(rows, "System", groups)
+
+
+def _block_rank(run: Mapping[str, Any]) -> int:
+    """The paper's block of a run: 0 BM25, 1 Dense, 2 Oracle, 3 the Direct baselines (4: anything else)."""
+    if str(run.get("method", "")).lower() == "direct":
+        return 3
+    if run.get("oracle") or run.get("retriever") == "oracle":
+        return 2
+    return {"bm25": 0, "dense": 1}.get(str(run.get("retriever")), 4)
+
+
+def _method_rank(run: Mapping[str, Any]) -> int:
+    methods = list(PAPER_METHODS)
+    method = str(run.get("method", "")).lower()
+    return methods.index(method) if method in methods else len(methods)
