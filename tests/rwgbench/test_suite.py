@@ -169,6 +169,8 @@ def test_evaluate_command_writes_tables_and_reports_the_join(mini, mini_sample_f
     summary = json.loads((out / "summary.json").read_text())
     assert summary["join"]["missing"] == [first["paper_id"]] and summary["join"]["extra"] == ["not-in-the-split"]
     assert summary["precision"] == summary["recall"] == 1.0
+    assert summary["intervals"]["precision"] == [None, None]  # one paper: no interval
+    assert summary["confidence"] == 0.95 and summary["n_resamples"] == 1000
     with (out / "summary.csv").open() as f:
         table = list(csv.DictReader(f))
     assert table[0]["system"] == "oracle" and float(table[0]["CQ P"]) == 1.0 and table[0]["CQ CSC"] == ""
@@ -180,6 +182,10 @@ def test_evaluate_command_writes_tables_and_reports_the_join(mini, mini_sample_f
     summary = json.loads((tmp_path / "out2" / "oracle" / "summary.json").read_text())
     assert summary["n_papers"] == 2 and summary["precision"] == pytest.approx(0.5)
     assert summary["empty_citation_rate"] == pytest.approx(0.5)
+    assert summary["intervals"]["precision"] == [0.0, 1.0] and summary["intervals"]["rougeL"] == [None, None]
+    assert summary["n_resamples"] == 1000 and summary["interval_method"] == "percentile bootstrap over papers"
+    assert "oracle: 95% CI (bootstrap over papers, 1000 resamples): P [0.000, 1.000]; R [0.000, 1.000]" in \
+        capsys.readouterr().out
 
 
 def test_evaluate_command_rejects_conflicting_duplicates(mini, mini_sample_folder, tmp_path, capsys):

@@ -160,6 +160,13 @@ def test_evaluate_sciig_command(sciig_folder, papers, tmp_path, capsys):
         table = list(csv.DictReader(f))
     assert [(r["category"], r["metric"]) for r in table] == [(c, label) for c, _, label in TABLE2]
     assert next(r for r in table if r["metric"] == "BLEURT")["value"] == ""
+    # 95% bootstrap intervals over the 2 papers; BLEU (corpus BLEU) has none, sentence BLEU has
+    assert summary["n_resamples"] == 1000 and summary["confidence"] == 0.95 and summary["interval_method"]
+    low, high = summary["intervals"]["rougeL"]
+    assert min(r["rougeL"] for r in rows) <= low <= summary["rougeL"] <= high <= max(r["rougeL"] for r in rows)
+    assert summary["intervals"]["bleu"] == [None, None] and summary["intervals"]["bleurt"] == [None, None]
+    assert summary["intervals"]["sentence_bleu"][0] is not None and "bleu" in summary["interval_notes"]
+    assert "95% CI (bootstrap over papers, 1000 resamples): ROUGE-1 [" in printed
 
 
 def test_evaluate_sciig_upstream_format(sciig_folder, papers, tmp_path, capsys):

@@ -1,5 +1,5 @@
-"""The `sciwrite` command: build datasets, build and query retrieval indexes, generate, evaluate, publish
-predictions, run the quick start."""
+"""The `sciwrite` command: build datasets, build and query retrieval indexes, generate, evaluate, compare systems,
+publish predictions, run the quick start."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import logging
 import sys
 
 from sciwrite.cli.build import add_build_commands
+from sciwrite.cli.compare import add_compare_command
 from sciwrite.cli.evaluate import add_evaluate_commands
 from sciwrite.cli.generate import add_generate_commands
 from sciwrite.cli.generate_common import parse_args
 from sciwrite.cli.index import add_index_commands
+from sciwrite.cli.meta_eval import add_meta_eval_commands
 from sciwrite.cli.push import add_push_command
 from sciwrite.cli.quickstart import add_quickstart_command
 
@@ -24,7 +26,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_build_commands(sub)
     add_index_commands(sub)
     add_evaluate_commands(sub)
+    add_compare_command(sub)
     add_generate_commands(sub)
+    add_meta_eval_commands(sub)
     add_push_command(sub)
     add_quickstart_command(sub)
     return parser

@@ -11,6 +11,20 @@ from sciwrite.rwgbench.metrics.report import evaluate_prediction_files, format_t
 from sciwrite.sciig.metrics.model_line import format_model_line
 from sciwrite.sciig.metrics.report import evaluate_sciig_file, format_sciig_table
 from sciwrite.sciig.metrics.tables import format_table3, table3_from_summary_files, table3_rows
+from sciwrite.stats import format_intervals
+
+
+def metric_labels(benchmark: str) -> dict[str, str]:
+    """Short metric labels of a benchmark's results table (the column label, prefixed by its group where two
+    groups share a label, as SciIG's "Faithfulness")."""
+    groups = get_benchmark(benchmark).table_groups
+    counts: dict[str, int] = {}
+    for columns in groups.values():
+        for _, label in columns:
+            counts[label] = counts.get(label, 0) + 1
+    labels = {key: label if counts[label] == 1 else f"{group} {label}"
+              for group, columns in groups.items() for key, label in columns}
+    return {**labels, "sentence_bleu": "sentence BLEU"}
 
 
 def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
@@ -21,7 +35,8 @@ def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
     summaries = evaluate_prediction_files(args.predictions, args.split, source=args.source, out_dir=out,
                                           systems=systems, profile=args.profile, models=dict(args.model or []),
                                           metrics=metrics, judge_options=judge_options,
-                                          missing_as_empty=args.missing_as_empty, batch_size=args.batch_size)
+                                          missing_as_empty=args.missing_as_empty, batch_size=args.batch_size,
+                                          bootstrap=args.bootstrap, seed=args.seed)
     print()
     for summary in summaries:
         join = summary["join"]
@@ -30,6 +45,10 @@ def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
               f"{summary['empty_citation_rate']:.1%}, unresolved markers {summary['unresolved_markers']}")
     print(f"profile {summaries[0]['profile']}\n")
     print(format_table2(summaries))
+    labels = metric_labels("rwgbench")
+    for summary in summaries:
+        if format_intervals(summary, labels):
+            print(f"{summary['system']}: {format_intervals(summary, labels)}")
     for metric, why in summaries[0]["not_computed"].items():
         print(f"not computed: {metric}: {why}")
     print(f"\nwrote per_paper.jsonl, summary.json and summary.csv for each system under {out}/<system>/")
@@ -42,7 +61,8 @@ def cmd_evaluate_sciig(args: argparse.Namespace) -> None:
     metrics = get_benchmark("sciig").metrics_without_judge(args.metrics) if args.no_judge else args.metrics
     summary = evaluate_sciig_file(args.predictions, args.dataset, source=args.source, out_dir=out, system=system,
                                   profile=args.profile, models=dict(args.model or []), metrics=metrics,
-                                  judge_options=judge_options, upstream=args.upstream, batch_size=args.batch_size)
+                                  judge_options=judge_options, upstream=args.upstream, batch_size=args.batch_size,
+                                  bootstrap=args.bootstrap, seed=args.seed)
     join = summary["join"]
     print(f"\nSciIG {args.dataset} (test split; holdout papers are never scored): {summary['n_papers']} papers scored "
           f"({join['n_missing']} missing, {join['n_extra']} extra, {join['n_holdout']} holdout, "
@@ -54,6 +74,9 @@ def cmd_evaluate_sciig(args: argparse.Namespace) -> None:
     if join["extra"]:
         print(f"extra: {len(join['extra'])} predictions name unknown papers, e.g. {join['extra'][:5]}")
     print(format_sciig_table(summary))
+    if format_intervals(summary, metric_labels("sciig")):
+        print(f"\n{system}: {format_intervals(summary, metric_labels('sciig'))} (BLEU is corpus BLEU: no interval; "
+              "sentence BLEU's is the mean per-paper sentence BLEU's)")
     if format_model_line(summary):
         print(format_model_line(summary))
     for stage, errors in summary["scoring_errors"].items():
@@ -87,6 +110,13 @@ def _role_model(value: str) -> tuple[str, str]:
     return role, model
 
 
+def add_bootstrap_options(p: argparse.ArgumentParser) -> None:
+    """--bootstrap N and --seed, shared by the commands that report intervals."""
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
+                   help="bootstrap resamples for the 95%% intervals over papers (default: 1000; 0: no intervals)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
+
+
 def add_evaluate_commands(sub: argparse._SubParsersAction) -> None:
     """The `evaluate` group."""
     evaluate = sub.add_parser("evaluate", help="score predictions").add_subparsers(dest="what", required=True)
@@ -107,6 +137,7 @@ def add_evaluate_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--system", nargs="+", help="system names in the tables (default: the prediction files' stems)")
     p.add_argument("--out", help="output folder; each system writes to <out>/<system>/ (default: outputs/rwgbench)")
     p.add_argument("--batch-size", type=int, default=64, help="model batch size")
+    add_bootstrap_options(p)
     p.set_defaults(func=cmd_evaluate_rwgbench)
     p = evaluate.add_parser("sciig", help="every SciIG metric for generated introductions (Table 2 layout)")
     p.add_argument("--predictions", required=True,
@@ -131,6 +162,7 @@ def add_evaluate_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--system", help="system name in the tables (default: the prediction file's stem)")
     p.add_argument("--out", help="output folder (default: outputs/sciig/<system>)")
     p.add_argument("--batch-size", type=int, default=64, help="model batch size")
+    add_bootstrap_options(p)
     p.set_defaults(func=cmd_evaluate_sciig)
     p = evaluate.add_parser("sciig-table3", help="the SciIG paper's Table 3 (prompt levels side by side) from the "
                                                  "summary.json of each level's `sciwrite evaluate sciig` run")

@@ -17,12 +17,14 @@ from sciwrite.core.tables import format_grouped_table
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.suite import (
     PAPER_LABELS,
+    SUITE_METRICS,
     TABLE2_GROUPS,
     load_suite_models,
     score_rwgbench,
     summarize_rwgbench,
     table2_row,
 )
+from sciwrite.stats import summary_intervals
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +43,8 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
                               systems: Sequence[str] | None = None, profile: str | None = None,
                               models: Mapping[str, str] | None = None, metrics: Sequence[str] | None = None,
                               judge_options: Mapping[str, Any] | None = None, missing_as_empty: bool = False,
-                              batch_size: int = 64, show_progress: bool = True) -> list[dict[str, Any]]:
+                              batch_size: int = 64, show_progress: bool = True, bootstrap: int = 1000,
+                              seed: int = 0) -> list[dict[str, Any]]:
     """Score each prediction file (JSON Lines) on `split`; returns one summary per file (system) and writes
     each system's tables to ``out_dir/<system>/``.
 
@@ -49,7 +52,9 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
     computed, so the reference side is computed once however many systems are scored. Predictions join the
     split by paper_id. Papers without a prediction are left out (and listed), or scored as empty sections with
     `missing_as_empty`; predictions for unknown papers are listed and ignored; a paper_id predicted twice with
-    different content is an error. Every file is read and joined before any model runs.
+    different content is an error. Every file is read and joined before any model runs. Each summary carries a
+    95% bootstrap interval of every Table 2 metric's mean over papers (``intervals``; `bootstrap` resamples,
+    seeded by `seed`; 0 turns them off; see `sciwrite.stats`).
     """
 
     if split not in SPLITS:
@@ -68,8 +73,9 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
         rows = score_rwgbench([r["text"] for r, _ in pairs], [r.get("candidates") or [] for r, _ in pairs], targets, corpus,
                               suite, batch_size=batch_size, show_progress=show_progress)
         run = run_metadata([record for record, _ in pairs if "model" in record or "method" in record])
-        summary = {"system": system, "split": split, "predictions": str(path), "run": run,
-                   **summarize_rwgbench(rows, suite),
+        means = summarize_rwgbench(rows, suite)
+        summary = {"system": system, "split": split, "predictions": str(path), "run": run, **means,
+                   **summary_intervals(rows, SUITE_METRICS, bootstrap, seed=seed, means=means),
                    "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
                             "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty}}
         if out_dir is not None:

@@ -33,12 +33,14 @@ from sciwrite.sciig.data.configs import SCIIG_CONFIGS, holdout_rule
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.data.upstream import import_upstream_predictions
 from sciwrite.sciig.metrics.suite import (
+    SUITE_METRICS,
     TABLE2,
     load_sciig_models,
     score_sciig,
     summarize_sciig,
     table2_rows,
 )
+from sciwrite.stats import summary_intervals
 
 logger = logging.getLogger(__name__)
 
@@ -77,9 +79,12 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
                         out_dir: str | Path | None = None, system: str | None = None, profile: str | None = None,
                         models: Mapping[str, str] | None = None, metrics: Sequence[str] | None = None,
                         judge_options: Mapping[str, Any] | None = None, upstream: bool = False,
-                        show_progress: bool = True, batch_size: int = 64) -> dict[str, Any]:
+                        show_progress: bool = True, batch_size: int = 64, bootstrap: int = 1000,
+                        seed: int = 0) -> dict[str, Any]:
     """Score `predictions` on the ``test`` split of SciIG config `dataset`; returns the summary and writes the
-    outputs to `out_dir` (see the module docstring). `batch_size` is the models' batch size (`score_sciig`)."""
+    outputs to `out_dir` (see the module docstring). `batch_size` is the models' batch size (`score_sciig`).
+    The summary carries a 95% bootstrap interval of each Table 2 metric's mean over papers (``intervals``;
+    `bootstrap` resamples seeded by `seed`, 0 turns them off; see `sciwrite.stats`)."""
 
     if dataset not in SCIIG_CONFIGS:
         raise ValueError(f"unknown SciIG config {dataset!r}; choose one of {list(SCIIG_CONFIGS)}")
@@ -107,8 +112,17 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
     rows, timings = score_sciig([records[i]["text"] for i, _ in join.matched], targets, suite,
                                 show_progress=show_progress, batch_size=batch_size)
     system = system or Path(predictions).stem
+    means = summarize_sciig(rows, suite)
+    # BLEU is corpus BLEU (sacrebleu over all scored papers), not a mean of per-paper values, so no interval of
+    # per-paper means is an interval of it: its interval is left None and ``interval_notes`` says why. The mean
+    # of the per-paper sentence BLEU (``sentence_bleu``) gets its interval instead.
+    intervals = summary_intervals([{**r, "sentence_bleu": r.get("bleu")} for r in rows],
+                                  [*SUITE_METRICS, "sentence_bleu"], bootstrap, seed=seed, means={**means, "bleu": None})
+    if bootstrap > 0:
+        intervals["interval_notes"] = {"bleu": "corpus BLEU is not a mean over papers: no interval; sentence_bleu "
+                                               "holds the interval of the mean per-paper sentence BLEU"}
     summary = {"system": system, "dataset": dataset, "split": "test", "predictions": str(predictions),
-               **summarize_sciig(rows, suite), "metric_timings": timings,
+               **means, **intervals, "metric_timings": timings,
                "join": {"n_matched": len(join.matched), "n_missing": len(join.missing), "n_extra": len(extra),
                         "n_holdout": len(holdout), "holdout_rule": holdout_rule(dataset),
                         "n_rejected_lines": len(rejected), "missing": join.missing,

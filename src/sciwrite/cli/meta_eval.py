@@ -1,0 +1,87 @@
+"""`sciwrite meta-eval correlation|agreement|judges`: metric-metric correlations across systems, metric-human
+agreement, judge-judge agreement (see `sciwrite.meta_eval`)."""
+
+from __future__ import annotations
+
+import argparse
+
+from sciwrite.core.tables import format_table, write_table
+from sciwrite.meta_eval.agreement import judge_agreement, metric_agreement, metric_scores, read_per_paper, read_ratings
+from sciwrite.meta_eval.correlation import correlations_from_dirs, plot_correlation_heatmap
+
+
+def _write(rows: list[dict], stem: str | None) -> None:
+    if stem:
+        json_path, csv_path = write_table(rows, stem)
+        print(f"wrote {json_path} and {csv_path}")
+
+
+def cmd_correlation(args: argparse.Namespace) -> None:
+    table = correlations_from_dirs(args.evals, args.metrics)
+    rows = table.rows()
+    print("\n".join(table.notes()))
+    print(format_table(rows, ["metric", *table.metrics]))
+    _write(rows, args.out)
+    if args.plot:
+        print(f"wrote {plot_correlation_heatmap(table, args.plot)}")
+
+
+def _system_paths(specs: list[str]) -> dict[str, str]:
+    paths: dict[str, str] = {}
+    for spec in specs:
+        system, sep, path = spec.partition("=")
+        if not sep or not system or not path:
+            raise ValueError(f"--predictions-per-paper wants SYSTEM=PATH, got {spec!r}")
+        if system in paths:
+            raise ValueError(f"--predictions-per-paper names system {system!r} twice")
+        paths[system] = path
+    return paths
+
+
+def cmd_agreement(args: argparse.Namespace) -> None:
+    ratings = read_ratings(args.ratings)
+    scores = metric_scores(read_per_paper(_system_paths(args.predictions_per_paper)), args.metrics)
+    rows = metric_agreement(ratings, scores, n_resamples=args.resamples, confidence=args.confidence, seed=args.seed)
+    print(f"metric-human agreement; {args.confidence:.0%} bootstrap intervals, {args.resamples} resamples, "
+          f"seed {args.seed}")
+    print(format_table(rows, left=3))
+    _write(rows, args.out)
+
+
+def cmd_judges(args: argparse.Namespace) -> None:
+    rows = judge_agreement(read_ratings(args.a), read_ratings(args.b))
+    print("judge agreement over items both scored; pairwise agreement and gamma leave out pairs tied in either "
+          "judge (coverage: the share of pairs compared)")
+    print(format_table(rows))
+    _write(rows, args.out)
+
+
+def add_meta_eval_commands(sub: argparse._SubParsersAction) -> None:
+    """`meta-eval correlation`, `meta-eval agreement`, `meta-eval judges`."""
+    p = sub.add_parser("meta-eval", help="meta-evaluation: metric correlations, metric-human and judge agreement")
+    msub = p.add_subparsers(dest="meta_eval_command", required=True)
+
+    c = msub.add_parser("correlation", help="Spearman correlations between metrics across systems (Table 3)")
+    c.add_argument("--evals", nargs="+", required=True, metavar="DIR",
+                   help="evaluation folders (one system each) holding summary.json")
+    c.add_argument("--metrics", nargs="+", help="metrics to correlate (default: numeric in every summary)")
+    c.add_argument("--out", metavar="STEM", help="write the table to STEM.json and STEM.csv")
+    c.add_argument("--plot", metavar="PNG", help="write a heat map")
+    c.set_defaults(func=cmd_correlation)
+
+    a = msub.add_parser("agreement", help="Kendall tau / Spearman between metrics and human ratings")
+    a.add_argument("--ratings", required=True, help="human ratings, JSON Lines (see README, Meta-evaluation)")
+    a.add_argument("--predictions-per-paper", nargs="+", required=True, metavar="SYSTEM=PATH",
+                   help="per_paper.jsonl written by `sciwrite evaluate`, one per system")
+    a.add_argument("--metrics", nargs="+", help="metrics to compare (default: numeric in every system's rows)")
+    a.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    a.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
+    a.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    a.add_argument("--out", metavar="STEM", help="write the table to STEM.json and STEM.csv")
+    a.set_defaults(func=cmd_agreement)
+
+    j = msub.add_parser("judges", help="Goodman-Kruskal gamma and pairwise agreement between two judges")
+    j.add_argument("--a", required=True, help="first judge's scores, JSON Lines like the ratings")
+    j.add_argument("--b", required=True, help="second judge's scores, JSON Lines like the ratings")
+    j.add_argument("--out", metavar="STEM", help="write the table to STEM.json and STEM.csv")
+    j.set_defaults(func=cmd_judges)

@@ -1,0 +1,151 @@
+"""Trustworthy comparisons, shared by every benchmark: bootstrap intervals of a metric's mean over papers, and
+paired comparisons of two systems on the papers both scored (paired-bootstrap interval of the mean difference,
+paired permutation test, Holm correction across metrics).
+
+Intervals are percentile bootstrap intervals (``INTERVAL_METHOD``): papers are resampled with replacement, the
+resample indices drawn once per metric as one ``rng.integers`` matrix (numpy, vectorised), and the interval is the
+``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles of the resampled means. The percentile method is
+used rather than BCa because BCa's jackknife costs one pass per paper and is undefined for a constant metric; with
+hundreds of papers both agree closely. p-values come from `scipy.stats.permutation_test` with
+``permutation_type="samples"`` (each paper's two scores swapped at random), seeded.
+
+A value of None (the metric does not apply to that paper, or was not computed for it) leaves that paper out of
+that metric only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+#: How intervals are computed, as summaries and comparison tables name it.
+INTERVAL_METHOD = "percentile bootstrap over papers"
+
+
+def _values(values: Sequence[float | None]) -> np.ndarray:
+    """The finite values of `values` as floats (None and NaN left out)."""
+    x = np.array([v for v in values if v is not None], dtype=float)
+    return x[np.isfinite(x)]
+
+
+def mean_interval(values: Sequence[float | None], n_resamples: int = 1000, confidence: float = 0.95,
+                  rng: np.random.Generator | int | None = 0) -> tuple[float | None, float | None]:
+    """Percentile bootstrap interval of the mean of `values` (None left out); (None, None) with fewer than 2."""
+    x = _values(values)
+    if len(x) < 2 or n_resamples < 1:
+        return None, None
+    rng = np.random.default_rng(rng)
+    means = x[rng.integers(0, len(x), size=(n_resamples, len(x)))].mean(axis=1)
+    alpha = (1 - confidence) / 2
+    low, high = np.quantile(means, [alpha, 1 - alpha])
+    # A mean lies within [min, max]; clipping removes float noise so a constant metric collapses to its value.
+    return float(np.clip(low, x.min(), x.max())), float(np.clip(high, x.min(), x.max()))
+
+
+def bootstrap_intervals(per_paper: Mapping[str, Sequence[float | None]], n_resamples: int = 1000,
+                        confidence: float = 0.95, seed: int = 0) -> dict[str, tuple[float | None, float | None]]:
+    """Per metric, the 95% (`confidence`) percentile bootstrap interval of the mean over papers: `per_paper` maps a
+    metric to its per-paper values (None: not applicable / not computed for that paper, left out of that metric
+    only). A metric with fewer than 2 values gets (None, None). Each metric has its own generator, seeded by
+    (`seed`, its position), so its interval does not depend on the other metrics' sizes."""
+    return {metric: mean_interval(values, n_resamples, confidence, np.random.default_rng([seed, i]))
+            for i, (metric, values) in enumerate(per_paper.items())}
+
+
+def summary_intervals(rows: Sequence[Mapping[str, Any]], metrics: Sequence[str], n_resamples: int = 1000,
+                      confidence: float = 0.95, seed: int = 0,
+                      means: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The interval fields of an evaluation summary, from its per-paper `rows`: ``intervals`` ({metric: [low,
+    high]}), ``interval_method``, ``n_resamples`` and ``confidence``. A metric whose mean in `means` is None
+    (not computed) gets [None, None]. `n_resamples` 0 turns intervals off (``intervals`` empty)."""
+    if n_resamples <= 0:
+        return {"intervals": {}, "interval_method": None, "n_resamples": 0, "confidence": confidence}
+    per_paper = {m: [r.get(m) for r in rows] for m in metrics}
+    found = bootstrap_intervals(per_paper, n_resamples, confidence, seed)
+    intervals = {m: [None, None] if means is not None and means.get(m) is None else list(found[m]) for m in metrics}
+    return {"intervals": intervals, "interval_method": INTERVAL_METHOD, "n_resamples": n_resamples,
+            "confidence": confidence}
+
+
+def format_intervals(summary: Mapping[str, Any], labels: Mapping[str, str] | None = None) -> str:
+    """One line: ``95% CI (bootstrap over papers, 1000 resamples): P [0.210, 0.290]; ...`` (metrics without an
+    interval left out); empty when the summary has no intervals."""
+    intervals = summary.get("intervals") or {}
+    parts = [f"{(labels or {}).get(m, m)} [{low:.3f}, {high:.3f}]" for m, (low, high) in intervals.items()
+             if low is not None and high is not None]
+    if not parts:
+        return ""
+    level = f"{100 * summary.get('confidence', 0.95):g}%"
+    return f"{level} CI (bootstrap over papers, {summary['n_resamples']} resamples): " + "; ".join(parts)
+
+
+def holm(p_values: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down adjustment (family-wise error control) of `p_values`, None left out of the family.
+
+    Written here because scipy has no Holm: `scipy.stats.false_discovery_control` is Benjamini-Hochberg, which
+    controls the false discovery rate, a weaker guarantee. Sorted ascending, the i-th smallest (0-based) of m is
+    multiplied by (m - i), capped at 1, and made non-decreasing by a running maximum.
+    """
+    present = [i for i, p in enumerate(p_values) if p is not None]
+    order = sorted(present, key=lambda i: p_values[i])
+    adjusted: list[float | None] = [None] * len(p_values)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(order) - rank) * float(p_values[i])))
+        adjusted[i] = running
+    return adjusted
+
+
+def _mean_difference(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.mean(y - x, axis=axis)
+
+
+def permutation_p_value(a: Sequence[float], b: Sequence[float], n_resamples: int = 1000, seed: int = 0) -> float:
+    """Two-sided paired permutation test of mean(b - a) = 0 (`scipy.stats.permutation_test`,
+    ``permutation_type="samples"``: each paper's two scores swapped at random; exact when 2^n <= `n_resamples`)."""
+    from scipy import stats
+
+    result = stats.permutation_test((np.asarray(a, float), np.asarray(b, float)), _mean_difference,
+                                    permutation_type="samples", vectorized=True, n_resamples=n_resamples,
+                                    alternative="two-sided", random_state=seed)
+    return float(min(1.0, result.pvalue))
+
+
+def paired_comparison(a: Mapping[str, Mapping[str, Any]], b: Mapping[str, Mapping[str, Any]],
+                      metrics: Sequence[str], n_resamples: int = 1000, confidence: float = 0.95,
+                      seed: int = 0) -> dict[str, dict[str, Any]]:
+    """System B against system A, per metric, on the papers both scored: `a` and `b` map paper_id -> per-paper
+    row ({metric: value}); a paper counts for a metric when both rows hold a number for it (None, NaN or absent:
+    left out of that metric only). Per metric: ``n_papers``, ``mean_a``, ``mean_b``, ``difference`` (mean of
+    B - A), ``ci_low`` / ``ci_high`` (paired percentile bootstrap of the mean difference: papers resampled,
+    both systems' scores together), ``p_value`` (paired permutation test, two-sided) and ``p_holm`` (Holm
+    across the metrics compared). Fewer than 2 shared papers: no interval, no p-value."""
+    shared = [pid for pid in a if pid in b]
+    out: dict[str, dict[str, Any]] = {}
+    for i, metric in enumerate(metrics):
+        pairs = [(a[pid].get(metric), b[pid].get(metric)) for pid in shared]
+        pairs = [(float(x), float(y)) for x, y in pairs if _number(x) and _number(y)]
+        xa, xb = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+        row: dict[str, Any] = {"n_papers": len(pairs), "mean_a": float(xa.mean()) if pairs else None,
+                               "mean_b": float(xb.mean()) if pairs else None,
+                               "difference": float((xb - xa).mean()) if pairs else None,
+                               "ci_low": None, "ci_high": None, "p_value": None}
+        if len(pairs) >= 2 and n_resamples > 0:
+            row["ci_low"], row["ci_high"] = mean_interval(xb - xa, n_resamples, confidence,
+                                                          np.random.default_rng([seed, i]))
+            row["p_value"] = permutation_p_value(xa, xb, n_resamples, seed + i)
+        out[metric] = row
+    for metric, adjusted in zip(metrics, holm([out[m]["p_value"] for m in metrics])):
+        out[metric]["p_holm"] = adjusted
+    return out
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+__all__ = ["INTERVAL_METHOD", "bootstrap_intervals", "format_intervals", "holm", "mean_interval",
+           "paired_comparison", "permutation_p_value", "summary_intervals"]

@@ -1,0 +1,222 @@
+"""Metric-human agreement (Kendall tau / Spearman at system and item level, bootstrap intervals) on synthetic
+ratings with a known relation, judge agreement (Goodman-Kruskal gamma, pairwise-order agreement) on hand-worked
+lists and against a brute-force count, ties, the ratings format's errors, and the CLI commands."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sciwrite.cli import main
+from sciwrite.meta_eval.agreement import (
+    correlate,
+    goodman_kruskal_gamma,
+    judge_agreement,
+    metric_agreement,
+    metric_scores,
+    pair_counts,
+    pairwise_agreement,
+    read_per_paper,
+    read_ratings,
+)
+
+SYSTEMS = [f"sys{i}" for i in range(8)]
+PAPERS = [f"p{i:02d}" for i in range(25)]
+
+
+def synthetic_human(seed: int = 1) -> dict[tuple[str, str], float]:
+    """Human scores: a system's quality plus per-output spread, so both levels have a signal."""
+    rng = np.random.default_rng(seed)
+    quality = {s: i / 2 for i, s in enumerate(SYSTEMS)}
+    return {(p, s): quality[s] + rng.normal(0, 1.0) for p in PAPERS for s in SYSTEMS}
+
+
+def by_level(rows):
+    return {row["level"]: row for row in rows}
+
+
+def test_metric_tracking_humans_correlates_near_one():
+    human = synthetic_human()
+    rng = np.random.default_rng(2)
+    metric = {item: score + rng.normal(0, 0.05) for item, score in human.items()}
+    rows = by_level(correlate(human, metric, n_resamples=300, seed=0))
+    item, system = rows["item"], rows["system"]
+    assert item["n"] == len(PAPERS) * len(SYSTEMS) and system["n"] == len(SYSTEMS)
+    assert item["kendall_tau"] > 0.95 and item["spearman"] > 0.99
+    assert 0.8 < item["tau_low"] <= item["kendall_tau"] <= item["tau_high"] <= 1.0
+    assert system["kendall_tau"] == pytest.approx(1.0) and system["spearman"] == pytest.approx(1.0)
+    assert system["tau_low"] > 0.8
+
+
+def test_independent_metric_interval_contains_zero():
+    human = synthetic_human()
+    rng = np.random.default_rng(3)
+    metric = {item: rng.normal() for item in human}
+    item = by_level(correlate(human, metric, n_resamples=300, seed=0))["item"]
+    assert abs(item["kendall_tau"]) < 0.15
+    assert item["tau_low"] < 0 < item["tau_high"] and item["spearman_low"] < 0 < item["spearman_high"]
+
+
+def test_reversed_metric_is_minus_one_and_seeded():
+    human = synthetic_human()
+    metric = {item: -score for item, score in human.items()}
+    rows = correlate(human, metric, n_resamples=100, seed=7)
+    for row in rows:
+        assert row["kendall_tau"] == pytest.approx(-1.0) and row["spearman"] == pytest.approx(-1.0)
+        assert row["tau_high"] == pytest.approx(-1.0)
+    assert rows == correlate(human, metric, n_resamples=100, seed=7)
+
+
+def test_constant_metric_is_undefined():
+    human = synthetic_human()
+    rows = correlate(human, {item: 0.5 for item in human}, n_resamples=50)
+    assert all(row["kendall_tau"] is None and row["tau_low"] is None and row["spearman"] is None for row in rows)
+
+
+def test_only_shared_items_count():
+    human = {("p1", "a"): 1.0, ("p2", "a"): 2.0, ("p1", "b"): 3.0, ("p2", "b"): 4.0, ("p3", "b"): 9.0}
+    metric = {("p1", "a"): 0.1, ("p2", "a"): 0.2, ("p1", "b"): 0.3, ("p2", "b"): 0.4, ("p9", "c"): 0.0}
+    rows = by_level(correlate(human, metric, n_resamples=20))
+    assert rows["item"]["n"] == 4 and rows["item"]["kendall_tau"] == pytest.approx(1.0)
+    assert rows["system"]["n"] == 2
+
+
+def test_hand_worked_gamma_and_agreement():
+    counts = pair_counts([1, 2, 3, 4], [1, 3, 2, 4])
+    assert (counts.concordant, counts.discordant, counts.pairs) == (5, 1, 6)
+    assert goodman_kruskal_gamma([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(4 / 6)
+    assert pairwise_agreement([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(5 / 6)
+    assert goodman_kruskal_gamma([1, 2, 3], [3, 2, 1]) == -1.0
+
+
+def test_ties_are_left_out():
+    # pairs: (0,1) tied in a; (1,2) tied in b; the other four concordant
+    counts = pair_counts([1, 1, 2, 3], [1, 2, 2, 3])
+    assert (counts.concordant, counts.discordant, counts.tied_a, counts.tied_b, counts.tied_both) == (4, 0, 1, 1, 0)
+    assert counts.gamma == 1.0 and counts.agreement == 1.0 and counts.coverage == pytest.approx(4 / 6)
+    both = pair_counts([1, 1], [2, 2])
+    assert both.tied_both == 1 and both.gamma is None and both.agreement is None and both.coverage == 0.0
+    assert pair_counts([], []).coverage is None
+    with pytest.raises(ValueError, match="equally long"):
+        pair_counts([1, 2], [1])
+
+
+def brute_force(a, b):
+    c = d = 0
+    for i, j in itertools.combinations(range(len(a)), 2):
+        s = (a[i] - a[j]) * (b[i] - b[j])
+        c, d = c + (s > 0), d + (s < 0)
+    return c, d
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_vectorised_counts_match_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(1, 6, 60).tolist(), rng.integers(1, 6, 60).tolist()  # many ties
+    c, d = brute_force(a, b)
+    for block in (7, 2048):  # a block smaller than n exercises the chunking
+        counts = pair_counts(a, b, block=block)
+        assert (counts.concordant, counts.discordant) == (c, d)
+        assert counts.concordant + counts.discordant + counts.tied_a + counts.tied_b + counts.tied_both == 60 * 59 // 2
+    assert goodman_kruskal_gamma(a, b) == pytest.approx((c - d) / (c + d))
+    assert pairwise_agreement(a, b) == pytest.approx(c / (c + d))
+
+
+def write_jsonl(path: Path, rows) -> Path:
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_read_ratings_averages_raters(tmp_path):
+    path = write_jsonl(tmp_path / "r.jsonl", [
+        {"paper_id": "p1", "system": "a", "criterion": "coherence", "score": 4, "rater": "r1"},
+        {"paper_id": "p1", "system": "a", "criterion": "coherence", "score": 2, "rater": "r2"},
+        "",
+        {"paper_id": "p1", "system": "b", "criterion": "fluency", "score": 3.5}])
+    assert read_ratings(path) == {"coherence": {("p1", "a"): 3.0}, "fluency": {("p1", "b"): 3.5}}
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"paper_id": "p", "system": "a", "criterion": "c"}', "line 2: field 'score'"),
+    ('{"paper_id": "p", "system": "a", "criterion": "c", "score": true}', "line 2: field 'score'"),
+    ('{"paper_id": "p", "system": "", "criterion": "c", "score": 1}', "line 2: field 'system'"),
+    ('{"paper_id": 3, "system": "a", "criterion": "c", "score": 1}', "line 2: field 'paper_id'"),
+    ('{"paper_id": "p", "system": "a", "criterion": "c", "score": 1, "rater": 5}', "line 2: field 'rater'"),
+    ('{"paper_id": "p", "system": "a", "criterion": ', "line 2: not valid JSON"),
+    ('[1, 2]', "line 2: not a JSON object"),
+])
+def test_bad_ratings_name_line_and_field(tmp_path, line, message):
+    good = '{"paper_id": "p", "system": "a", "criterion": "c", "score": 1}'
+    path = write_jsonl(tmp_path / "r.jsonl", [good, line])
+    with pytest.raises(ValueError, match=message):
+        read_ratings(path)
+
+
+def test_metric_scores_from_per_paper(tmp_path):
+    a = write_jsonl(tmp_path / "a.jsonl", [{"paper_id": "p1", "system": "a", "recall": 0.5, "judge": None,
+                                            "only_a": 1, "note": "x"},
+                                           {"paper_id": "p2", "system": "a", "recall": 0.7, "judge": 0.2}])
+    b = write_jsonl(tmp_path / "b.jsonl", [{"paper_id": "p1", "system": "b", "recall": 0.1, "judge": 0.9}])
+    scores = metric_scores(read_per_paper({"a": a, "b": b}))
+    assert scores == {"recall": {("p1", "a"): 0.5, ("p2", "a"): 0.7, ("p1", "b"): 0.1},
+                      "judge": {("p2", "a"): 0.2, ("p1", "b"): 0.9}}
+    bad = write_jsonl(tmp_path / "bad.jsonl", [{"recall": 1}])
+    with pytest.raises(ValueError, match="bad.jsonl, row 1: field 'paper_id'"):
+        read_per_paper({"x": bad})
+
+
+def test_judge_agreement_per_criterion():
+    a = {"c1": {("p", "s1"): 1, ("p", "s2"): 2, ("p", "s3"): 3, ("p", "s4"): 4, ("q", "s1"): 5}, "c2": {}}
+    b = {"c1": {("p", "s1"): 1, ("p", "s2"): 3, ("p", "s3"): 2, ("p", "s4"): 4}}
+    [row] = judge_agreement(a, b)
+    assert row["criterion"] == "c1" and row["n_items"] == 4 and row["only_a"] == 1 and row["only_b"] == 0
+    assert row["gamma"] == pytest.approx(4 / 6) and row["pairwise_agreement"] == pytest.approx(5 / 6)
+    assert row["coverage"] == 1.0
+    with pytest.raises(ValueError, match="share no criterion"):
+        judge_agreement({"x": {}}, {"y": {}})
+
+
+def test_cli_agreement_and_judges(tmp_path, capsys):
+    human = synthetic_human()
+    ratings = [{"paper_id": p, "system": s, "criterion": "quality", "score": round(v, 3)} for (p, s), v in human.items()]
+    write_jsonl(tmp_path / "ratings.jsonl", ratings)
+    specs = []
+    for s in SYSTEMS:
+        rows = [{"paper_id": p, "system": s, "good": human[p, s] * 2, "bad": -human[p, s]} for p in PAPERS]
+        specs.append(f"{s}={write_jsonl(tmp_path / f'{s}.jsonl', rows)}")
+    stem = tmp_path / "out" / "agreement"
+    assert main(["meta-eval", "agreement", "--ratings", str(tmp_path / "ratings.jsonl"),
+                 "--predictions-per-paper", *specs, "--resamples", "50", "--out", str(stem)]) == 0
+    assert "kendall_tau" in capsys.readouterr().out
+    rows = json.loads(stem.with_suffix(".json").read_text())
+    tau = {(r["metric"], r["level"]): r["kendall_tau"] for r in rows}
+    assert len(rows) == 4 and tau["good", "item"] > 0.99 and tau["bad", "system"] == pytest.approx(-1.0)
+    assert stem.with_suffix(".csv").exists()
+
+    other = [{**r, "score": r["score"] + (1 if r["system"] == "sys0" else 0)} for r in ratings]
+    write_jsonl(tmp_path / "judge_b.jsonl", other)
+    judges = tmp_path / "judges"
+    assert main(["meta-eval", "judges", "--a", str(tmp_path / "ratings.jsonl"), "--b",
+                 str(tmp_path / "judge_b.jsonl"), "--out", str(judges)]) == 0
+    assert "gamma" in capsys.readouterr().out
+    [row] = json.loads(judges.with_suffix(".json").read_text())
+    assert row["criterion"] == "quality" and row["n_items"] == len(ratings) and 0.8 < row["gamma"] < 1.0
+
+    assert main(["meta-eval", "agreement", "--ratings", str(tmp_path / "ratings.jsonl"),
+                 "--predictions-per-paper", "nosign"]) == 2
+    assert "SYSTEM=PATH" in capsys.readouterr().err
+
+
+def test_metric_agreement_one_row_per_criterion_metric_level():
+    human = synthetic_human()
+    ratings = {"quality": human, "fluency": {item: -v for item, v in human.items()}}
+    scores = {"m": dict(human)}
+    rows = metric_agreement(ratings, scores, n_resamples=20)
+    keys = [(r["criterion"], r["metric"], r["level"]) for r in rows]
+    assert keys == [("quality", "m", "item"), ("quality", "m", "system"), ("fluency", "m", "item"),
+                    ("fluency", "m", "system")]
+    assert rows[0]["kendall_tau"] == pytest.approx(1.0) and rows[3]["spearman"] == pytest.approx(-1.0)
