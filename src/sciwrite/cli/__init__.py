@@ -1,5 +1,5 @@
 """The `sciwrite` command: build datasets, build and query retrieval indexes, generate, evaluate, compare systems,
-publish predictions, run the quick start."""
+meta-evaluate the metrics, publish predictions, run the quick start."""
 
 from __future__ import annotations
 
