@@ -1,13 +1,25 @@
-"""`sciwrite meta-eval correlation|agreement|judges`: metric-metric correlations across systems, metric-human
-agreement, judge-judge agreement (see `sciwrite.meta_eval`)."""
+"""`sciwrite meta-eval correlation|agreement|judges|sensitivity`: metric-metric correlations across systems,
+metric-human agreement, judge-judge agreement, and metric sensitivity to controlled perturbations of the reference
+(see `sciwrite.meta_eval`)."""
 
 from __future__ import annotations
 
 import argparse
 
-from sciwrite.core.tables import format_table, write_table
+from sciwrite.core.tables import cell, format_table, write_table
 from sciwrite.meta_eval.agreement import judge_agreement, metric_agreement, metric_scores, read_per_paper, read_ratings
 from sciwrite.meta_eval.correlation import correlations_from_dirs, plot_correlation_heatmap
+from sciwrite.meta_eval.sensitivity import (
+    PERTURBATIONS,
+    failures,
+    not_scored,
+    rwgbench_sensitivity,
+    sciig_sensitivity,
+)
+from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.metrics.suite import load_suite_models
+from sciwrite.sciig.data.loading import load_sciig
+from sciwrite.sciig.metrics.suite import load_sciig_models
 
 
 def _write(rows: list[dict], stem: str | None) -> None:
@@ -56,9 +68,42 @@ def cmd_judges(args: argparse.Namespace) -> None:
     _write(rows, args.out)
 
 
+SENSITIVITY_COLUMNS = ["metric", "perturbation", "expected", "n_papers", "reference", "perturbed", "difference",
+                       "ci_low", "ci_high", "p_value", "moved_as_expected"]
+
+
+def cmd_sensitivity(args: argparse.Namespace) -> None:
+    if args.benchmark == "rwgbench":
+        papers, corpus = load_rwgbench("sample"), load_rwgbench("sample_corpus")
+        papers = [dict(p) for p in papers][:args.limit]
+        suite = load_suite_models(args.profile, metrics=args.metrics)
+        rows = rwgbench_sensitivity(papers, corpus, suite, seed=args.seed, n_resamples=args.resamples,
+                                    show_progress=True)
+    else:
+        papers = [dict(p) for p in load_sciig("sample", split="test")][:args.limit]
+        suite = load_sciig_models(args.profile, metrics=args.metrics)
+        rows = sciig_sensitivity(papers, suite, seed=args.seed, n_resamples=args.resamples, show_progress=True)
+    print(f"{args.benchmark} sensitivity: the reference section scored as the prediction, against "
+          f"{len(PERTURBATIONS)} perturbations of it, {len(papers)} papers, profile {suite.profile}; difference = "
+          f"perturbed - reference, 95% paired bootstrap interval ({args.resamples} resamples, seed {args.seed})")
+    print(format_table(rows, SENSITIVITY_COLUMNS, left=3))
+    failed = failures(rows)
+    print(f"\nfails to move as expected ({len(failed)}):" if failed else "\nfails to move as expected: none")
+    for r in failed:
+        print(f"  {r['metric']} under {r['perturbation']}: expected {r['expected']}, difference "
+              f"{cell(r['difference'])} [{cell(r['ci_low'])}, {cell(r['ci_high'])}]")
+    for r in not_scored(rows):
+        print(f"not scored: {r['metric']} under {r['perturbation']} ({r['n_papers']} papers scored both ways)")
+    for metric, why in suite.not_computed.items():
+        if why != "not requested":
+            print(f"not computed: {metric}: {why}")
+    _write(rows, args.out)
+
+
 def add_meta_eval_commands(sub: argparse._SubParsersAction) -> None:
-    """`meta-eval correlation`, `meta-eval agreement`, `meta-eval judges`."""
-    p = sub.add_parser("meta-eval", help="meta-evaluation: metric correlations, metric-human and judge agreement")
+    """`meta-eval correlation`, `meta-eval agreement`, `meta-eval judges`, `meta-eval sensitivity`."""
+    p = sub.add_parser("meta-eval", help="meta-evaluation: metric correlations, metric-human and judge agreement, "
+                                          "sensitivity")
     msub = p.add_subparsers(dest="meta_eval_command", required=True)
 
     c = msub.add_parser("correlation", help="Spearman correlations between metrics across systems (Table 3)")
@@ -85,3 +130,13 @@ def add_meta_eval_commands(sub: argparse._SubParsersAction) -> None:
     j.add_argument("--b", required=True, help="second judge's scores, JSON Lines like the ratings")
     j.add_argument("--out", metavar="STEM", help="write the table to STEM.json and STEM.csv")
     j.set_defaults(func=cmd_judges)
+
+    s = msub.add_parser("sensitivity", help="do the metrics move as expected under perturbations of the reference?")
+    s.add_argument("--benchmark", required=True, choices=["rwgbench", "sciig"])
+    s.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: $SCIWRITE_PROFILE or paper)")
+    s.add_argument("--limit", type=int, help="only the first N papers of the sample")
+    s.add_argument("--metrics", nargs="+", metavar="METRIC", help="only these metrics (default: all the profile has)")
+    s.add_argument("--resamples", type=int, default=1000, help="bootstrap / permutation resamples (default 1000)")
+    s.add_argument("--seed", type=int, default=0, help="seed of the perturbations and the bootstrap (default 0)")
+    s.add_argument("--out", metavar="STEM", help="write the table to STEM.json and STEM.csv")
+    s.set_defaults(func=cmd_sensitivity)
