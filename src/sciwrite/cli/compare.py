@@ -13,7 +13,7 @@ from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.evaluate import add_bootstrap_options, metric_labels
-from sciwrite.core.tables import format_table, write_table
+from sciwrite.core.tables import format_table, headless_pyplot, save_figure, write_table
 from sciwrite.stats import INTERVAL_METHOD, paired_comparison
 
 
@@ -75,10 +75,7 @@ def plot_differences(rows: Sequence[Mapping[str, Any]], metrics: Sequence[str], 
                      labels: Mapping[str, str] | None = None, title: str = "") -> Path:
     """Per metric, each system's mean difference from the baseline with its interval as error bars, one colour
     per system, a line at 0; saved as PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = headless_pyplot()
 
     systems = list(dict.fromkeys(r["system"] for r in rows))
     fig, ax = plt.subplots(figsize=(2.0 + 0.8 * len(metrics), 3.8))
@@ -104,12 +101,7 @@ def plot_differences(rows: Sequence[Mapping[str, Any]], metrics: Sequence[str], 
         ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8, frameon=False)
     ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 def cmd_compare(args: argparse.Namespace) -> None:

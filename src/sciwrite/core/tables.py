@@ -80,10 +80,7 @@ def write_table(rows: Sequence[dict[str, Any]], stem: str | Path) -> tuple[Path,
 def plot_metric_bars(rows: Sequence[dict[str, Any]], label: str, metrics: Sequence[str], path: str | Path,
                      title: str = "") -> Path:
     """Grouped bars: one group per metric, one bar per row (system), saved as PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = headless_pyplot()
 
     fig, ax = plt.subplots(figsize=(1.6 + 1.4 * len(metrics), 3.6))
     width = 0.8 / max(len(rows), 1)
@@ -98,9 +95,24 @@ def plot_metric_bars(rows: Sequence[dict[str, Any]], label: str, metrics: Sequen
         ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8, frameon=False)
     ax.spines[["top", "right"]].set_visible(False)
+    return save_figure(fig, path)
+
+
+def headless_pyplot() -> Any:
+    """matplotlib's pyplot on the file-only Agg backend (no display needed); imported only when a plot is drawn."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def save_figure(fig: Any, path: str | Path, dpi: int = 130) -> Path:
+    """Lay out a matplotlib figure, write it to `path` (its folder created) and release it; returns the path."""
     fig.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
+    fig.savefig(path, dpi=dpi)
+    headless_pyplot().close(fig)
     return path

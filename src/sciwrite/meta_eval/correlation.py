@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from sciwrite.core.tables import headless_pyplot, save_figure
+
 #: Numeric summary keys that count things rather than score systems: never picked as metrics by default.
 BOOKKEEPING_KEYS = frozenset({"unresolved_markers", "citation_extractor_errors", "empty_citation_rate"})
 
@@ -124,10 +126,7 @@ def correlations_from_dirs(eval_dirs: Sequence[str | Path], metrics: Sequence[st
 
 def plot_correlation_heatmap(table: CorrelationTable, path: str | Path, title: str = "") -> Path:
     """The table as a heat map (red positive, blue negative, grey undefined), values written in the cells."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = headless_pyplot()
 
     data = np.array([[np.nan if v is None else v for v in row] for row in table.matrix], dtype=float)
     n = len(table.metrics)
@@ -143,9 +142,4 @@ def plot_correlation_heatmap(table: CorrelationTable, path: str | Path, title: s
                     fontsize=8, color="white" if abs(np.nan_to_num(data[i, j])) > 0.6 else "black")
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="Spearman rho")
     ax.set_title(title or f"Spearman correlations ({table.n_systems} systems)")
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=150)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, dpi=150)

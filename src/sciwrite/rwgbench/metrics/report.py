@@ -28,13 +28,13 @@ from sciwrite.stats import summary_intervals
 
 logger = logging.getLogger(__name__)
 
-#: split name -> (paper config, corpus config) of RWGBench.
 #: The fields of a prediction line that say which run produced it.
 RUN_FIELDS = ("model", "method", "retriever", "oracle")
 #: Table 2's blocks, in the paper's order, and its method names in its row order.
 PAPER_BLOCKS = ("BM25 (Sparse Retrieval)", "Dense (Semantic Retrieval)", "Oracle (Ground-Truth Citations)", "Baselines",
                 "Other")
 PAPER_METHODS = {"rag": "RAG", "alce": "ALCE", "tag": "TAG", "workflow": "Workflow", "direct": "Direct"}
+#: split name -> (paper config, corpus config) of RWGBench.
 SPLITS: dict[str, tuple[str, str]] = {"test": ("test", "corpus"), "sample": ("sample", "sample_corpus")}
 
 

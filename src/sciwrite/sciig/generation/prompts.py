@@ -190,7 +190,7 @@ def cited_nodes_pretty(record: Mapping[str, Any], seed: int | None) -> str:
 
 
 def paper_values(record: Mapping[str, Any], seed: int | None) -> dict[str, str]:
-    """The three placeholders of the paper's templates for `record`."""
+    """The values of the paper templates' three placeholders (title, abstract, cited works) for `record`."""
     return {"title": _text(record, "title"), "abstract": _text(record, "abstract"),
             "cited_nodes_pretty": cited_nodes_pretty(record, seed)}
 
