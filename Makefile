@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_HUB_DISABLE_TELEMETRY=1
 
-.PHONY: install quickstart test test-quick bench clean
+.PHONY: install quickstart leaderboard test test-quick bench clean
 
 install: $(VENV)/.installed
 
@@ -19,6 +19,9 @@ $(VENV)/.installed: pyproject.toml
 
 quickstart: install
 	$(OFFLINE) $(BIN)/sciwrite quickstart
+
+leaderboard: install
+	$(OFFLINE) $(BIN)/sciwrite leaderboard serve
 
 test: install
 	$(OFFLINE) $(BIN)/python -m pytest -q

@@ -24,6 +24,8 @@ _ENV_KNOBS = ("SCIWRITE_PROFILE", "SCIWRITE_MODEL_DENSE_ENCODER", "SCIWRITE_HUB_
 # aclsum papers with short bibliographies for the small sample that dense encoding runs on: two target papers
 # (5 citations each) and one without a related-work section; 26 corpus documents.
 MINI_PAPERS = ("E06-1051", "P02-1051", "P06-1112")
+# Three test papers and one holdout paper of the SciIG sample builder, with short introductions.
+SCIIG_MINI_PAPERS = ("2020.aacl-main.67", "2020.acl-main.547", "2020.acl-main.443", "2020.acl-main.573")
 
 
 @pytest.fixture(autouse=True)
@@ -88,3 +90,17 @@ def mini_sample_folder(tmp_path_factory):
 def mini_sample_copy(mini_sample_folder, tmp_path):
     """A private, writable copy of the mini sample (tests that write indexes next to the data use it)."""
     return shutil.copytree(mini_sample_folder, tmp_path / "mini_sample")
+
+
+@pytest.fixture(scope="session")
+def sciig_mini_folder(tmp_path_factory):
+    """A SciIG sample built from 4 aclsum papers (3 test, 1 holdout; read-only: copy first)."""
+    from sciwrite.sciig.data.builder import write_sciig_sample
+    from sciwrite.sources.aclsum import aclsum_paper_dir
+
+    papers = tmp_path_factory.mktemp("sciig_papers")
+    for stem in SCIIG_MINI_PAPERS:
+        shutil.copy(aclsum_paper_dir() / f"{stem}.json", papers)
+    folder = tmp_path_factory.mktemp("sciig_mini") / "sciig"
+    write_sciig_sample(folder, paper_dir=papers)
+    return folder

@@ -21,6 +21,8 @@ from typing import Any
 from sciwrite.core.tables import format_table, plot_metric_bars, write_table
 from sciwrite.generation.extractive import ExtractiveRWGBench, ExtractiveSciIG
 from sciwrite.generation.runner import run_generation
+from sciwrite.leaderboard.runs import import_quickstart, serve_command
+from sciwrite.leaderboard.store import ResultsStore
 from sciwrite.llm.backends import make_backend
 from sciwrite.retrieval import BM25Retriever, DenseRetriever, evaluate_retrieval
 from sciwrite.rwgbench.benchmark import RWGBENCH
@@ -50,13 +52,14 @@ PLOT_METRICS = ("precision", "recall", "topical_relevance", "citation_density", 
 def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | Path | None = None,
                    profile: str = "lite", rebuild: bool = False, show_progress: bool = True,
                    model: str | None = None, limit: int | None = None, base_url: str | None = None,
-                   sciig_dir: str | Path | None = None) -> dict[str, Any]:
+                   sciig_dir: str | Path | None = None, store: str | Path | None = None) -> dict[str, Any]:
     """Run the pipeline; returns {"retrieval": rows, "rwgbench": summaries, "sciig": summary}.
 
     `data_dir` holds the RWGBench sample, `sciig_dir` the SciIG sample (defaults: `default_data_dir()`,
     `default_sciig_dir()`; each is built there when missing). `model` None uses the extractive floor; `limit`
     generates and scores only the first N papers of each benchmark (retrieval quality is always reported on
-    every paper).
+    every paper). The scored systems are then put on the leaderboard's store (`store`, default: the default
+    store), and the command that opens the leaderboard is printed.
     """
 
     data_dir, out_dir = Path(data_dir or default_data_dir()), Path(out_dir)
@@ -115,6 +118,11 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
     print(f"\nwrote {out_dir / 'retrieval.csv'}, {out_dir / 'rwgbench_table2.csv'} (+ .json), "
           f"{out_dir / 'rwgbench'}/<system>/, {out_dir / 'sciig' / sciig_system}/, the generations under "
           f"{out_dir / 'generations'} and the plot {plot}")
+    board = ResultsStore(store)
+    added = sum(new for _, new in import_quickstart(board, out_dir))
+    print(f"\nput {added} new system(s) on the leaderboard store {board.path}; open the leaderboard with:\n  "
+          + serve_command(board.path, data_dir if data_dir != Path(default_data_dir()) else None,
+                          sciig_dir if sciig_dir != Path(default_sciig_dir()) else None))
     return {"retrieval": retrieval_rows, "rwgbench": rwg, "sciig": sciig}
 
 

@@ -129,23 +129,6 @@ def test_usage_errors_exit_2(capsys):
     assert exit_info.value.code == 2
 
 
-# Three test papers and one holdout paper of the SciIG sample builder, with short introductions.
-SCIIG_MINI_PAPERS = ("2020.aacl-main.67", "2020.acl-main.547", "2020.acl-main.443", "2020.acl-main.573")
-
-
-@pytest.fixture
-def sciig_mini_folder(tmp_path):
-    from sciwrite.sciig.data.builder import write_sciig_sample
-    from sciwrite.sources.aclsum import aclsum_paper_dir
-
-    papers = tmp_path / "sciig_papers"
-    papers.mkdir()
-    for stem in SCIIG_MINI_PAPERS:
-        shutil.copy(aclsum_paper_dir() / f"{stem}.json", papers)
-    write_sciig_sample(tmp_path / "sciig", paper_dir=papers)
-    return tmp_path / "sciig"
-
-
 def test_quickstart(mini_sample_copy, sciig_mini_folder, tmp_path, capsys, patch_encoder):
     """The main job end to end on the mini samples: retrieval, extractive generation, both evaluations."""
     out = tmp_path / "qs"
@@ -191,10 +174,22 @@ def test_quickstart(mini_sample_copy, sciig_mini_folder, tmp_path, capsys, patch
     assert sciig["n_papers"] == 3 and sciig["citation_precision"] == pytest.approx(1.0)
     assert 0 < sciig["rougeL"] < 1 and sciig["perplexity"] is None
     assert "RWGBench sample, 2 papers" in stdout and "SciIG sample, 3 papers" in stdout
+    # The scored systems are on the default leaderboard store, and the command that opens it is printed.
+    from sciwrite.leaderboard.store import ResultsStore, default_store_path
+
+    board = ResultsStore(default_store_path())
+    on_board = {(s.benchmark, s.system): s for s, _ in [*board.finished("rwgbench"), *board.finished("sciig")]}
+    assert set(on_board) == {("rwgbench", "rag-bm25"), ("rwgbench", "rag-dense"), ("rwgbench", "oracle"),
+                             ("sciig", "extractive")}
+    assert on_board[("rwgbench", "oracle")].retriever == "oracle" and on_board[("sciig", "extractive")].model == "extractive"
+    assert len(board.paper_rows(on_board[("rwgbench", "oracle")].id)) == 2
+    assert "put 4 new system(s) on the leaderboard store" in stdout
+    assert f"leaderboard serve --rwgbench-source {mini_sample_copy} --sciig-source {sciig_mini_folder}" in stdout
 
     # A rerun generates nothing again (resume) and gives the same tables.
     assert main(argv) == 0
-    assert "0 generated, 2 already there" in capsys.readouterr().out
+    rerun = capsys.readouterr().out
+    assert "0 generated, 2 already there" in rerun and "put 0 new system(s)" in rerun
     assert {r["system"]: r for r in json.loads((out / "rwgbench_table2.json").read_text())} == table2
 
 

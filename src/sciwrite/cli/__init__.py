@@ -1,5 +1,5 @@
 """The `sciwrite` command: build datasets, build and query retrieval indexes, generate, evaluate, compare systems,
-meta-evaluate the metrics, publish predictions, run the quick start."""
+meta-evaluate the metrics, publish predictions, run the quick start, serve the leaderboard."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from sciwrite.cli.evaluate import add_evaluate_commands
 from sciwrite.cli.generate import add_generate_commands
 from sciwrite.cli.generate_common import parse_args
 from sciwrite.cli.index import add_index_commands
+from sciwrite.cli.leaderboard import add_leaderboard_commands
 from sciwrite.cli.meta_eval import add_meta_eval_commands
 from sciwrite.cli.push import add_push_command
 from sciwrite.cli.quickstart import add_quickstart_command
@@ -29,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_compare_command(sub)
     add_generate_commands(sub)
     add_meta_eval_commands(sub)
+    add_leaderboard_commands(sub)
     add_push_command(sub)
     add_quickstart_command(sub)
     return parser

@@ -9,7 +9,7 @@ from sciwrite.quickstart import run_quickstart
 
 def cmd_quickstart(args: argparse.Namespace) -> None:
     run_quickstart(out_dir=args.out, data_dir=args.data_dir, profile=args.profile, rebuild=args.rebuild,
-                   model=args.model, limit=args.limit, base_url=args.base_url, sciig_dir=args.sciig_dir)
+                   model=args.model, limit=args.limit, base_url=args.base_url, sciig_dir=args.sciig_dir, store=args.store)
 
 
 def add_quickstart_command(sub: argparse._SubParsersAction) -> None:
@@ -24,4 +24,6 @@ def add_quickstart_command(sub: argparse._SubParsersAction) -> None:
                                    "instead of the extractive floor")
     p.add_argument("--base-url", help="OpenAI-compatible endpoint for a bare --model id")
     p.add_argument("--limit", type=int, help="generate and score only the first N papers of each benchmark")
+    p.add_argument("--store", help="leaderboard store the scored systems are put on (default: "
+                                   "$SCIWRITE_LEADERBOARD_STORE or <data root>/leaderboard/leaderboard.sqlite)")
     p.set_defaults(func=cmd_quickstart)

@@ -1,0 +1,87 @@
+"""`sciwrite leaderboard serve|worker|import`: the leaderboard Space run locally, its evaluation worker on its own,
+and runs scored with `sciwrite evaluate` put on the board."""
+
+from __future__ import annotations
+
+import argparse
+
+from sciwrite.leaderboard.app import launch
+from sciwrite.leaderboard.evaluator import SuiteEvaluator
+from sciwrite.leaderboard.mirror import mirror_from_env
+from sciwrite.leaderboard.runs import import_evaluation, import_quickstart
+from sciwrite.leaderboard.service import BoardSettings, open_board
+from sciwrite.sciig.data.configs import SCIIG_CONFIGS
+
+
+def board_settings(args: argparse.Namespace) -> BoardSettings:
+    return BoardSettings(splits={"rwgbench": args.rwgbench_split, "sciig": args.sciig_split},
+                         sources={"rwgbench": args.rwgbench_source, "sciig": args.sciig_source},
+                         rate_limit=args.rate_limit)
+
+
+def _evaluator(args: argparse.Namespace) -> SuiteEvaluator:
+    return SuiteEvaluator(sources={"rwgbench": args.rwgbench_source, "sciig": args.sciig_source}, profile=args.profile)
+
+
+def cmd_serve(args: argparse.Namespace) -> None:
+    board = open_board(args.store, board_settings(args), mirror_from_env())
+    print(f"leaderboard store: {board.store.path}; open http://{args.host}:{args.port}/")
+    launch(board, host=args.host, port=args.port, worker=not args.no_worker, evaluator=_evaluator(args))
+
+
+def cmd_worker(args: argparse.Namespace) -> None:
+    board = open_board(args.store, board_settings(args), mirror_from_env())
+    worker = board.make_worker(_evaluator(args), heartbeat_s=args.heartbeat, stale_after_s=args.stale_after)
+    print(f"worker {worker.name} on {board.store.path}")
+    done = worker.run(poll_s=args.poll, once=args.once)
+    print(f"scored {done} submission(s)")
+
+
+def cmd_import(args: argparse.Namespace) -> None:
+    board = open_board(args.store, mirror=mirror_from_env())
+    if args.quickstart:
+        results = import_quickstart(board.store, args.quickstart)
+    else:
+        if not args.benchmark or not args.evaluation:
+            raise ValueError("give --quickstart DIR, or --benchmark and one or more evaluation folders")
+        results = [import_evaluation(board.store, args.benchmark, folder) for folder in args.evaluation]
+    for submission, added in results:
+        print(f"{'added' if added else 'already there'}: {submission.benchmark} {submission.system} ({submission.id})")
+    board.sync_mirror()
+
+
+def _board_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", help=f"SQLite results store (default: ${'SCIWRITE_LEADERBOARD_STORE'} or "
+                                   "<data root>/leaderboard/leaderboard.sqlite)")
+    p.add_argument("--rwgbench-split", default="sample", choices=["sample", "test"], help="RWGBench split scored")
+    p.add_argument("--sciig-split", default="sample", choices=SCIIG_CONFIGS, help="SciIG config scored (test split)")
+    p.add_argument("--rwgbench-source", help="RWGBench dataset folder or Hub id (default: the sample folder / Hub)")
+    p.add_argument("--sciig-source", help="SciIG dataset folder or Hub id (default: the sample folder / Hub)")
+    p.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: paper on a GPU, else lite)")
+    p.add_argument("--rate-limit", type=int, default=10, help="submissions per submitter per day (default: 10)")
+
+
+def add_leaderboard_commands(sub: argparse._SubParsersAction) -> None:
+    """The `leaderboard` group."""
+    group = sub.add_parser("leaderboard", help="the leaderboard Space: serve it, run its worker, import runs")
+    commands = group.add_subparsers(dest="what", required=True)
+    p = commands.add_parser("serve", help="serve the leaderboard app (with its evaluation worker)")
+    _board_options(p)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=7860, help="port (default: 7860)")
+    p.add_argument("--no-worker", action="store_true", help="do not score submissions in this process")
+    p.set_defaults(func=cmd_serve)
+    p = commands.add_parser("worker", help="score queued submissions (retries those whose worker died)")
+    _board_options(p)
+    p.add_argument("--once", action="store_true", help="stop when the queue is empty")
+    p.add_argument("--poll", type=float, default=2.0, help="seconds between looks at an empty queue")
+    p.add_argument("--heartbeat", type=float, default=10.0, help="seconds between heartbeats")
+    p.add_argument("--stale-after", type=float, default=120.0,
+                   help="a RUNNING submission without a heartbeat for this long is retried")
+    p.set_defaults(func=cmd_worker)
+    p = commands.add_parser("import", help="put runs scored with `sciwrite evaluate` on the board (no rescoring)")
+    p.add_argument("--store", help="SQLite results store (default: as for serve)")
+    p.add_argument("--quickstart", help="a quick-start output folder: import every run it scored")
+    p.add_argument("--benchmark", choices=["rwgbench", "sciig"], help="benchmark of the evaluation folders")
+    p.add_argument("evaluation", nargs="*", help="folders holding summary.json and per_paper.jsonl")
+    p.set_defaults(func=cmd_import)

@@ -1,0 +1,316 @@
+"""The leaderboard's Gradio app: one tab per benchmark in its paper's table layout, plots, a paired comparison of
+two systems, a drill-down to one paper, the submission form, every submission's status, and an About tab.
+
+Every string a user typed reaches the page only through components that show text (Dataframe cells of type
+``str``, Textbox, Dropdown labels), never through Markdown or HTML; the Markdown on the page is the project's own
+(headings and the metric cards). The app holds no secret: the admin token is compared on the server and never
+echoed, and no API key is read here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from sciwrite.benchmarks import get_benchmark
+from sciwrite.leaderboard.about import about_markdown
+from sciwrite.leaderboard.compare import compare_systems
+from sciwrite.leaderboard.drilldown import paper_scores_frame, paper_view
+from sciwrite.leaderboard.plots import category_bars, metric_chart
+from sciwrite.leaderboard.service import Leaderboard
+from sciwrite.leaderboard.store import Submission
+from sciwrite.leaderboard.submission import WEIGHTS, SubmissionForm
+from sciwrite.leaderboard.tables import (
+    filter_choices,
+    higher_is_better,
+    leaderboard_frame,
+    leaderboard_rows,
+    metric_columns,
+    not_computed_note,
+)
+
+logger = logging.getLogger(__name__)
+
+SUBMISSION_COLUMNS = ("Submitted (UTC)", "Benchmark", "System", "Submitter", "Status", "Reason", "Profile", "Attempts",
+                      "Finished (UTC)", "Id")
+#: Seconds between refreshes of the submissions table.
+REFRESH_S = 5.0
+
+
+def _when(timestamp: float | None) -> str:
+    if timestamp is None:
+        return ""
+    return dt.datetime.fromtimestamp(timestamp, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def submissions_frame(submissions: Sequence[Submission]) -> pd.DataFrame:
+    """Every submission with its status and, when FAILED, the reason."""
+    rows = [[_when(s.submitted_at), get_benchmark(s.benchmark).title, s.system, s.submitter, s.status, s.error,
+             s.profile, s.attempts, _when(s.finished_at), s.id] for s in submissions]
+    return pd.DataFrame(rows, columns=list(SUBMISSION_COLUMNS))
+
+
+def _system_choices(board: Leaderboard, benchmark: str) -> list[tuple[str, str]]:
+    """(label, submission id) of every scored system of `benchmark`."""
+    return [(f"{s.system} ({s.id[:8]})", s.id) for s, _ in board.store.finished(benchmark, board.split_of(benchmark))]
+
+
+def build_app(board: Leaderboard, title: str = "sciwrite leaderboard") -> gr.Blocks:
+    """The app for `board` (the worker runs separately: `launch` starts one in a thread)."""
+    benchmarks = list(board.benchmarks)
+    with gr.Blocks(title=title) as app:
+        gr.Markdown(f"# {title}\nRelated-work generation (RWGBench) and introduction generation (SciIG), scored with "
+                    "the papers' metrics. Each score is the mean over papers with its 95% bootstrap interval.")
+        with gr.Tabs():
+            for benchmark in benchmarks:
+                _benchmark_tab(app, board, benchmark)
+            _plots_tab(board, benchmarks)
+            _compare_tab(board, benchmarks)
+            _drilldown_tab(board, benchmarks)
+            _submit_tab(board, benchmarks)
+            _submissions_tab(app, board)
+            with gr.Tab("About"):
+                gr.Markdown(about_markdown())
+    return app
+
+
+def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
+    info = get_benchmark(benchmark)
+    metrics = metric_columns(benchmark)
+    with gr.Tab(info.title, id=f"tab-{benchmark}"):
+        gr.Markdown(f"{info.title} ({info.paper}), split `{board.split_of(benchmark)}`. Columns follow the paper's "
+                    "table; the Profile column says which models scored each system (`paper` on a GPU, `lite` "
+                    "otherwise). Click a header to sort, or choose a metric below.")
+        with gr.Row():
+            search = gr.Textbox(label="Search", placeholder="system, model, method or retriever", scale=2)
+            # The choices arrive with the first load; API callers never get them, so any value is let through
+            # (an unknown one just matches no row).
+            models = gr.Dropdown(label="Model", multiselect=True, choices=[], allow_custom_value=True)
+            methods = gr.Dropdown(label="Method", multiselect=True, choices=[], allow_custom_value=True)
+            retrievers = gr.Dropdown(label="Retriever", multiselect=True, choices=[], allow_custom_value=True)
+        with gr.Row():
+            sort_by = gr.Dropdown(label="Sort by", choices=[(label, key) for _, key, label in metrics],
+                                  value=metrics[0][1])
+            order = gr.Radio(label="Order", choices=["best first", "worst first"], value="best first")
+            refresh = gr.Button("Refresh", elem_id=f"refresh-{benchmark}")
+        table = gr.Dataframe(label=f"{info.title} leaderboard", interactive=False, datatype="str", wrap=True,
+                             elem_id=f"table-{benchmark}", max_height=700)
+        note = gr.Textbox(label="Not computed", interactive=False, lines=2)
+
+        def show(text: str, chosen_models: list[str], chosen_methods: list[str], chosen_retrievers: list[str],
+                 metric: str, direction: str):
+            rows = leaderboard_rows(board.store, benchmark, board.split_of(benchmark))
+            frame = leaderboard_frame(rows, benchmark, search=text or "", models=chosen_models or (),
+                                      methods=chosen_methods or (), retrievers=chosen_retrievers or (), sort_by=metric,
+                                      descending=_descending(benchmark, metric, direction))
+            choices = filter_choices(rows)
+            return (frame, gr.Dropdown(choices=choices["model"]), gr.Dropdown(choices=choices["method"]),
+                    gr.Dropdown(choices=choices["retriever"]), not_computed_note(rows, benchmark))
+
+        inputs = [search, models, methods, retrievers, sort_by, order]
+        outputs = [table, models, methods, retrievers, note]
+        refresh.click(show, inputs, outputs, api_name=f"leaderboard_{benchmark}")
+        for control in (models, methods, retrievers, sort_by, order):
+            control.change(show, inputs, outputs, api_visibility="private")
+        search.submit(show, inputs, outputs, api_visibility="private")
+        app.load(show, inputs, outputs, api_visibility="private")
+
+
+def _descending(benchmark: str, metric: str, direction: str) -> bool:
+    best_first = direction != "worst first"
+    return best_first if higher_is_better(metric) else not best_first
+
+
+def _plots_tab(board: Leaderboard, benchmarks: list[str]) -> None:
+    with gr.Tab("Plots"):
+        benchmark = gr.Radio(label="Benchmark", choices=[(get_benchmark(b).title, b) for b in benchmarks],
+                             value=benchmarks[0])
+        with gr.Row():
+            category = gr.Dropdown(label="Category", choices=list(get_benchmark(benchmarks[0]).table_groups),
+                                   value=next(iter(get_benchmark(benchmarks[0]).table_groups)))
+            metric = gr.Dropdown(label="Metric", choices=_metric_choices(benchmarks[0]),
+                                 value=metric_columns(benchmarks[0])[0][1])
+            draw = gr.Button("Draw")
+        bars = gr.Plot(label="Per-category scores (error bars: 95% bootstrap intervals)")
+        chart = gr.Plot(label="One metric across systems")
+
+        def choose(name: str):
+            groups = list(get_benchmark(name).table_groups)
+            return (gr.Dropdown(choices=groups, value=groups[0]),
+                    gr.Dropdown(choices=_metric_choices(name), value=metric_columns(name)[0][1]))
+
+        def plot(name: str, group: str, key: str):
+            rows = leaderboard_rows(board.store, name, board.split_of(name))
+            return category_bars(rows, name, group), metric_chart(rows, name, key)
+
+        benchmark.change(choose, benchmark, [category, metric], api_visibility="private")
+        draw.click(plot, [benchmark, category, metric], [bars, chart], api_name="plots")
+
+
+def _metric_choices(benchmark: str) -> list[tuple[str, str]]:
+    return [(label, key) for _, key, label in metric_columns(benchmark)]
+
+
+def _compare_tab(board: Leaderboard, benchmarks: list[str]) -> None:
+    with gr.Tab("Compare"):
+        gr.Markdown("Two systems on the papers both scored: per metric the difference B − A, its 95% paired "
+                    "bootstrap interval, a paired permutation test's p-value and Holm's adjustment across metrics.")
+        benchmark = gr.Radio(label="Benchmark", choices=[(get_benchmark(b).title, b) for b in benchmarks],
+                             value=benchmarks[0])
+        with gr.Row():
+            # Choices fill in on focus, which an API caller never does: any submission id is let through and an
+            # unknown one is answered in the message.
+            system_a = gr.Dropdown(label="System A", choices=[], allow_custom_value=True)
+            system_b = gr.Dropdown(label="System B", choices=[], allow_custom_value=True)
+            run = gr.Button("Compare")
+        result = gr.Dataframe(label="B − A", interactive=False, datatype="str")
+        message = gr.Textbox(label="Message", interactive=False)
+
+        def choose(name: str):
+            choices = _system_choices(board, name)
+            return gr.Dropdown(choices=choices, value=None), gr.Dropdown(choices=choices, value=None)
+
+        def compare(id_a: str | None, id_b: str | None):
+            if not id_a or not id_b:
+                return pd.DataFrame(), "choose two systems"
+            try:
+                return compare_systems(board.store, id_a, id_b), ""
+            except (KeyError, ValueError) as err:
+                return pd.DataFrame(), str(err)
+
+        benchmark.change(choose, benchmark, [system_a, system_b], api_visibility="private")
+        system_a.focus(choose, benchmark, [system_a, system_b], api_visibility="private")
+        run.click(compare, [system_a, system_b], [result, message], api_name="compare")
+
+
+def _drilldown_tab(board: Leaderboard, benchmarks: list[str]) -> None:
+    with gr.Tab("Drill-down"):
+        benchmark = gr.Radio(label="Benchmark", choices=[(get_benchmark(b).title, b) for b in benchmarks],
+                             value=benchmarks[0])
+        with gr.Row():
+            system = gr.Dropdown(label="System", choices=[], allow_custom_value=True)  # as in the Compare tab
+            paper = gr.Dropdown(label="Paper", choices=[], allow_custom_value=True)
+            show = gr.Button("Show")
+        scores = gr.Dataframe(label="Per-paper scores", interactive=False, datatype="str", max_height=300)
+        with gr.Row():
+            generated = gr.Textbox(label="Generated", interactive=False, lines=14)
+            reference = gr.Textbox(label="Reference", interactive=False, lines=14)
+        citations = gr.Dataframe(label="Citations of the generated text", interactive=False, datatype="str",
+                                 elem_id="drilldown-citations")
+        extra = gr.Dataframe(label="More", interactive=False, datatype="str")
+        message = gr.Textbox(label="Notes", interactive=False)
+
+        def choose(name: str):
+            return gr.Dropdown(choices=_system_choices(board, name), value=None), gr.Dropdown(choices=[], value=None)
+
+        def pick_system(submission_id: str | None):
+            try:
+                frame = paper_scores_frame(board.store, submission_id) if submission_id else None
+            except KeyError:  # a typed id that is no submission
+                frame = None
+            if frame is None:
+                return pd.DataFrame(), gr.Dropdown(choices=[], value=None)
+            return frame, gr.Dropdown(choices=list(frame["paper_id"]), value=None)
+
+        def view(name: str, submission_id: str | None, paper_id: str | None):
+            if not submission_id or not paper_id:
+                return "", "", pd.DataFrame(), gr.Dataframe(), "choose a system and a paper"
+            try:
+                shown = paper_view(board.store, submission_id, paper_id, board.papers(name))
+            except (KeyError, ValueError) as err:
+                return "", "", pd.DataFrame(), gr.Dataframe(), str(err).strip("'\"")
+            return (shown.generated, shown.reference, shown.citations,
+                    gr.Dataframe(value=shown.extra, label=shown.extra_caption), "\n".join(shown.notes))
+
+        benchmark.change(choose, benchmark, [system, paper], api_visibility="private")
+        system.focus(lambda name, current: gr.Dropdown(choices=_system_choices(board, name), value=current),
+                     [benchmark, system], system, api_visibility="private")
+        system.change(pick_system, system, [scores, paper], api_visibility="private")
+        show.click(view, [benchmark, system, paper], [generated, reference, citations, extra, message],
+                   api_name="paper")
+
+
+def _submit_tab(board: Leaderboard, benchmarks: list[str]) -> None:
+    with gr.Tab("Submit", id="tab-submit"):
+        gr.Markdown("Upload one JSON Lines file of predictions — `{\"paper_id\", \"text\", \"candidates\"}` per paper "
+                    "for RWGBench, `{\"paper_id\", \"text\"}` for SciIG — or give the Hub id of a run pushed with "
+                    "`sciwrite push` (`org/name` or `org/name:config`). Every paper of the split needs a prediction. "
+                    "The file is checked at once; an accepted one is queued and scored by the worker.")
+        benchmark = gr.Radio(label="Benchmark", choices=[(get_benchmark(b).title, b) for b in benchmarks],
+                             value=benchmarks[0], elem_id="submit-benchmark")
+        with gr.Row():
+            upload = gr.File(label="Predictions (.jsonl)", file_types=[".jsonl", ".json"], type="binary",
+                             elem_id="submit-file")
+            hub_id = gr.Textbox(label="…or Hub dataset id", placeholder="org/name[:config]", elem_id="submit-hub-id")
+        with gr.Row():
+            system = gr.Textbox(label="System name", elem_id="submit-system")
+            model = gr.Textbox(label="Model", elem_id="submit-model")
+            method = gr.Textbox(label="Method", elem_id="submit-method")
+            retriever = gr.Textbox(label="Retriever", elem_id="submit-retriever")
+        with gr.Row():
+            weights = gr.Radio(label="Weights", choices=list(WEIGHTS), value=None, elem_id="submit-weights")
+            url = gr.Textbox(label="Paper or code URL (http/https)", elem_id="submit-url")
+            submitter = gr.Textbox(label="Your name or Hub user name", elem_id="submit-submitter")
+        send = gr.Button("Submit", variant="primary", elem_id="submit-button")
+        outcome = gr.Textbox(label="Result", interactive=False, lines=6, elem_id="submit-result")
+
+        def submit(name: str, content: bytes | None, hub: str, system_name: str, model_name: str, method_name: str,
+                   retriever_name: str, weights_value: str | None, link: str, who: str) -> str:
+            form = SubmissionForm(benchmark=name, system=system_name or "", submitter=who or "", model=model_name or "",
+                                  method=method_name or "", retriever=retriever_name or "", weights=weights_value or "",
+                                  url=link or "")
+            result = board.submit(form, content=content, hub_id=hub or None)
+            if not result.accepted:
+                return "Not accepted:\n" + "\n".join(f"- {p}" for p in result.problems)
+            s = result.submission
+            return (f"Accepted: {s.system} is queued as PENDING (submission {s.id}, {s.n_predictions} predictions). "
+                    "Its status is on the Submissions tab.")
+
+        send.click(submit, [benchmark, upload, hub_id, system, model, method, retriever, weights, url, submitter],
+                   outcome, api_name="submit", concurrency_limit=None)
+
+
+def _submissions_tab(app: gr.Blocks, board: Leaderboard) -> None:
+    with gr.Tab("Submissions", id="tab-submissions"):
+        table = gr.Dataframe(label="Every submission (newest first)", interactive=False, datatype="str",
+                             elem_id="submissions-table", max_height=700)
+        refresh = gr.Button("Refresh", elem_id="refresh-submissions")
+        with gr.Accordion("Admin", open=False):
+            token = gr.Textbox(label="Admin token", type="password")
+            target = gr.Textbox(label="Submission id")
+            with gr.Row():
+                delete = gr.Button("Delete", variant="stop")
+                retry = gr.Button("Retry")
+            message = gr.Textbox(label="Message", interactive=False)
+
+        def listing() -> pd.DataFrame:
+            return submissions_frame(board.store.submissions())
+
+        def act(action: str, secret: str, submission_id: str):
+            try:
+                getattr(board, action)((submission_id or "").strip(), secret or "")
+            except (PermissionError, KeyError) as err:
+                return str(err).strip("'\""), listing()
+            return f"{action}: done", listing()
+
+        refresh.click(listing, None, table, api_name="submissions")
+        delete.click(lambda s, i: act("delete", s, i), [token, target], [message, table], api_visibility="private")
+        retry.click(lambda s, i: act("retry", s, i), [token, target], [message, table], api_visibility="private")
+        app.load(listing, None, table, api_visibility="private")
+        gr.Timer(REFRESH_S).tick(listing, None, table, api_visibility="private")
+
+
+def launch(board: Leaderboard, host: str = "127.0.0.1", port: int | None = None, worker: bool = True,
+           evaluator: Any = None, **launch_options: Any) -> gr.Blocks:
+    """Start the worker thread (unless `worker` is False) and serve the app; returns the running app."""
+    if worker:
+        board.make_worker(evaluator).start()
+    app = build_app(board)
+    app.queue(default_concurrency_limit=4)
+    app.launch(server_name=host, server_port=port, **launch_options)
+    return app

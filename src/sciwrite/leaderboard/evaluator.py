@@ -1,0 +1,85 @@
+"""Scoring one submission with its benchmark's suite, as `sciwrite evaluate` does.
+
+The suite's profile is ``paper`` on a GPU (the papers' models) and ``lite`` otherwise, unless one is named; the
+LLM judge runs only when the board is given an endpoint for it. The predictions are written to a private temporary
+folder under a name made of the submission's id (never a name a user chose), scored, and the summary and per-paper
+rows returned; the folder is removed whatever happens.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.jsonl import read_json_lines
+from sciwrite.leaderboard.store import Submission
+from sciwrite.rwgbench.metrics.report import evaluate_prediction_files
+from sciwrite.sciig.metrics.report import evaluate_sciig_file
+
+#: Why a metric the board did not run has no value: the LLM judge without an endpoint, or a metric left out.
+JUDGE_NOT_RUN = "not run on this board (the LLM judge needs an endpoint the board was not given)"
+NOT_RUN = "not run on this board (left out of its metric list)"
+
+
+def default_profile() -> str:
+    """``paper`` when a CUDA GPU is there, ``lite`` otherwise."""
+    import torch
+
+    return "paper" if torch.cuda.is_available() else "lite"
+
+
+@dataclass
+class SuiteEvaluator:
+    """Scores a submission on its benchmark; one instance serves every submission of a worker, and the suites'
+    models stay loaded between submissions (the model loaders remember what they loaded)."""
+
+    sources: Mapping[str, str | Path | None] = field(default_factory=dict)  # benchmark -> local folder / Hub id
+    profile: str | None = None  # None: `default_profile()`
+    metrics: Mapping[str, Sequence[str] | None] = field(default_factory=dict)  # benchmark -> metric subset
+    judge_options: Mapping[str, Any] | None = None  # None: no LLM judge
+    bootstrap: int = 1000
+    batch_size: int = 64
+
+    def resolved_profile(self) -> str:
+        return self.profile or default_profile()
+
+    def __call__(self, submission: Submission, predictions_jsonl: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """(summary, per-paper rows) of `submission`; an error says what went wrong and is the FAILED reason."""
+        benchmark = get_benchmark(submission.benchmark)
+        metrics = self.metrics.get(benchmark.name)
+        if self.judge_options is None:
+            metrics = benchmark.metrics_without_judge(metrics)
+        name = submission.id  # a hex id: safe as a file and folder name
+        with tempfile.TemporaryDirectory(prefix="sciwrite-leaderboard-") as tmp:
+            path = Path(tmp) / f"{name}.jsonl"
+            path.write_text(predictions_jsonl, encoding="utf-8")
+            out = Path(tmp) / "out"
+            options = dict(source=self.sources.get(benchmark.name), profile=self.resolved_profile(), metrics=metrics,
+                           judge_options=self.judge_options, show_progress=False, batch_size=self.batch_size,
+                           bootstrap=self.bootstrap)
+            if benchmark.name == "rwgbench":
+                summary = evaluate_prediction_files([path], submission.split, out_dir=out, systems=[name],
+                                                    **options)[0]
+            elif benchmark.name == "sciig":
+                summary = evaluate_sciig_file(path, submission.split, out_dir=out / name, system=name, **options)
+            else:
+                raise ValueError(f"the leaderboard cannot score benchmark {benchmark.name!r}")
+            rows = read_json_lines(out / name / "per_paper.jsonl")
+        summary = {**_without_paths(summary), "system": submission.system}
+        without_judge = set(benchmark.metrics_without_judge(None))
+        skipped = {key: NOT_RUN if key in without_judge else JUDGE_NOT_RUN for key in benchmark.metrics
+                   if summary.get(key) is None and key not in summary.get("not_computed", {})
+                   and metrics is not None and key not in metrics}
+        summary["not_computed"] = {**summary.get("not_computed", {}), **skipped}
+        return json.loads(json.dumps(summary, default=str)), [{k: v for k, v in r.items() if k != "system"}
+                                                               for r in rows]
+
+
+def _without_paths(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """The summary without the temporary prediction path (meaningless once the folder is gone)."""
+    return {k: v for k, v in summary.items() if k != "predictions"}

@@ -1,0 +1,191 @@
+"""The leaderboard as one object: the store, the splits it scores on, submissions, the admin's actions, the Hub
+mirror and the worker. The Gradio app (`sciwrite.leaderboard.app`) and the command line both drive it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import os
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.predictions import prediction_file
+from sciwrite.leaderboard.drilldown import BenchmarkPapers
+from sciwrite.leaderboard.evaluator import SuiteEvaluator
+from sciwrite.leaderboard.mirror import HubMirror
+from sciwrite.leaderboard.store import DuplicateSubmission, RateLimited, ResultsStore, Submission
+from sciwrite.leaderboard.submission import HUB_ID, MAX_BYTES, SubmissionForm, check_predictions, form_problems
+from sciwrite.leaderboard.worker import Worker
+from sciwrite.rwgbench.metrics.report import SPLITS as RWGBENCH_SPLITS
+from sciwrite.sciig.data.loading import load_sciig
+
+logger = logging.getLogger(__name__)
+
+ADMIN_TOKEN_ENV = "SCIWRITE_LEADERBOARD_ADMIN_TOKEN"
+#: What a board scores on by default: each benchmark's offline sample.
+DEFAULT_SPLITS = {"rwgbench": "sample", "sciig": "sample"}
+
+
+@dataclass(frozen=True)
+class BoardSettings:
+    """The rules of one board."""
+
+    splits: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_SPLITS))  # benchmark -> split / config
+    sources: Mapping[str, str | None] = field(default_factory=dict)  # benchmark -> local folder or Hub dataset id
+    max_bytes: int = MAX_BYTES
+    rate_limit: int = 10  # submissions per submitter ...
+    rate_window_s: float = 24 * 3600.0  # ... in this many seconds
+
+
+@dataclass
+class SubmitOutcome:
+    """A submission queued (`submission`), or the problems that stopped it."""
+
+    submission: Submission | None
+    problems: list[str]
+
+    @property
+    def accepted(self) -> bool:
+        return self.submission is not None
+
+
+class Leaderboard:
+    """One board: `store` plus `settings`, and optionally a Hub `mirror` the store copies itself to."""
+
+    def __init__(self, store: ResultsStore, settings: BoardSettings | None = None, mirror: HubMirror | None = None):
+        self.store, self.settings, self.mirror = store, settings or BoardSettings(), mirror
+        self._split_ids: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {}
+        self._papers: dict[str, BenchmarkPapers] = {}
+        self._lock = threading.Lock()
+        self._mirror_lock = threading.Lock()
+
+    @property
+    def benchmarks(self) -> tuple[str, ...]:
+        return tuple(self.settings.splits)
+
+    def split_of(self, benchmark: str) -> str:
+        return self.settings.splits[benchmark]
+
+    def split_ids(self, benchmark: str) -> tuple[tuple[str, ...], dict[str, str]]:
+        """(scored paper_ids, {excluded paper_id: why}) of the board's split of `benchmark`, loaded once."""
+        with self._lock:
+            if benchmark not in self._split_ids:
+                self._split_ids[benchmark] = self._load_ids(benchmark)
+            return self._split_ids[benchmark]
+
+    def papers(self, benchmark: str) -> BenchmarkPapers:
+        """The split's paper records (and, for RWGBench, the corpus titles) for the drill-down, loaded once."""
+        with self._lock:
+            if benchmark not in self._papers:
+                self._papers[benchmark] = BenchmarkPapers.load(benchmark, self.split_of(benchmark),
+                                                               self.settings.sources.get(benchmark))
+            return self._papers[benchmark]
+
+    def _load_ids(self, benchmark: str) -> tuple[tuple[str, ...], dict[str, str]]:
+        split, source = self.split_of(benchmark), self.settings.sources.get(benchmark)
+        if benchmark == "rwgbench":
+            papers = get_benchmark(benchmark).load(RWGBENCH_SPLITS[split][0], source=source)
+            return tuple(papers["paper_id"]), {}
+        splits = load_sciig(split, source=source, split="all")
+        why = "a holdout paper (the few-shot exemplar pool), never scored"
+        return tuple(splits["test"]["paper_id"]), {pid: why for pid in splits["holdout"]["paper_id"]}
+
+    # -- submitting ---------------------------------------------------------------------------------------------
+
+    def submit(self, form: SubmissionForm, content: bytes | None = None, hub_id: str | None = None,
+               now: float | None = None) -> SubmitOutcome:
+        """Check and queue a submission given as file `content` or as the Hub id of a run pushed with
+        `sciwrite push` (``org/name[:config]``); every problem found is returned at once."""
+        form = form.cleaned()
+        problems = form_problems(form, self.benchmarks)
+        hub_id = (hub_id or "").strip() or None
+        if (content is None) == (hub_id is None):
+            problems.append("predictions: upload a JSON Lines file or give a Hub dataset id (one of the two)")
+        elif hub_id is not None and not HUB_ID.fullmatch(hub_id):
+            problems.append(f"hub id: expected org/name or org/name:config, got {hub_id!r}")
+        if problems:
+            return SubmitOutcome(None, problems)
+        if hub_id is not None:
+            try:
+                path = prediction_file(hub_id)
+            except Exception as err:  # a missing or private repo: say so, queue nothing
+                return SubmitOutcome(None, [f"hub id: could not load {hub_id!r}: {err}"])
+            if path.stat().st_size > self.settings.max_bytes:
+                return SubmitOutcome(None, [f"hub id: {hub_id!r} holds more than {self.settings.max_bytes / 1e6:.1f} "
+                                            "MB of predictions"])
+            content = path.read_bytes()
+        assert content is not None
+        ids, excluded = self.split_ids(form.benchmark)
+        checked = check_predictions(content, form.benchmark, ids, excluded=excluded, max_bytes=self.settings.max_bytes,
+                                    candidates="candidates" in get_benchmark(form.benchmark).prediction_fields)
+        if checked.problems:
+            return SubmitOutcome(None, checked.problems)
+        try:
+            submission = self.store.add_submission(
+                benchmark=form.benchmark, split=self.split_of(form.benchmark), system=form.system,
+                submitter=form.submitter, model=form.model, method=form.method, retriever=form.retriever,
+                weights=form.weights, url=form.url, source=hub_id or "upload", predictions_jsonl=checked.text,
+                sha256=checked.sha256, n_predictions=len(checked.records), now=now,
+                rate_limit=(self.settings.rate_limit, self.settings.rate_window_s))
+        except (DuplicateSubmission, RateLimited) as err:
+            return SubmitOutcome(None, [str(err)])
+        self.sync_mirror()
+        return SubmitOutcome(submission, [])
+
+    # -- the admin's actions ------------------------------------------------------------------------------------
+
+    def delete(self, submission_id: str, token: str) -> None:
+        """Delete a submission; needs the admin token of ``$SCIWRITE_LEADERBOARD_ADMIN_TOKEN``."""
+        self._check_admin(token)
+        self.store.delete(submission_id)
+        self.sync_mirror()
+
+    def retry(self, submission_id: str, token: str) -> None:
+        """Put a FAILED submission back in the queue; needs the admin token."""
+        self._check_admin(token)
+        self.store.requeue(submission_id)
+        self.sync_mirror()
+
+    @staticmethod
+    def _check_admin(token: str) -> None:
+        expected = os.environ.get(ADMIN_TOKEN_ENV, "")
+        if not expected:
+            raise PermissionError(f"admin actions are disabled: ${ADMIN_TOKEN_ENV} is not set on the server")
+        if not hmac.compare_digest((token or "").encode(), expected.encode()):
+            raise PermissionError("wrong admin token")
+
+    # -- mirror and worker --------------------------------------------------------------------------------------
+
+    def restore(self) -> dict[str, Any]:
+        """Bring back from the Hub what this store lacks (a Space's disk is empty after a restart)."""
+        return self.mirror.restore(self.store) if self.mirror is not None else {"restored": 0, "skipped": 0}
+
+    def sync_mirror(self) -> dict[str, Any] | None:
+        """Copy every change to the Hub (one sync at a time); failures stay queued for the next call."""
+        if self.mirror is None:
+            return None
+        with self._mirror_lock:
+            return self.mirror.sync(self.store)
+
+    def make_worker(self, evaluator: Any = None, **options: Any) -> Worker:
+        """A worker scoring on this board's sources (`SuiteEvaluator` unless another evaluator is given)."""
+        evaluator = evaluator or SuiteEvaluator(sources=dict(self.settings.sources))
+        profile = evaluator.resolved_profile() if isinstance(evaluator, SuiteEvaluator) else ""
+        return Worker(self.store, evaluator, profile=profile, on_change=self.sync_mirror, **options)
+
+
+def open_board(store: str | Path | None = None, settings: BoardSettings | None = None,
+               mirror: HubMirror | None = None, restore: bool = True) -> Leaderboard:
+    """A board on the store at `store` (default: `default_store_path()`), restored from the Hub mirror first."""
+    board = Leaderboard(ResultsStore(store), settings, mirror)
+    if restore and mirror is not None:
+        started = time.perf_counter()
+        report = board.restore()
+        logger.info("restored %s from the Hub in %.1f s", report, time.perf_counter() - started)
+    return board

@@ -1,0 +1,407 @@
+"""The leaderboard's results store: one SQLite file in WAL mode holding every submission, its predictions, its
+summary and its per-paper scores.
+
+Why SQLite: it is embedded (a Space needs no server), durable across crashes (every change is one transaction,
+and WAL lets the page read while the worker writes), and safe for several writers (each write takes the database
+lock with ``BEGIN IMMEDIATE`` and waits up to `BUSY_TIMEOUT_S` for it). A submission moves PENDING -> RUNNING ->
+FINISHED | FAILED. A worker claims the oldest PENDING one (or a RUNNING one whose heartbeat is stale: its worker
+died), beats while it scores, and writes the summary, the per-paper rows and the FINISHED status in one
+transaction, so a killed worker leaves nothing half-written. Each connection lives for one operation, so the
+store can be shared by threads and processes alike.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.paths import data_root
+
+PENDING, RUNNING, FINISHED, FAILED = "PENDING", "RUNNING", "FINISHED", "FAILED"
+STATUSES = (PENDING, RUNNING, FINISHED, FAILED)
+#: Seconds a write waits for another writer's lock before it fails.
+BUSY_TIMEOUT_S = 30.0
+#: A RUNNING submission whose heartbeat is older than this is taken to belong to a dead worker.
+STALE_AFTER_S = 120.0
+#: A submission whose worker died this many times is failed rather than retried forever.
+MAX_ATTEMPTS = 3
+STORE_ENV = "SCIWRITE_LEADERBOARD_STORE"
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS submissions (
+    id TEXT PRIMARY KEY,
+    benchmark TEXT NOT NULL,
+    split TEXT NOT NULL,
+    system TEXT NOT NULL,
+    model TEXT NOT NULL DEFAULT '',
+    method TEXT NOT NULL DEFAULT '',
+    retriever TEXT NOT NULL DEFAULT '',
+    weights TEXT NOT NULL DEFAULT '',
+    url TEXT NOT NULL DEFAULT '',
+    submitter TEXT NOT NULL,
+    source TEXT NOT NULL DEFAULT 'upload',
+    sha256 TEXT NOT NULL,
+    n_predictions INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL CHECK (status IN {STATUSES!r}),
+    error TEXT NOT NULL DEFAULT '',
+    profile TEXT NOT NULL DEFAULT '',
+    worker TEXT NOT NULL DEFAULT '',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    submitted_at REAL NOT NULL,
+    started_at REAL,
+    heartbeat_at REAL,
+    finished_at REAL,
+    updated_at REAL NOT NULL,
+    mirrored_at REAL,
+    UNIQUE (benchmark, split, sha256)
+);
+CREATE TABLE IF NOT EXISTS deletions (
+    submission_id TEXT PRIMARY KEY,
+    benchmark TEXT NOT NULL,
+    deleted_at REAL NOT NULL,
+    mirrored_at REAL
+);
+CREATE INDEX IF NOT EXISTS submissions_status ON submissions (status, submitted_at);
+CREATE INDEX IF NOT EXISTS submissions_submitter ON submissions (submitter, submitted_at);
+CREATE TABLE IF NOT EXISTS predictions (
+    submission_id TEXT PRIMARY KEY REFERENCES submissions (id) ON DELETE CASCADE,
+    jsonl TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS results (
+    submission_id TEXT PRIMARY KEY REFERENCES submissions (id) ON DELETE CASCADE,
+    summary TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS paper_scores (
+    submission_id TEXT NOT NULL REFERENCES submissions (id) ON DELETE CASCADE,
+    paper_id TEXT NOT NULL,
+    row TEXT NOT NULL,
+    PRIMARY KEY (submission_id, paper_id)
+);
+"""
+
+
+class DuplicateSubmission(ValueError):
+    """The same predictions (by sha256) were already submitted for this benchmark and split."""
+
+    def __init__(self, existing: Submission):
+        super().__init__(f"these predictions were already submitted as {existing.system!r} (submission "
+                         f"{existing.id}, {existing.status})")
+        self.existing = existing
+
+
+class RateLimited(ValueError):
+    """The submitter has used up the submissions the board allows in its time window."""
+
+
+class NotClaimed(RuntimeError):
+    """A worker tried to finish or fail a submission it no longer holds (another worker reclaimed it)."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One row of the submissions table."""
+
+    id: str
+    benchmark: str
+    split: str
+    system: str
+    submitter: str
+    sha256: str
+    status: str
+    submitted_at: float
+    updated_at: float
+    model: str = ""
+    method: str = ""
+    retriever: str = ""
+    weights: str = ""
+    url: str = ""
+    source: str = "upload"
+    n_predictions: int = 0
+    error: str = ""
+    profile: str = ""
+    worker: str = ""
+    attempts: int = 0
+    started_at: float | None = None
+    heartbeat_at: float | None = None
+    finished_at: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_COLUMNS = tuple(f.name for f in fields(Submission))
+_TEXT_COLUMNS = {f.name for f in fields(Submission) if f.type == "str"}
+
+
+def default_store_path() -> Path:
+    """``$SCIWRITE_LEADERBOARD_STORE`` or ``<data root>/leaderboard/leaderboard.sqlite``."""
+    import os
+
+    named = os.environ.get(STORE_ENV)
+    return Path(named) if named else data_root() / "leaderboard" / "leaderboard.sqlite"
+
+
+class ResultsStore:
+    """The SQLite results store at `path` (created with its folder when missing)."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(path) if path is not None else default_store_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(_SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at each checkpoint, never corrupt
+            conn.row_factory = sqlite3.Row
+            yield conn
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction holding the database lock from its start (no upgrade deadlocks)."""
+        with self._connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    # -- submissions --------------------------------------------------------------------------------------------
+
+    def add_submission(self, *, benchmark: str, split: str, system: str, submitter: str, predictions_jsonl: str,
+                       sha256: str, n_predictions: int, status: str = PENDING, now: float | None = None,
+                       submission_id: str | None = None, summary: Mapping[str, Any] | None = None,
+                       rows: Sequence[Mapping[str, Any]] = (), rate_limit: tuple[int, float] | None = None,
+                       **form: Any) -> Submission:
+        """Record a submission and its predictions (and, for an already-scored run, its `summary` and per-paper
+        `rows`) in one transaction; `DuplicateSubmission` when the same predictions are already there for this
+        benchmark and split. `form` holds the other text columns (model, method, retriever, weights, url, source,
+        profile, error) and, for a restore, the timestamps and counters. `rate_limit` (n, seconds) refuses, in the
+        same transaction, a submitter who already made n submissions in the last `seconds` (`RateLimited`)."""
+        unknown = set(form) - set(_COLUMNS) - {"mirrored_at"}
+        if unknown:
+            raise TypeError(f"unknown submission field(s) {sorted(unknown)}")
+        if status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}; choose one of {STATUSES}")
+        now = time.time() if now is None else now
+        row = {"id": submission_id or uuid.uuid4().hex, "benchmark": benchmark, "split": split, "system": system,
+               "submitter": submitter, "sha256": sha256, "n_predictions": n_predictions, "status": status,
+               "submitted_at": now, "updated_at": now, **({"finished_at": now} if status == FINISHED else {}),
+               **{k: ("" if v is None and k in _TEXT_COLUMNS else v) for k, v in form.items()}}
+        with self._write() as conn:
+            existing = conn.execute("SELECT * FROM submissions WHERE benchmark=? AND split=? AND sha256=?",
+                                    (benchmark, split, sha256)).fetchone()
+            if existing is not None:
+                raise DuplicateSubmission(_submission(existing))
+            if rate_limit is not None:
+                allowed, window = rate_limit
+                recent = conn.execute("SELECT COUNT(*) FROM submissions WHERE submitter=? AND submitted_at>?",
+                                      (submitter, now - window)).fetchone()[0]
+                if recent >= allowed:
+                    raise RateLimited(f"submitter {submitter!r} has made {recent} submissions in the last "
+                                      f"{window / 3600:g} h; the limit is {allowed}. Please try again later.")
+            conn.execute(f"INSERT INTO submissions ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                         tuple(row.values()))
+            conn.execute("INSERT INTO predictions (submission_id, jsonl) VALUES (?, ?)", (row["id"], predictions_jsonl))
+            conn.execute("DELETE FROM deletions WHERE submission_id=?", (row["id"],))
+            if summary is not None:
+                self._write_results(conn, row["id"], summary, rows)
+        return self.get(row["id"])
+
+    def get(self, submission_id: str) -> Submission:
+        """The submission with this id; `KeyError` naming it when there is none."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT * FROM submissions WHERE id=?", (submission_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no submission {submission_id!r}")
+        return _submission(row)
+
+    def find_by_sha256(self, benchmark: str, split: str, sha256: str) -> Submission | None:
+        with self._connect() as conn:
+            row = conn.execute("SELECT * FROM submissions WHERE benchmark=? AND split=? AND sha256=?",
+                               (benchmark, split, sha256)).fetchone()
+        return None if row is None else _submission(row)
+
+    def submissions(self, benchmark: str | None = None, status: str | None = None) -> list[Submission]:
+        """Every submission (optionally of one benchmark / status), newest first."""
+        where, args = _where(benchmark=benchmark, status=status)
+        with self._connect() as conn:
+            rows = conn.execute(f"SELECT * FROM submissions {where} ORDER BY submitted_at DESC, id", args).fetchall()
+        return [_submission(r) for r in rows]
+
+    def predictions(self, submission_id: str) -> str:
+        """The submission's predictions as the JSON Lines text that was accepted."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT jsonl FROM predictions WHERE submission_id=?", (submission_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no predictions for submission {submission_id!r}")
+        return row[0]
+
+    def delete(self, submission_id: str, now: float | None = None) -> None:
+        """Remove a submission with its predictions and results (the admin's action); a tombstone tells the
+        Hub mirror to remove its files too."""
+        now = time.time() if now is None else now
+        with self._write() as conn:
+            row = conn.execute("SELECT benchmark FROM submissions WHERE id=?", (submission_id,)).fetchone()
+            if row is None:
+                raise KeyError(f"no submission {submission_id!r}")
+            conn.execute("DELETE FROM submissions WHERE id=?", (submission_id,))
+            conn.execute("INSERT OR REPLACE INTO deletions (submission_id, benchmark, deleted_at) VALUES (?, ?, ?)",
+                         (submission_id, row["benchmark"], now))
+
+    # -- the Hub mirror's bookkeeping ---------------------------------------------------------------------------
+
+    def unmirrored(self) -> list[Submission]:
+        """Submissions changed since the mirror last copied them (or never copied), oldest change first."""
+        with self._connect() as conn:
+            rows = conn.execute("SELECT * FROM submissions WHERE mirrored_at IS NULL OR mirrored_at<updated_at "
+                                "ORDER BY updated_at, id").fetchall()
+        return [_submission(r) for r in rows]
+
+    def mark_mirrored(self, submission_id: str, updated_at: float) -> None:
+        """Record that the mirror holds the submission as it was at `updated_at` (a later change stays due)."""
+        with self._write() as conn:
+            conn.execute("UPDATE submissions SET mirrored_at=? WHERE id=?", (updated_at, submission_id))
+
+    def unmirrored_deletions(self) -> list[tuple[str, str]]:
+        """(submission id, benchmark) of deletions the mirror has not applied yet."""
+        with self._connect() as conn:
+            return [(r[0], r[1]) for r in conn.execute(
+                "SELECT submission_id, benchmark FROM deletions WHERE mirrored_at IS NULL ORDER BY deleted_at")]
+
+    def mark_deletion_mirrored(self, submission_id: str, now: float | None = None) -> None:
+        with self._write() as conn:
+            conn.execute("UPDATE deletions SET mirrored_at=? WHERE submission_id=?",
+                         (time.time() if now is None else now, submission_id))
+
+    def deleted_ids(self) -> set[str]:
+        """Ids an admin deleted (a restore from the Hub must not bring them back)."""
+        with self._connect() as conn:
+            return {r[0] for r in conn.execute("SELECT submission_id FROM deletions")}
+
+    # -- the queue ----------------------------------------------------------------------------------------------
+
+    def claim_next(self, worker: str, *, stale_after: float = STALE_AFTER_S, max_attempts: int = MAX_ATTEMPTS,
+                   now: float | None = None) -> Submission | None:
+        """Mark the oldest PENDING submission, or a RUNNING one whose heartbeat is older than `stale_after`
+        seconds, RUNNING for `worker` and return it; None when there is nothing to do. A stale one that has
+        already been tried `max_attempts` times is failed instead, with the reason."""
+        now = time.time() if now is None else now
+        with self._write() as conn:
+            for row in conn.execute("SELECT * FROM submissions WHERE status=? AND COALESCE(heartbeat_at, 0)<? "
+                                    "ORDER BY submitted_at",
+                                    (RUNNING, now - stale_after)).fetchall():
+                if row["attempts"] >= max_attempts:
+                    conn.execute("UPDATE submissions SET status=?, error=?, finished_at=?, updated_at=? WHERE id=?",
+                                 (FAILED, f"the evaluation stopped without a result {row['attempts']} times (its "
+                                          "worker died each time); not retried again", now, now, row["id"]))
+            row = conn.execute("SELECT * FROM submissions WHERE status=? OR (status=? AND COALESCE(heartbeat_at, 0)<?) "
+                               "ORDER BY status='RUNNING' DESC, submitted_at, id LIMIT 1",
+                               (PENDING, RUNNING, now - stale_after)).fetchone()
+            if row is None:
+                return None
+            conn.execute("UPDATE submissions SET status=?, worker=?, started_at=?, heartbeat_at=?, updated_at=?, "
+                         "attempts=attempts+1, error='' WHERE id=?", (RUNNING, worker, now, now, now, row["id"]))
+        return self.get(row["id"])
+
+    def heartbeat(self, submission_id: str, worker: str, now: float | None = None) -> bool:
+        """Say `worker` is still scoring this submission; False when it no longer holds it."""
+        now = time.time() if now is None else now
+        with self._write() as conn:
+            return conn.execute("UPDATE submissions SET heartbeat_at=? WHERE id=? AND status=? AND worker=?",
+                                (now, submission_id, RUNNING, worker)).rowcount == 1
+
+    def finish(self, submission_id: str, worker: str, summary: Mapping[str, Any],
+               rows: Sequence[Mapping[str, Any]], profile: str = "", now: float | None = None) -> None:
+        """Write the summary, the per-paper rows and FINISHED in one transaction; `NotClaimed` when `worker`
+        no longer holds the submission (nothing is written then)."""
+        now = time.time() if now is None else now
+        with self._write() as conn:
+            self._check_claim(conn, submission_id, worker)
+            self._write_results(conn, submission_id, summary, rows)
+            conn.execute("UPDATE submissions SET status=?, profile=?, finished_at=?, updated_at=?, error='' "
+                         "WHERE id=?", (FINISHED, profile, now, now, submission_id))
+
+    def fail(self, submission_id: str, worker: str, error: str, now: float | None = None) -> None:
+        """Mark the submission FAILED with `error` (shown on the page)."""
+        now = time.time() if now is None else now
+        with self._write() as conn:
+            self._check_claim(conn, submission_id, worker)
+            conn.execute("UPDATE submissions SET status=?, error=?, finished_at=?, updated_at=? WHERE id=?",
+                         (FAILED, error, now, now, submission_id))
+
+    def requeue(self, submission_id: str, now: float | None = None) -> None:
+        """Put a FAILED (or stuck) submission back in the queue (the admin's retry)."""
+        now = time.time() if now is None else now
+        with self._write() as conn:
+            changed = conn.execute("UPDATE submissions SET status=?, error='', worker='', attempts=0, started_at=NULL, "
+                                   "heartbeat_at=NULL, finished_at=NULL, updated_at=? WHERE id=?",
+                                   (PENDING, now, submission_id)).rowcount
+            if changed == 0:
+                raise KeyError(f"no submission {submission_id!r}")
+            conn.execute("DELETE FROM results WHERE submission_id=?", (submission_id,))
+            conn.execute("DELETE FROM paper_scores WHERE submission_id=?", (submission_id,))
+
+    @staticmethod
+    def _check_claim(conn: sqlite3.Connection, submission_id: str, worker: str) -> None:
+        row = conn.execute("SELECT status, worker FROM submissions WHERE id=?", (submission_id,)).fetchone()
+        if row is None or row["status"] != RUNNING or row["worker"] != worker:
+            held = "it is gone" if row is None else f"it is {row['status']} for worker {row['worker']!r}"
+            raise NotClaimed(f"worker {worker!r} does not hold submission {submission_id!r}: {held}")
+
+    @staticmethod
+    def _write_results(conn: sqlite3.Connection, submission_id: str, summary: Mapping[str, Any],
+                       rows: Sequence[Mapping[str, Any]]) -> None:
+        conn.execute("INSERT OR REPLACE INTO results (submission_id, summary) VALUES (?, ?)",
+                     (submission_id, json.dumps(summary, ensure_ascii=False)))
+        conn.execute("DELETE FROM paper_scores WHERE submission_id=?", (submission_id,))
+        conn.executemany("INSERT INTO paper_scores (submission_id, paper_id, row) VALUES (?, ?, ?)",
+                         [(submission_id, str(r["paper_id"]), json.dumps(r, ensure_ascii=False)) for r in rows])
+
+    # -- results ------------------------------------------------------------------------------------------------
+
+    def summary(self, submission_id: str) -> dict[str, Any] | None:
+        with self._connect() as conn:
+            row = conn.execute("SELECT summary FROM results WHERE submission_id=?", (submission_id,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def finished(self, benchmark: str, split: str | None = None) -> list[tuple[Submission, dict[str, Any]]]:
+        """(submission, summary) of every FINISHED submission of `benchmark` (and `split`), oldest first."""
+        where, args = _where(benchmark=benchmark, split=split, status=FINISHED, prefix="s.")
+        with self._connect() as conn:
+            rows = conn.execute(f"SELECT s.*, r.summary AS summary_json FROM submissions s JOIN results r "
+                                f"ON r.submission_id=s.id {where} ORDER BY s.submitted_at, s.id", args).fetchall()
+        return [(_submission(r), json.loads(r["summary_json"])) for r in rows]
+
+    def paper_rows(self, submission_id: str) -> list[dict[str, Any]]:
+        """The per-paper rows of a scored submission, in paper order."""
+        with self._connect() as conn:
+            rows = conn.execute("SELECT row FROM paper_scores WHERE submission_id=? ORDER BY rowid",
+                                (submission_id,)).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+
+def _submission(row: sqlite3.Row) -> Submission:
+    return Submission(**{k: row[k] for k in _COLUMNS})
+
+
+def _where(prefix: str = "", **equal: Any) -> tuple[str, tuple[Any, ...]]:
+    pairs = [(k, v) for k, v in equal.items() if v is not None]
+    if not pairs:
+        return "", ()
+    return "WHERE " + " AND ".join(f"{prefix}{k}=?" for k, _ in pairs), tuple(v for _, v in pairs)

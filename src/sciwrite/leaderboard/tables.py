@@ -1,0 +1,184 @@
+"""The leaderboard table: tidy numeric rows from the results store, and the filtered, sorted text frame the page
+shows (one column per metric of the benchmark's results table, "mean [low, high]").
+
+Pure functions over plain data (no UI library): the page calls `leaderboard_rows` once per refresh and
+`leaderboard_frame` on every search / filter / sort change, so filtering never touches the store. User strings
+(system, model, ...) are returned exactly as submitted; escaping them is the UI's job, and nothing here builds
+HTML.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from sciwrite.benchmark import Benchmark
+from sciwrite.benchmarks import get_benchmark
+from sciwrite.leaderboard.store import ResultsStore
+from sciwrite.rwgbench.metrics.suite import PAPER_LABELS
+
+#: Metrics where a lower value is better (everything else: higher is better). The one place that says so.
+LOWER_IS_BETTER: frozenset[str] = frozenset({"perplexity"})
+#: What a cell shows for a metric without a value (not computed, or not applicable), as the papers print it.
+MISSING = "\u2013"
+#: Display labels per benchmark that differ from `Benchmark.table_groups` (RWGBench: Table 2's printed headers).
+_PRINTED_LABELS: dict[str, Mapping[str, str]] = {"rwgbench": PAPER_LABELS}
+#: Submission fields copied onto each row, then the summary fields.
+_INFO_FIELDS = ("id", "system", "model", "method", "retriever", "weights", "url", "split")
+#: Text fields the search box looks in.
+SEARCH_FIELDS = ("system", "model", "method", "retriever")
+#: Filter dropdown -> row field.
+FILTER_FIELDS = {"models": "model", "methods": "method", "retrievers": "retriever"}
+#: Leading text columns of the displayed frame, and the row field each shows.
+DISPLAY_INFO = {"Rank": None, "System": "system", "Model": "model", "Method": "method", "Retriever": "retriever",
+                "Weights": "weights", "Profile": "profile", "Papers": "n_papers"}
+
+
+def higher_is_better(metric: str) -> bool:
+    """Whether a larger value of `metric` is better (False only for `LOWER_IS_BETTER` metrics)."""
+    return metric not in LOWER_IS_BETTER
+
+
+def as_benchmark(benchmark: str | Benchmark) -> Benchmark:
+    """A `Benchmark` from its name (or itself)."""
+    return benchmark if isinstance(benchmark, Benchmark) else get_benchmark(benchmark)
+
+
+def metric_columns(benchmark: str | Benchmark) -> list[tuple[str, str, str]]:
+    """(group, metric key, column label) per metric in the paper's results-table order, the label "group · header"
+    ("CQ · Prec.", "Lexical · ROUGE-1")."""
+    bench = as_benchmark(benchmark)
+    printed = _PRINTED_LABELS.get(bench.name, {})
+    return [(group, key, f"{group} \u00b7 {printed.get(key, label)}")
+            for group, columns in bench.table_groups.items() for key, label in columns]
+
+
+def metric_labels(benchmark: str | Benchmark) -> dict[str, str]:
+    """Metric key -> column label."""
+    return {key: label for _, key, label in metric_columns(benchmark)}
+
+
+def number(value: Any) -> float | None:
+    """`value` as a float when it is a finite number, else None (not computed, NaN, a stray string)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str | None = None) -> list[dict[str, Any]]:
+    """One tidy row per FINISHED submission of `benchmark` (and `split`), oldest first: the submission's fields
+    (id, system, model, method, retriever, weights, url, split), ``profile``, ``n_papers``, per metric ``<key>``,
+    ``<key>_low`` and ``<key>_high`` (floats or None), and the summary's ``not_computed`` / ``interval_notes``
+    (metric -> reason) for `not_computed_note`."""
+    bench = as_benchmark(benchmark)
+    rows = []
+    for submission, summary in store.finished(bench.name, split):
+        row: dict[str, Any] = {f: getattr(submission, f) for f in _INFO_FIELDS}
+        row["profile"] = submission.profile or str(summary.get("profile") or "")
+        row["n_papers"] = summary.get("n_papers")
+        intervals = summary.get("intervals") or {}
+        for key in bench.metrics:
+            low, high = (list(intervals.get(key) or []) + [None, None])[:2]
+            row[key], row[f"{key}_low"], row[f"{key}_high"] = number(summary.get(key)), number(low), number(high)
+        row["not_computed"] = dict(summary.get("not_computed") or {})
+        row["interval_notes"] = dict(summary.get("interval_notes") or {})
+        rows.append(row)
+    return rows
+
+
+def ci_text(value: float | None, low: float | None = None, high: float | None = None) -> str:
+    """"0.412 [0.380, 0.440]" (3 decimals); the value alone without an interval; `MISSING` without a value."""
+    if value is None:
+        return MISSING
+    if low is None or high is None:
+        return f"{value:.3f}"
+    return f"{value:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def _matches(row: Mapping[str, Any], needle: str, filters: Mapping[str, set[str]]) -> bool:
+    if needle and not any(needle in str(row.get(f) or "").casefold() for f in SEARCH_FIELDS):
+        return False
+    return all(not wanted or str(row.get(field) or "") in wanted for field, wanted in filters.items())
+
+
+def sort_rows(rows: Sequence[Mapping[str, Any]], metric: str,
+              descending: bool | None = None) -> list[Mapping[str, Any]]:
+    """`rows` by `metric`, numerically (best first by default: `higher_is_better`), rows without a value last;
+    ties keep their order."""
+    descending = higher_is_better(metric) if descending is None else descending
+    present = [r for r in rows if number(r.get(metric)) is not None]
+    absent = [r for r in rows if number(r.get(metric)) is None]
+    return sorted(present, key=lambda r: r[metric], reverse=descending) + absent
+
+
+def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchmark, *, search: str = "",
+                      models: Iterable[str] = (), methods: Iterable[str] = (), retrievers: Iterable[str] = (),
+                      sort_by: str | None = None, descending: bool | None = None) -> pd.DataFrame:
+    """The displayed table: Rank, System, Model, Method, Retriever, Weights, Profile, Papers, then one text column
+    per metric ("0.412 [0.380, 0.440]", `MISSING` when not computed).
+
+    `search` is a case-insensitive plain substring (never a pattern) of system, model, method or retriever;
+    `models` / `methods` / `retrievers` keep rows whose value is one of them (empty: all). Rows are sorted by
+    metric `sort_by` (default: the benchmark's first metric) numerically, in `descending` order (default: best
+    first), rows without a value last; Rank is 1..n after sorting. ``frame.attrs["ids"]`` holds the submission
+    ids in row order (for a click on a row)."""
+    bench = as_benchmark(benchmark)
+    columns = metric_columns(bench)
+    sort_by = sort_by or bench.metrics[0]
+    if sort_by not in bench.metrics:
+        raise ValueError(f"cannot sort by {sort_by!r}: not a {bench.title} metric; choose one of {list(bench.metrics)}")
+    needle = search.strip().casefold()
+    filters = {FILTER_FIELDS["models"]: set(models), FILTER_FIELDS["methods"]: set(methods),
+               FILTER_FIELDS["retrievers"]: set(retrievers)}
+    kept = sort_rows([r for r in rows if _matches(r, needle, filters)], sort_by, descending)
+    records = []
+    for rank, row in enumerate(kept, 1):
+        record: dict[str, Any] = {name: rank if field is None else row.get(field)
+                                  for name, field in DISPLAY_INFO.items()}
+        for _, key, label in columns:
+            record[label] = ci_text(number(row.get(key)), number(row.get(f"{key}_low")), number(row.get(f"{key}_high")))
+        records.append(record)
+    frame = pd.DataFrame(records, columns=[*DISPLAY_INFO, *(label for _, _, label in columns)])
+    frame.attrs["ids"] = [row.get("id") for row in kept]
+    return frame
+
+
+def filter_choices(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
+    """The distinct non-empty values for the filter dropdowns, sorted: keys ``model``, ``method``, ``retriever``
+    (for `leaderboard_frame`'s `models`, `methods`, `retrievers`)."""
+    return {field: sorted({str(r.get(field)) for r in rows if r.get(field)}) for field in FILTER_FIELDS.values()}
+
+
+def not_computed_note(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchmark) -> str:
+    """One line per profile naming the metrics it did not compute and why (from the summaries' ``not_computed``),
+    then the metrics shown without an interval and why (``interval_notes``); empty when there is nothing to say."""
+    labels = metric_labels(benchmark)
+    by_profile: dict[str, dict[str, list[str]]] = {}
+    no_interval: dict[str, list[str]] = {}
+    for row in rows:
+        profile = str(row.get("profile") or "unknown profile")
+        for metric, reason in (row.get("not_computed") or {}).items():
+            reasons = by_profile.setdefault(profile, {}).setdefault(metric, [])
+            if str(reason) not in reasons:
+                reasons.append(str(reason))
+        for metric, reason in (row.get("interval_notes") or {}).items():
+            if str(reason) not in no_interval.setdefault(metric, []):
+                no_interval[metric].append(str(reason))
+    order = {key: i for i, key in enumerate(labels)}
+
+    def listed(found: Mapping[str, list[str]]) -> str:
+        ordered = sorted(found, key=lambda m: (order.get(m, len(order)), m))
+        return "; ".join(f"{labels.get(m, m)}: {' / '.join(found[m])}" for m in ordered)
+
+    lines = [f"Not computed under profile {profile!r} (shown as {MISSING}): {listed(found)}"
+             for profile, found in sorted(by_profile.items())]
+    if no_interval:
+        lines.append(f"No interval: {listed(no_interval)}")
+    return "\n".join(lines)
+
+
+__all__ = ["LOWER_IS_BETTER", "MISSING", "ci_text", "filter_choices", "higher_is_better", "leaderboard_frame",
+           "leaderboard_rows", "metric_columns", "metric_labels", "not_computed_note", "number", "sort_rows"]

@@ -1,0 +1,370 @@
+"""The leaderboard's view layer (tables, plots, comparison, drill-down, About) on hand-made stores."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import shutil
+
+import pytest
+from matplotlib.container import BarContainer
+from matplotlib.figure import Figure
+
+from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.metric_modules import available_metrics
+from sciwrite.leaderboard.about import about_markdown
+from sciwrite.leaderboard.compare import compare_systems
+from sciwrite.leaderboard.drilldown import OUT_OF_RANGE, BenchmarkPapers, paper_scores_frame, paper_view
+from sciwrite.leaderboard.plots import category_bars, metric_chart
+from sciwrite.leaderboard.store import FINISHED, PENDING, ResultsStore
+from sciwrite.leaderboard.tables import (
+    MISSING,
+    filter_choices,
+    leaderboard_frame,
+    leaderboard_rows,
+    metric_columns,
+    not_computed_note,
+)
+from sciwrite.stats import paired_comparison
+
+RWG = get_benchmark("rwgbench")
+SCIIG = get_benchmark("sciig")
+XSS = "<img src=x onerror=alert(1)>"
+INFO = ["Rank", "System", "Model", "Method", "Retriever", "Weights", "Profile", "Papers"]
+SCIIG_MINI_PAPERS = ("2020.aacl-main.67", "2020.acl-main.547", "2020.acl-main.443", "2020.acl-main.573")
+
+
+@pytest.fixture
+def store(tmp_path):
+    return ResultsStore(tmp_path / "lb.sqlite")
+
+
+def add(store, system, *, benchmark="rwgbench", split="sample", means=None, intervals=None, rows=(), status=FINISHED,
+        predictions="", profile="lite", not_computed=None, interval_notes=None, **form):
+    """A submission with a summary holding `means` (other metrics None) and `intervals`."""
+    bench = get_benchmark(benchmark)
+    summary = {"n_papers": len(rows) or 3, "profile": profile, **{m: None for m in bench.metrics}, **(means or {}),
+               "intervals": intervals or {}, "not_computed": not_computed or {}, "n_resamples": 1000,
+               "confidence": 0.95}
+    if interval_notes:
+        summary["interval_notes"] = interval_notes
+    digest = hashlib.sha256(f"{benchmark}{split}{system}{predictions}".encode()).hexdigest()
+    return store.add_submission(benchmark=benchmark, split=split, system=system, submitter="tester",
+                                predictions_jsonl=predictions, sha256=digest, n_predictions=len(rows),
+                                status=status, summary=summary if status == FINISHED else None, rows=rows,
+                                profile=profile, **form)
+
+
+def bars(fig):
+    """Number of bars per bar container of a figure's first axes."""
+    return [len(c) for c in fig.axes[0].containers if isinstance(c, BarContainer)]
+
+
+# -- tables ---------------------------------------------------------------------------------------------------------
+
+
+def test_metric_columns_follow_the_papers_groups():
+    cols = metric_columns("rwgbench")
+    assert [g for g, _, _ in cols] == ["CQ"] * 5 + ["CO"] * 2 + ["CF"] * 2 + ["TQ"] * 3
+    assert [k for _, k, _ in cols] == list(RWG.metrics)
+    assert [label for _, _, label in cols][:3] == ["CQ \u00b7 Prec.", "CQ \u00b7 Rec.", "CQ \u00b7 Soft Rec."]
+    assert cols[-1][2] == "TQ \u00b7 LLM"
+    sciig = metric_columns(SCIIG)
+    assert [k for _, k, _ in sciig] == list(SCIIG.metrics)
+    assert list(dict.fromkeys(g for g, _, _ in sciig)) == list(SCIIG.table_groups)
+    assert sciig[0][2] == "Lexical \u00b7 ROUGE-1" and sciig[-1][2] == "LLM judge \u00b7 Narrative quality"
+
+
+def test_rows_hold_finished_submissions_only_with_their_intervals(store):
+    a = add(store, "sys-a", model="m1", means={"precision": 0.412, "recall": 0.5},
+            intervals={"precision": [0.38, 0.44], "recall": [None, None]})
+    add(store, "queued", status=PENDING)
+    add(store, "other split", split="test", means={"precision": 0.1})
+    rows = leaderboard_rows(store, "rwgbench", split="sample")
+    assert [r["id"] for r in rows] == [a.id]
+    row = rows[0]
+    assert (row["precision"], row["precision_low"], row["precision_high"]) == (0.412, 0.38, 0.44)
+    assert (row["recall"], row["recall_low"], row["recall_high"]) == (0.5, None, None)
+    assert row["llm_judge"] is None and row["profile"] == "lite" and row["n_papers"] == 3 and row["model"] == "m1"
+    assert len(leaderboard_rows(store, "rwgbench")) == 2  # every split
+
+
+def test_frame_layout_and_interval_text(store):
+    add(store, "sys-a", model="m1", method="rag", retriever="bm25", weights="open",
+        means={"precision": 0.412, "recall": 0.5, "rougeL": 0.25},
+        intervals={"precision": [0.38, 0.44], "recall": [0.4996, 0.5004]})
+    frame = leaderboard_frame(leaderboard_rows(store, "rwgbench"), "rwgbench")
+    assert list(frame.columns) == INFO + [label for _, _, label in metric_columns("rwgbench")]
+    row = frame.iloc[0]
+    assert row["CQ \u00b7 Prec."] == "0.412 [0.380, 0.440]"
+    assert row["CQ \u00b7 Rec."] == "0.500 [0.500, 0.500]"
+    assert row["TQ \u00b7 R-L"] == "0.250"  # a value without an interval
+    assert row["TQ \u00b7 LLM"] == MISSING == "\u2013"
+    assert (row["Rank"], row["System"], row["Model"], row["Method"], row["Retriever"], row["Weights"],
+            row["Profile"], row["Papers"]) == (1, "sys-a", "m1", "rag", "bm25", "open", "lite", 3)
+    empty = leaderboard_frame([], "sciig")
+    assert empty.empty and list(empty.columns)[:8] == INFO
+
+
+@pytest.fixture
+def four(store):
+    """Four SciIG systems with numeric values whose text order differs from their numeric order."""
+    specs = [("alpha", "gpt-4o", "level1", 9.75, 0.9), ("Beta", "GPT-4o-mini", "level2", 12.5, 0.15),
+             ("a.c-system", "llama", "level1", None, None), ("abc", "llama", "level3", 30.0, 0.5)]
+    for system, model, method, ppl, rouge in specs:
+        add(store, system, benchmark="sciig", model=model, method=method,
+            means={"perplexity": ppl, "rouge1": rouge})
+    return leaderboard_rows(store, "sciig")
+
+
+def test_search_is_a_case_insensitive_plain_substring(four):
+    systems = lambda **kw: list(leaderboard_frame(four, "sciig", sort_by="rouge1", **kw)["System"])  # noqa: E731
+    assert sorted(systems(search="gpt-4O")) == ["Beta", "alpha"]
+    assert systems(search="a.c") == ["a.c-system"]  # "." is a dot, not "any character": "abc" stays out
+    assert systems(search="  LEVEL3 ") == ["abc"]  # method, trimmed
+    assert systems(search="(") == []  # not a pattern, so no error either
+    assert systems(models=["llama"]) == ["abc", "a.c-system"]
+    assert systems(models=["llama"], methods=["level1"]) == ["a.c-system"]
+    assert systems(methods=["level1", "level2"], search="beta") == ["Beta"]
+    assert systems(retrievers=["bm25"]) == []
+
+
+def test_sort_is_numeric_with_missing_values_last(four):
+    frame = leaderboard_frame(four, "sciig", sort_by="rouge1")
+    assert list(frame["System"]) == ["alpha", "abc", "Beta", "a.c-system"]  # 0.9, 0.5, 0.15, None
+    assert list(frame["Rank"]) == [1, 2, 3, 4]
+    ascending = leaderboard_frame(four, "sciig", sort_by="rouge1", descending=False)
+    assert list(ascending["System"]) == ["Beta", "abc", "alpha", "a.c-system"]  # None still last
+    # perplexity: lower is better, so ascending by default; 9.75 < 12.5 < 30 numerically (not as text)
+    assert list(leaderboard_frame(four, "sciig", sort_by="perplexity")["System"]) == ["alpha", "Beta", "abc",
+                                                                                      "a.c-system"]
+    # the default sort is the benchmark's first metric (ROUGE-1)
+    default = leaderboard_frame(four, "sciig")
+    assert list(default["System"]) == list(frame["System"])
+    assert default.attrs["ids"] == [next(r["id"] for r in four if r["system"] == s) for s in default["System"]]
+    with pytest.raises(ValueError, match="not a SciIG metric"):
+        leaderboard_frame(four, "sciig", sort_by="precision")
+
+
+def test_user_strings_are_returned_verbatim(store):
+    add(store, XSS, model="a & b", method="<b>x</b>", retriever="$x$", means={"precision": 0.3})
+    rows = leaderboard_rows(store, "rwgbench")
+    frame = leaderboard_frame(rows, "rwgbench", search="<IMG")
+    assert frame.iloc[0]["System"] == XSS and frame.iloc[0]["Model"] == "a & b"
+    assert frame.iloc[0]["Method"] == "<b>x</b>" and frame.iloc[0]["Retriever"] == "$x$"
+    assert filter_choices(rows) == {"model": ["a & b"], "method": ["<b>x</b>"], "retriever": ["$x$"]}
+    fig = category_bars(rows, "rwgbench", "CQ")
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == [XSS]
+    fig.savefig(io.BytesIO(), format="png")  # draws: a "$" in a name is plain text, not TeX
+
+
+def test_filter_choices_are_distinct_sorted_non_empty(four):
+    assert filter_choices(four) == {"model": ["GPT-4o-mini", "gpt-4o", "llama"],
+                                    "method": ["level1", "level2", "level3"], "retriever": []}
+
+
+def test_not_computed_note_lists_reasons_per_profile(store):
+    add(store, "a", profile="lite", not_computed={"soft_citation_recall": "no NLI model in lite",
+                                                  "llm_judge": "no LLM endpoint"})
+    add(store, "b", profile="lite", not_computed={"llm_judge": "no LLM endpoint"})
+    add(store, "c", profile="paper")
+    note = not_computed_note(leaderboard_rows(store, "rwgbench"), "rwgbench")
+    assert note == ("Not computed under profile 'lite' (shown as \u2013): CQ \u00b7 Soft Rec.: no NLI model in lite; "
+                    "TQ \u00b7 LLM: no LLM endpoint")
+    add(store, "s", benchmark="sciig", interval_notes={"bleu": "corpus BLEU is not a mean over papers"})
+    assert not_computed_note(leaderboard_rows(store, "sciig"), "sciig") == (
+        "No interval: Lexical \u00b7 BLEU: corpus BLEU is not a mean over papers")
+    assert not_computed_note([], "sciig") == ""
+
+
+# -- comparison -----------------------------------------------------------------------------------------------------
+
+
+def paper_row(pid, **values):
+    return {"paper_id": pid, **values}
+
+
+@pytest.fixture
+def pair(store):
+    """A and B on 3 shared papers (A also has a 4th); B's rows in another order."""
+    a = add(store, "A", rows=[paper_row("p1", precision=0.1, recall=0.5), paper_row("p2", precision=0.2, recall=0.5),
+                              paper_row("p3", precision=0.3, recall=0.5), paper_row("p4", precision=0.9, recall=0.1)])
+    b = add(store, "B", rows=[paper_row("p3", precision=0.6, recall=0.5), paper_row("p1", precision=0.2, recall=0.5),
+                              paper_row("p2", precision=0.4, recall=0.5)])
+    return a, b
+
+
+def test_compare_systems_by_hand(store, pair):
+    a, b = pair
+    frame = compare_systems(store, a.id, b.id, n_resamples=1000, seed=0)
+    assert list(frame.columns) == ["Metric", "A", "B", "B \u2212 A", "95% CI", "p (permutation)", "p (Holm)",
+                                   "Papers"]
+    assert list(frame["Metric"]) == [label for _, _, label in metric_columns("rwgbench")]
+    prec = frame.set_index("Metric").loc["CQ \u00b7 Prec."]
+    # differences 0.1, 0.2, 0.3: mean 0.2; of the 2^3 sign flips only all-plus and all-minus reach |0.2|: p = 2/8
+    assert (prec["A"], prec["B"], prec["B \u2212 A"], prec["Papers"]) == ("0.200", "0.400", "0.200", 3)
+    assert prec["p (permutation)"] == "0.250"
+    # Holm over the two metrics with a p-value (precision 0.25, recall 1.0): min(1, 2 * 0.25) = 0.5
+    assert prec["p (Holm)"] == "0.500"
+    low, high = frame.attrs["comparison"]["precision"]["ci_low"], frame.attrs["comparison"]["precision"]["ci_high"]
+    assert 0.1 <= low < 0.2 < high <= 0.3 and prec["95% CI"] == f"[{low:.3f}, {high:.3f}]"
+    rec = frame.set_index("Metric").loc["CQ \u00b7 Rec."]
+    assert (rec["B \u2212 A"], rec["95% CI"], rec["p (permutation)"], rec["p (Holm)"]) == ("0.000", "[0.000, 0.000]",
+                                                                                          "1.000", "1.000")
+    judge = frame.set_index("Metric").loc["TQ \u00b7 LLM"]
+    assert (judge["A"], judge["B \u2212 A"], judge["p (permutation)"], judge["Papers"]) == (MISSING, MISSING,
+                                                                                          MISSING, 0)
+    # the numbers are sciwrite.stats.paired_comparison's on the rows keyed by paper_id
+    rows = {s.id: {r["paper_id"]: r for r in store.paper_rows(s.id)} for s in (a, b)}
+    assert frame.attrs["comparison"] == paired_comparison(rows[a.id], rows[b.id], RWG.metrics, 1000, seed=0)
+
+
+def test_compare_p_values_come_from_sciwrite_stats(store, pair, monkeypatch):
+    import sciwrite.stats
+
+    monkeypatch.setattr(sciwrite.stats, "permutation_p_value", lambda a, b, n, seed: 0.0123)
+    prec = compare_systems(store, *(s.id for s in pair)).set_index("Metric").loc["CQ \u00b7 Prec."]
+    assert prec["p (permutation)"] == "0.012" and prec["p (Holm)"] == "0.025"
+
+
+def test_compare_needs_the_same_benchmark_and_split(store, pair):
+    other_split = add(store, "C", split="test", rows=[paper_row("p1", precision=0.1)])
+    other_bench = add(store, "D", benchmark="sciig", rows=[paper_row("p1", rouge1=0.1)])
+    with pytest.raises(ValueError, match="same benchmark and split"):
+        compare_systems(store, pair[0].id, other_split.id)
+    with pytest.raises(ValueError, match="same benchmark and split"):
+        compare_systems(store, pair[0].id, other_bench.id)
+    pending = add(store, "E", status=PENDING)
+    with pytest.raises(ValueError, match="no per-paper scores"):
+        compare_systems(store, pair[0].id, pending.id)
+
+
+# -- drill-down -----------------------------------------------------------------------------------------------------
+
+
+def test_rwgbench_drilldown_on_the_mini_sample(store, mini_sample_folder):
+    from sciwrite.rwgbench.data.loading import load_rwgbench
+
+    papers = BenchmarkPapers.load("rwgbench", "sample", source=mini_sample_folder)
+    corpus = {r["doc_id"]: r["title"] for r in load_rwgbench("sample_corpus", source=mini_sample_folder)}
+    pid = "P06-1112"
+    gold = list(papers.paper(pid)["citations"])
+    non_gold = next(d for d in corpus if d not in gold)
+    candidates = [gold[0], non_gold, gold[1]]
+    text = "Earlier systems [1] used patterns; others [2, 7] did not. As [1] shows, it helps."
+    prediction = json.dumps({"paper_id": pid, "text": text, "candidates": candidates})
+    sub = add(store, "sys", predictions=prediction + "\n",
+              rows=[paper_row(pid, precision=0.5, recall=0.123456, llm_judge=None)])
+
+    view = paper_view(store, sub.id, pid, papers)
+    assert view.generated == text and view.reference == papers.paper(pid)["related_work"]
+    assert view.title == papers.paper(pid)["title"]
+    assert view.citations.to_dict("records") == [
+        {"Marker": "[1]", "doc_id": gold[0], "Cited title": corpus[gold[0]], "In gold set": "yes"},
+        {"Marker": "[2]", "doc_id": non_gold, "Cited title": corpus[non_gold], "In gold set": "no"},
+        {"Marker": "[7]", "doc_id": "", "Cited title": "", "In gold set": OUT_OF_RANGE},
+    ]
+    assert list(view.extra["doc_id"]) == gold[1:]
+    assert list(view.extra["In candidate list"]) == ["[3]"] + ["no"] * (len(gold) - 2)
+    assert list(view.extra["Title"]) == [corpus[d] for d in gold[1:]]
+    scores = dict(zip(view.scores["Metric"], view.scores["Score"]))
+    assert scores["CQ \u00b7 Prec."] == "0.500" and scores["CQ \u00b7 Rec."] == "0.123"
+    assert scores["TQ \u00b7 LLM"] == MISSING
+
+    frame = paper_scores_frame(store, sub.id)
+    assert list(frame.columns) == ["paper_id", *(label for _, _, label in metric_columns("rwgbench"))]
+    assert frame.iloc[0]["paper_id"] == pid and frame.iloc[0]["CQ \u00b7 Rec."] == 0.123
+
+    with pytest.raises(KeyError, match="no-such-paper"):
+        paper_view(store, sub.id, "no-such-paper", papers)
+    with pytest.raises(KeyError, match="E06-1051"):  # in the split, but the submission did not predict it
+        paper_view(store, sub.id, "E06-1051", papers)
+    with pytest.raises(ValueError, match="rwgbench/test"):
+        paper_view(store, sub.id, pid, BenchmarkPapers("rwgbench", "test", []))
+
+
+@pytest.fixture
+def sciig_mini_folder(tmp_path):
+    from sciwrite.sciig.data.builder import write_sciig_sample
+    from sciwrite.sources.aclsum import aclsum_paper_dir
+
+    papers = tmp_path / "sciig_papers"
+    papers.mkdir()
+    for stem in SCIIG_MINI_PAPERS:
+        shutil.copy(aclsum_paper_dir() / f"{stem}.json", papers)
+    write_sciig_sample(tmp_path / "sciig", paper_dir=papers)
+    return tmp_path / "sciig"
+
+
+def test_sciig_drilldown_marks_the_cited_works(store, sciig_mini_folder):
+    papers = BenchmarkPapers.load("sciig", "sample", source=sciig_mini_folder)
+    pid = "2020.acl-main.443"
+    paper = papers.paper(pid)
+    keys = [n["key"] for n in paper["neighbors"]]
+    text = f"Code generation ({keys[0]}) and more (Nobody et al., 1999)."
+    prediction = json.dumps({"paper_id": pid, "text": text})
+    row = paper_row(pid, rouge1=0.25, citation_precision=0.5, cited_keys=[keys[0], "Nobody et al., 1999"],
+                    not_in_neighbors=["Nobody et al., 1999"])
+    sub = add(store, "intro", benchmark="sciig", predictions=prediction, rows=[row])
+    view = paper_view(store, sub.id, pid, papers)
+    assert view.reference == paper["introduction"] and view.generated == text
+    assert list(view.citations["Key"]) == keys
+    assert list(view.citations["Title"]) == [n["title"] for n in paper["neighbors"]]
+    assert list(view.citations["Cited by the generation"]) == ["yes"] + ["no"] * (len(keys) - 1)
+    assert list(view.extra["Citation"]) == ["Nobody et al., 1999"]
+
+    bare = add(store, "bare", benchmark="sciig", predictions=prediction + " ", rows=[paper_row(pid, rouge1=0.2)])
+    view = paper_view(store, bare.id, pid, papers)
+    assert set(view.citations["Cited by the generation"]) == {MISSING} and view.notes
+
+
+# -- plots ----------------------------------------------------------------------------------------------------------
+
+
+def test_plots_draw_one_bar_per_system_and_metric(store):
+    for i, (system, p) in enumerate([("a", 0.2), ("b", None), ("c", 0.6)]):
+        add(store, system, means={"precision": p, "recall": 0.1 * (i + 1)},
+            intervals={"precision": [None, None] if p is None else [p - 0.05, p + 0.05]})
+    rows = leaderboard_rows(store, "rwgbench")
+    fig = category_bars(rows, "rwgbench", "CQ")
+    assert isinstance(fig, Figure)
+    assert bars(fig) == [5, 5, 5]  # one container per system, one bar per CQ metric
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["a", "b", "c"]
+    chart = metric_chart(rows, "rwgbench", "precision")
+    assert bars(chart) == [2]  # "b" has no precision
+    labels = [t.get_text() for t in chart.axes[0].get_yticklabels()]
+    ys = [t.get_position()[1] for t in chart.axes[0].get_yticklabels()]
+    assert [label for _, label in sorted(zip(ys, labels), reverse=True)] == ["c", "a"]  # the best at the top
+    assert "1 without a value" in chart.axes[0].get_title()
+    for figure in (fig, chart):
+        figure.savefig(io.BytesIO(), format="png")
+    with pytest.raises(ValueError, match="no category"):
+        category_bars(rows, "rwgbench", "Lexical")
+
+
+def test_plots_cap_many_systems_and_say_when_empty(store):
+    for i in range(15):
+        add(store, f"s{i:02d}", benchmark="sciig", means={"perplexity": 10.0 + i, "rouge1": i / 20})
+    rows = leaderboard_rows(store, "sciig")
+    fig = category_bars(rows, "sciig", "Fluency")
+    assert bars(fig) == [1] * 12 and "best 12 of 15" in fig.axes[0].get_title()
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()][0] == "s00"  # lowest perplexity
+    assert bars(metric_chart(rows, "sciig", "rouge1", max_systems=5)) == [5]
+    for empty in (category_bars([], "sciig", "Lexical"), metric_chart([], "sciig", "bleu")):
+        assert isinstance(empty, Figure) and not bars(empty)
+        assert [t.get_text() for t in empty.axes[0].texts] == ["no finished submissions"]
+
+
+# -- about ----------------------------------------------------------------------------------------------------------
+
+
+def test_about_mentions_every_metric_module():
+    text = about_markdown()
+    for name in available_metrics():
+        assert f"(`{name}`)" in text, name
+    assert "## RWGBench" in text and "## SciIG" in text
+    assert text.index("(`citation_precision_recall`)") < text.index("## SciIG") < text.index("(`sciig_rouge`)")
+    assert "percentile bootstrap over papers" in text and "permutation test" in text and "Holm" in text
+    assert "\ntitle:" not in text and "tags:" not in text  # front matter stripped
+    assert "Lexical overlap with the reference introduction" in text  # a card's first paragraph
