@@ -131,10 +131,12 @@ def _plots_tab(board: Leaderboard, benchmarks: list[str]) -> None:
         benchmark = gr.Radio(label="Benchmark", choices=[(get_benchmark(b).title, b) for b in benchmarks],
                              value=benchmarks[0])
         with gr.Row():
+            # The choices follow the benchmark in the page; an API caller picks the benchmark itself, so any value
+            # is let through here and checked against that benchmark in `plot`.
             category = gr.Dropdown(label="Category", choices=list(get_benchmark(benchmarks[0]).table_groups),
-                                   value=next(iter(get_benchmark(benchmarks[0]).table_groups)))
+                                   value=next(iter(get_benchmark(benchmarks[0]).table_groups)), allow_custom_value=True)
             metric = gr.Dropdown(label="Metric", choices=_metric_choices(benchmarks[0]),
-                                 value=metric_columns(benchmarks[0])[0][1])
+                                 value=metric_columns(benchmarks[0])[0][1], allow_custom_value=True)
             draw = gr.Button("Draw")
         bars = gr.Plot(label="Per-category scores (error bars: 95% bootstrap intervals)")
         chart = gr.Plot(label="One metric across systems")
@@ -145,6 +147,11 @@ def _plots_tab(board: Leaderboard, benchmarks: list[str]) -> None:
                     gr.Dropdown(choices=_metric_choices(name), value=metric_columns(name)[0][1]))
 
         def plot(name: str, group: str, key: str):
+            bench = get_benchmark(name)
+            if group not in bench.table_groups:
+                raise gr.Error(f"{bench.title} has no category {group!r}; choose one of {list(bench.table_groups)}")
+            if key not in bench.metrics:
+                raise gr.Error(f"{bench.title} has no metric {key!r}; choose one of {list(bench.metrics)}")
             rows = leaderboard_rows(board.store, name, board.split_of(name))
             return category_bars(rows, name, group), metric_chart(rows, name, key)
 
@@ -165,15 +172,17 @@ def _compare_tab(board: Leaderboard, benchmarks: list[str]) -> None:
         with gr.Row():
             # Choices fill in on focus, which an API caller never does: any submission id is let through and an
             # unknown one is answered in the message.
-            system_a = gr.Dropdown(label="System A", choices=[], allow_custom_value=True)
-            system_b = gr.Dropdown(label="System B", choices=[], allow_custom_value=True)
-            run = gr.Button("Compare")
-        result = gr.Dataframe(label="B − A", interactive=False, datatype="str")
-        message = gr.Textbox(label="Message", interactive=False)
+            system_a = gr.Dropdown(label="System A", choices=[], allow_custom_value=True, elem_id="compare-a")
+            system_b = gr.Dropdown(label="System B", choices=[], allow_custom_value=True, elem_id="compare-b")
+            run = gr.Button("Compare", elem_id="compare-button")
+        result = gr.Dataframe(label="B − A", interactive=False, datatype="str", elem_id="compare-table")
+        message = gr.Textbox(label="Message", interactive=False, elem_id="compare-message")
 
-        def choose(name: str):
+        def choose(name: str, keep_a: str | None = None, keep_b: str | None = None):
+            """Fresh choices for both (a newly scored system shows up); a focus keeps what was chosen, a change of
+            benchmark clears it."""
             choices = _system_choices(board, name)
-            return gr.Dropdown(choices=choices, value=None), gr.Dropdown(choices=choices, value=None)
+            return gr.Dropdown(choices=choices, value=keep_a), gr.Dropdown(choices=choices, value=keep_b)
 
         def compare(id_a: str | None, id_b: str | None):
             if not id_a or not id_b:
@@ -184,7 +193,8 @@ def _compare_tab(board: Leaderboard, benchmarks: list[str]) -> None:
                 return pd.DataFrame(), str(err)
 
         benchmark.change(choose, benchmark, [system_a, system_b], api_visibility="private")
-        system_a.focus(choose, benchmark, [system_a, system_b], api_visibility="private")
+        for picker in (system_a, system_b):
+            picker.focus(choose, [benchmark, system_a, system_b], [system_a, system_b], api_visibility="private")
         run.click(compare, [system_a, system_b], [result, message], api_name="compare")
 
 

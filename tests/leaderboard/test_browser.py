@@ -1,0 +1,145 @@
+"""The leaderboard page in a real browser (headless Chromium through Playwright): read the table, submit a file through
+the form, see the new row after a refresh, and check that a system name written as HTML stays text (no element, no
+script). Skips, saying why, where Playwright or Debian's Chromium is missing (`scripts/install_chromium.sh`)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from sciwrite.leaderboard.store import FINISHED
+from sciwrite.leaderboard.submission import SubmissionForm
+from tests.leaderboard.conftest import rwgbench_lines
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+XSS = "<img src=x onerror=alert(1)>"
+SCRIPT = "<script>alert(2)</script>"
+#: Where a human can look at the last run's page.
+SCREENSHOT_COPY = Path("/tmp/leaderboard-screenshot.png")
+WAIT_MS = 60_000
+
+
+def _missing() -> str:
+    """Why the browser test cannot run here ('' when it can): checked before any fixture starts a board."""
+    if importlib.util.find_spec("playwright") is None:
+        return "playwright is not installed; `pip install playwright` (the dev extra) runs the browser test"
+    if not CHROMIUM.exists():
+        return f"no Chromium at {CHROMIUM}; scripts/install_chromium.sh installs Debian's (apt-get install chromium)"
+    return ""
+
+
+SKIP_REASON = _missing()
+pytestmark = [
+    pytest.mark.skipif(bool(SKIP_REASON), reason=SKIP_REASON),
+    pytest.mark.filterwarnings(  # Gradio's queue on pandas 3, not this project
+        "ignore:'future.no_silent_downcasting' is deprecated", "ignore:The copy keyword is deprecated"),
+]
+
+
+def _choose(page, dropdown: str, label_start: str, expect) -> None:
+    """Open a Gradio dropdown and click the option whose label starts with `label_start`."""
+    page.locator(f"{dropdown} input").click()
+    option = page.get_by_role("option").filter(has_text=label_start).first
+    expect(option).to_be_visible(timeout=WAIT_MS)
+    option.click()
+    expect(page.locator(f"{dropdown} input")).to_have_value(re.compile(re.escape(label_start)), timeout=WAIT_MS)
+
+
+def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_folder):
+    from playwright.sync_api import expect, sync_playwright
+
+    seeded = served_board.board.submit(
+        SubmissionForm(benchmark="rwgbench", system="Seeded baseline", submitter="maintainer", model="gpt-4o",
+                       method="zero-shot", retriever="bm25", weights="closed"),
+        content="\n".join(rwgbench_lines(mini_sample_folder, 0)).encode())
+    assert seeded.accepted, seeded.problems
+    assert served_board.wait_final(seeded.submission.id).status == FINISHED
+    upload = tmp_path / "predictions.jsonl"
+    upload.write_text("\n".join(rwgbench_lines(mini_sample_folder, 1)) + "\n", encoding="utf-8")
+
+    dialogs: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+
+            def on_dialog(dialog) -> None:
+                dialogs.append(dialog.message)
+                dialog.dismiss()
+
+            page.on("dialog", on_dialog)
+            page.goto(served_board.url, wait_until="domcontentloaded")
+
+            table = page.locator("#table-rwgbench")
+            expect(table).to_contain_text("Seeded baseline", timeout=WAIT_MS)
+            expect(table).to_contain_text("CQ · Prec.")
+            expect(table).to_contain_text(re.compile(r"\d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]"))
+
+            page.get_by_role("tab", name="Submit").click()
+            page.locator("#submit-file input[type=file]").set_input_files(str(upload))
+            uploaded = page.locator("#submit-file").get_by_role("cell", name=upload.name, exact=True)
+            expect(uploaded).to_be_visible(timeout=WAIT_MS)
+            page.locator("#submit-system textarea").fill(XSS)
+            page.locator("#submit-model textarea").fill("llama-3-8b")
+            page.locator("#submit-method textarea").fill(SCRIPT)
+            page.locator("#submit-retriever textarea").fill("dense")
+            page.locator("#submit-weights").get_by_text("open", exact=True).click()
+            page.locator("#submit-url textarea").fill("https://example.org/run")
+            page.locator("#submit-submitter textarea").fill("browser tester")
+            page.locator("#submit-button").click()
+            result = page.locator("#submit-result textarea")
+            expect(result).to_have_value(re.compile(r"^Accepted: "), timeout=WAIT_MS)
+            found = re.search(r"submission ([0-9a-f]{32})", result.input_value())
+            assert found, result.input_value()
+            ended = served_board.wait_final(found.group(1))
+            assert ended.status == FINISHED and ended.system == XSS, ended
+
+            page.get_by_role("tab", name="RWGBench").click()
+            deadline = time.monotonic() + WAIT_MS / 1000
+            while XSS not in table.inner_text():
+                assert time.monotonic() < deadline, "the new row never appeared after Refresh"
+                page.locator("#refresh-rwgbench").click()
+                page.wait_for_timeout(500)
+            # shown as the literal text it was typed as (role queries skip the table's hidden sizing copy)
+            expect(table.get_by_role("gridcell", name=XSS, exact=True)).to_be_visible()
+            expect(table.get_by_role("gridcell", name=SCRIPT, exact=True)).to_be_visible()
+            expect(table).to_contain_text("Seeded baseline")
+            assert page.locator('img[src="x"]').count() == 0
+            assert page.locator("script", has_text="alert(2)").count() == 0
+            screenshot = tmp_path / "leaderboard.png"
+            page.screenshot(path=str(screenshot), full_page=True)
+
+            page.get_by_role("tab", name="Submissions").click()
+            page.locator("#refresh-submissions").click()
+            submissions = page.locator("#submissions-table")
+            expect(submissions.get_by_role("gridcell", name=XSS, exact=True)).to_be_visible(timeout=WAIT_MS)
+            expect(submissions).to_contain_text("browser tester")
+            expect(submissions).to_contain_text(FINISHED)
+            expect(submissions).to_contain_text("Seeded baseline")
+            page.screenshot(path=str(tmp_path / "submissions.png"), full_page=True)
+
+            page.get_by_role("tab", name="Compare").click()
+            _choose(page, "#compare-a", "Seeded baseline", expect)
+            _choose(page, "#compare-b", XSS, expect)
+            page.locator("#compare-a input").click()  # focusing A again refreshes the choices, keeping both picks
+            page.keyboard.press("Escape")
+            expect(page.locator("#compare-b input")).to_have_value(re.compile(re.escape(XSS)), timeout=WAIT_MS)
+            page.locator("#compare-button").click()
+            compared = page.locator("#compare-table")
+            expect(compared.get_by_role("gridcell", name="CQ · Rec.", exact=True)).to_be_visible(timeout=WAIT_MS)
+            expect(compared.get_by_role("gridcell", name="0.200", exact=True).first).to_be_visible()  # 0.6 - 0.4
+            assert page.locator('img[src="x"]').count() == 0
+        finally:
+            browser.close()
+    assert dialogs == [], f"the page ran a script: {dialogs}"
+    try:
+        shutil.copyfile(screenshot, SCREENSHOT_COPY)
+    except OSError:  # a read-only or shared /tmp: the copy in tmp_path is enough
+        pass
