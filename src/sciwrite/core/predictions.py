@@ -29,9 +29,14 @@ def json_lines(path: str | Path) -> Iterator[JsonLine]:
     dataset, see `prediction_file`); `problem` says why a line is not valid JSON (its record is then None).
     A record's ``pred`` (the generation runner's field) is also its ``text``."""
     for number, line, record, problem in iter_json_lines(prediction_file(path)):
-        if isinstance(record, dict) and "text" not in record and "pred" in record:
-            record["text"] = record["pred"]
-        yield number, line, record, problem
+        yield number, line, with_text(record), problem
+
+
+def with_text(record: Any) -> Any:
+    """`record` with the generation runner's ``pred`` also as ``text`` when ``text`` is absent (in place)."""
+    if isinstance(record, dict) and "text" not in record and "pred" in record:
+        record["text"] = record["pred"]
+    return record
 
 
 def prediction_file(source: str | Path) -> Path:

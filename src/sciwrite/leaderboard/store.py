@@ -13,6 +13,7 @@ store can be shared by threads and processes alike.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 import uuid
@@ -142,8 +143,6 @@ _TEXT_COLUMNS = {f.name for f in fields(Submission) if f.type == "str"}
 
 def default_store_path() -> Path:
     """``$SCIWRITE_LEADERBOARD_STORE`` or ``<data root>/leaderboard/leaderboard.sqlite``."""
-    import os
-
     named = os.environ.get(STORE_ENV)
     return Path(named) if named else data_root() / "leaderboard" / "leaderboard.sqlite"
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sciwrite.core.jsonl import parse_json_lines
-from sciwrite.core.predictions import record_problem
+from sciwrite.core.predictions import record_problem, with_text
 
 #: Submissions larger than this are refused (the RWGBench test split's predictions are a few MB).
 MAX_BYTES = 20 * 1024 * 1024
@@ -98,8 +98,7 @@ def check_predictions(content: bytes, benchmark: str, paper_ids: Collection[str]
     first_line: dict[str, int] = {}
     what = "the generated related-work section" if candidates else "the generated introduction"
     for number, _, record, problem in parse_json_lines(text.splitlines()):
-        if isinstance(record, dict) and "text" not in record and "pred" in record:
-            record["text"] = record["pred"]
+        record = with_text(record)
         problem = problem or record_problem(record, text_is=what, candidates=candidates)
         if problem:
             kinds.setdefault("malformed", []).append(f"line {number}: {problem}")
