@@ -28,7 +28,7 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 from gradio_client import Client, handle_file  # noqa: E402
 
-from sciwrite.leaderboard.app import build_app  # noqa: E402
+from sciwrite.leaderboard.app import launch  # noqa: E402
 from sciwrite.leaderboard.evaluator import SuiteEvaluator  # noqa: E402
 from sciwrite.leaderboard.service import BoardSettings, Leaderboard  # noqa: E402
 from sciwrite.leaderboard.store import FAILED, FINISHED, ResultsStore  # noqa: E402
@@ -67,21 +67,16 @@ def main() -> None:
     board = Leaderboard(ResultsStore(tmp / "lb.sqlite"),
                         BoardSettings(sources={"rwgbench": str(sample)}, rate_limit=10**6))
     board.split_ids("rwgbench")  # loaded once at start, as a running board has it
-    worker = None
-    if args.worker:
-        evaluator = SuiteEvaluator(sources={"rwgbench": str(sample)}, profile="lite", bootstrap=200,
-                                   metrics={"rwgbench": ["precision", "recall", "citation_density"]})
-        worker = board.make_worker(evaluator, heartbeat_s=1.0)
-        worker.start(poll_s=0.1)
-    app = build_app(board)
-    app.queue(default_concurrency_limit=4)
-    app.launch(server_name="127.0.0.1", prevent_thread_lock=True, quiet=True)
+    evaluator = SuiteEvaluator(sources={"rwgbench": str(sample)}, profile="lite", bootstrap=200,
+                               metrics={"rwgbench": ["precision", "recall", "citation_density"]})
+    served = launch(board, worker=args.worker, evaluator=evaluator, poll_s=0.1, heartbeat_s=1.0,
+                    prevent_thread_lock=True, quiet=True)
     latencies: list[float] = []
     replies: list[str] = []
     lock = threading.Lock()
 
     def client(index: int) -> None:
-        c = Client(app.local_url, verbose=False)
+        c = Client(served.url, verbose=False)
         for j in range(args.per_client):
             path = files[index * args.per_client + j]
             started = time.perf_counter()
@@ -105,15 +100,14 @@ def main() -> None:
     q = statistics.quantiles(latencies, n=20)
     print(f"latency of one submission: median {statistics.median(latencies) * 1000:.0f} ms, "
           f"p95 {q[18] * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms")
-    if worker is not None:
+    if served.worker is not None:
         while any(s.status not in (FINISHED, FAILED) for s in board.store.submissions()):
             time.sleep(0.2)
         done = time.perf_counter() - started
         statuses = [s.status for s in board.store.submissions()]
         print(f"all {len(statuses)} reached a final status {done:.1f} s after the first submission "
               f"({statuses.count(FINISHED)} FINISHED, {statuses.count(FAILED)} FAILED)")
-        worker.stop(5)
-    app.close()
+    served.close(timeout=5)
     if accepted != len(files) or stored != accepted:
         raise SystemExit("lost or refused submissions: see above")
     shutil.rmtree(tmp, ignore_errors=True)

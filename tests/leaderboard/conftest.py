@@ -87,17 +87,10 @@ def launch_board(tmp_path, monkeypatch, mini_sample_folder, sciig_mini_folder) -
         board = Leaderboard(ResultsStore(tmp_path / f"board-{len(launched)}.sqlite"),
                             replace(BoardSettings(sources=sources), **settings))
         evaluator = evaluator or SuiteEvaluator(sources=sources, profile="lite", bootstrap=200)
-        worker = board.make_worker(evaluator, heartbeat_s=0.5, stale_after_s=30)
-        worker.start(poll_s=0.2)
-        try:
-            app = launch(board, host="127.0.0.1", port=None, worker=False, prevent_thread_lock=True, quiet=True,
-                         show_error=True)
-        except BaseException:
-            worker.stop(timeout=30)
-            raise
-        served = ServedBoard(app.local_url, board, worker, app)
-        launched.append(served)
-        return served
+        served = launch(board, host="127.0.0.1", port=None, evaluator=evaluator, poll_s=0.2, heartbeat_s=0.5,
+                        stale_after_s=30, prevent_thread_lock=True, quiet=True, show_error=True)
+        launched.append(ServedBoard(served.url, board, served.worker, served.app))
+        return launched[-1]
 
     yield start
     for served in launched:

@@ -17,8 +17,6 @@ from gradio_client.exceptions import AppError
 from sciwrite.leaderboard.store import FAILED, FINISHED
 from tests.leaderboard.conftest import FINAL, rwgbench_lines, sciig_lines
 
-pytestmark = pytest.mark.filterwarnings(  # Gradio's queue on pandas 3, not this project
-    "ignore:'future.no_silent_downcasting' is deprecated", "ignore:The copy keyword is deprecated")
 CI_CELL = re.compile(r"-?\d+\.\d{3} \[-?\d+\.\d{3}, -?\d+\.\d{3}\]")
 ACCEPTED = re.compile(r"Accepted: .* is queued as PENDING \(submission ([0-9a-f]{32}), (\d+) predictions\)")
 
@@ -205,3 +203,27 @@ def test_twenty_concurrent_submitters(launch_board, cheap_evaluator, tmp_path, m
     over = _submit(client, _write(tmp_path, "one-more.jsonl", rwgbench_lines(mini_sample_folder, n)), "One more",
                    submitter="load tester")
     assert over.startswith("Not accepted:") and "the limit is 20" in over
+
+
+def test_launch_returns_the_app_and_the_worker_it_configured(tmp_path, monkeypatch, cheap_evaluator):
+    """`launch` hands back what it started, with the worker settings it was given, and `close` stops both."""
+    from sciwrite.leaderboard.app import launch
+    from sciwrite.leaderboard.service import Leaderboard
+    from sciwrite.leaderboard.store import ResultsStore
+
+    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")
+    board = Leaderboard(ResultsStore(tmp_path / "board.sqlite"))
+    served = launch(board, evaluator=cheap_evaluator, poll_s=0.1, heartbeat_s=0.25, stale_after_s=5,
+                    prevent_thread_lock=True, quiet=True)
+    try:
+        assert served.url.startswith("http://127.0.0.1:")
+        assert (served.worker.heartbeat_s, served.worker.stale_after_s) == (0.25, 5)
+        assert served.worker._thread.is_alive()
+        assert Client(served.url, verbose=False).predict(api_name="/submissions") is not None
+    finally:
+        served.close(timeout=10)
+    assert not served.worker._thread.is_alive()
+    alone = launch(Leaderboard(ResultsStore(tmp_path / "other.sqlite")), worker=False, prevent_thread_lock=True,
+                   quiet=True)
+    alone.close()
+    assert alone.worker is None

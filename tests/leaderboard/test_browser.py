@@ -36,11 +36,20 @@ def _missing() -> str:
 
 
 SKIP_REASON = _missing()
-pytestmark = [
-    pytest.mark.skipif(bool(SKIP_REASON), reason=SKIP_REASON),
-    pytest.mark.filterwarnings(  # Gradio's queue on pandas 3, not this project
-        "ignore:'future.no_silent_downcasting' is deprecated", "ignore:The copy keyword is deprecated"),
-]
+pytestmark = pytest.mark.skipif(bool(SKIP_REASON), reason=SKIP_REASON)
+
+
+#: [header text, number of lines its text takes] for every column header of a table element.
+HEADER_LINES_JS = """table => [...table.querySelectorAll('[role=columnheader]')].map(header => {
+    const walker = document.createTreeWalker(header, NodeFilter.SHOW_TEXT), tops = new Set();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const rect of range.getClientRects()) if (rect.width > 0) tops.add(Math.round(rect.top));
+    }
+    return [header.innerText.trim(), tops.size];
+}).filter(([text]) => text)"""
 
 
 def _choose(page, dropdown: str, label_start: str, expect) -> None:
@@ -81,6 +90,10 @@ def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_
             expect(table).to_contain_text("Seeded baseline", timeout=WAIT_MS)
             expect(table).to_contain_text("CQ · Prec.")
             expect(table).to_contain_text(re.compile(r"\d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]"))
+            # every header on one line (without column widths the browser squeezes short columns' headers to a
+            # letter a line): count the distinct line tops of each header's text
+            lines = table.evaluate(HEADER_LINES_JS)
+            assert lines and all(n == 1 for _, n in lines), lines
 
             page.get_by_role("tab", name="Submit").click()
             page.locator("#submit-file input[type=file]").set_input_files(str(upload))

@@ -20,6 +20,7 @@ from sciwrite.leaderboard.plots import category_bars, metric_chart
 from sciwrite.leaderboard.store import FINISHED, PENDING, ResultsStore
 from sciwrite.leaderboard.tables import (
     MISSING,
+    column_widths,
     filter_choices,
     leaderboard_frame,
     leaderboard_rows,
@@ -105,6 +106,20 @@ def test_frame_layout_and_interval_text(store):
             row["Profile"], row["Papers"]) == (1, "sys-a", "m1", "rag", "bm25", "open", "lite", 3)
     empty = leaderboard_frame([], "sciig")
     assert empty.empty and list(empty.columns)[:8] == INFO
+
+
+@pytest.mark.parametrize("benchmark", ["rwgbench", "sciig"])
+def test_every_column_has_a_width_wide_enough_for_its_header_words(benchmark):
+    """One width per column of the frame, and none narrower than the longest word of its header (about 9 px a
+    character of the table's monospace font), so the browser never splits a word such as "Retriever"."""
+    frame = leaderboard_frame([], benchmark)
+    widths = column_widths(benchmark)
+    assert len(widths) == len(frame.columns)
+    for header, width in zip(frame.columns, widths):
+        assert width.endswith("px")
+        longest = max(len(word) for word in str(header).split())
+        assert int(width[:-2]) >= 9 * longest + 24, header
+    assert all(int(w[:-2]) >= 9 * len("0.412 [0.380, 0.440]") for w in widths[len(INFO):])
 
 
 @pytest.fixture

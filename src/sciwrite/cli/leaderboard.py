@@ -10,6 +10,7 @@ from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.mirror import mirror_from_env
 from sciwrite.leaderboard.runs import import_evaluation, import_quickstart
 from sciwrite.leaderboard.service import BoardSettings, open_board
+from sciwrite.leaderboard.store import STALE_AFTER_S
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 
 
@@ -26,7 +27,8 @@ def _evaluator(args: argparse.Namespace) -> SuiteEvaluator:
 def cmd_serve(args: argparse.Namespace) -> None:
     board = open_board(args.store, board_settings(args), mirror_from_env())
     print(f"leaderboard store: {board.store.path}; open http://{args.host}:{args.port}/")
-    launch(board, host=args.host, port=args.port, worker=not args.no_worker, evaluator=_evaluator(args))
+    launch(board, host=args.host, port=args.port, worker=not args.no_worker, evaluator=_evaluator(args),
+           poll_s=args.poll, heartbeat_s=args.heartbeat, stale_after_s=args.stale_after)
 
 
 def cmd_worker(args: argparse.Namespace) -> None:
@@ -61,6 +63,13 @@ def _board_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rate-limit", type=int, default=10, help="submissions per submitter per day (default: 10)")
 
 
+def _worker_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--poll", type=float, default=2.0, help="seconds between looks at an empty queue")
+    p.add_argument("--heartbeat", type=float, default=10.0, help="seconds between heartbeats")
+    p.add_argument("--stale-after", type=float, default=STALE_AFTER_S,
+                   help=f"a RUNNING submission without a heartbeat for this long is retried (default: {STALE_AFTER_S:g})")
+
+
 def add_leaderboard_commands(sub: argparse._SubParsersAction) -> None:
     """The `leaderboard` group."""
     group = sub.add_parser("leaderboard", help="the leaderboard Space: serve it, run its worker, import runs")
@@ -70,14 +79,12 @@ def add_leaderboard_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=7860, help="port (default: 7860)")
     p.add_argument("--no-worker", action="store_true", help="do not score submissions in this process")
+    _worker_options(p)
     p.set_defaults(func=cmd_serve)
     p = commands.add_parser("worker", help="score queued submissions (retries those whose worker died)")
     _board_options(p)
     p.add_argument("--once", action="store_true", help="stop when the queue is empty")
-    p.add_argument("--poll", type=float, default=2.0, help="seconds between looks at an empty queue")
-    p.add_argument("--heartbeat", type=float, default=10.0, help="seconds between heartbeats")
-    p.add_argument("--stale-after", type=float, default=120.0,
-                   help="a RUNNING submission without a heartbeat for this long is retried")
+    _worker_options(p)
     p.set_defaults(func=cmd_worker)
     p = commands.add_parser("import", help="put runs scored with `sciwrite evaluate` on the board (no rescoring)")
     p.add_argument("--store", help="SQLite results store (default: as for serve)")

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
+import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import gradio as gr
@@ -23,9 +26,10 @@ from sciwrite.leaderboard.compare import compare_systems
 from sciwrite.leaderboard.drilldown import paper_scores_frame, paper_view
 from sciwrite.leaderboard.plots import category_bars, metric_chart
 from sciwrite.leaderboard.service import Leaderboard
-from sciwrite.leaderboard.store import Submission
+from sciwrite.leaderboard.store import STALE_AFTER_S, Submission
 from sciwrite.leaderboard.submission import WEIGHTS, SubmissionForm
 from sciwrite.leaderboard.tables import (
+    column_widths,
     filter_choices,
     higher_is_better,
     leaderboard_frame,
@@ -33,6 +37,7 @@ from sciwrite.leaderboard.tables import (
     metric_columns,
     not_computed_note,
 )
+from sciwrite.leaderboard.worker import Worker
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +104,8 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
             order = gr.Radio(label="Order", choices=["best first", "worst first"], value="best first")
             refresh = gr.Button("Refresh", elem_id=f"refresh-{benchmark}")
         table = gr.Dataframe(label=f"{info.title} leaderboard", interactive=False, datatype="str", wrap=True,
-                             elem_id=f"table-{benchmark}", max_height=700)
+                             elem_id=f"table-{benchmark}", max_height=700, column_widths=column_widths(benchmark),
+                             pinned_columns=2)
         note = gr.Textbox(label="Not computed", interactive=False, lines=2)
 
         def show(text: str, chosen_models: list[str], chosen_methods: list[str], chosen_retrievers: list[str],
@@ -315,12 +321,57 @@ def _submissions_tab(app: gr.Blocks, board: Leaderboard) -> None:
         gr.Timer(REFRESH_S).tick(listing, None, table, api_visibility="private")
 
 
+#: What Gradio 6.31's queue (its per-event timing summary) makes pandas 3 warn on every queued call: two
+#: deprecations inside Gradio, nothing the app or a user can act on.
+GRADIO_QUEUE_WARNINGS = ("'future.no_silent_downcasting' is deprecated", "The copy keyword is deprecated")
+
+
+def quiet_gradio_queue_warnings() -> None:
+    """Silence `GRADIO_QUEUE_WARNINGS`, and only where `gradio.queueing` raises them (any other warning stays)."""
+    for message in GRADIO_QUEUE_WARNINGS:
+        warnings.filterwarnings("ignore", message=re.escape(message), module=r"gradio\.queueing")
+
+
+@dataclass
+class Served:
+    """A running leaderboard: the Gradio app, its URL on this machine and the worker thread it started (None when
+    the worker runs elsewhere). `close` stops both."""
+
+    app: gr.Blocks
+    worker: Worker | None
+
+    @property
+    def url(self) -> str:
+        return self.app.local_url
+
+    def close(self, timeout: float | None = 60.0) -> None:
+        """Close the app, then let the worker finish the submission it holds (at most `timeout` seconds)."""
+        self.app.close()
+        if self.worker is not None:
+            self.worker.stop(timeout)
+
+
 def launch(board: Leaderboard, host: str = "127.0.0.1", port: int | None = None, worker: bool = True,
-           evaluator: Any = None, **launch_options: Any) -> gr.Blocks:
-    """Start the worker thread (unless `worker` is False) and serve the app; returns the running app."""
+           evaluator: Any = None, *, poll_s: float = 2.0, heartbeat_s: float = 10.0,
+           stale_after_s: float = STALE_AFTER_S, concurrency: int = 4, **launch_options: Any) -> Served:
+    """Serve the app and, unless `worker` is False, score submissions in a thread of this process.
+
+    The worker beats every `heartbeat_s` seconds, looks at an empty queue every `poll_s` seconds and retries a
+    RUNNING submission whose heartbeat is older than `stale_after_s`. `concurrency` is the queue's default limit
+    per event; `launch_options` go to `gr.Blocks.launch` (pass ``prevent_thread_lock=True`` to get the handle back
+    while the server runs).
+    """
+    quiet_gradio_queue_warnings()
+    running = None
     if worker:
-        board.make_worker(evaluator).start()
+        running = board.make_worker(evaluator, heartbeat_s=heartbeat_s, stale_after_s=stale_after_s)
+        running.start(poll_s=poll_s)
     app = build_app(board)
-    app.queue(default_concurrency_limit=4)
-    app.launch(server_name=host, server_port=port, **launch_options)
-    return app
+    app.queue(default_concurrency_limit=concurrency)
+    try:
+        app.launch(server_name=host, server_port=port, **launch_options)
+    except BaseException:
+        if running is not None:
+            running.stop(timeout=0)
+        raise
+    return Served(app, running)

@@ -35,6 +35,12 @@ FILTER_FIELDS = {"models": "model", "methods": "method", "retrievers": "retrieve
 #: Leading text columns of the displayed frame, and the row field each shows.
 DISPLAY_INFO = {"Rank": None, "System": "system", "Model": "model", "Method": "method", "Retriever": "retriever",
                 "Weights": "weights", "Profile": "profile", "Papers": "n_papers"}
+#: Pixel widths of the leading columns, and of every metric column: wide enough that no header word is split
+#: across lines and "0.412 [0.380, 0.440]" fits on one (without them the browser squeezes the headers of columns
+#: whose cells are short, "–", down to a letter a line).
+INFO_WIDTHS = {"Rank": 64, "System": 220, "Model": 150, "Method": 150, "Retriever": 110, "Weights": 96,
+               "Profile": 88, "Papers": 80}
+METRIC_WIDTH = 190
 
 
 def higher_is_better(metric: str) -> bool:
@@ -146,6 +152,11 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
     return frame
 
 
+def column_widths(benchmark: str | Benchmark) -> list[str]:
+    """The width of each column of `leaderboard_frame`'s frame, in its order (for the page's table)."""
+    return [f"{INFO_WIDTHS[name]}px" for name in DISPLAY_INFO] + [f"{METRIC_WIDTH}px"] * len(metric_columns(benchmark))
+
+
 def filter_choices(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
     """The distinct non-empty values for the filter dropdowns, sorted: keys ``model``, ``method``, ``retriever``
     (for `leaderboard_frame`'s `models`, `methods`, `retrievers`)."""
@@ -180,5 +191,5 @@ def not_computed_note(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
     return "\n".join(lines)
 
 
-__all__ = ["LOWER_IS_BETTER", "MISSING", "ci_text", "filter_choices", "higher_is_better", "leaderboard_frame",
+__all__ = ["LOWER_IS_BETTER", "MISSING", "ci_text", "column_widths", "filter_choices", "higher_is_better", "leaderboard_frame",
            "leaderboard_rows", "metric_columns", "metric_labels", "not_computed_note", "number", "sort_rows"]
