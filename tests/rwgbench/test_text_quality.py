@@ -61,3 +61,8 @@ def test_module_by_hand_and_reference_against_itself():
     assert results["model"] == PACKAGED_MINILM and results["layer"] == 6
     same = metric.compute(predictions=[published], references=[published], profile="lite")
     assert same["rougeL"] == 1.0 and same["bertscore_f1"] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_bertscore_shows_progress_over_the_windows(encoder, capsys):
+    bertscore(["A generated sentence."], ["A reference sentence."], encoder, show_progress=True)
+    assert "BERTScore windows" in capsys.readouterr().err

@@ -53,7 +53,7 @@ SRC = one_hot(["passing messages", "molecule", "toxicity prediction", "drug", "b
 
 
 def test_four_denominators_by_hand(monkeypatch):
-    monkeypatch.setattr(keyphrases, "extract_keyphrases", lambda texts, model, batch_size=64: [GEN, REF, SRC])
+    monkeypatch.setattr(keyphrases, "extract_keyphrases", lambda texts, model, batch_size=64, **_: [GEN, REF, SRC])
     [row] = score_keyphrases(["generated"], ["reference"], ["title"], ["abstract"], model=None)
     assert row["keyphrase_coverage_ref"] == pytest.approx(1 / 2)  # of R: graph neural network (stem) / |R| = 2
     assert row["keyphrase_coverage_free"] == pytest.approx(2 / 5)  # of S: passing messages, drug / |S| = 5
@@ -74,7 +74,7 @@ def test_four_denominators_by_hand(monkeypatch):
 
 def test_empty_phrase_set_scores_zero(monkeypatch):
     empty = Keyphrases([], np.zeros((0, 16), dtype=np.float32))
-    monkeypatch.setattr(keyphrases, "extract_keyphrases", lambda texts, model, batch_size=64: [empty, REF, SRC])
+    monkeypatch.setattr(keyphrases, "extract_keyphrases", lambda texts, model, batch_size=64, **_: [empty, REF, SRC])
     [row] = score_keyphrases(["the of and"], ["reference"], None, ["abstract"], model=None)
     assert row == {**row, "keyphrase_coverage_ref": 0.0, "keyphrase_faithfulness": 0.0, "keyphrase_consistency": 0.0}
 
@@ -107,11 +107,11 @@ def test_batched_extraction_matches_keybert_per_document(minilm, monkeypatch):
 
     calls = []
     real_embed = keyphrases.embed
-    monkeypatch.setattr(keyphrases, "embed", lambda model, texts, batch_size=64: calls.append(len(texts))
-                        or real_embed(model, texts, batch_size))
+    monkeypatch.setattr(keyphrases, "embed", lambda model, texts, batch_size=64, **kw: calls.append(len(texts))
+                        or real_embed(model, texts, batch_size, **kw))
     batched = extract_keyphrases([*DOCS, DOCS[0]], minilm)
     assert len(calls) == 2 and calls[0] == 3  # one pass over the distinct documents, one over the whole vocabulary
-    kw = KeyBERT(model=minilm)
+    kw = KeyBERT(model=minilm.inner)  # the library's own model (KeyBERT does not know sciwrite's cached wrapper)
     for doc, found in zip(DOCS, batched):
         alone = [p for p, _ in kw.extract_keywords(doc, keyphrase_ngram_range=(1, 3), stop_words="english", top_n=5)]
         assert found.phrases == alone
@@ -149,7 +149,7 @@ def test_own_selection_equals_keybert_on_real_introductions(minilm, aclsum_intro
     texts = [r["introduction"] for r in aclsum_introductions]
     texts += [source_text(r["title"], r["abstract"]) for r in aclsum_introductions]
     batched = extract_keyphrases(texts, MemoSentenceEncoder(minilm))  # as the suite calls it
-    kw = KeyBERT(model=minilm)
+    kw = KeyBERT(model=minilm.inner)  # PyTorch, the library's path; ours runs ONNX Runtime when installed
     for text, found in zip(texts, batched):
         alone = kw.extract_keywords(text, keyphrase_ngram_range=(1, 3), stop_words="english", top_n=5)
         assert found.phrases == [phrase for phrase, _ in alone]

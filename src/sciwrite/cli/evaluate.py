@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.cli.engine_options import add_engine_options
 from sciwrite.core.tables import write_table
 from sciwrite.rwgbench.metrics.report import evaluate_prediction_files, format_table2
 from sciwrite.sciig.metrics.model_line import format_model_line
@@ -36,7 +37,8 @@ def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
                                           systems=systems, profile=args.profile, models=dict(args.model or []),
                                           metrics=metrics, judge_options=judge_options,
                                           missing_as_empty=args.missing_as_empty, batch_size=args.batch_size,
-                                          bootstrap=args.bootstrap, seed=args.seed)
+                                          bootstrap=args.bootstrap, seed=args.seed, engine=args.engine,
+                                          ray_address=args.ray_address, ray_actors=args.ray_actors)
     print()
     for summary in summaries:
         join = summary["join"]
@@ -62,7 +64,8 @@ def cmd_evaluate_sciig(args: argparse.Namespace) -> None:
     summary = evaluate_sciig_file(args.predictions, args.dataset, source=args.source, out_dir=out, system=system,
                                   profile=args.profile, models=dict(args.model or []), metrics=metrics,
                                   judge_options=judge_options, upstream=args.upstream, batch_size=args.batch_size,
-                                  bootstrap=args.bootstrap, seed=args.seed)
+                                  bootstrap=args.bootstrap, seed=args.seed, engine=args.engine,
+                                  ray_address=args.ray_address, ray_actors=args.ray_actors)
     join = summary["join"]
     print(f"\nSciIG {args.dataset} (test split; holdout papers are never scored): {summary['n_papers']} papers scored "
           f"({join['n_missing']} missing, {join['n_extra']} extra, {join['n_holdout']} holdout, "
@@ -138,6 +141,7 @@ def add_evaluate_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="output folder; each system writes to <out>/<system>/ (default: outputs/rwgbench)")
     p.add_argument("--batch-size", type=int, default=64, help="model batch size")
     add_bootstrap_options(p)
+    add_engine_options(p, "scoring")
     p.set_defaults(func=cmd_evaluate_rwgbench)
     p = evaluate.add_parser("sciig", help="every SciIG metric for generated introductions (Table 2 layout)")
     p.add_argument("--predictions", required=True,
@@ -163,6 +167,7 @@ def add_evaluate_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="output folder (default: outputs/sciig/<system>)")
     p.add_argument("--batch-size", type=int, default=64, help="model batch size")
     add_bootstrap_options(p)
+    add_engine_options(p, "scoring")
     p.set_defaults(func=cmd_evaluate_sciig)
     p = evaluate.add_parser("sciig-table3", help="the SciIG paper's Table 3 (prompt levels side by side) from the "
                                                  "summary.json of each level's `sciwrite evaluate sciig` run")

@@ -6,10 +6,13 @@ import argparse
 import json
 from pathlib import Path
 
+from sciwrite.cli.engine_options import add_engine_options
 from sciwrite.core.tables import format_table
 from sciwrite.retrieval import BM25Retriever, DenseRetriever, build_query, evaluate_retrieval, load_retriever
 from sciwrite.rwgbench.data.configs import SAMPLE_CONFIGS, default_data_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.scale.corpus import SHARD_ROWS, corpus_files
+from sciwrite.scale.engine import RAY, ray_engine
 
 
 def _local_source(source: str | None, config: str) -> Path | None:
@@ -22,18 +25,36 @@ def _local_source(source: str | None, config: str) -> Path | None:
 
 
 def cmd_index_build(args: argparse.Namespace) -> None:
-    corpus = load_rwgbench(args.config, source=args.source)
-    if args.kind == "bm25":
-        retriever = BM25Retriever.from_corpus(corpus)
+    out = _index_folder(args)
+    if args.engine == RAY:
+        if args.kind != "dense":
+            raise ValueError("the Ray engine builds dense indexes (--kind dense); build BM25 with --engine local")
+        retriever = ray_engine().build_dense_index(
+            corpus_files(args.config, args.source), out, encoder=args.encoder, factory=args.factory,
+            profile=args.profile, batch_size=args.batch_size, nprobe=args.nprobe, ef_construction=args.ef_construction,
+            address=args.ray_address, actors=args.ray_actors, shard_rows=args.shard_rows, shards_dir=args.shards_dir)
+        n_docs = len(retriever.doc_ids)
     else:
-        retriever = DenseRetriever.from_corpus(corpus, encoder=args.encoder, factory=args.factory, profile=args.profile,
-                                               batch_size=args.batch_size, nprobe=args.nprobe,
-                                               ef_construction=args.ef_construction)
+        corpus = load_rwgbench(args.config, source=args.source)
+        if args.kind == "bm25":
+            retriever = BM25Retriever.from_corpus(corpus)
+        else:
+            retriever = DenseRetriever.from_corpus(corpus, encoder=args.encoder, factory=args.factory,
+                                                   profile=args.profile, batch_size=args.batch_size,
+                                                   nprobe=args.nprobe, ef_construction=args.ef_construction)
+        retriever.save(out)
+        n_docs = len(corpus)
+    print(f"{args.kind} index of {n_docs} documents from {args.config!r} written to {out}")
+
+
+def _index_folder(args: argparse.Namespace) -> Path:
+    """--out, or next to a local dataset (faiss/<config>, bm25/<config>), or indexes/<config>/<kind>."""
+    if args.out:
+        return Path(args.out)
     local = _local_source(args.source, args.config)
-    default = (local / ("faiss" if args.kind == "dense" else "bm25") / args.config) if local else Path("indexes") / args.config / args.kind
-    out = Path(args.out or default)
-    retriever.save(out)
-    print(f"{args.kind} index of {len(corpus)} documents from {args.config!r} written to {out}")
+    if local is None:
+        return Path("indexes") / args.config / args.kind
+    return local / ("faiss" if args.kind == "dense" else "bm25") / args.config
 
 
 def cmd_retrieve(args: argparse.Namespace) -> None:
@@ -69,6 +90,11 @@ def add_index_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--nprobe", type=int, default=16, help="IVF lists searched per query")
     p.add_argument("--ef-construction", type=int, default=40, help="HNSW graph-building beam")
     p.add_argument("--batch-size", type=int, default=64, help="encoder batch size")
+    add_engine_options(p, "encoding and indexing")
+    p.add_argument("--shard-rows", type=int, default=SHARD_ROWS,
+                   help=f"--engine ray: rows per embedding shard held by the driver (default {SHARD_ROWS})")
+    p.add_argument("--shards-dir", help="--engine ray: keep the embedding shards (.npy) in this folder "
+                                        "(default: a temporary folder, removed)")
     p.set_defaults(func=cmd_index_build)
 
     p = sub.add_parser("retrieve", help="retrieve candidates for a split and report retrieval quality")

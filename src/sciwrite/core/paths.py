@@ -1,6 +1,11 @@
 """Where sciwrite keeps things on disk, each overridable by an environment variable.
 
-- ``SCIWRITE_CACHE_DIR`` (default ``~/.cache/sciwrite``): caches (WordNet copies, datasets read as predictions).
+- ``SCIWRITE_CACHE_DIR`` (default ``~/.cache/sciwrite``): caches (WordNet copies, datasets read as predictions,
+  the ONNX exports of encoders under ``onnx/``).
+- ``SCIWRITE_EMBEDDING_CACHE`` (default ``<SCIWRITE_CACHE_DIR>/embeddings``; ``off`` disables it): the on-disk
+  cache of sentence embeddings (`sciwrite.models.embedding_cache`).
+- ``SCIWRITE_ENCODER_BACKEND`` (``auto``, ``torch`` or ``onnx``): what runs the sentence and BERTScore encoders on
+  CPU (`sciwrite.models.onnx_runtime`; ``auto``: ONNX Runtime when installed).
 - ``SCIWRITE_DATA_DIR`` (default ``~/.cache/sciwrite/rwgbench``): the RWGBench local folder; the other
   benchmarks' folders sit beside it (``<its parent>/<benchmark>``) unless their own variable names one.
 - ``SCIWRITE_HUB_NAMESPACE`` (default ``sciwrite``): the Hub namespace of the published datasets.

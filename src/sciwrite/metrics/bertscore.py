@@ -12,13 +12,17 @@ can give.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from sciwrite.models.encoders import length_batches, load_transformer, tokens_per_batch
+from sciwrite.models.fingerprint import module_fingerprint
+from sciwrite.models.onnx_runtime import onnx_encoder_for, onnx_supported, use_onnx
 
 
 @dataclass
@@ -31,6 +35,7 @@ class TokenEncoder:
     layer: int
     device: str
     window: int = 512
+    onnx: Any = None  # an `OnnxEncoder` of the same layer, which then runs the windows instead of PyTorch
 
     def windows(self, text: str) -> list[list[int]]:
         """Token ids of `text` cut into consecutive windows of at most `window` tokens, each with [CLS] ... [SEP]."""
@@ -47,22 +52,32 @@ class TokenEncoder:
         """
         return self.token_embeddings_many([text], batch_size)[0]
 
-    def token_embeddings_many(self, texts: list[str], batch_size: int = 16) -> list[tuple[np.ndarray, np.ndarray]]:
+    def token_embeddings_many(self, texts: list[str], batch_size: int = 16,
+                              show_progress: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
         """`token_embeddings` of each text, with the windows of all texts batched together by length."""
         import torch
 
         windows = [(t, w) for t, text in enumerate(texts) for w in self.windows(text)]
         hidden_of: dict[int, np.ndarray] = {}
         pad = self.tokenizer.pad_token_id or 0
-        for rows in length_batches([len(w) for _, w in windows], batch_size, tokens_per_batch(self.device)):
+        batches = length_batches([len(w) for _, w in windows], batch_size, tokens_per_batch(self.device))
+        bar = tqdm(total=len(windows), desc="BERTScore windows", unit="window", disable=not show_progress)
+        for rows in batches:
             batch = [windows[i][1] for i in rows]
             width = max(len(w) for w in batch)
             input_ids = torch.tensor([w + [pad] * (width - len(w)) for w in batch], device=self.device)
             mask = torch.tensor([[1] * len(w) + [0] * (width - len(w)) for w in batch], device=self.device)
-            with torch.inference_mode():
-                hidden = self.model(input_ids=input_ids, attention_mask=mask, output_hidden_states=True).hidden_states[self.layer]
-            for i, row, w in zip(rows, hidden.float().cpu().numpy(), batch):
+            if self.onnx is not None:  # token types: zeros, as the model's default when none are passed
+                states = self.onnx.hidden({"input_ids": input_ids, "attention_mask": mask,
+                                           "token_type_ids": torch.zeros_like(input_ids)})
+            else:
+                with torch.inference_mode():
+                    hidden = self.model(input_ids=input_ids, attention_mask=mask, output_hidden_states=True)
+                states = hidden.hidden_states[self.layer].float().cpu().numpy()
+            for i, row, w in zip(rows, states, batch):
                 hidden_of[i] = row[:len(w)]
+            bar.update(len(rows))
+        bar.close()
         pieces: list[list[np.ndarray]] = [[] for _ in texts]
         for i, (t, _) in enumerate(windows):  # windows were listed text by text, in order
             pieces[t].append(hidden_of[i])
@@ -90,7 +105,8 @@ def greedy_match(candidate: tuple[np.ndarray, np.ndarray], reference: tuple[np.n
 
 @lru_cache(maxsize=2)
 def load_token_encoder(model_id: str, layer: int | None = None) -> TokenEncoder:
-    """Load once per process; the layer is bert_score's choice for known models, else the last layer."""
+    """Load once per process; the layer is bert_score's choice for known models, else the last layer. On CPU a
+    BERT model (`onnx_supported`) runs in ONNX Runtime when installed (`use_onnx`)."""
     from transformers import AutoModel
 
     model, tokenizer, device = load_transformer(model_id, AutoModel, "BERTScore model")
@@ -99,15 +115,20 @@ def load_token_encoder(model_id: str, layer: int | None = None) -> TokenEncoder:
 
         layer = model2layers.get(model_id, model.config.num_hidden_layers)
     window = min(getattr(tokenizer, "model_max_length", 512) or 512, model.config.max_position_embeddings, 512)
-    return TokenEncoder(model_id, model, tokenizer, layer, device, window)
+    onnx = None
+    if use_onnx(device) and onnx_supported(model) and "token_type_ids" in inspect.signature(model.forward).parameters:
+        onnx = onnx_encoder_for(model, module_fingerprint(model), layer)
+    return TokenEncoder(model_id, model, tokenizer, layer, device, window, onnx)
 
 
 def bertscore(candidates: list[str], references: list[str], encoder: TokenEncoder,
-              batch_size: int = 16) -> list[tuple[float, float, float]]:
+              batch_size: int = 16, show_progress: bool = False) -> list[tuple[float, float, float]]:
     """(precision, recall, F1) for each candidate-reference pair; each distinct text is encoded once, and the
-    windows of all texts are batched together."""
+    windows of all texts are batched together (`show_progress`: a bar over the windows)."""
     if len(candidates) != len(references):
         raise ValueError(f"{len(candidates)} candidates but {len(references)} references")
     unique = list(dict.fromkeys([*candidates, *references]))
-    embedded = dict(zip(unique, encoder.token_embeddings_many(unique, batch_size)))
+    many = encoder.token_embeddings_many
+    embedded = dict(zip(unique, many(unique, batch_size, show_progress=True) if show_progress
+                        else many(unique, batch_size)))
     return [greedy_match(embedded[c], embedded[r]) for c, r in zip(candidates, references)]

@@ -1,20 +1,34 @@
-"""Sentence encoders shared by retrieval and the embedding metrics: loaded once, on GPU in fp16 when present; the
-loaders of the encoder roles (`keyphrase_encoder_for_profile`, `contextual_encoder_for_profile`); length-sorted,
-token-budgeted batching; and `load_transformer`, which every transformers-checkpoint loader goes through."""
+"""Sentence encoders shared by retrieval and the embedding metrics: loaded once, on GPU in fp16 when present, behind
+the on-disk embedding cache and run by ONNX Runtime on CPU (`sciwrite.models.sentence_encoder`); the loaders of the
+encoder roles (`keyphrase_encoder_for_profile`, `contextual_encoder_for_profile`); `embed`, length-sorted and
+token-budgeted (`sciwrite.models.batching`); and `load_transformer`, which every transformers-checkpoint loader
+goes through."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from sciwrite.models.registry import ModelUnavailableError, load_for_profile, model_location, torch_device
+from sciwrite.models.batching import (  # noqa: F401 (re-exported: the encoders' batching lives there)
+    CPU_TOKENS_PER_BATCH,
+    GPU_TOKENS_PER_BATCH,
+    length_batches,
+    tokens_per_batch,
+)
+from sciwrite.models.registry import (
+    ModelUnavailableError,
+    load_for_profile,
+    model_location,
+    torch_device,
+)
+from sciwrite.models.sentence_encoder import CachedSentenceEncoder
 
 
 def load_sentence_encoder(model_id: str, device: str | None = None, role: str = "sentence encoder") -> Any:
-    """A sentence-transformers model (a plain BERT such as SciBERT gets mean pooling); a clear error if unavailable."""
+    """A sentence-transformers model (a plain BERT such as SciBERT gets mean pooling) wrapped in a
+    `CachedSentenceEncoder` (its ``inner`` is the library's model); a clear error if unavailable."""
     from sentence_transformers import SentenceTransformer
 
     device = device or torch_device()
@@ -27,7 +41,7 @@ def load_sentence_encoder(model_id: str, device: str | None = None, role: str = 
         ) from err
     if device.startswith("cuda"):
         model = model.half()
-    return model
+    return CachedSentenceEncoder(model, model_id)
 
 
 def shared_sentence_encoder(model_id: str, role: str = "sentence encoder") -> Any:
@@ -52,38 +66,15 @@ def contextual_encoder_for_profile(model: str | None = None, profile: str | None
     return load_for_profile("contextual_encoder", lambda m: shared_sentence_encoder(m, "contextual encoder"), model, profile)
 
 
-#: Padded tokens per batch on CPU. There a batch is compute-bound: measured on 2 cores with MiniLM, 64 x 20
-#: tokens run at ~4,800 tokens/s but 1 x 20 at ~1,100, while 1 x 512 (~3,400/s) beats 16 x 512 (~3,000/s). A
-#: token budget keeps short texts in large batches and stops a long tail from padding a whole batch.
-CPU_TOKENS_PER_BATCH = 2048
-#: On GPU the budget only guards memory; `batch_size` is the limit that usually applies.
-GPU_TOKENS_PER_BATCH = 131072
-
-
-def tokens_per_batch(device: str) -> int:
-    return GPU_TOKENS_PER_BATCH if str(device).startswith("cuda") else CPU_TOKENS_PER_BATCH
-
-
-def length_batches(lengths: Sequence[int], batch_size: int, max_tokens: int) -> list[list[int]]:
-    """Indices grouped into batches of similar length: sorted by length, each batch at most `batch_size` items
-    and at most `max_tokens` once padded to its longest item (a single longer item gets a batch of its own)."""
-    batches: list[list[int]] = []
-    current: list[int] = []
-    for i in sorted(range(len(lengths)), key=lambda i: lengths[i]):
-        if current and (len(current) >= batch_size or (len(current) + 1) * max(lengths[i], 1) > max_tokens):
-            batches.append(current)
-            current = []
-        current.append(i)
-    if current:
-        batches.append(current)
-    return batches
-
-
 def embed(model: Any, texts: list[str], batch_size: int = 64, show_progress: bool = False) -> np.ndarray:
     """L2-normalised float32 embeddings in length-sorted batches within a token budget (a dot product is then
     a cosine)."""
     if not texts:
         return np.zeros((0, embedding_dimension(model)), dtype=np.float32)
+    if getattr(model, "batches_by_tokens", False):  # a CachedSentenceEncoder (or a memo over one) batches itself
+        vectors = model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                               show_progress_bar=show_progress)
+        return np.asarray(vectors, dtype=np.float32)
     limit = getattr(model, "max_seq_length", None) or 512
     lengths = [min(len(ids), limit) for ids in model.tokenizer(list(texts), verbose=False)["input_ids"]]
     out = np.zeros((len(texts), embedding_dimension(model)), dtype=np.float32)

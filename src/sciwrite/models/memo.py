@@ -43,10 +43,13 @@ class MemoSentenceEncoder(MemoProxy):
 class MemoTokenEncoder(MemoProxy):
     """A BERTScore `TokenEncoder` whose windows are encoded once per distinct text."""
 
-    def token_embeddings_many(self, texts: list[str], batch_size: int = 16) -> list[tuple[np.ndarray, np.ndarray]]:
+    def token_embeddings_many(self, texts: list[str], batch_size: int = 16,
+                              show_progress: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
         missing = [t for t in dict.fromkeys(texts) if t not in self.memo]
         if missing:
-            self.memo.update(zip(missing, self.inner.token_embeddings_many(missing, batch_size)))
+            many = self.inner.token_embeddings_many
+            self.memo.update(zip(missing, many(missing, batch_size, show_progress=True) if show_progress
+                                 else many(missing, batch_size)))
         return [self.memo[t] for t in texts]
 
     def token_embeddings(self, text: str, batch_size: int = 16) -> tuple[np.ndarray, np.ndarray]:

@@ -24,7 +24,7 @@ import Stemmer
 from bm25s.tokenization import Tokenized, _infer_stopwords
 
 from sciwrite.retrieval.base import SearchResult, check_doc_ids, check_queries, clip_k, read_config, write_config
-from sciwrite.retrieval.query import document_text
+from sciwrite.retrieval.query import indexed_text
 
 logger = logging.getLogger(__name__)
 # bm25s sets its logger to DEBUG when imported, whatever the application configured; let it inherit again.
@@ -239,9 +239,6 @@ def _ids_and_texts(corpus: Iterable[Mapping[str, Any]]) -> tuple[list[str], list
     """doc_ids and title + abstract texts; a record with neither title nor abstract is an error naming it."""
     doc_ids, texts = [], []
     for i, doc in enumerate(corpus):
-        text = document_text(doc)
-        if not text:
-            raise ValueError(f"corpus record {i} (doc_id {doc.get('doc_id')!r}) has no title and no abstract to index")
+        texts.append(indexed_text(doc, i))
         doc_ids.append(str(doc["doc_id"]))
-        texts.append(text)
     return doc_ids, texts

@@ -53,6 +53,40 @@ def train_sample_size(index: faiss.Index, n: int) -> int:
     return min(n, max(wanted, 10_000))
 
 
+#: Vectors added to a FAISS index per call (bounds the copy FAISS makes of each chunk).
+ADD_CHUNK = 100_000
+
+
+def new_index(factory: str, dimension: int, ef_construction: int = 40) -> faiss.Index:
+    """An empty inner-product index of the FAISS `factory` string (HNSW gets its graph-building beam)."""
+    index = faiss.index_factory(dimension, factory, faiss.METRIC_INNER_PRODUCT)
+    hnsw = getattr(faiss.downcast_index(index), "hnsw", None)
+    if hnsw is not None:  # a larger graph-building beam buys recall with build time
+        hnsw.efConstruction = ef_construction
+    return index
+
+
+def training_rows(index: faiss.Index, n: int, seed: int = 0) -> np.ndarray:
+    """The sorted rows, out of `n` vectors, to train an untrained `index` on: a seeded sample of
+    `train_sample_size`, so that any engine that sees the same vectors in the same order trains the same index."""
+    rng = np.random.default_rng(seed)
+    return np.sort(rng.choice(n, train_sample_size(index, n), replace=False))
+
+
+def train_index(index: faiss.Index, sample: np.ndarray, factory: str = "") -> None:
+    """Train `index` (IVF centroids, PQ codebooks) on `sample`."""
+    logger.info("training %s on %d vectors", factory or type(index).__name__, len(sample))
+    index.train(np.ascontiguousarray(sample, dtype=np.float32))
+
+
+def add_vectors(index: faiss.Index, chunks: Iterable[np.ndarray], total: int | None = None,
+                show_progress: bool = True) -> faiss.Index:
+    """Add chunks of vectors to `index` in order (vector ids follow the order), one chunk in memory at a time."""
+    for chunk in _progress(chunks, show_progress, "adding to FAISS index", total):
+        index.add(np.ascontiguousarray(chunk, dtype=np.float32))
+    return index
+
+
 class DenseRetriever:
     """Dense retriever: ``encoder`` embeds title + abstract; FAISS searches by inner product."""
 
@@ -93,19 +127,18 @@ class DenseRetriever:
             raise ValueError("cannot index an empty corpus")
         check_doc_ids(doc_ids)
         embeddings = np.ascontiguousarray(embeddings, dtype=np.float32)
-        index = faiss.index_factory(embeddings.shape[1], self.factory, faiss.METRIC_INNER_PRODUCT)
-        hnsw = getattr(faiss.downcast_index(index), "hnsw", None)
-        if hnsw is not None:  # a larger graph-building beam buys recall with build time
-            hnsw.efConstruction = self.ef_construction
+        index = new_index(self.factory, embeddings.shape[1], self.ef_construction)
         if not index.is_trained:
-            n_train = train_sample_size(index, len(embeddings))
-            rng = np.random.default_rng(0)
-            sample = embeddings[np.sort(rng.choice(len(embeddings), n_train, replace=False))]
-            logger.info("training %s on %d vectors", self.factory, n_train)
-            index.train(sample)
-        step = 100_000
-        for start in _progress(range(0, len(embeddings), step), show_progress, "adding to FAISS index"):
-            index.add(embeddings[start:start + step])
+            train_index(index, embeddings[training_rows(index, len(embeddings))], self.factory)
+        chunks = (embeddings[start:start + ADD_CHUNK] for start in range(0, len(embeddings), ADD_CHUNK))
+        add_vectors(index, chunks, -(-len(embeddings) // ADD_CHUNK), show_progress)
+        return self.with_index(index, doc_ids)
+
+    def with_index(self, index: faiss.Index, doc_ids: list[str]) -> "DenseRetriever":
+        """Use a built FAISS index whose vector i stands for `doc_ids[i]` (as `index_embeddings` and the Ray
+        engine of `sciwrite.scale` build it)."""
+        if index.ntotal != len(doc_ids):
+            raise ValueError(f"the index holds {index.ntotal} vectors but {len(doc_ids)} doc_ids were given")
         self.index, self._search_index, self.doc_ids = index, None, list(doc_ids)
         return self
 
@@ -195,7 +228,7 @@ def _index_description(index: faiss.Index) -> str:
     return " ".join(names)
 
 
-def _progress(iterable: Any, show: bool, desc: str) -> Any:
+def _progress(iterable: Any, show: bool, desc: str, total: int | None = None) -> Any:
     from tqdm.auto import tqdm
 
-    return tqdm(iterable, desc=desc, disable=not show)
+    return tqdm(iterable, desc=desc, disable=not show, total=total)

@@ -24,6 +24,7 @@ from sciwrite.rwgbench.metrics.suite import (
     summarize_rwgbench,
     table2_row,
 )
+from sciwrite.scale.engine import LOCAL, RAY, check_engine, ray_engine
 from sciwrite.stats import summary_intervals
 
 logger = logging.getLogger(__name__)
@@ -44,7 +45,8 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
                               models: Mapping[str, str] | None = None, metrics: Sequence[str] | None = None,
                               judge_options: Mapping[str, Any] | None = None, missing_as_empty: bool = False,
                               batch_size: int = 64, show_progress: bool = True, bootstrap: int = 1000,
-                              seed: int = 0) -> list[dict[str, Any]]:
+                              seed: int = 0, engine: str = LOCAL, ray_address: str | None = None,
+                              ray_actors: int | None = None) -> list[dict[str, Any]]:
     """Score each prediction file (JSON Lines) on `split`; returns one summary per file (system) and writes
     each system's tables to ``out_dir/<system>/``.
 
@@ -55,8 +57,13 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
     different content is an error. Every file is read and joined before any model runs. Each summary carries a
     95% bootstrap interval of every Table 2 metric's mean over papers (``intervals``; `bootstrap` resamples,
     seeded by `seed`; 0 turns them off; see `sciwrite.stats`).
+
+    `engine` ``"ray"`` scores the papers on Ray Data (`sciwrite.scale`; ``sciwrite[scale]``): on a local Ray, or the
+    cluster at `ray_address`, over `ray_actors` actors that each load the models once; the rows and summaries
+    are the ones ``"local"`` (one process, the default) gives.
     """
 
+    check_engine(engine)
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
     systems = list(systems or [Path(p).stem for p in predictions])
@@ -66,12 +73,22 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
     papers = load_rwgbench(paper_config, source=source)
     jobs = [(path, system, *_joined(path, papers, split, missing_as_empty)) for path, system in zip(predictions, systems)]
     corpus = load_rwgbench(corpus_config, source=source)
-    suite = load_suite_models(profile, models, metrics, judge_options)
+
+    def inputs(pairs: list[tuple[dict, int]]) -> tuple[list[str], list[list[str]], list[dict[str, Any]]]:
+        return ([r["text"] for r, _ in pairs], [r.get("candidates") or [] for r, _ in pairs],
+                papers.select([j for _, j in pairs]).to_list())
+
+    if engine == RAY:
+        options = {"profile": profile, "models": models, "metrics": metrics, "judge_options": judge_options}
+        scored, suite = ray_engine().score_rwgbench([inputs(pairs) for _, _, pairs, _ in jobs], corpus, options,
+                                                    batch_size=batch_size, address=ray_address, actors=ray_actors,
+                                                    show_progress=show_progress)
+    else:
+        suite = load_suite_models(profile, models, metrics, judge_options)
+        scored = (score_rwgbench(*inputs(pairs), corpus, suite, batch_size=batch_size, show_progress=show_progress)
+                  for _, _, pairs, _ in jobs)
     summaries = []
-    for path, system, pairs, join in jobs:
-        targets = papers.select([j for _, j in pairs]).to_list()
-        rows = score_rwgbench([r["text"] for r, _ in pairs], [r.get("candidates") or [] for r, _ in pairs], targets, corpus,
-                              suite, batch_size=batch_size, show_progress=show_progress)
+    for (path, system, pairs, join), rows in zip(jobs, scored):
         run = run_metadata([record for record, _ in pairs if "model" in record or "method" in record])
         means = summarize_rwgbench(rows, suite)
         summary = {"system": system, "split": split, "predictions": str(path), "run": run, **means,

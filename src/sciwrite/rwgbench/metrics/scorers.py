@@ -131,7 +131,7 @@ def corpus_abstracts(corpus: Mapping[str, Any] | Any, doc_ids: Iterable[str]) ->
 
 def score_topical_relevance(predictions: Sequence[str], target_abstracts: Sequence[str],
                             candidates: Sequence[Sequence[str]] | None, corpus: Mapping[str, Any] | Any,
-                            model: Any, batch_size: int = 64) -> list[dict[str, Any]]:
+                            model: Any, batch_size: int = 64, show_progress: bool = False) -> list[dict[str, Any]]:
     """Per paper, Eq. 4: mean over the distinct cited papers C_g of cos(target abstract, cited abstract).
 
     Every text is embedded once for the whole batch (L2-normalised, so a dot product is the cosine). An
@@ -145,9 +145,9 @@ def score_topical_relevance(predictions: Sequence[str], target_abstracts: Sequen
     resolved = [resolve_citations(text, candidate_list(cands)) for text, cands in zip(predictions, candidates)]
     texts = corpus_abstracts(corpus, (d for r in resolved for d in r.unique_ids))
     cited_ids = list(texts)
-    cited = dict(zip(cited_ids, embed(model, [texts[d] for d in cited_ids], batch_size)))
+    cited = dict(zip(cited_ids, embed(model, [texts[d] for d in cited_ids], batch_size, show_progress)))
     applicable = [has_candidates(c) for c in candidates]
-    targets = embed(model, [a for a, ok in zip(target_abstracts, applicable) if ok], batch_size)
+    targets = embed(model, [a for a, ok in zip(target_abstracts, applicable) if ok], batch_size, show_progress)
     rows, k = [], 0
     for r, ok in zip(resolved, applicable):
         row = {"topical_relevance": None, "n_cited": len(r.unique_ids), "empty_citation_output": r.is_empty_citation_output,
@@ -162,7 +162,7 @@ def score_topical_relevance(predictions: Sequence[str], target_abstracts: Sequen
 
 
 def score_positioning_structure(predictions: Sequence[str], references: Sequence[str], model: Any,
-                                batch_size: int = 64) -> list[dict[str, Any]]:
+                                batch_size: int = 64, show_progress: bool = False) -> list[dict[str, Any]]:
     """Per paper: soft-LCS similarity of the generated and reference block sequences (block embeddings' cosines)."""
     check_pairs(predictions, references)
     for field_name, texts in (("predictions", predictions), ("references", references)):
@@ -171,7 +171,7 @@ def score_positioning_structure(predictions: Sequence[str], references: Sequence
                 raise ValueError(f"record {i}: field '{field_name}' must be a string, got {type(text).__name__}")
     blocks = [(content_blocks(p), content_blocks(r)) for p, r in zip(predictions, references)]
     unique = list(dict.fromkeys(b for pair in blocks for side in pair for b in side))
-    vector_of = dict(zip(unique, embed(model, unique, batch_size)))
+    vector_of = dict(zip(unique, embed(model, unique, batch_size, show_progress)))
     rows = []
     for gen, ref in blocks:
         sim = [[float(vector_of[g] @ vector_of[r]) for r in ref] for g in gen]
@@ -262,14 +262,16 @@ def score_claim_support(predictions: Sequence[str], candidates: Sequence[Sequenc
     return rows
 
 
-def score_text_quality(predictions: Sequence[str], references: Sequence[str], encoder: Any) -> list[dict[str, Any]]:
+def score_text_quality(predictions: Sequence[str], references: Sequence[str], encoder: Any,
+                       show_progress: bool = False) -> list[dict[str, Any]]:
     """Per paper: ROUGE-L F1 (rouge_score's tokens, Porter stemming) and whole-text BERTScore, markers removed."""
 
     check_pairs(predictions, references)
     generated = [strip_markers(p or "") for p in predictions]
     published = [strip_markers(r or "") for r in references]
     rows = []
-    for (_, _, rouge_f), (p, r, f) in zip(rouge_l_batch(generated, published), bertscore(generated, published, encoder)):
+    scores = bertscore(generated, published, encoder, show_progress=show_progress)
+    for (_, _, rouge_f), (p, r, f) in zip(rouge_l_batch(generated, published), scores):
         rows.append({"rougeL": rouge_f, "bertscore_precision": p, "bertscore_recall": r, "bertscore_f1": f})
     return rows
 

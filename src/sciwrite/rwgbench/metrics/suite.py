@@ -196,8 +196,11 @@ def score_rwgbench(predictions: Sequence[str], candidates: Sequence[Sequence[str
     abstracts = _known_abstracts(corpus, cited, texts)
 
     rows: list[dict[str, Any]] = [{"paper_id": pid} for pid in paper_ids]
-    stages = _stages(predictions, candidates, papers, references, gold, texts, abstracts, models, batch_size)
-    for name, run in tqdm(stages, desc="RWGBench metrics", disable=not show_progress):
+    stages = _stages(predictions, candidates, papers, references, gold, texts, abstracts, models, batch_size,
+                     show_progress)
+    bar = tqdm(stages, desc="RWGBench metrics", disable=not show_progress)
+    for name, run in bar:
+        bar.set_postfix_str(name)  # a stage's own bars (embedding, BERTScore windows) follow this line
         for row, extra in zip(rows, run()):
             merge_row(row, extra, name, keep_first=_SHARED)
     return rows
@@ -220,8 +223,8 @@ def _known_abstracts(corpus: Mapping[str, Any] | Any, doc_ids: Iterable[str], te
 
 
 def _stages(predictions, candidates, papers, references, gold, texts, cited_abstracts, models: SuiteModels,
-            batch_size: int):
-    """(name, thunk) per scorer whose metrics are wanted and computable."""
+            batch_size: int, show_progress: bool = False):
+    """(name, thunk) per scorer whose metrics are wanted and computable; the model-bound ones show progress."""
     skip = models.not_computed
     abstracts = [p["abstract"] for p in papers]
     stages = [
@@ -230,15 +233,15 @@ def _stages(predictions, candidates, papers, references, gold, texts, cited_abst
         ("citation_distribution_balance", lambda: score_citation_distribution_balance(predictions, candidates)),
         ("topical_relevance",
          lambda: score_topical_relevance(predictions, abstracts, candidates, cited_abstracts, models.encoder,
-                                         batch_size)),
+                                         batch_size, show_progress)),
         ("positioning_structure_similarity",
-         lambda: score_positioning_structure(predictions, references, models.encoder, batch_size)),
+         lambda: score_positioning_structure(predictions, references, models.encoder, batch_size, show_progress)),
         ("soft_citation_recall",
          lambda: score_soft_citation_recall(predictions, gold, candidates, texts, models.nli, max(1, batch_size // 2))),
         ("claim_support_consistency",
          lambda: score_claim_support(predictions, candidates, cited_abstracts, models.nli, max(1, batch_size // 2))),
         ("citation_frame_alignment", lambda: _score_frames(predictions, references, candidates, gold, models, batch_size)),
-        ("text_quality", lambda: score_text_quality(predictions, references, models.token_encoder)),
+        ("text_quality", lambda: score_text_quality(predictions, references, models.token_encoder, show_progress)),
         ("llm_judge", lambda: _score_judge(predictions, papers, models)),
     ]
     return [(name, run) for name, run in stages if not all(m in skip for m in _STAGES[name])]

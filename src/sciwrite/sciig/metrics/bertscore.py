@@ -22,8 +22,8 @@ def sciig_bertscore_encoder(model: str | None = None, layer: int | None = None, 
 
 
 def score_sciig_bertscore(predictions: Sequence[str], references: Sequence[str], encoder: TokenEncoder,
-                          batch_size: int = 16) -> list[dict[str, Any]]:
+                          batch_size: int = 16, show_progress: bool = False) -> list[dict[str, Any]]:
     """Per paper: BERTScore precision, recall and F1 (cosine greedy matching, no idf, no rescaling)."""
     check_reference_pairs(predictions, references)
     return [{"bertscore_precision": p, "bertscore_recall": r, "bertscore_f1": f}
-            for p, r, f in bertscore(list(predictions), list(references), encoder, batch_size)]
+            for p, r, f in bertscore(list(predictions), list(references), encoder, batch_size, show_progress)]

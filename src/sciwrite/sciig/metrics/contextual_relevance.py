@@ -33,11 +33,12 @@ def text_windows(encoder: Any, text: str) -> list[tuple[str, int]]:
             for piece in (offsets[i:i + window] for i in range(0, len(offsets), window))]
 
 
-def long_text_embeddings(encoder: Any, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+def long_text_embeddings(encoder: Any, texts: Sequence[str], batch_size: int = 64,
+                         show_progress: bool = False) -> np.ndarray:
     """L2-normalised embedding of each text (zeros for an empty one), window by window as described above.
     The windows of all texts are embedded together, in `embed`'s length-sorted batches."""
     windows = [(t, piece, n) for t, text in enumerate(texts) for piece, n in text_windows(encoder, text)]
-    vectors = embed(encoder, [piece for _, piece, _ in windows], batch_size)
+    vectors = embed(encoder, [piece for _, piece, _ in windows], batch_size, show_progress=show_progress)
     out = np.zeros((len(texts), embedding_dimension(encoder)), dtype=np.float32)
     for (t, _, n), vector in zip(windows, vectors):
         out[t] += n * vector
@@ -59,14 +60,14 @@ def check_sources(predictions: Sequence[Any], titles: Sequence[Any], abstracts: 
 
 def score_contextual_relevance(predictions: Sequence[str], titles: Sequence[str], abstracts: Sequence[str],
                                cited_abstracts: Sequence[Sequence[str]], encoder: Any,
-                               batch_size: int = 64) -> list[dict[str, Any]]:
+                               batch_size: int = 64, show_progress: bool = False) -> list[dict[str, Any]]:
     """Per paper: mean cosine of the generation with its title, abstract and cited abstracts; each distinct text
     of the batch is embedded once."""
     check_sources(predictions, titles, abstracts, cited_abstracts)
     sources = [[s for s in (title, abstract, *cited) if s.strip()]
                for title, abstract, cited in zip(titles, abstracts, cited_abstracts)]
     unique = list(dict.fromkeys([*predictions, *(s for group in sources for s in group)]))
-    vector_of = dict(zip(unique, long_text_embeddings(encoder, unique, batch_size)))
+    vector_of = dict(zip(unique, long_text_embeddings(encoder, unique, batch_size, show_progress)))
     rows = []
     for prediction, group in zip(predictions, sources):
         sims = [float(vector_of[prediction] @ vector_of[s]) for s in group]

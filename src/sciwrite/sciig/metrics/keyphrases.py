@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from sciwrite.models.encoders import embed, embedding_dimension
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, source_text
@@ -94,7 +95,7 @@ class Keyphrases:
 
 
 def extract_keyphrases(texts: Sequence[str], model: Any, top_n: int = TOP_N, batch_size: int = 64,
-                       docs_per_chunk: int = DOCS_PER_CHUNK) -> list[Keyphrases]:
+                       docs_per_chunk: int = DOCS_PER_CHUNK, show_progress: bool = False) -> list[Keyphrases]:
     """KeyBERT's top `top_n` phrases of each text, the encoder run in batches over many texts at once.
 
     The selection is KeyBERT 0.9's cosine ranking (``KeyBERT.extract_keywords`` without MMR / MaxSum), re-done
@@ -104,7 +105,8 @@ def extract_keyphrases(texts: Sequence[str], model: Any, top_n: int = TOP_N, bat
     `embed` call in large token-budget batches (`PHRASES_PER_BATCH`), and each document's candidates are ranked
     with the very same steps KeyBERT takes (its candidate order, sklearn's ``cosine_similarity``, the last
     `top_n` of ``argsort``), so the phrases are KeyBERT's (tests/sciig/test_keyphrases.py checks them against
-    ``KeyBERT.extract_keywords`` on real introductions).
+    ``KeyBERT.extract_keywords`` on real introductions). `show_progress` shows the chunks and the embedding of
+    their candidates (the slow part: ~1,000-2,000 phrases per paper).
     """
     from sklearn.feature_extraction.text import CountVectorizer
     from sklearn.metrics.pairwise import cosine_similarity
@@ -112,7 +114,8 @@ def extract_keyphrases(texts: Sequence[str], model: Any, top_n: int = TOP_N, bat
     unique = list(dict.fromkeys(texts))
     found: dict[str, Keyphrases] = {}
     empty = Keyphrases([], np.zeros((0, embedding_dimension(model)), dtype=np.float32))
-    for start in range(0, len(unique), docs_per_chunk):
+    starts = range(0, len(unique), docs_per_chunk)
+    for start in tqdm(starts, desc="keyphrase chunks", unit="chunk", disable=not show_progress or len(starts) < 2):
         chunk = unique[start:start + docs_per_chunk]
         vectorizer = CountVectorizer(ngram_range=NGRAM_RANGE, stop_words=STOP_WORDS)
         try:  # the vectorizer KeyBERT builds from these arguments: the same vocabulary, in the same order
@@ -122,8 +125,8 @@ def extract_keyphrases(texts: Sequence[str], model: Any, top_n: int = TOP_N, bat
             found.update((text, empty) for text in chunk)
             continue
         words = list(vectorizer.get_feature_names_out())
-        doc_vectors = embed(model, chunk, batch_size)
-        word_vectors = embed(model, words, max(batch_size, PHRASES_PER_BATCH))
+        doc_vectors = embed(model, chunk, batch_size, show_progress=show_progress)
+        word_vectors = embed(model, words, max(batch_size, PHRASES_PER_BATCH), show_progress=show_progress)
         for row, text in enumerate(chunk):
             candidates = counts[row].nonzero()[1]  # as KeyBERT: df[index].nonzero()[1]
             if not len(candidates):  # KeyBERT's ValueError branch: no candidate phrase in this document
@@ -160,7 +163,8 @@ def match_sets(targets: Keyphrases, pool: Keyphrases) -> list[dict[str, Any]]:
 
 
 def score_keyphrases(predictions: Sequence[str], references: Sequence[str], titles: Sequence[str] | None,
-                     abstracts: Sequence[str], model: Any, batch_size: int = 64) -> list[dict[str, Any]]:
+                     abstracts: Sequence[str], model: Any, batch_size: int = 64,
+                     show_progress: bool = False) -> list[dict[str, Any]]:
     """Per paper: the four keyphrase scores, the three phrase lists and ``keyphrase_log`` (one entry per phrase
     and score: metric, phrase, matched, criterion, cosine), for a suite to write under ``keyphrase_outputs/``."""
     check_sciig_inputs(predictions, references, titles, abstracts)
@@ -169,7 +173,7 @@ def score_keyphrases(predictions: Sequence[str], references: Sequence[str], titl
     n = len(predictions)
     # paper by paper, so that a paper's three texts (which share many candidate phrases) fall in one chunk
     extracted = extract_keyphrases([text for texts in zip(predictions, references, sources) for text in texts],
-                                   model, batch_size=batch_size)
+                                   model, batch_size=batch_size, show_progress=show_progress)
     rows = []
     for i in range(n):
         sets = {"generation": extracted[3 * i], "reference": extracted[3 * i + 1], "source": extracted[3 * i + 2]}

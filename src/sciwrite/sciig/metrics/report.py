@@ -29,6 +29,7 @@ from typing import Any
 
 from sciwrite.core.predictions import join_by_paper_id, json_lines, record_problem
 from sciwrite.core.tables import cell, format_table
+from sciwrite.scale.engine import LOCAL, RAY, check_engine, ray_engine
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS, holdout_rule
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.data.upstream import import_upstream_predictions
@@ -80,12 +81,17 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
                         models: Mapping[str, str] | None = None, metrics: Sequence[str] | None = None,
                         judge_options: Mapping[str, Any] | None = None, upstream: bool = False,
                         show_progress: bool = True, batch_size: int = 64, bootstrap: int = 1000,
-                        seed: int = 0) -> dict[str, Any]:
+                        seed: int = 0, engine: str = LOCAL, ray_address: str | None = None,
+                        ray_actors: int | None = None) -> dict[str, Any]:
     """Score `predictions` on the ``test`` split of SciIG config `dataset`; returns the summary and writes the
     outputs to `out_dir` (see the module docstring). `batch_size` is the models' batch size (`score_sciig`).
     The summary carries a 95% bootstrap interval of each Table 2 metric's mean over papers (``intervals``;
-    `bootstrap` resamples seeded by `seed`, 0 turns them off; see `sciwrite.stats`)."""
+    `bootstrap` resamples seeded by `seed`, 0 turns them off; see `sciwrite.stats`). `engine` ``"ray"`` scores the
+    papers on Ray Data (`sciwrite.scale`; ``sciwrite[scale]``), on a local Ray or the cluster at `ray_address`, over
+    `ray_actors` actors that each load the models once: the same rows and summary (``metric_timings`` then sums
+    the actors' seconds)."""
 
+    check_engine(engine)
     if dataset not in SCIIG_CONFIGS:
         raise ValueError(f"unknown SciIG config {dataset!r}; choose one of {list(SCIIG_CONFIGS)}")
     splits = load_sciig(dataset, source=source, split="all")
@@ -108,9 +114,15 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
     if not join.matched:
         raise ValueError(f"no prediction in {predictions} matches a paper of the {dataset!r} test split")
     targets = papers.select([j for _, j in join.matched]).to_list()
-    suite = load_sciig_models(profile, models, metrics, judge_options)
-    rows, timings = score_sciig([records[i]["text"] for i, _ in join.matched], targets, suite,
-                                show_progress=show_progress, batch_size=batch_size)
+    predicted = [records[i]["text"] for i, _ in join.matched]
+    if engine == RAY:
+        options = {"profile": profile, "models": models, "metrics": metrics, "judge_options": judge_options}
+        rows, timings, suite = ray_engine().score_sciig(predicted, targets, options, batch_size=batch_size,
+                                                        address=ray_address, actors=ray_actors,
+                                                        show_progress=show_progress)
+    else:
+        suite = load_sciig_models(profile, models, metrics, judge_options)
+        rows, timings = score_sciig(predicted, targets, suite, show_progress=show_progress, batch_size=batch_size)
     system = system or Path(predictions).stem
     means = summarize_sciig(rows, suite)
     # BLEU is corpus BLEU (sacrebleu over all scored papers), not a mean of per-paper values, so no interval of

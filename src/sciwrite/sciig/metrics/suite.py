@@ -259,9 +259,11 @@ def score_sciig(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]],
     check_papers(papers)
     rows: list[dict[str, Any]] = [{"paper_id": p["paper_id"], "errors": {}} for p in papers]
     timings: dict[str, float] = {}
-    stages = [(name, check, run) for name, check, run in _stages(list(predictions), papers, models, batch_size)
-              if models.wants(name)]
-    for name, check, run in tqdm(stages, desc="SciIG metrics", disable=not show_progress):
+    stages = [(name, check, run) for name, check, run in _stages(list(predictions), papers, models, batch_size,
+                                                                 show_progress) if models.wants(name)]
+    bar = tqdm(stages, desc="SciIG metrics", disable=not show_progress)
+    for name, check, run in bar:
+        bar.set_postfix_str(name)  # a stage's own bars (embedding, BERTScore windows...) follow this line
         start = time.perf_counter()
         ok = []
         for i in range(len(papers)):
@@ -292,8 +294,10 @@ def _problem(check: Callable[[int], Any], i: int) -> str | None:
     return None
 
 
-def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models: SciIGModels, batch_size: int):
-    """(name, per-record check, run(indices) -> rows) per scorer, each scorer called once on the checked papers."""
+def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models: SciIGModels, batch_size: int,
+            show_progress: bool = False):
+    """(name, per-record check, run(indices) -> rows) per scorer, each scorer called once on the checked papers;
+    the model-bound scorers show their own progress with `show_progress`."""
 
     references = [p["introduction"] for p in papers]
     titles = [p["title"] for p in papers]
@@ -322,7 +326,8 @@ def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models:
         return score_meteor(pick(predictions, idx), pick(references, idx), models.wordnet)
 
     def bertscore(idx):
-        return score_sciig_bertscore(pick(predictions, idx), pick(references, idx), models.token_encoder)
+        return score_sciig_bertscore(pick(predictions, idx), pick(references, idx), models.token_encoder,
+                                     show_progress=show_progress)
 
     def bleurt(idx):
         return [{"bleurt": r["bleurt"], "bleurt_windows": r["windows"]}
@@ -330,11 +335,12 @@ def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models:
 
     def contextual(idx):
         return score_contextual_relevance(pick(predictions, idx), pick(titles, idx), pick(abstracts, idx),
-                                          pick(cited_abstracts, idx), models.contextual_encoder, batch_size)
+                                          pick(cited_abstracts, idx), models.contextual_encoder, batch_size,
+                                          show_progress)
 
     def keyphrases(idx):
         return score_keyphrases(pick(predictions, idx), pick(references, idx), pick(titles, idx),
-                                pick(abstracts, idx), models.keyphrase_encoder, batch_size)
+                                pick(abstracts, idx), models.keyphrase_encoder, batch_size, show_progress)
 
     def summac(idx):
         rows = score_summac(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
