@@ -114,7 +114,7 @@ class FakeEncoder:
 
     vocab: dict[str, int] = {}
 
-    def token_embeddings_many(self, texts, batch_size=16):
+    def token_embeddings_many(self, texts, batch_size=16, show_progress=False):
         out = []
         for text in texts:
             words = re.findall(r"\w+", text.lower())

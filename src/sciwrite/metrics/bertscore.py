@@ -128,7 +128,5 @@ def bertscore(candidates: list[str], references: list[str], encoder: TokenEncode
     if len(candidates) != len(references):
         raise ValueError(f"{len(candidates)} candidates but {len(references)} references")
     unique = list(dict.fromkeys([*candidates, *references]))
-    many = encoder.token_embeddings_many
-    embedded = dict(zip(unique, many(unique, batch_size, show_progress=True) if show_progress
-                        else many(unique, batch_size)))
+    embedded = dict(zip(unique, encoder.token_embeddings_many(unique, batch_size, show_progress=show_progress)))
     return [greedy_match(embedded[c], embedded[r]) for c, r in zip(candidates, references)]

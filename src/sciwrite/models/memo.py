@@ -47,9 +47,8 @@ class MemoTokenEncoder(MemoProxy):
                               show_progress: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
         missing = [t for t in dict.fromkeys(texts) if t not in self.memo]
         if missing:
-            many = self.inner.token_embeddings_many
-            self.memo.update(zip(missing, many(missing, batch_size, show_progress=True) if show_progress
-                                 else many(missing, batch_size)))
+            self.memo.update(zip(missing, self.inner.token_embeddings_many(missing, batch_size,
+                                                                           show_progress=show_progress)))
         return [self.memo[t] for t in texts]
 
     def token_embeddings(self, text: str, batch_size: int = 16) -> tuple[np.ndarray, np.ndarray]:
