@@ -73,7 +73,6 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
     papers = load_rwgbench("sample", source=data_dir)
     corpus = load_rwgbench("sample_corpus", source=data_dir)
     if rebuild or not (sciig_dir / "README.md").exists():
-
         stats = write_sciig_sample(sciig_dir)
         papers_per_split = ", ".join(f"{n} {split}" for split, n in stats["papers"].items())
         print(f"built the SciIG sample in {sciig_dir}: {papers_per_split} papers")
@@ -92,7 +91,6 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
                                    base_url, show_progress)
     sciig_file = _generate_sciig(sciig_dir, out_dir / "generations" / "sciig", model, base_url, limit, show_progress)
 
-
     rwg = evaluate_prediction_files(list(rwg_files.values()), "sample", source=data_dir,
                                     out_dir=out_dir / "rwgbench", systems=list(rwg_files), profile=profile,
                                     metrics=None if model else RWGBENCH.metrics_without_judge(None), show_progress=show_progress)
@@ -102,7 +100,6 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | P
         print(f"  not computed: {metric}: {why.splitlines()[0][:160]}")
     rwg_rows = [table2_row(s, s["system"]) for s in rwg]
     write_table(rwg_rows, out_dir / "rwgbench_table2")
-
 
     sciig_system = Path(sciig_file).stem
     sciig = evaluate_sciig_file(sciig_file, "sample", source=sciig_dir, out_dir=out_dir / "sciig" / sciig_system, system=sciig_system,
@@ -169,7 +166,6 @@ def _generate_rwgbench(targets: list[dict[str, Any]], corpus: Any, retrievers: d
     lookup = CorpusLookup(corpus)
     writer: Any
     if model is None:
-
         writer = ExtractiveRWGBench()
     files = {}
     for system, source in RWGBENCH_SYSTEMS.items():
@@ -188,13 +184,10 @@ def _generate_rwgbench(targets: list[dict[str, Any]], corpus: Any, retrievers: d
 
 def _generate_sciig(sciig_dir: Path, out: Path, model: str | None, base_url: str | None, limit: int | None,
                     show_progress: bool) -> Path:
-
     test = load_sciig("sample", source=sciig_dir, split="test").to_list()
     if model is None:
-
         method: Any = ExtractiveSciIG()
     else:
-
         method = SciIGMethod("THREE_SHOT", holdout=load_sciig("sample", source=sciig_dir, split="holdout").to_list(), dataset="sample")
     path = out / f"{'extractive' if model is None else 'three_shot'}.jsonl"
     report = run_generation(test[:limit] if limit else test, method, _backend(model, base_url), path,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from sciwrite.sources.apa import comparison_key, extract_citation_keys, find_citations
+from sciwrite.sources.apa import _Spans, comparison_key, extract_citation_keys, find_citations, find_yearless_keys
 
 CASES = [
     ("(Li et al., 2022)", ["Li et al., 2022"]),
@@ -64,3 +66,23 @@ def test_comparison_key(a, b, same):
 def test_comparison_key_can_keep_the_suffix():
     assert comparison_key("Li et al., 2022b", keep_suffix=True) == "li et al 2022b"
     assert comparison_key("Li et al., 2022b") == "li et al 2022"
+
+
+def test_span_lookup_answers_as_a_scan_of_every_span():
+    """`_Spans` (bisect over sorted starts) gives what the quadratic scan it replaced gave, overlaps included."""
+    rng = random.Random(7)
+    for _ in range(300):
+        spans = [(s, s + rng.randint(1, 12)) for s in (rng.randint(0, 60) for _ in range(rng.randint(0, 8)))]
+        lookup = _Spans(spans)
+        for position in range(-1, 75):
+            assert lookup.contains(position) == any(s <= position < e for s, e in spans), (spans, position)
+            assert lookup.ends_within(position) == any(s < position <= e for s, e in spans), (spans, position)
+
+
+def test_a_runaway_text_with_thousands_of_citations_is_read_in_linear_time():
+    """3,000 citations (a 30,000-word runaway generation): every one found, in well under a second on 2 cores (the
+    scan over earlier spans took tens of seconds; no timing is asserted, the count is)."""
+    unit = "Graph models are studied (Li et al., 2020). Smith et al. extend them (Chen and Wu). "
+    text = unit * 3000
+    assert len(find_citations(text)) == 3000
+    assert find_yearless_keys(text) == ["Smith et al.", "Chen and Wu"]

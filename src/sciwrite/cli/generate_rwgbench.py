@@ -107,14 +107,12 @@ def build_retriever(kind: str, corpus: Any, index: str | None = None, profile: s
     if kind not in RETRIEVERS:
         raise ValueError(f"unknown retriever {kind!r}; choose one of {', '.join(RETRIEVERS)}")
     if index:
-
         saved = read_config(Path(index))[0].get("kind")
         if saved != kind:
             raise ValueError(f"--index {index} holds a {saved!r} retriever but --retriever is {kind!r}; pass "
                              f"--retriever {saved}")
         return load_retriever(index)
     if kind == "bm25":
-
         return BM25Retriever.from_corpus(corpus)
 
     return DenseRetriever.from_corpus(corpus, profile=profile)
@@ -163,7 +161,6 @@ def run_generate_rwgbench(args: argparse.Namespace) -> list[Any]:
     reports = []
     for name in names:
         if extractive:
-
             method: Any = ExtractiveRWGBench()
         else:
             method = make_method(name, retriever=retriever, corpus=lookup, retriever_name=args.retriever, k=args.k,
@@ -179,7 +176,6 @@ def run_generate_rwgbench(args: argparse.Namespace) -> list[Any]:
         report = execute(args, records_for(name), method, out_path, meta)
         reports.append(report)
         if report is not None and getattr(args, "push_to_hub", None):
-
             fields = {**meta, "dataset": f"rwgbench-{args.split}"}
             print(f"pushed {out_path} to {push_predictions(out_path, args.push_to_hub, fields)}")
     return reports

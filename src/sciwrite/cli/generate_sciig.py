@@ -98,7 +98,6 @@ def run_generate_sciig(args: argparse.Namespace) -> list[Any]:
     reports = []
     for level in levels:
         if level == cli_common.EXTRACTIVE:
-
             method = ExtractiveSciIG()
             label = method.name
         else:
@@ -109,7 +108,6 @@ def run_generate_sciig(args: argparse.Namespace) -> list[Any]:
         report = cli_common.execute(args, records, method, out_path, meta)
         reports.append(report)
         if report is not None and args.push_to_hub:
-
             url = push_predictions(out_path, args.push_to_hub, card_fields(meta, SPLIT))
             print(f"pushed {out_path} to {url}")
     return reports

@@ -145,7 +145,6 @@ class _ExtractiveBase(ABC):
     def _model(self) -> Any:
         """The encoder, loaded on first use (callers hold the lock); one process-wide copy per model id."""
         if self._encoder is None:
-
             # The memo embeds each distinct sentence once per writer: candidate lists of several retrievers (and
             # papers citing the same work) share most of their sentences.
             self._encoder = MemoSentenceEncoder(

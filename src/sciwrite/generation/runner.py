@@ -237,7 +237,6 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
             failures_path.open("a", encoding="utf-8") as failed,
             tqdm(total=len(todo), desc=f"generate {method.name}", unit="paper", disable=not show_progress) as bar,
         ):
-
             def progress() -> None:
                 bar.update()
                 elapsed = max(time.perf_counter() - started, 1e-9)

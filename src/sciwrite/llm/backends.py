@@ -105,7 +105,6 @@ def make_backend(model: str, *, base_url: str | None = None, **options: Any) -> 
     """The backend a model id names; `options` go to `HFBackend` for ``hf:`` ids (device, batch_size, dtype)."""
     spec = parse_model_id(model, base_url)
     if spec.kind == "hf":
-
         return HFBackend(spec.name, model_label=spec.raw, **options)
     return APIBackend(spec)
 

@@ -161,7 +161,6 @@ class ChatClient:
         backend = APIBackend(self._spec, key=self._key)
         semaphore = asyncio.Semaphore(settings.concurrency)
         with tqdm(total=len(batch), desc=desc, disable=not show_progress) as bar:
-
             async def send(key: str, messages: Sequence[Message]) -> ChatResult:
                 async with semaphore:
                     result = await self._send(backend, messages, settings, params, key)

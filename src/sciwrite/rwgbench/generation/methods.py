@@ -510,7 +510,6 @@ class Workflow(_Meta):
     def coverage_prompt(self, record: Mapping[str, Any], themes: Sequence[Mapping[str, Any]],
                         docs: Sequence[Mapping[str, Any]], found_for: Sequence[Sequence[int]], draft: str,
                         ) -> list[dict[str, str]]:
-
         cited = set(marker_numbers(draft))
         lines = []
         for i, (theme, numbers) in enumerate(zip(themes, found_for), 1):

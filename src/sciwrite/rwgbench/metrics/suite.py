@@ -125,12 +125,10 @@ def load_suite_models(profile: str | None = None, models: Mapping[str, str] | No
         suite.nli = MemoNLI(nli) if nli is not None else None
         _record(suite, "nli", suite.nli, why, ("soft_citation_recall", "claim_support_consistency"))
     if "citation_frame_alignment" in wanted:
-
         frames, why = citation_frame_classifier_for_profile(models.get("citation_frame"), profile)
         suite.frame_classifier = MemoFrameClassifier(frames) if frames is not None else None
         _record(suite, "citation_frame", suite.frame_classifier, why, ("citation_frame_alignment",))
     if "llm_judge" in wanted:
-
         suite.judge, why = judge_for_profile(models.get("judge"), profile, **dict(judge_options or {}))
         _record(suite, "judge", suite.judge, why, ("llm_judge",))
     for metric in SUITE_METRICS:

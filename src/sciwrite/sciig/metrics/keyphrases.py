@@ -49,6 +49,8 @@ DOCS_PER_CHUNK = 256
 #: 2 CPU cores batches of ~400 phrases ran ~2x faster than batches of 64.
 PHRASES_PER_BATCH = 4096
 CRITERIA = ("stem", "partial", "cosine")
+#: Decimals of the ``cosine`` written in each ``keyphrase_log`` entry (a diagnostic; the scores use the full value).
+LOG_COSINE_DECIMALS = 4
 # score name -> (the set divided by, the set searched for a match); G generation, R reference, S source
 SCORES = {
     "keyphrase_coverage_ref": ("reference", "generation"),
@@ -158,7 +160,8 @@ def match_sets(targets: Keyphrases, pool: Keyphrases) -> list[dict[str, Any]]:
                 best = (rank, cosine, other, cosine)
         rank, _, matched, cosine = best
         log.append({"phrase": phrase, "matched": matched, "criterion": CRITERIA[rank] if matched else None,
-                    "cosine": round(cosine if matched else (top_cosine if top_cosine is not None else 0.0), 4)})
+                    "cosine": round(cosine if matched else (top_cosine if top_cosine is not None else 0.0),
+                                      LOG_COSINE_DECIMALS)})
     return log
 
 
