@@ -70,6 +70,14 @@ def test_encoder_work_tallies_tokens_by_sequence_length(tmp_path, monkeypatch):
     write()
     tally = json.loads((tmp_path / "work.json").read_text(encoding="utf-8"))
     phrase_group = tally["groups"]["phrases (<= 16 tokens)"]
-    assert (phrase_group["calls"], phrase_group["sequences"], phrase_group["tokens"], phrase_group["padded_tokens"]) == (1, 3, 12, 15)
+    assert (phrase_group["calls"], phrase_group["sequences"], phrase_group["tokens"], phrase_group["padded_tokens"],
+            phrase_group["padded_square"]) == (1, 3, 12, 15, 75)
     assert tally["groups"]["windows (> 256)"]["tokens"] == 300
     assert (tally["total"]["calls"], tally["total"]["tokens"], tally["total"]["padded_tokens"]) == (2, 312, 315)
+
+
+def test_flops_of_minilm_per_token_and_for_attention():
+    # 6 layers x (4 x 384^2 + 2 x 384 x 1536) multiply-adds = 10,616,832 per token, twice that in operations
+    assert encoder_work.flops(1, 0, **encoder_work.MINILM) == 2 * 10_616_832
+    # one sequence of width 512: QK^T and AV add 2 x 6 x 2 x 384 x 512 x 512 operations
+    assert encoder_work.flops(512, 512 ** 2, **encoder_work.MINILM) == 512 * 2 * 10_616_832 + 2 * 6 * 2 * 384 * 512 ** 2

@@ -91,7 +91,8 @@ class _Spans:
     """Character spans [start, end) that answer "does one contain this position?" in O(log n).
 
     The finders below used to test every earlier span for every match (``any(s <= p < e for s, e in taken)``),
-    which is quadratic: a 30,000-word runaway generation with 3,000 citations took tens of seconds. The stdlib's
+    which is quadratic: a 30,000-word runaway generation with 3,000 citations took 4.6 s per reading (0.23 s
+    now), and the SciIG citation metrics read a text several times. The stdlib's
     `bisect` over the sorted starts, with the running maximum of the ends, answers the same question exactly
     (spans may overlap); the tests check it against that `any` on random spans.
     """
