@@ -13,7 +13,8 @@ retries, key handling and the scrubbing of keys from error texts live in one pla
   one bad request never loses a batch.
 - With ``cache_path``, every finished reply is appended to a JSONL file as it arrives, keyed by a hash of
   (model, messages, parameters); a rerun reads them back and sends only what is missing. That is how a long run
-  resumes after an interruption. Failed items are not cached, so a rerun retries them.
+  resumes after an interruption. Failed items are not cached, so a rerun retries them. Each reply is one append of
+  one whole line, so several processes may share the file (tests/llm/test_client_cache.py).
 """
 
 from __future__ import annotations
@@ -202,11 +203,18 @@ class ChatClient:
         with self._lock:
             self._cache[key] = record
             self.cache_path.parent.mkdir(parents=True, exist_ok=True)
-            with self.cache_path.open("a", encoding="utf-8") as f:
-                if self._cache_needs_newline:  # do not glue a record onto a cut-off last line
-                    f.write("\n")
-                    self._cache_needs_newline = False
-                f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            lead = "\n" if self._cache_needs_newline else ""  # do not glue a record onto a cut-off last line
+            data = (lead + json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+            # One write(2) of the whole line on an O_APPEND descriptor: processes sharing the file (Ray actors
+            # given one cache) append whole lines that never interleave.
+            fd = os.open(self.cache_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                view = memoryview(data)
+                while view:  # a short write happens only when the disk is full or a signal interrupts
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
+            self._cache_needs_newline = False
 
 
 def _run(coroutine: Any) -> Any:
