@@ -30,6 +30,9 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from spawned import run_spawned  # noqa: E402
 
 NO_JUDGE = ("precision", "recall", "soft_citation_recall", "claim_support_consistency", "topical_relevance",
             "citation_density", "citation_distribution_balance", "positioning_structure_similarity",
@@ -161,14 +164,7 @@ def _child(part: str, args: argparse.Namespace, queue: mp.Queue) -> None:
 
 
 def in_process(part: str, args: argparse.Namespace) -> dict:
-    queue: mp.Queue = mp.get_context("spawn").Queue()
-    process = mp.get_context("spawn").Process(target=_child, args=(part, args, queue))
-    process.start()
-    result = queue.get()
-    process.join()
-    if process.exitcode:
-        sys.exit(f"the {part} part failed (exit code {process.exitcode})")
-    return result
+    return run_spawned(_child, (part, args), f"the {part} part")
 
 
 def main() -> None:

@@ -38,6 +38,9 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from spawned import run_spawned  # noqa: E402
 
 CONDITIONS = ("self", "perturbed")
 
@@ -140,15 +143,8 @@ def _child(part: str, condition: str, args: argparse.Namespace, limit: int | Non
 
 
 def in_process(part: str, condition: str, args: argparse.Namespace, limit: int | None) -> dict:
-    context = mp.get_context("spawn")
-    queue: mp.Queue = context.Queue()
-    process = context.Process(target=_child, args=(part, condition, args, limit, queue))
     began = time.perf_counter()
-    process.start()
-    result = queue.get()
-    process.join()
-    if process.exitcode:
-        sys.exit(f"the {part} part ({condition}) failed (exit code {process.exitcode})")
+    result = run_spawned(_child, (part, condition, args, limit), f"the {part} part ({condition})")
     result["process_wall_s"] = time.perf_counter() - began
     return result
 

@@ -45,6 +45,8 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 os.environ.setdefault("SCIWRITE_EMBEDDING_CACHE", "off")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from spawned import run_spawned  # noqa: E402
+
 SAMPLE_SIZE = {"rwgbench": 144, "sciig": 215}
 
 
@@ -449,15 +451,7 @@ def _child(suite: str, part: str, args: argparse.Namespace, queue: mp.Queue) -> 
 
 
 def in_process(suite: str, part: str, args: argparse.Namespace) -> dict[str, Any]:
-    context = mp.get_context("spawn")
-    queue: mp.Queue = context.Queue()
-    process = context.Process(target=_child, args=(suite, part, args, queue))
-    process.start()
-    result = queue.get()
-    process.join()
-    if process.exitcode:
-        sys.exit(f"{suite} {part} failed (exit code {process.exitcode})")
-    return result
+    return run_spawned(_child, (suite, part, args), f"{suite} {part}")
 
 
 def summarize(result: dict[str, Any]) -> dict[str, Any]:
