@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 # Fields that differ between two runs of the same code: wall times, and the paths the run wrote to.
-VOLATILE = {"seconds", "wall_seconds", "metric_timings", "predictions", "out_path"}
+VOLATILE = {"seconds", "wall_seconds", "metric_timings", "predictions", "out_path", "failures_path", "meta_path"}
 BYTE_EXACT = (".csv", ".jsonl")
 
 

@@ -31,8 +31,11 @@ def test_generate_rwgbench_over_http_then_evaluate(mini_sample_copy, tmp_path, m
         assert len(server.requests) == 2
     printed = capsys.readouterr().out
     assert "0 papers written" in printed and "2 already there" in printed
-    [path] = list(out.glob("*.jsonl"))
+    [path] = [p for p in out.glob("*.jsonl") if p.name != "usage.jsonl"]
     assert path.name == "tiny-chat_rwgbench-sample_rag_bm25.jsonl"
+    ledger = [json.loads(x) for x in (out / "usage.jsonl").read_text().splitlines()]
+    assert len(ledger) == 2 and {x["purpose"] for x in ledger} == {"generate"}
+    assert "secret-key-123" not in (out / "usage.jsonl").read_text()
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert {x["model"] for x in lines} == {"tiny-chat"} and {x["method"] for x in lines} == {"rag"}
     assert all(len(x["candidates"]) == 5 and "[1]" in x["desc"] for x in lines)

@@ -11,11 +11,24 @@ every request is recorded.
 
 Any other path answers 404. The server speaks HTTP/1.1 with keep-alive, so a client reuses its connections (the
 throughput benchmark, ``scripts/bench/generation.py``, relies on that).
+
+`like_real_endpoints(answer)` wraps a script so that the server answers each model id the way the real providers
+do (their documented error bodies and reply fields, ../shared/FACTS.md):
+
+- OpenAI's reasoning families (o1, o3, o4, gpt-5*, with or without an ``openai/`` prefix): a request with
+  ``max_tokens`` gets 400 ``unsupported_parameter``, one with a temperature or top_p other than 1 gets 400
+  ``unsupported_value`` (type ``invalid_request_error``, ``param``, ``code``), as api.openai.com answers; replies
+  count reasoning tokens in ``usage.completion_tokens_details.reasoning_tokens``;
+- thinking models (ids with ``r1``, ``qwen3`` or ``thinking``): the content starts with a ``<think>…</think>``
+  block and the message carries ``reasoning_content``;
+- OpenRouter-style ids (``vendor/model``): ``usage.cost`` in USD;
+- every reply names a dated snapshot in ``model`` (``<id>-2026-04-23``) and carries a ``system_fingerprint``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -42,6 +55,13 @@ class Reply:
     prompt_tokens: int = 1
     completion_tokens: int = 1
     finish_reason: str = "stop"
+    model: str | None = None  # the reply's `model` (a dated snapshot); None: the requested id
+    system_fingerprint: str | None = None
+    reasoning_content: str | None = None  # DeepSeek / vLLM style
+    reasoning: str | None = None  # OpenRouter style
+    reasoning_tokens: int | None = None
+    cached_tokens: int | None = None
+    cost: float | None = None  # OpenRouter's usage.cost (USD)
 
 
 Answer = Callable[[dict[str, Any]], "str | tuple[int, Any] | Reply"]
@@ -49,12 +69,76 @@ Answer = Callable[[dict[str, Any]], "str | tuple[int, Any] | Reply"]
 
 def completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
     """The chat-completion JSON for `reply` to the request `body`."""
-    return {"id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
-            "model": body.get("model"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": reply.content},
-                         "finish_reason": reply.finish_reason}],
-            "usage": {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
-                      "total_tokens": reply.prompt_tokens + reply.completion_tokens}}
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+    if reply.reasoning_content is not None:
+        message["reasoning_content"] = reply.reasoning_content
+    if reply.reasoning is not None:
+        message["reasoning"] = reply.reasoning
+    usage: dict[str, Any] = {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
+                             "total_tokens": reply.prompt_tokens + reply.completion_tokens}
+    if reply.reasoning_tokens is not None:
+        usage["completion_tokens_details"] = {"reasoning_tokens": reply.reasoning_tokens}
+    if reply.cached_tokens is not None:
+        usage["prompt_tokens_details"] = {"cached_tokens": reply.cached_tokens}
+    if reply.cost is not None:
+        usage["cost"] = reply.cost
+    out = {"id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
+           "model": reply.model or body.get("model"),
+           "choices": [{"index": 0, "message": message, "finish_reason": reply.finish_reason}], "usage": usage}
+    if reply.system_fingerprint is not None:
+        out["system_fingerprint"] = reply.system_fingerprint
+    return out
+
+
+SNAPSHOT_DATE = "2026-04-23"
+REASONING_MODEL = re.compile(r"(?:openai/)?(?:o[134]|gpt-5)(?:[-.].*)?")
+THINKING_MODEL = re.compile(r".*(?:r1|qwen3|thinking).*", re.IGNORECASE)
+
+
+def openai_refusal(body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+    """The 400 api.openai.com gives a GPT-5-family / o-series request it does not accept, else None."""
+    model = str(body.get("model", ""))
+    if not REASONING_MODEL.fullmatch(model) or re.fullmatch(r"(?:openai/)?gpt-5(?:\.\d+)?-chat.*", model):
+        return None
+    if "max_tokens" in body:
+        return 400, {"error": {"message": "Unsupported parameter: 'max_tokens' is not supported with this model. "
+                                          "Use 'max_completion_tokens' instead.",
+                               "type": "invalid_request_error", "param": "max_tokens", "code": "unsupported_parameter"}}
+    for name in ("temperature", "top_p"):
+        if name in body and body[name] != 1:
+            return 400, {"error": {"message": f"Unsupported value: '{name}' does not support {body[name]} with this "
+                                              "model. Only the default (1) value is supported.",
+                                   "type": "invalid_request_error", "param": name, "code": "unsupported_value"}}
+    return None
+
+
+def like_real_endpoints(answer: Answer, *, reasoning_tokens: int = 40, cost_per_token: float = 1e-6,
+                        trace: str = "Let me think. The candidates are [1] and [2]; [3] is off topic.") -> Answer:
+    """`answer` behind the providers' behaviour for each model id (see the module docstring)."""
+
+    def respond(body: dict[str, Any]) -> str | tuple[int, Any] | Reply:
+        refusal = openai_refusal(body)
+        if refusal is not None:
+            return refusal
+        reply = answer(body)
+        if isinstance(reply, tuple):
+            return reply
+        if isinstance(reply, str):
+            reply = Reply(reply)
+        model = str(body.get("model", ""))
+        reply.model = reply.model or f"{model}-{SNAPSHOT_DATE}"
+        reply.system_fingerprint = reply.system_fingerprint or "fp_2026a"
+        if REASONING_MODEL.fullmatch(model):
+            reply.reasoning_tokens = reasoning_tokens
+            reply.completion_tokens += reasoning_tokens
+        if THINKING_MODEL.fullmatch(model) and reply.content is not None:
+            reply.content = f"<think>\n{trace}\n</think>\n\n{reply.content}"
+            reply.reasoning_content = trace
+        if "/" in model:
+            reply.cost = round((reply.prompt_tokens + reply.completion_tokens) * cost_per_token, 10)
+        return reply
+
+    return respond
 
 
 class ChatServer(Running):

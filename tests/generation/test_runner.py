@@ -96,7 +96,8 @@ def test_every_line_has_the_fields_and_meta(tmp_path):
         n = int(row["paper_id"][1:])
         assert row["desc"] == f"[system]\nYou write related-work sections.\n\n[user]\nWrite about paper {n}."
         assert row["pred"] == f"summary of Write about paper {n}."
-        assert row["usage"] == {"requests": 1, "prompt_tokens": 10, "completion_tokens": 3}
+        assert row["usage"] == {"requests": 1, "prompt_tokens": 10, "completion_tokens": 3, "reasoning_tokens": 0,
+                                "cost_usd": None}
     assert (report.prompt_tokens, report.completion_tokens) == (50, 15)
     assert not report.failures_path.exists()
 

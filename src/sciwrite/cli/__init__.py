@@ -41,11 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     level = logging.INFO if args.verbose else logging.WARNING
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     try:
-        args.func(args)
+        status = args.func(args)  # a command may return its exit status (generate: 3 when --max-cost stopped it)
     except (ValueError, FileNotFoundError, RuntimeError) as err:
         print(f"sciwrite: error: {err}", file=sys.stderr)
         return 2
-    return 0
+    return status if isinstance(status, int) else 0
 
 
 if __name__ == "__main__":

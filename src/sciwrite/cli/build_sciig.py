@@ -52,12 +52,13 @@ def add_build_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return p
 
 
-def _llm_client(model: str | None, base_url: str | None, cache: str | None) -> Any | None:
+def _llm_client(model: str | None, base_url: str | None, cache: str | None, out: Path) -> Any | None:
+    """The Table 8 mapping client, its spend written to ``<out>/usage.jsonl``; None without a model or endpoint."""
     if not model:
         return None
 
     try:
-        return ChatClient(model, base_url=base_url, cache_path=cache)
+        return ChatClient(model, base_url=base_url, cache_path=cache, ledger=out / "usage.jsonl", purpose="llm_map")
     except LLMNotConfiguredError as err:
         logger.warning("LLM citation mapping skipped: %s", err)
         return None
@@ -77,7 +78,7 @@ def run_build(args: argparse.Namespace) -> dict[str, Any]:
         return {"out": str(out), "config": args.config, **stats}
     s2 = (SemanticScholarClient(api_key=args.s2_api_key, base_url=args.s2_base_url,
                                 cache_path=args.s2_cache or out / "s2_cache.json") if args.s2 else None)
-    records, report = build_sciig_records(args.paper_dir, llm_client=_llm_client(args.llm_model, args.llm_base_url, args.llm_cache),
+    records, report = build_sciig_records(args.paper_dir, llm_client=_llm_client(args.llm_model, args.llm_base_url, args.llm_cache, out),
                                           s2_client=s2, allow_missing_abstracts=args.allow_missing_abstracts,
                                           venue=args.venue, year=args.year)
     if len(records) < 2:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 from pathlib import Path
 
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.cli.engine_options import add_engine_options
+from sciwrite.cli.generate_common import LEDGER_NAME, model_option
+from sciwrite.llm.ledger import PriceTable, UsageLedger
 from sciwrite.core.tables import write_table
 from sciwrite.rwgbench.metrics.report import evaluate_prediction_files, format_table2
 from sciwrite.sciig.metrics.model_line import format_model_line
@@ -28,10 +31,43 @@ def metric_labels(benchmark: str) -> dict[str, str]:
     return {**labels, "sentence_bleu": "sentence BLEU"}
 
 
+def llm_options(args: argparse.Namespace, out: Path) -> dict[str, object]:
+    """The judge's (and SciIG's citation extractor's) client options: endpoint, cache, model options, and the usage
+    ledger under the evaluation folder, its lines tagged with this evaluation's run id."""
+    run = f"evaluate-{datetime.datetime.now(datetime.UTC).strftime('%Y%m%dT%H%M%S.%fZ')}"
+    options: dict[str, object] = {k: v for k, v in (("base_url", args.judge_base_url),
+                                                    ("cache_path", args.judge_cache)) if v}
+    if args.judge_option:
+        options["options"] = dict(args.judge_option)
+    options["ledger"] = UsageLedger(out / LEDGER_NAME, prices=PriceTable.load(args.prices), tags={"run": run})
+    return options
+
+
+def print_llm_record(summary: dict) -> None:
+    """The evaluation's LLM spend, the judge's snapshots (a warning when several answered) and what was not applied."""
+    snapshots = summary.get("judge_snapshots") or {}
+    if len(snapshots) > 1:
+        print(f"warning: {summary['system']}: the judge answered from {len(snapshots)} snapshots "
+              f"({', '.join(f'{k}: {v}' for k, v in snapshots.items())}); scores may not be comparable")
+    for role, described in (summary.get("llm_requests") or {}).items():
+        for item in described.get("adjustments", []):
+            sent = f"sent as {item['sent_as']}={item['sent']!r}" if item["sent_as"] else "not sent"
+            print(f"{role}: not applied as asked: {item['parameter']}={item['requested']!r} {sent} ({item['reason']})")
+
+
+def print_usage(summary: dict) -> None:
+    usage = summary.get("llm_usage")
+    if usage and usage.get("requests"):
+        unpriced = f" ({usage['unpriced_requests']} unpriced)" if usage["unpriced_requests"] else ""
+        print(f"LLM usage: {usage['requests']} requests, {usage['prompt_tokens']} prompt + {usage['completion_tokens']} "
+              f"completion tokens ({usage['reasoning_tokens']} reasoning), ${usage['cost_usd']:.4f}{unpriced} -> "
+              f"{usage['ledger']}")
+
+
 def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
     systems = args.system or [Path(p).stem for p in args.predictions]
     out = Path(args.out or Path("outputs") / "rwgbench")
-    judge_options = {k: v for k, v in (("base_url", args.judge_base_url), ("cache_path", args.judge_cache)) if v}
+    judge_options = llm_options(args, out)
     metrics = get_benchmark("rwgbench").metrics_without_judge(args.metrics) if args.no_judge else args.metrics
     summaries = evaluate_prediction_files(args.predictions, args.split, source=args.source, out_dir=out,
                                           systems=systems, profile=args.profile, models=dict(args.model or []),
@@ -53,13 +89,16 @@ def cmd_evaluate_rwgbench(args: argparse.Namespace) -> None:
             print(f"{summary['system']}: {format_intervals(summary, labels)}")
     for metric, why in summaries[0]["not_computed"].items():
         print(f"not computed: {metric}: {why}")
+    for summary in summaries:
+        print_llm_record(summary)
+    print_usage(summaries[0])
     print(f"\nwrote per_paper.jsonl, summary.json and summary.csv for each system under {out}/<system>/")
 
 
 def cmd_evaluate_sciig(args: argparse.Namespace) -> None:
     system = args.system or Path(args.predictions).stem
     out = Path(args.out or Path("outputs") / "sciig" / system)
-    judge_options = {k: v for k, v in (("base_url", args.judge_base_url), ("cache_path", args.judge_cache)) if v}
+    judge_options = llm_options(args, out)
     metrics = get_benchmark("sciig").metrics_without_judge(args.metrics) if args.no_judge else args.metrics
     summary = evaluate_sciig_file(args.predictions, args.dataset, source=args.source, out_dir=out, system=system,
                                   profile=args.profile, models=dict(args.model or []), metrics=metrics,
@@ -85,6 +124,8 @@ def cmd_evaluate_sciig(args: argparse.Namespace) -> None:
     for stage, errors in summary["scoring_errors"].items():
         first = next(iter(errors.items()))
         print(f"scoring error: {stage}: {len(errors)} paper(s) not scored, e.g. {first[0]}: {first[1]}")
+    print_llm_record(summary)
+    print_usage(summary)
     print(f"\nwrote {out / 'per_paper.jsonl'}, {out / 'summary.json'}, {out / 'summary.csv'}, "
           f"{out / 'metric_timings.json'} and {out / 'keyphrase_outputs'}"
           + (f"; rejected lines in {out / 'rejected.jsonl'}" if join["n_rejected_lines"] else ""))
@@ -113,6 +154,18 @@ def _role_model(value: str) -> tuple[str, str]:
     return role, model
 
 
+def add_llm_options(p: argparse.ArgumentParser) -> None:
+    """The judge's endpoint, cache, model options and price table."""
+    p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint of the judge (default: $SCIWRITE_LLM_BASE_URL)")
+    p.add_argument("--judge-cache", help="JSON Lines cache of judge replies, so a rerun resumes")
+    p.add_argument("--judge-option", action="append", type=model_option, metavar="KEY=VALUE",
+                   help="a request parameter of every judge call, over the model-family table (VALUE is YAML), "
+                        "e.g. reasoning_effort=low; repeatable")
+    p.add_argument("--prices", metavar="FILE",
+                   help="price table (YAML, USD per million tokens) for the usage ledger <out>/usage.jsonl "
+                        "(default: $SCIWRITE_PRICES over the packaged table)")
+
+
 def add_bootstrap_options(p: argparse.ArgumentParser) -> None:
     """--bootstrap N and --seed, shared by the commands that report intervals."""
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N",
@@ -134,8 +187,7 @@ def add_evaluate_commands(sub: argparse._SubParsersAction) -> None:
                    help="override one model role (scibert, nli, citation_frame, judge); repeatable")
     p.add_argument("--metrics", nargs="+", metavar="METRIC", help="only these metrics (default: all)")
     p.add_argument("--no-judge", action="store_true", help="skip the LLM judge")
-    p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint of the judge (default: $SCIWRITE_LLM_BASE_URL)")
-    p.add_argument("--judge-cache", help="JSON Lines cache of judge replies, so a rerun resumes")
+    add_llm_options(p)
     p.add_argument("--missing-as-empty", action="store_true", help="score papers without a prediction as empty sections")
     p.add_argument("--system", nargs="+", help="system names in the tables (default: the prediction files' stems)")
     p.add_argument("--out", help="output folder; each system writes to <out>/<system>/ (default: outputs/rwgbench)")
@@ -159,8 +211,7 @@ def add_evaluate_commands(sub: argparse._SubParsersAction) -> None:
                    help="only these metrics or scorers (rouge, bleu, meteor, bertscore, bleurt, contextual_relevance, "
                         "keyphrases, summac, citations, perplexity, judge; default: all)")
     p.add_argument("--no-judge", action="store_true", help="skip the LLM judge")
-    p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint of the judge (default: $SCIWRITE_LLM_BASE_URL)")
-    p.add_argument("--judge-cache", help="JSON Lines cache of judge replies, so a rerun resumes")
+    add_llm_options(p)
     p.add_argument("--upstream", action="store_true",
                    help="the prediction file is in the upstream SciIG pred/label/desc format (joined by label)")
     p.add_argument("--system", help="system name in the tables (default: the prediction file's stem)")

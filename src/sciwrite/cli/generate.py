@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import argparse
 
+from sciwrite.cli.generate_common import exit_status
 from sciwrite.cli.generate_rwgbench import add_generate_rwgbench_arguments, run_generate_rwgbench
 from sciwrite.cli.generate_sciig import add_generate_sciig_arguments, run_generate_sciig
 
 
-def cmd_generate_sciig(args: argparse.Namespace) -> None:
-    run_generate_sciig(args)
+def cmd_generate_sciig(args: argparse.Namespace) -> int:
+    return exit_status(run_generate_sciig(args))
 
 
-def cmd_generate_rwgbench(args: argparse.Namespace) -> None:
-    run_generate_rwgbench(args)
+def cmd_generate_rwgbench(args: argparse.Namespace) -> int:
+    return exit_status(run_generate_rwgbench(args))
 
 
 def add_generate_commands(sub: argparse._SubParsersAction) -> None:

@@ -4,7 +4,12 @@
 command's option names (``workflow_k`` or ``workflow-k`` for ``--workflow-k``), plus ``benchmark`` (required: the
 command it is for) and the free-text ``description`` and ``paper_row``. Its values become the command's defaults,
 so an explicit flag still wins; `parse_args` parses twice to get that order right. The model is never part of a
-config (``--model``).
+config (``--model``); its ``model_options`` key is a mapping of request parameters (``reasoning_effort: high``),
+the defaults of ``--model-option``.
+
+A run with a language model writes every request's usage to ``<out>/usage.jsonl`` (`sciwrite.llm.ledger`), prices
+it with ``--prices`` over the packaged table where the endpoint reports no cost, and stops cleanly at
+``--max-cost`` (exit status 3; a rerun with a higher budget resumes).
 """
 
 from __future__ import annotations
@@ -18,11 +23,25 @@ from typing import Any
 import yaml
 
 from sciwrite.generation.runner import Method, RunReport, dry_run, run_generation
-from sciwrite.llm.backends import make_backend
+from sciwrite.llm.backends import APIBackend, make_backend, parse_model_id, policy_for
+from sciwrite.llm.capabilities import check_model_options, parse_model_option
+from sciwrite.llm.ledger import PriceTable, UsageLedger
 from sciwrite.llm.types import Backend, GenerationSettings
 
 #: The model id of the offline extractive floor (no language model).
 EXTRACTIVE = "extractive"
+#: `sciwrite generate`'s exit status when --max-cost stopped the run (what was written is kept; a rerun resumes).
+EXIT_BUDGET = 3
+#: The usage ledger's file name, beside the predictions.
+LEDGER_NAME = "usage.jsonl"
+
+
+def model_option(text: str) -> tuple[str, Any]:
+    """``--model-option KEY=VALUE`` (VALUE read as YAML)."""
+    try:
+        return parse_model_option(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -41,6 +60,20 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParse
     parser.add_argument("--timeout", type=float, default=defaults.timeout, help="seconds per request")
     parser.add_argument("--max-retries", type=int, default=defaults.max_retries,
                         help="retries of a request after 429, 5xx, timeouts or dropped connections")
+    parser.add_argument("--model-option", action="append", type=model_option, metavar="KEY=VALUE",
+                        help="a request parameter for every call, over the model-family table (VALUE is YAML): "
+                             "reasoning_effort=high, temperature=null (send none), max_completion_tokens=4000, "
+                             "provider='{order: [openai]}' (OpenRouter routing), family=chat|openai-reasoning; "
+                             "repeatable")
+    parser.add_argument("--max-cost", type=float, metavar="USD",
+                        help="stop sending once the usage ledger (<out>/usage.jsonl, earlier runs included) reaches "
+                             "this many dollars; exit status 3, a rerun with a higher budget resumes")
+    parser.add_argument("--prices", metavar="FILE",
+                        help="price table (YAML, USD per million tokens) over the packaged one, for endpoints that "
+                             "report no cost (default: $SCIWRITE_PRICES)")
+    parser.add_argument("--keep-reasoning", action="store_true",
+                        help="keep a thinking model's reasoning traces in each output line (field 'reasoning'; "
+                             "can be large); they never enter the prediction")
     parser.add_argument("--batch-size", type=int, default=8, help="generate() batch size of an hf: model")
     parser.add_argument("--out", help="output folder")
     parser.add_argument("--limit", type=int, help="only the first N papers")
@@ -117,6 +150,15 @@ def load_config(path: str | Path, benchmark: str, parser: argparse.ArgumentParse
     for key, value in data.items():
         if key in CONFIG_INFO_KEYS:
             continue
+        if key in ("model_options", "model_option") and "model_option" in options:
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}: key {key!r}: expected a mapping of request parameters, e.g. "
+                                  "{reasoning_effort: high}")
+            try:
+                defaults["model_option"] = list(check_model_options(value).items())
+            except ValueError as err:
+                raise ConfigError(f"{where}: key {key!r}: {err}") from None
+            continue
         if key in CONFIG_REFUSED:
             raise ConfigError(f"{where}: key {key!r}: {CONFIG_REFUSED[key]}")
         if key not in options:
@@ -169,12 +211,31 @@ def settings_from_args(args: argparse.Namespace) -> GenerationSettings:
                               concurrency=args.concurrency, timeout=args.timeout, max_retries=args.max_retries)
 
 
+def model_options_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``--model-option`` pairs as a mapping (a later KEY wins)."""
+    return dict(getattr(args, "model_option", None) or [])
+
+
 def backend_from_args(args: argparse.Namespace) -> Backend | None:
-    """The backend `--model` names (None for the extractive floor)."""
+    """The backend `--model` names (None for the extractive floor). API backends of one command share one request
+    policy, so a parameter the endpoint refused is not sent again by the command's later methods."""
     if args.model == EXTRACTIVE:
         return None
-    return make_backend(args.model, base_url=args.base_url,
-                        **({"batch_size": args.batch_size} if args.model.startswith("hf:") else {}))
+    if args.model.startswith("hf:"):
+        return make_backend(args.model, base_url=args.base_url, model_options=model_options_from_args(args),
+                            batch_size=args.batch_size)
+    spec = parse_model_id(args.model, args.base_url)
+    if getattr(args, "request_policy", None) is None:
+        args.request_policy = policy_for(spec, model_options_from_args(args))
+    return APIBackend(spec, policy=args.request_policy)
+
+
+def ledger_from_args(args: argparse.Namespace, out_path: Path) -> UsageLedger | None:
+    """The usage ledger beside `out_path` (none for the extractive floor, which calls no model)."""
+    if args.model == EXTRACTIVE:
+        return None
+    return UsageLedger(out_path.parent / LEDGER_NAME, prices=PriceTable.load(getattr(args, "prices", None)),
+                       max_cost=getattr(args, "max_cost", None))
 
 
 def file_label(text: str) -> str:
@@ -190,9 +251,30 @@ def execute(args: argparse.Namespace, records: Sequence[Mapping[str, Any]], meth
             print(f"=== paper {paper_id} · method {method.name} · exact prompt ===\n{text}\n")
         return None
     backend = backend_from_args(args)
+    ledger = ledger_from_args(args, out_path)
+    meta = {**meta, **({"model_options": model_options_from_args(args)} if model_options_from_args(args) else {})}
     report = run_generation(records, method, backend, out_path, settings=settings_from_args(args), meta=meta,
-                            limit=args.limit, retry_failed=args.retry_failed)
+                            limit=args.limit, retry_failed=args.retry_failed, ledger=ledger,
+                            keep_reasoning=getattr(args, "keep_reasoning", False))
     print(f"{report.n_written} papers written to {out_path} ({report.n_already_done} already there, "
           f"{report.n_failed} failed in this run{'' if not report.n_failed else f' -> {report.failures_path}; rerun with --retry-failed'}); "
-          f"{report.prompt_tokens} prompt + {report.completion_tokens} completion tokens in {report.wall_seconds:.1f} s")
+          f"{report.prompt_tokens} prompt + {report.completion_tokens} completion tokens"
+          f"{f' ({report.reasoning_tokens} reasoning)' if report.reasoning_tokens else ''} in {report.wall_seconds:.1f} s")
+    if ledger is not None:
+        total = ledger.total
+        unpriced = f"; {ledger.session.unpriced_requests} requests unpriced" if ledger.session.unpriced_requests else ""
+        print(f"cost: ${ledger.session.cost_usd:.4f} in this run, ${total.cost_usd:.4f} in {ledger.path}"
+              f"{f' (budget ${ledger.max_cost:.2f})' if ledger.max_cost is not None else ''}{unpriced}")
+    for item in report.adjustments:
+        sent = f"sent as {item['sent_as']}={item['sent']!r}" if item["sent_as"] else "not sent"
+        print(f"not applied as asked: {item['parameter']}={item['requested']!r} {sent} ({item['reason']})")
+    if report.stopped == "max_cost":
+        print(f"stopped at the budget: {report.n_not_started} papers not started; rerun with a higher --max-cost "
+              "to resume")
+    print(f"run metadata: {report.meta_path}")
     return report
+
+
+def exit_status(reports: Sequence[RunReport | None]) -> int:
+    """`EXIT_BUDGET` when --max-cost stopped any of the runs, else 0."""
+    return EXIT_BUDGET if any(r is not None and r.stopped == "max_cost" for r in reports) else 0

@@ -5,6 +5,7 @@ keep their good lines), `read_json_lines` stops at the first one (a file the pro
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -47,3 +48,16 @@ def write_json_line(f: IO[str], record: Any) -> None:
     """Append one record as a line and flush it, so that a crash loses at most the line being written."""
     f.write(json.dumps(record, ensure_ascii=False) + "\n")
     f.flush()
+
+
+def append_whole_line(path: str | Path, line: str) -> None:
+    """Append `line` and a newline to `path` as one write(2) on an O_APPEND descriptor, so that processes sharing
+    the file (Ray actors given one cache or one usage ledger) append whole lines that never interleave."""
+    data = (line + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        view = memoryview(data)
+        while view:  # a short write happens only when the disk is full or a signal interrupts
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)

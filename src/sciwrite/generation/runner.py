@@ -12,11 +12,18 @@ needs (once for a prompt, several times for AUTOCOT or Workflow, never for the e
   error, so ``retry_failed=True`` reruns exactly those; nothing is dropped silently. The file holds one record
   per paper still failed (the latest); a paper leaves it once written, and a run killed part-way removes none.
   A plain rerun (resume) also retries them, since they are not in the output;
-- shows a progress bar with papers/s, failures and token counts.
+- shows a progress bar with papers/s, failures, token counts and the cost so far;
+- with a `UsageLedger`, writes every request's usage to it (``usage.jsonl`` beside the output) and, once its
+  budget (``--max-cost``) is reached, starts nothing more: the papers not yet written stay out of the output and
+  out of the failures file, so a rerun (with a higher budget) resumes them, and nothing is written twice;
+- writes the run's metadata to ``<output stem>.meta.json``: settings, how requests were built (the model family,
+  the user's options, every parameter not applied as asked and why), the counts, tokens, cost and snapshots.
 
-Every output line carries ``paper_id``, ``pred`` (the prediction), ``desc`` (the exact prompt of the request that
-produced it), the run's metadata (``model``, ``method``, ``retriever``, ``seed``, ...), what the method adds
-(``label``, ``candidates`` ...) and ``usage``.
+Every output line carries ``paper_id``, ``pred`` (the prediction; a thinking model's trace is never part of it),
+``desc`` (the exact prompt of the request that produced it), the run's metadata (``model``, ``method``,
+``retriever``, ``seed``, ...), what the method adds (``label``, ``candidates`` ...), ``usage`` and, for a model,
+``model_snapshot`` (the snapshot that answered its last request) and, with ``keep_reasoning``, ``reasoning``
+(the traces of its requests, in order).
 """
 
 from __future__ import annotations
@@ -33,7 +40,8 @@ from typing import Any, Protocol
 
 from sciwrite.core.jsonl import iter_json_lines, parse_json_lines
 from sciwrite.llm.backends import scrub_keys
-from sciwrite.llm.types import Backend, Completion, GenerationError, GenerationSettings, Message
+from sciwrite.llm.ledger import UsageLedger
+from sciwrite.llm.types import Backend, BudgetExceeded, Completion, GenerationError, GenerationSettings, Message
 
 logger = logging.getLogger(__name__)
 
@@ -67,15 +75,23 @@ def prompt_text(messages: Sequence[Message]) -> str:
 
 
 class PaperLLM:
-    """The model as one paper's method sees it: `await llm(messages)` -> reply text; counts requests and tokens."""
+    """The model as one paper's method sees it: `await llm(messages)` -> reply text; counts requests, tokens and
+    cost, writes each request's usage to the run's ledger and refuses to send once its budget is spent."""
 
-    def __init__(self, backend: Backend | None, settings: GenerationSettings, semaphore: asyncio.Semaphore) -> None:
+    def __init__(self, backend: Backend | None, settings: GenerationSettings, semaphore: asyncio.Semaphore,
+                 ledger: UsageLedger | None = None, tags: Mapping[str, Any] | None = None) -> None:
         self._backend = backend
         self._settings = settings
         self._semaphore = semaphore
+        self._ledger = ledger
+        self._tags = dict(tags or {})
         self.requests = 0
         self.prompt_tokens = 0
         self.completion_tokens = 0
+        self.reasoning_tokens = 0
+        self.cost_usd: float | None = None
+        self.snapshot: str | None = None
+        self.reasoning: list[str | None] = []
 
     async def complete(self, messages: Sequence[Message], **overrides: Any) -> Completion:
         """The full `Completion`; `overrides` change settings for this request (e.g. ``max_tokens``)."""
@@ -83,18 +99,41 @@ class PaperLLM:
             raise GenerationError("this method needs a language model, but the run has none (model 'extractive')")
         settings = self._settings if not overrides else _replace(self._settings, overrides)
         async with self._semaphore:
-            result = await self._backend.complete(messages, settings)
+            if self._ledger is not None and self._ledger.exhausted:
+                raise BudgetExceeded(f"the usage ledger reached the budget of ${self._ledger.max_cost:.2f}")
+            try:
+                result = await self._backend.complete(messages, settings)
+            except GenerationError as err:
+                if err.completion is not None:  # a reply came back (and was billed) but was unusable
+                    self._count(err.completion)
+                raise
+        self._count(result)
+        return result
+
+    def _count(self, result: Completion) -> None:
         self.requests += 1
         self.prompt_tokens += result.prompt_tokens or 0
         self.completion_tokens += result.completion_tokens or 0
-        return result
+        self.reasoning_tokens += result.reasoning_tokens or 0
+        self.snapshot = result.snapshot or self.snapshot
+        self.reasoning.append(result.reasoning)
+        cost = result.cost
+        if self._ledger is not None:
+            cost = self._ledger.record(result, model=getattr(self._backend, "model", "?"), purpose="generate",
+                                       **self._tags)["cost_usd"]
+        if cost is not None:
+            self.cost_usd = (self.cost_usd or 0.0) + cost
 
     async def __call__(self, messages: Sequence[Message], **overrides: Any) -> str:
         return (await self.complete(messages, **overrides)).text
 
-    def usage(self) -> dict[str, int]:
-        return {"requests": self.requests, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens}
+    def usage(self) -> dict[str, Any]:
+        usage: dict[str, Any] = {"requests": self.requests, "prompt_tokens": self.prompt_tokens,
+                                 "completion_tokens": self.completion_tokens}
+        if self._backend is not None:
+            usage.update(reasoning_tokens=self.reasoning_tokens,
+                         cost_usd=None if self.cost_usd is None else round(self.cost_usd, 8))
+        return usage
 
 
 def _replace(settings: GenerationSettings, overrides: Mapping[str, Any]) -> GenerationSettings:
@@ -117,10 +156,24 @@ class RunReport:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     wall_seconds: float = 0.0
+    reasoning_tokens: int = 0
+    cost_usd: float = 0.0  # of the requests whose cost is known (the endpoint's, else the price table's)
+    stopped: str | None = None  # why the run stopped before the end ("max_cost"), None when it ran to the end
+    n_not_started: int = 0  # papers left for a rerun when it stopped
+    meta_path: Path | None = None
+    adjustments: list[dict[str, Any]] = field(default_factory=list)  # parameters not applied as asked
 
     def as_dict(self) -> dict[str, Any]:
         return {**{k: v for k, v in self.__dict__.items()}, "out_path": str(self.out_path),
-                "failures_path": str(self.failures_path)}
+                "failures_path": str(self.failures_path),
+                "meta_path": None if self.meta_path is None else str(self.meta_path),
+                "cost_usd": round(self.cost_usd, 6)}
+
+
+def meta_path_for(out_path: str | Path) -> Path:
+    """``<stem>.meta.json`` beside the output file: the run's metadata."""
+    out_path = Path(out_path)
+    return out_path.with_name(f"{out_path.stem}.meta.json")
 
 
 def failures_path_for(out_path: str | Path) -> Path:
@@ -190,7 +243,8 @@ def dry_run(records: Sequence[Mapping[str, Any]], method: Method, limit: int | N
 async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, backend: Backend | None,
                           out_path: str | Path, *, settings: GenerationSettings | None = None,
                           meta: Mapping[str, Any] | None = None, limit: int | None = None,
-                          retry_failed: bool = False, show_progress: bool = True) -> RunReport:
+                          retry_failed: bool = False, show_progress: bool = True,
+                          ledger: UsageLedger | None = None, keep_reasoning: bool = False) -> RunReport:
     """Generate for every paper of `records` not yet in `out_path` (see the module docstring)."""
     from tqdm.auto import tqdm
 
@@ -216,8 +270,15 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
     out_path.parent.mkdir(parents=True, exist_ok=True)
     _rewrite_jsonl(failures_path, old_failures)
     report = RunReport(out_path, failures_path, len(records), len(records) - len(todo), 0, 0,
-                       sum(item["record"]["paper_id"] not in todo_ids for item in old_failures))
+                       sum(item["record"]["paper_id"] not in todo_ids for item in old_failures),
+                       meta_path=meta_path_for(out_path))
     if not todo:
+        return report
+    if ledger is not None and ledger.exhausted:
+        report.stopped, report.n_not_started = "max_cost", len(todo)
+        logger.warning("%s already holds $%.4f of the $%.2f budget: nothing sent (raise --max-cost to go on)",
+                       ledger.path, ledger.total.cost_usd, ledger.max_cost)
+        _write_meta(report, meta, settings, backend, ledger)
         return report
 
     semaphore = asyncio.Semaphore(settings.concurrency)
@@ -240,9 +301,13 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
             def progress() -> None:
                 bar.update()
                 elapsed = max(time.perf_counter() - started, 1e-9)
-                bar.set_postfix(failed=report.n_failed, tok_in=report.prompt_tokens,
-                                tok_out=report.completion_tokens,
-                                tok_s=f"{report.completion_tokens / elapsed:.0f}", refresh=False)
+                postfix = {"failed": report.n_failed, "tok_in": report.prompt_tokens,
+                           "tok_out": report.completion_tokens, "tok_s": f"{report.completion_tokens / elapsed:.0f}"}
+                if report.reasoning_tokens:
+                    postfix["tok_reason"] = report.reasoning_tokens
+                if ledger is not None:
+                    postfix["cost"] = f"${ledger.session.cost_usd:.4f}"
+                bar.set_postfix(postfix, refresh=False)
 
             def fail(record: dict[str, Any], err: BaseException, llm: PaperLLM) -> None:
                 report.n_failed += 1
@@ -254,13 +319,20 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
                 failed.flush()
                 progress()
 
+            def tally(llm: PaperLLM) -> None:
+                report.prompt_tokens += llm.prompt_tokens
+                report.completion_tokens += llm.completion_tokens
+                report.reasoning_tokens += llm.reasoning_tokens
+                report.cost_usd += llm.cost_usd or 0.0
+
             async def worker() -> None:
-                while True:
+                while report.stopped is None:
                     try:
                         record = queue.get_nowait()
                     except asyncio.QueueEmpty:
                         return
-                    llm = PaperLLM(backend, settings, semaphore)
+                    llm = PaperLLM(backend, settings, semaphore, ledger,
+                                   {"paper_id": record["paper_id"], "run": out_path.stem})
                     paper_start = time.perf_counter()
                     try:
                         result = await method.run(record, llm)
@@ -269,31 +341,60 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
                         line = {"paper_id": record["paper_id"], "pred": result.pred, "desc": result.desc, **base,
                                 **result.extra, "usage": llm.usage(),
                                 "seconds": round(time.perf_counter() - paper_start, 3)}
+                        if llm.snapshot is not None:
+                            line["model_snapshot"] = llm.snapshot
+                        if keep_reasoning:
+                            line["reasoning"] = llm.reasoning
                         # the method's extra fields never replace the core ones
                         line.update(paper_id=record["paper_id"], pred=result.pred, desc=result.desc)
                         text = json.dumps(line, ensure_ascii=False)
                     except (asyncio.CancelledError, KeyboardInterrupt):
                         raise
+                    except BudgetExceeded:  # not a failure: the paper waits for a rerun with a larger budget
+                        tally(llm)
+                        report.stopped = "max_cost"
+                        report.n_not_started += 1
+                        continue
                     except Exception as err:  # noqa: BLE001 - a paper that fails is recorded, never lost
-                        report.prompt_tokens += llm.prompt_tokens
-                        report.completion_tokens += llm.completion_tokens
+                        tally(llm)
                         fail(record, err, llm)
                         continue
                     report.n_written += 1
-                    report.prompt_tokens += llm.prompt_tokens
-                    report.completion_tokens += llm.completion_tokens
+                    tally(llm)
                     out.write(text + "\n")
                     out.flush()
                     written.add(record["paper_id"])
                     progress()
 
             await asyncio.gather(*(worker() for _ in range(min(settings.concurrency, len(todo)))))
+            report.n_not_started += queue.qsize()
     finally:
         # One record per paper still failed; the ones written now (or by a parallel run) leave the file.
         _rewrite_jsonl(failures_path, [item for item in read_failures(failures_path)
                                        if item["record"]["paper_id"] not in done | written])
-    report.wall_seconds = round(time.perf_counter() - started, 3)
+        report.wall_seconds = round(time.perf_counter() - started, 3)
+        _write_meta(report, meta, settings, backend, ledger)
+    if report.stopped == "max_cost" and ledger is not None:
+        logger.warning("stopped: the usage ledger %s reached $%.4f of the $%.2f budget; %d papers left for a rerun "
+                       "(raise --max-cost to go on)", ledger.path, ledger.total.cost_usd, ledger.max_cost,
+                       report.n_not_started)
     return report
+
+
+def _write_meta(report: RunReport, meta: Mapping[str, Any] | None, settings: GenerationSettings,
+                backend: Backend | None, ledger: UsageLedger | None) -> None:
+    """The run's metadata beside its output: what was asked, how requests were built, what it did and cost."""
+    from dataclasses import asdict
+
+    policy = getattr(backend, "policy", None)
+    report.adjustments = policy.adjustments() if policy is not None else []
+    data = {"meta": dict(meta or {}), "model": getattr(backend, "model", None) or "extractive",
+            "settings": asdict(settings), "requests": policy.describe() if policy is not None else None,
+            "report": report.as_dict(), "usage": ledger.summary() if ledger is not None else None}
+    assert report.meta_path is not None
+    tmp = report.meta_path.with_name(report.meta_path.name + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n", encoding="utf-8")
+    os.replace(tmp, report.meta_path)
 
 
 def run_generation(records: Sequence[Mapping[str, Any]], method: Method, backend: Backend | None,

@@ -15,6 +15,15 @@ SDK's async client (its POST to the chat-completions endpoint, typed `ChatComple
 off: sciwrite retries 408/409/429/5xx, timeouts and dropped connections itself, waiting what ``Retry-After`` /
 ``retry-after-ms`` asks (up to `GenerationSettings.max_retry_after`) or else an exponential back-off with jitter,
 so that every attempt is counted and a request that still fails says how often it was tried.
+
+Each request body is built by a `sciwrite.llm.capabilities.RequestPolicy`: what the model family accepts
+(``max_completion_tokens`` and no temperature for OpenAI's reasoning families), the user's ``--model-option``s, and
+what the endpoint refused earlier in the run (a 400 ``unsupported_parameter`` / ``unsupported_value`` renames or
+drops that one parameter, and the request is sent again at once). Replies are read as OpenAI and OpenRouter send
+them: an error in a 200 body (OpenRouter, after the model started), a thinking trace kept apart from the answer
+(`sciwrite.llm.reasoning`), reasoning and cached tokens, OpenRouter's ``usage.cost``, and the snapshot
+(``model``) and ``system_fingerprint`` that answered. OpenRouter's optional attribution headers come from
+``SCIWRITE_OPENROUTER_REFERER`` (``HTTP-Referer``) and ``SCIWRITE_OPENROUTER_TITLE`` (``X-Title``).
 """
 
 from __future__ import annotations
@@ -31,7 +40,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
+from sciwrite.llm.capabilities import MODEL_FAMILIES, RequestPolicy
 from sciwrite.llm.hf_backend import HFBackend
+from sciwrite.llm.reasoning import split_reasoning
 from sciwrite.llm.types import Backend, Completion, GenerationError, GenerationSettings, Message
 from sciwrite.models.registry import ModelUnavailableError
 
@@ -55,6 +66,8 @@ PROVIDERS: dict[str, Provider] = {
     "openrouter": Provider("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
     "openai": Provider("https://api.openai.com/v1", "OPENAI_API_KEY"),
 }
+#: OpenRouter's optional attribution headers, read from these variables.
+OPENROUTER_HEADER_VARIABLES = {"HTTP-Referer": "SCIWRITE_OPENROUTER_REFERER", "X-Title": "SCIWRITE_OPENROUTER_TITLE"}
 #: The key variable of a bare model id served at a custom base URL.
 CUSTOM_KEY_VARIABLE = API_KEY_VARIABLES[0]  # SCIWRITE_LLM_API_KEY, as the judges' ChatClient reads it
 CUSTOM_BASE_URL_VARIABLE = BASE_URL_VARIABLES[0]  # SCIWRITE_LLM_BASE_URL
@@ -69,6 +82,12 @@ class ModelSpec:
     name: str
     base_url: str | None = None
     key_variable: str | None = None
+
+    @property
+    def provider(self) -> str | None:
+        """``openai`` or ``openrouter`` for those prefixes, else None (a custom OpenAI-compatible server)."""
+        prefix, sep, _ = self.raw.partition(":")
+        return prefix if sep and prefix in PROVIDERS else None
 
 
 def parse_model_id(model: str, base_url: str | None = None) -> ModelSpec:
@@ -101,12 +120,41 @@ def parse_model_id(model: str, base_url: str | None = None) -> ModelSpec:
     return ModelSpec(model, "api", model, base_url, CUSTOM_KEY_VARIABLE)
 
 
-def make_backend(model: str, *, base_url: str | None = None, **options: Any) -> Backend:
-    """The backend a model id names; `options` go to `HFBackend` for ``hf:`` ids (device, batch_size, dtype)."""
+def make_backend(model: str, *, base_url: str | None = None, model_options: Mapping[str, Any] | None = None,
+                 **options: Any) -> Backend:
+    """The backend a model id names; `model_options` go into every API request (see `RequestPolicy`); `options`
+    go to `HFBackend` for ``hf:`` ids (device, batch_size, dtype)."""
     spec = parse_model_id(model, base_url)
     if spec.kind == "hf":
+        if model_options:
+            raise ValueError(f"--model-option is for API models; {model} is a local transformers model")
         return HFBackend(spec.name, model_label=spec.raw, **options)
-    return APIBackend(spec)
+    return APIBackend(spec, policy=policy_for(spec, model_options))
+
+
+def policy_for(spec: ModelSpec, options: Mapping[str, Any] | None = None,
+               families: Any = MODEL_FAMILIES) -> RequestPolicy:
+    """The request policy of an API model id, with the user's `options`."""
+    return RequestPolicy(spec.raw, spec.name, provider=spec.provider, options=options, families=families)
+
+
+def error_detail(body: Any) -> dict[str, Any]:
+    """``message``, ``type``, ``param``, ``code`` and ``metadata`` of an OpenAI or OpenRouter error body (OpenRouter's
+    ``code`` is the HTTP status, OpenAI's a string such as ``unsupported_parameter``); {} when there is none."""
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        body = body["error"]
+    if not isinstance(body, dict):
+        return {}
+    return {k: body.get(k) for k in ("message", "type", "param", "code", "metadata") if body.get(k) is not None}
+
+
+def _detail_text(detail: Mapping[str, Any]) -> str:
+    """An error body's message, with the upstream provider's raw error that OpenRouter adds in its metadata."""
+    text = str(detail.get("message") or "")
+    metadata = detail.get("metadata")
+    if isinstance(metadata, dict) and (metadata.get("provider_name") or metadata.get("raw")):
+        text += f" (provider {metadata.get('provider_name')}: {str(metadata.get('raw'))[:300]})"
+    return text
 
 
 def api_key(variable: str) -> str:
@@ -179,6 +227,8 @@ class APIBackend:
     """A chat model behind an OpenAI-compatible API, through ``openai.AsyncOpenAI``."""
 
     spec: ModelSpec
+    #: How request bodies are built; shared by every backend of one model in a run (its memory of refusals).
+    policy: RequestPolicy | None = None
     _client: Any = field(default=None, repr=False)
     _secret: str = field(default="", repr=False)
     #: A key given by the caller (never stored in a field); None reads the spec's key variable.
@@ -189,8 +239,15 @@ class APIBackend:
 
         assert self.spec.key_variable is not None
         self._secret = (key or "").strip() or api_key(self.spec.key_variable)
+        if self.policy is None:
+            self.policy = policy_for(self.spec)
+        headers = {}
+        if self.spec.provider == "openrouter":
+            headers = {h: os.environ[v].strip() for h, v in OPENROUTER_HEADER_VARIABLES.items()
+                       if os.environ.get(v, "").strip()}
         # SDK retries off: `complete` retries itself, counting attempts and honouring Retry-After without a cap.
-        self._client = AsyncOpenAI(api_key=self._secret, base_url=self.spec.base_url, max_retries=0)
+        self._client = AsyncOpenAI(api_key=self._secret, base_url=self.spec.base_url, max_retries=0,
+                                   default_headers=headers or None)
 
     @property
     def model(self) -> str:
@@ -204,20 +261,14 @@ class APIBackend:
         """The reply to `messages`; transient failures are retried, anything else raises `GenerationError`.
 
         `params` (e.g. stop, top_p, seed, max_tokens) go into the request over what `settings` sets; a None value
-        leaves that parameter out of the request.
+        leaves that parameter out of the request. The policy shapes the request (see the module docstring).
         """
         import openai
         from openai.types.chat import ChatCompletion
 
-        request: dict[str, Any] = {"model": self.spec.name, "messages": [dict(m) for m in messages],
-                                   "temperature": settings.temperature, "max_tokens": settings.max_tokens}
-        if settings.seed is not None:
-            request["seed"] = settings.seed
-        for name, value in (params or {}).items():
-            if value is None:
-                request.pop(name, None)
-            else:
-                request[name] = value
+        assert self.policy is not None
+        request = self.policy.request(messages, settings, params)
+        adapted: set[str] = set()
         attempt = 0
         while True:
             attempt += 1
@@ -231,7 +282,13 @@ class APIBackend:
                                                    options={"timeout": settings.timeout})
             except openai.APIStatusError as err:
                 status = err.status_code
-                problem = f"HTTP {status}: {self._message(err)}"
+                detail = error_detail(err.body)
+                if status == 400 and detail.get("param") not in adapted and self.policy.learn(
+                        request, detail.get("code"), detail.get("param"), str(detail.get("message") or "")):
+                    adapted.add(detail["param"])
+                    request = self.policy.request(messages, settings, params)
+                    continue  # a refused parameter, renamed or dropped: sent again at once
+                problem = f"HTTP {status}: {self._message(err, detail)}"
                 retryable = status in RETRYABLE_STATUS or status >= 500
                 wait = retry_after_seconds(dict(err.response.headers)) if retryable else None
             except (openai.APITimeoutError, openai.APIConnectionError) as err:
@@ -241,31 +298,71 @@ class APIBackend:
                 problem = f"{type(err).__name__}: {self._message(err)}"
                 retryable = False
             else:
-                return self._completion(response, attempt)
-            if not retryable or attempt > settings.max_retries:
+                embedded = _embedded_error(response)
+                if embedded is None:
+                    return self._completion(response, attempt)
+                code = embedded.get("code")
+                status = code if isinstance(code, int) else None
+                problem = f"error in the reply{f' ({code})' if code is not None else ''}: " \
+                          f"{scrub(_detail_text(embedded), [self._secret])[:500]}"
+                retryable = status is None or status in RETRYABLE_STATUS or status >= 500
+            if not retryable or attempt > settings.max_retries + len(adapted):
                 tried = f" after {attempt} attempts" if attempt > 1 else ""
                 raise GenerationError(f"{self.spec.raw}: {problem}{tried}", attempts=attempt, status=status)
             if wait is not None and wait > settings.max_retry_after:
                 logger.warning("%s asks to retry after %.0f s; waiting %.0f s", self.spec.raw, wait,
                                settings.max_retry_after)
                 wait = settings.max_retry_after
-            delay = wait if wait is not None else backoff_seconds(attempt - 1, settings)
-            logger.info("%s: %s; retry %d/%d in %.2f s", self.spec.raw, problem, attempt, settings.max_retries, delay)
+            delay = wait if wait is not None else backoff_seconds(attempt - 1 - len(adapted), settings)
+            logger.info("%s: %s; retry %d/%d in %.2f s", self.spec.raw, problem, attempt - len(adapted),
+                        settings.max_retries, delay)
             await asyncio.sleep(delay)
 
     def _completion(self, response: Any, attempts: int) -> Completion:
         choice = response.choices[0] if getattr(response, "choices", None) else None
-        text = choice.message.content if choice is not None and choice.message is not None else None
+        message = getattr(choice, "message", None)
+        content = getattr(message, "content", None)
+        text, reasoning = split_reasoning(content, getattr(message, "reasoning_content", None),
+                                          getattr(message, "reasoning", None))
         finish = getattr(choice, "finish_reason", None)
-        if not text or not text.strip():
-            raise GenerationError(f"{self.spec.raw}: the model answered with nothing (finish_reason={finish})",
-                                  attempts=attempts)
         usage = getattr(response, "usage", None)
-        return Completion(text, self.spec.raw, getattr(usage, "prompt_tokens", None),
-                          getattr(usage, "completion_tokens", None), finish, attempts)
+        completion = Completion(
+            text, self.spec.raw, getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None),
+            finish, attempts, reasoning=reasoning,
+            reasoning_tokens=getattr(getattr(usage, "completion_tokens_details", None), "reasoning_tokens", None),
+            cached_tokens=getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None),
+            cost=_number(getattr(usage, "cost", None)), snapshot=getattr(response, "model", None),
+            system_fingerprint=getattr(response, "system_fingerprint", None))
+        if not text:
+            spent = completion.reasoning_tokens or (len(reasoning.split()) if reasoning else 0)
+            why = (f"; all of it was reasoning ({spent} reasoning tokens): raise the token limit "
+                   "(--max-tokens, or --model-option max_completion_tokens=N) or lower reasoning_effort"
+                   if reasoning or completion.reasoning_tokens else "")
+            raise GenerationError(f"{self.spec.raw}: the model answered with nothing (finish_reason={finish}){why}",
+                                  attempts=attempts, completion=completion)
+        return completion
 
-    def _message(self, err: Exception) -> str:
-        return scrub(str(err), [self._secret])[:500]
+    def _message(self, err: Exception, detail: Mapping[str, Any] | None = None) -> str:
+        text = _detail_text(detail) if detail and detail.get("message") else str(err)
+        return scrub(text, [self._secret])[:500]
 
     async def aclose(self) -> None:
         await self._client.close()
+
+
+def _embedded_error(response: Any) -> dict[str, Any] | None:
+    """An error OpenRouter put in a 200 reply (top level, or on the first choice) once the model had started."""
+    for holder in (response, *(getattr(response, "choices", None) or [])[:1]):
+        error = getattr(holder, "error", None)
+        if error is not None:
+            detail = error_detail({"error": error if isinstance(error, dict) else getattr(error, "__dict__", {})})
+            return detail or {"message": str(error)}
+    return None
+
+
+def _number(value: Any) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None

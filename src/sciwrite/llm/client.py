@@ -14,7 +14,14 @@ retries, key handling and the scrubbing of keys from error texts live in one pla
 - With ``cache_path``, every finished reply is appended to a JSONL file as it arrives, keyed by a hash of
   (model, messages, parameters); a rerun reads them back and sends only what is missing. That is how a long run
   resumes after an interruption. Failed items are not cached, so a rerun retries them. Each reply is one append of
-  one whole line, so several processes may share the file (tests/llm/test_client_cache.py).
+  one whole line, so several processes may share the file (tests/llm/test_client_cache.py). The key covers the
+  model id, every request parameter (and the model options) and the prompt; each cached reply also keeps the
+  snapshot that answered (the reply's ``model``) and its ``system_fingerprint``, which `provenance` counts, so a
+  rerun answered by a different snapshot is visible.
+- Requests are shaped per model family (`sciwrite.llm.capabilities`: a judge's temperature 0 is not sent to
+  GPT-5.5, ``max_tokens`` goes as ``max_completion_tokens``), with the user's `options` over the table.
+- With a `ledger` (a `UsageLedger` or its path), every reply that came back is written to it (tokens, cost);
+  once the ledger's ``max_cost`` is reached no further request is sent and the items left say so.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sciwrite.core.jsonl import parse_json_lines
+from sciwrite.core.jsonl import append_whole_line, parse_json_lines
 from sciwrite.llm.backends import (
     API_KEY_VARIABLES,
     BASE_URL_VARIABLES,
@@ -38,10 +45,12 @@ from sciwrite.llm.backends import (
     APIBackend,
     ModelSpec,
     parse_model_id,
+    policy_for,
     scrub,
     scrub_keys,
 )
-from sciwrite.llm.types import GenerationError, GenerationSettings, Message
+from sciwrite.llm.ledger import UsageLedger, open_ledger
+from sciwrite.llm.types import Completion, GenerationError, GenerationSettings, Message
 from sciwrite.models.registry import ModelUnavailableError
 
 
@@ -57,6 +66,8 @@ class ChatResult:
     error: str | None = None
     finish_reason: str | None = None
     cached: bool = False
+    snapshot: str | None = None  # the model snapshot that answered (the reply's `model`)
+    system_fingerprint: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -100,13 +111,19 @@ class ChatClient:
 
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
                  cache_path: str | os.PathLike[str] | None = None, timeout: float = 120.0,
-                 max_retries: int = 6) -> None:
+                 max_retries: int = 6, options: Mapping[str, Any] | None = None,
+                 ledger: UsageLedger | str | os.PathLike[str] | None = None, purpose: str = "llm") -> None:
         self._spec, self._key = resolve_endpoint(model, base_url, api_key)
         self.model = model
         self.base_url = self._spec.base_url
         self.timeout = timeout
         self.max_retries = max_retries
         self.cache_path = Path(cache_path) if cache_path else None
+        self.policy = policy_for(self._spec, options)  # one for the client's life: refusals are remembered
+        self.ledger = open_ledger(ledger)
+        self.purpose = purpose
+        self._snapshots: dict[str, int] = {}
+        self._fingerprints: dict[str, int] = {}
         self._lock = threading.Lock()
         self._cache, self._cache_needs_newline = self._read_cache()
 
@@ -114,9 +131,24 @@ class ChatClient:
         return f"ChatClient(model={self.model!r}, base_url={self.base_url!r})"
 
     def cache_key(self, messages: Sequence[Message], params: Mapping[str, Any]) -> str:
-        """Hash of everything that determines a reply: model, messages and request parameters."""
-        payload = {"model": self.model, "messages": [dict(m) for m in messages], "params": dict(params)}
-        return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+        """Hash of everything that determines a reply: model, messages, request parameters and model options."""
+        payload: dict[str, Any] = {"model": self.model, "messages": [dict(m) for m in messages], "params": dict(params)}
+        if self.policy.options:
+            payload["options"] = self.policy.options
+        return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
+
+    def provenance(self) -> dict[str, Any]:
+        """Which snapshots and system fingerprints answered (cached replies included), how requests were built and
+        what was not applied as asked: for an evaluation's summary."""
+        return {**self.policy.describe(), "snapshots": dict(self._snapshots),
+                "system_fingerprints": dict(self._fingerprints)}
+
+    def _seen(self, snapshot: str | None, fingerprint: str | None) -> None:
+        with self._lock:
+            if snapshot:
+                self._snapshots[snapshot] = self._snapshots.get(snapshot, 0) + 1
+            if fingerprint:
+                self._fingerprints[fingerprint] = self._fingerprints.get(fingerprint, 0) + 1
 
     def complete(self, conversations: Sequence[Sequence[Message]], *, temperature: float = 0.0,
                  max_tokens: int | None = 1024, workers: int = 8, show_progress: bool = True,
@@ -131,7 +163,9 @@ class ChatClient:
             key = self.cache_key(messages, request)
             if key in self._cache:
                 hit = self._cache[key]
-                results[i] = ChatResult(hit["content"], finish_reason=hit.get("finish_reason"), cached=True)
+                results[i] = ChatResult(hit["content"], finish_reason=hit.get("finish_reason"), cached=True,
+                                        snapshot=hit.get("snapshot"), system_fingerprint=hit.get("system_fingerprint"))
+                self._seen(hit.get("snapshot"), hit.get("system_fingerprint"))
             else:
                 pending.setdefault(key, []).append(i)
         if pending:
@@ -159,7 +193,7 @@ class ChatClient:
                                       max_retries=max(0, self.max_retries))
         # max_tokens (None: not sent) and any extra parameters travel as request parameters, over `settings`.
         params = {"max_tokens": None, **{k: v for k, v in request.items() if k != "temperature"}}
-        backend = APIBackend(self._spec, key=self._key)
+        backend = APIBackend(self._spec, key=self._key, policy=self.policy)
         semaphore = asyncio.Semaphore(settings.concurrency)
         with tqdm(total=len(batch), desc=desc, disable=not show_progress) as bar:
             async def send(key: str, messages: Sequence[Message]) -> ChatResult:
@@ -176,15 +210,31 @@ class ChatClient:
     async def _send(self, backend: APIBackend, messages: Sequence[Message], settings: GenerationSettings,
                     params: Mapping[str, Any], key: str) -> ChatResult:
         """One request; any exception becomes the item's error (the backend has already retried transient ones)."""
+        if self.ledger is not None and self.ledger.exhausted:
+            return ChatResult(error=f"not sent: the usage ledger {self.ledger.path} reached the budget of "
+                                    f"${self.ledger.max_cost:.2f}")
         try:
             completion = await backend.complete(messages, settings, params=params)
         except GenerationError as err:  # already scrubbed of the key by the backend
+            if err.completion is not None:
+                self._record(err.completion)
             return ChatResult(error=str(err))
         except Exception as err:  # noqa: BLE001 - one failed item must not stop the batch
             return ChatResult(error=scrub_keys(scrub(f"{type(err).__name__}: {err}", [self._key]))[:500])
+        self._record(completion)
+        self._seen(completion.snapshot, completion.system_fingerprint)
         self._remember(key, {"key": key, "model": self.model, "content": completion.text,
-                             "finish_reason": completion.finish_reason})
-        return ChatResult(completion.text, finish_reason=completion.finish_reason)
+                             "finish_reason": completion.finish_reason, "snapshot": completion.snapshot,
+                             "system_fingerprint": completion.system_fingerprint,
+                             "usage": {"prompt_tokens": completion.prompt_tokens,
+                                       "completion_tokens": completion.completion_tokens,
+                                       "reasoning_tokens": completion.reasoning_tokens, "cost": completion.cost}})
+        return ChatResult(completion.text, finish_reason=completion.finish_reason, snapshot=completion.snapshot,
+                          system_fingerprint=completion.system_fingerprint)
+
+    def _record(self, completion: Completion) -> None:
+        if self.ledger is not None:
+            self.ledger.record(completion, model=self.model, purpose=self.purpose)
 
     def _read_cache(self) -> tuple[dict[str, dict[str, Any]], bool]:
         """Records of earlier runs; a line cut short by an interrupted write is skipped."""
@@ -204,16 +254,7 @@ class ChatClient:
             self._cache[key] = record
             self.cache_path.parent.mkdir(parents=True, exist_ok=True)
             lead = "\n" if self._cache_needs_newline else ""  # do not glue a record onto a cut-off last line
-            data = (lead + json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
-            # One write(2) of the whole line on an O_APPEND descriptor: processes sharing the file (Ray actors
-            # given one cache) append whole lines that never interleave.
-            fd = os.open(self.cache_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            try:
-                view = memoryview(data)
-                while view:  # a short write happens only when the disk is full or a signal interrupts
-                    view = view[os.write(fd, view):]
-            finally:
-                os.close(fd)
+            append_whole_line(self.cache_path, lead + json.dumps(record, ensure_ascii=False))
             self._cache_needs_newline = False
 
 

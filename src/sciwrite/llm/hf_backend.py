@@ -4,7 +4,7 @@ Requests arrive one at a time through the async `complete`, like API requests; a
 are waiting (up to `batch_size`, same settings) into one left-padded ``generate`` call run in a worker thread, so
 the runner's concurrency turns into batches on the GPU (or CPU) without the runner knowing. The model is loaded
 once. Prompts use the tokenizer's chat template when it has one, else the messages' contents joined by blank
-lines. Sampling is seeded per batch (``torch.manual_seed``): a batch's samples are reproducible for the same
+lines. A ``<think>`` trace in the decoded text is kept apart from the answer (`sciwrite.llm.reasoning`). Sampling is seeded per batch (``torch.manual_seed``): a batch's samples are reproducible for the same
 batch composition, which concurrency can change — use temperature 0 (greedy) for exact reproducibility.
 """
 
@@ -16,6 +16,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from sciwrite.llm.reasoning import split_reasoning
 from sciwrite.llm.types import Completion, GenerationError, GenerationSettings, Message
 from sciwrite.models.registry import ModelUnavailableError, torch_device
 
@@ -129,12 +130,16 @@ class HFBackend:
         results: list[Completion | GenerationError] = []
         for row, prompt_tokens in zip(new_tokens.tolist(), prompt_lengths):
             length = next((i for i, token in enumerate(row) if token in self.stop_ids), len(row))
-            text = self.tokenizer.decode(row[:length], skip_special_tokens=True).strip()
+            # A local thinking model (Qwen3, R1 distills) writes its <think> block into the text: kept apart.
+            text, reasoning = split_reasoning(self.tokenizer.decode(row[:length], skip_special_tokens=True))
             finish = "stop" if length < len(row) else "length"
+            completion = Completion(text, self.model, int(prompt_tokens), length, finish, reasoning=reasoning,
+                                    snapshot=self.model)
             if not text:
-                results.append(GenerationError(f"{self.model}: the model answered with nothing (finish_reason={finish})"))
+                results.append(GenerationError(f"{self.model}: the model answered with nothing (finish_reason={finish})",
+                                               completion=completion))
             else:
-                results.append(Completion(text, self.model, int(prompt_tokens), length, finish))
+                results.append(completion)
         return results
 
     async def aclose(self) -> None:

@@ -36,23 +36,37 @@ class GenerationSettings:
 
 @dataclass
 class Completion:
-    """One model reply with its token counts (None when the backend does not report them)."""
+    """One model reply: the answer text (any reasoning trace taken out, see `sciwrite.llm.reasoning`), its token
+    counts and cost as the endpoint reported them (None when it did not), and which snapshot answered."""
 
     text: str
     model: str
     prompt_tokens: int | None = None
-    completion_tokens: int | None = None
+    completion_tokens: int | None = None  # for reasoning models this includes the reasoning tokens
     finish_reason: str | None = None
     attempts: int = 1
+    reasoning: str | None = None  # the thinking trace (<think> block, reasoning_content / reasoning field)
+    reasoning_tokens: int | None = None  # usage.completion_tokens_details.reasoning_tokens
+    cached_tokens: int | None = None  # usage.prompt_tokens_details.cached_tokens
+    cost: float | None = None  # USD, when the endpoint reports it (OpenRouter's usage.cost)
+    snapshot: str | None = None  # the reply's `model`: the dated snapshot that actually answered
+    system_fingerprint: str | None = None
 
 
 class GenerationError(RuntimeError):
-    """A request that failed for good (after retries where retrying made sense)."""
+    """A request that failed for good (after retries where retrying made sense). `completion` is the reply when
+    one came back but could not be used (e.g. all its tokens went to reasoning): its tokens were still billed."""
 
-    def __init__(self, message: str, *, attempts: int = 1, status: int | None = None) -> None:
+    def __init__(self, message: str, *, attempts: int = 1, status: int | None = None,
+                 completion: Completion | None = None) -> None:
         super().__init__(message)
         self.attempts = attempts
         self.status = status
+        self.completion = completion
+
+
+class BudgetExceeded(RuntimeError):
+    """The usage ledger reached the run's ``--max-cost``: no further request is sent (what is done is kept)."""
 
 
 class Backend(Protocol):

@@ -9,17 +9,21 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sciwrite.llm.client import ChatClient
+from sciwrite.llm.ledger import Totals, UsageLedger
 from sciwrite.models.registry import ModelUnavailableError, resolve_model
 
 K = TypeVar("K")
 
 MAX_SECTION_CHARS = 24_000  # about 3,500-4,000 words: several times a typical related-work section
 JUDGE_MAX_TOKENS = 300
+#: Sent with every judge request (the papers' seed), for endpoints that sample reproducibly with one; an endpoint
+#: that refuses the parameter gets none (`sciwrite.llm.capabilities`), and that is recorded.
+JUDGE_SEED = 42
 
 _TAG_LIKE = re.compile(r"<(?=\s*/?\s*(?:section|title))", re.IGNORECASE)
 
@@ -127,12 +131,13 @@ class Reading:
     value: Any = None
     reply: str | None = None
     error: str | None = None
+    snapshot: str | None = None  # the model snapshot that gave the last reply
 
 
 def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, str]]],
                  read: Callable[[K, str | None], tuple[Any, str | None]], follow_up: Callable[[K], str], *,
                  retries: int = 1, workers: int = 8, max_tokens: int = JUDGE_MAX_TOKENS, show_progress: bool = True,
-                 desc: str = "LLM judge") -> dict[K, Reading]:
+                 desc: str = "LLM judge", seed: int | None = JUDGE_SEED) -> dict[K, Reading]:
     """Send every conversation in one concurrent pass, then up to `retries` passes resending only the failed ones.
 
     `read(key, reply)` gives (value, None) or (None, why the reply is unreadable); an unreadable reply is resent
@@ -146,13 +151,14 @@ def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, st
         order = list(pending)
         results = client.complete([pending[key] for key in order], temperature=0.0, max_tokens=max_tokens,
                                   workers=workers, show_progress=show_progress,
-                                  desc=desc if attempt == 0 else f"{desc} (retry {attempt})")
+                                  desc=desc if attempt == 0 else f"{desc} (retry {attempt})",
+                                  **({"seed": seed} if seed is not None else {}))
         for key, result in zip(order, results):
             reading = readings[key]
             if result.error is not None:
                 reading.error = f"API error: {result.error}"
                 continue
-            reading.reply = result.content
+            reading.reply, reading.snapshot = result.content, result.snapshot
             value, problem = read(key, result.content)
             if problem is not None:
                 reading.error = problem
@@ -169,6 +175,33 @@ def judge_for_profile(model: str | None = None, profile: str | None = None, role
     """The client of the judge `role`, or (None, why) when the profile has no model for it (e.g. offline `lite`)
     or no endpoint is configured; the metric is then reported as not computed. Never a substitute model."""
     try:
-        return ChatClient(resolve_model(role, model, profile), **client_kwargs), None
+        return ChatClient(resolve_model(role, model, profile), **{"purpose": role, **client_kwargs}), None
     except ModelUnavailableError as err:  # includes LLMNotConfiguredError
         return None, str(err)
+
+
+def snapshot_counts(rows: Sequence[Mapping[str, Any]], field: str) -> dict[str, int]:
+    """How many rows each model snapshot answered, from a per-paper `field` holding one snapshot or a mapping of
+    prompt -> snapshot: more than one key means the judge changed under the run (a rerun against a newer snapshot,
+    or a cache filled by another one)."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        value = row.get(field)
+        for snapshot in (value.values() if isinstance(value, Mapping) else [value]):
+            if snapshot:
+                counts[snapshot] = counts.get(snapshot, 0) + 1
+    return counts
+
+
+def llm_record(clients: Mapping[str, Any], judge_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """What an evaluation's LLM calls were, for its summary: ``llm_usage`` (tokens and cost of this evaluation's
+    lines in the usage ledger, whichever process wrote them) and ``llm_requests`` (per role: model family, options,
+    parameters not applied as asked, and the snapshots and fingerprints that answered in this process)."""
+    out: dict[str, Any] = {}
+    ledger = (judge_options or {}).get("ledger")
+    if isinstance(ledger, UsageLedger):
+        out["llm_usage"] = {"ledger": str(ledger.path), **Totals.from_file(ledger.path, **ledger.tags).as_dict()}
+    requests = {role: client.provenance() for role, client in clients.items() if hasattr(client, "provenance")}
+    if requests:
+        out["llm_requests"] = requests
+    return out

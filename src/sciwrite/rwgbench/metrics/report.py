@@ -14,6 +14,7 @@ from typing import Any
 
 from sciwrite.core.predictions import JoinReport, join_by_paper_id, read_predictions
 from sciwrite.core.tables import format_grouped_table
+from sciwrite.metrics.judge import llm_record
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.suite import (
     PAPER_LABELS,
@@ -94,7 +95,8 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
         summary = {"system": system, "split": split, "predictions": str(path), "run": run, **means,
                    **summary_intervals(rows, SUITE_METRICS, bootstrap, seed=seed, means=means),
                    "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
-                            "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty}}
+                            "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty},
+                   **llm_record({"judge": getattr(suite, "judge", None)}, judge_options)}
         if out_dir is not None:
             write_results(rows, summary, Path(out_dir) / system, system)
         summaries.append(summary)

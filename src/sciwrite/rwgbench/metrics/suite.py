@@ -15,7 +15,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from sciwrite.metrics.bertscore import load_token_encoder
-from sciwrite.metrics.judge import judge_for_profile
+from sciwrite.metrics.judge import judge_for_profile, snapshot_counts
 from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
 from sciwrite.models.citation_frames import citation_frame_classifier_for_profile
 from sciwrite.models.encoders import shared_sentence_encoder
@@ -285,6 +285,7 @@ def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: SuiteModels) -
     summary["unresolved_markers"] = sum(r.get("unresolved_markers", 0) for r in rows)
     if "llm_judge" not in models.not_computed:
         summary["judge_failures"] = sum(1 for r in rows if r.get("judge_error"))
+        summary["judge_snapshots"] = snapshot_counts(rows, "judge_snapshot")
     summary["not_computed"] = {m: why for m, why in models.not_computed.items() if why != "not requested"}
     summary["not_applicable"] = not_applicable
     summary["n_not_applicable"] = n_not_applicable

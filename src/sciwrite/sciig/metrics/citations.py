@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sciwrite.llm.client import ChatClient
+from sciwrite.metrics.judge import JUDGE_SEED
 from sciwrite.models.registry import ModelUnavailableError, resolve_model
 from sciwrite.sciig.data.llm_map import normalise_title, parse_table8_neighbors, table8_messages
 from sciwrite.sources.apa import (
@@ -177,7 +178,7 @@ def llm_citation_keys(predictions: Sequence[str], neighbors: Sequence[Sequence[A
     conversations = [extraction_messages(predictions[i], neighbors[i], titles[i] if titles else "",
                                          abstracts[i] if abstracts else "") for i in range(n)]
     results = client.complete(conversations, temperature=0.0, max_tokens=EXTRACTOR_MAX_TOKENS, workers=workers,
-                              show_progress=show_progress, desc="extracting citations (Table 8)")
+                              show_progress=show_progress, desc="extracting citations (Table 8)", seed=JUDGE_SEED)
     out: list[tuple[list[str] | None, str | None]] = []
     for i, result in enumerate(results):
         if not result.ok:
@@ -196,7 +197,8 @@ def citation_extractor_for_profile(model: str | None = None, profile: str | None
     """The ``citation_extractor`` role's client, or (None, why): offline `lite` has none, nor has an unconfigured
     endpoint; the offline extractor is then used and named as the fallback."""
     try:
-        return ChatClient(resolve_model("citation_extractor", model, profile), **client_kwargs), None
+        return ChatClient(resolve_model("citation_extractor", model, profile),
+                          **{"purpose": "citation_extractor", **client_kwargs}), None
     except ModelUnavailableError as err:  # includes LLMNotConfiguredError
         return None, str(err)
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from sciwrite.core.predictions import join_by_paper_id, json_lines, record_problem
 from sciwrite.core.tables import cell, format_table
+from sciwrite.metrics.judge import llm_record
 from sciwrite.scale.engine import LOCAL, RAY, check_engine, ray_engine
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS, holdout_rule
 from sciwrite.sciig.data.loading import load_sciig
@@ -139,7 +140,9 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
                         "n_holdout": len(holdout), "holdout_rule": holdout_rule(dataset),
                         "n_rejected_lines": len(rejected), "missing": join.missing,
                         "extra": extra, "holdout_excluded": holdout,
-                        "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]}}
+                        "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]},
+               **llm_record({"sciig_judge": getattr(suite, "judge", None),
+                             "citation_extractor": getattr(suite, "citation_extractor", None)}, judge_options)}
     if upstream_report is not None:
         summary["upstream"] = upstream_report
     if out_dir is not None:

@@ -24,6 +24,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from sciwrite.metrics.judge import snapshot_counts
 from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
 from sciwrite.models.bleurt import bleurt_for_profile
 from sciwrite.models.causal_lm import perplexity_model_for_profile
@@ -202,6 +203,8 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
             suite.model_ids.update(suite.qa.model_ids)
     if want("citations"):
         options = dict(citation_options or {})
+        if "ledger" not in options and (judge_options or {}).get("ledger"):
+            options["ledger"] = judge_options["ledger"]  # one usage ledger for the evaluation's LLM spend
         if "cache_path" not in options and os.environ.get("SCIWRITE_CITATION_EXTRACTOR_CACHE"):
             options["cache_path"] = os.environ["SCIWRITE_CITATION_EXTRACTOR_CACHE"]
         suite.citation_extractor, why = citation_extractor_for_profile(models.get("citation_extractor"), profile,
@@ -434,6 +437,7 @@ def summarize_sciig(rows: Sequence[Mapping[str, Any]], models: SciIGModels) -> d
         summary["no_citation_rate"] = sum(bool(r.get("no_citation")) for r in scored) / len(scored) if scored else None
     if models.wants("judge"):
         summary["judge_failures"] = sum(1 for r in rows if r.get("judge_errors"))
+        summary["judge_snapshots"] = snapshot_counts(rows, "judge_snapshots")
     errors: dict[str, dict[str, str]] = {}
     for row in rows:
         for stage, why in row.get("errors", {}).items():

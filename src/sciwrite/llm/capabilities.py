@@ -1,0 +1,209 @@
+"""What each model family accepts, the user's per-run model options, and what an endpoint refused, turned into the
+body of each chat request.
+
+OpenAI's reasoning families (o1, o3, o4, gpt-5*) refuse ``max_tokens`` ("Use 'max_completion_tokens' instead") and
+any ``temperature`` / ``top_p`` but the default 1, and count their hidden reasoning against the token limit;
+classic chat models take ``max_tokens`` and a temperature. `MODEL_FAMILIES` says which is which, by model name.
+OpenRouter takes ``max_tokens`` for every model and ``reasoning: {"effort": ...}`` for the effort.
+
+A `RequestPolicy` holds that for one model at one endpoint for a whole run:
+
+- user options (``--model-option KEY=VALUE``, a baseline config's ``model_options``) go into every request over
+  the table's choices (``reasoning_effort=high``, ``provider={order: [openai]}``, ``temperature=null`` to send
+  none); the option ``family=chat|openai-reasoning`` picks the table row itself;
+- a parameter the table keeps from being sent as asked (the papers' temperature 0.7 on GPT-5.5) is an
+  *adjustment*: logged once, and listed by `adjustments` for the run's metadata — never silent;
+- when the endpoint still answers 400 ``unsupported_parameter`` / ``unsupported_value``, `learn` renames the
+  parameter (when the message names the one to use) or drops it, the request is sent once more, and every later
+  request of the run is built the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from sciwrite.llm.types import GenerationSettings, Message
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a model family accepts in a chat request."""
+
+    family: str
+    token_parameter: str = "max_tokens"
+    default_sampling_only: bool = False  # temperature / top_p: only the default (1) is accepted
+    min_completion_tokens: int | None = None  # reasoning and answer share the limit: never ask for less
+
+
+CHAT = Capabilities("chat")
+# OpenAI's reasoning guide: "reserve at least 25,000 tokens for reasoning and outputs when you start experimenting".
+OPENAI_REASONING = Capabilities("openai-reasoning", token_parameter="max_completion_tokens",
+                                default_sampling_only=True, min_completion_tokens=25_000)
+FAMILIES: dict[str, Capabilities] = {c.family: c for c in (CHAT, OPENAI_REASONING)}
+
+#: (pattern on the model name, without an ``openai/`` vendor prefix; its family); the first match wins, and a name
+#: no pattern matches is a classic chat model.
+MODEL_FAMILIES: tuple[tuple[str, Capabilities], ...] = (
+    (r"gpt-5(?:\.\d+)?-chat\b.*", CHAT),  # gpt-5-chat-latest: the non-reasoning GPT-5 served in ChatGPT
+    (r"gpt-5(?:[.-].*)?", OPENAI_REASONING),
+    (r"o[134](?:-.*)?", OPENAI_REASONING),
+)
+SAMPLING_PARAMETERS = ("temperature", "top_p")
+TOKEN_PARAMETERS = ("max_tokens", "max_completion_tokens")
+#: Endpoint error codes (OpenAI's `error.code`) that `learn` adapts a request to.
+ADAPTABLE_CODES = frozenset({"unsupported_parameter", "unsupported_value"})
+_USE_INSTEAD = re.compile(r"[Uu]se '([A-Za-z_][A-Za-z0-9_]*)' instead")
+
+
+def capabilities_for(name: str, families: Sequence[tuple[str, Capabilities]] = MODEL_FAMILIES) -> Capabilities:
+    """The family row of the model `name` (``gpt-5.5``, ``openai/o3-mini``, ``deepseek/deepseek-chat``)."""
+    bare = name.lower().removeprefix("openai/")
+    return next((caps for pattern, caps in families if re.fullmatch(pattern, bare)), CHAT)
+
+
+def parse_model_option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` with VALUE read as YAML: ``reasoning_effort=high``, ``seed=7``, ``temperature=null`` (send
+    none), ``provider={order: [openai], allow_fallbacks: false}``."""
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+        raise ValueError(f"model option {text!r}: expected KEY=VALUE, e.g. reasoning_effort=high")
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else ""
+    except yaml.YAMLError as err:
+        raise ValueError(f"model option {text!r}: the value is not valid YAML ({err})") from None
+    if key == "family" and value not in FAMILIES:
+        raise ValueError(f"model option {text!r}: family must be one of {', '.join(FAMILIES)}")
+    return key, value
+
+
+def check_model_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`options` as a plain dict; keys must be parameter names (the error names the key)."""
+    out: dict[str, Any] = {}
+    for key, value in dict(options or {}).items():
+        if not isinstance(key, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+            raise ValueError(f"model option {key!r}: a key must be a request parameter name")
+        if key == "family" and value not in FAMILIES:
+            raise ValueError(f"model option family={value!r}: family must be one of {', '.join(FAMILIES)}")
+        out[key] = value
+    return out
+
+
+class RequestPolicy:
+    """How requests to one model at one endpoint are built for a run (see the module docstring)."""
+
+    def __init__(self, label: str, name: str, *, provider: str | None = None,
+                 options: Mapping[str, Any] | None = None,
+                 families: Sequence[tuple[str, Capabilities]] = MODEL_FAMILIES) -> None:
+        self.label = label
+        self.name = name
+        self.provider = provider
+        self.options = check_model_options(options)
+        family = self.options.pop("family", None)
+        self.capabilities = FAMILIES[family] if family else capabilities_for(name, families)
+        self.learned: dict[str, str | None] = {}  # parameter -> the name to send it as, or None: not sent
+        self._adjustments: dict[tuple[str, str], dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def request(self, messages: Sequence[Message], settings: GenerationSettings,
+                params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The JSON body of a chat request: the settings, then `params`, then the user's options (a None value
+        leaves that parameter out), shaped by the family row and by what the endpoint refused."""
+        wanted: dict[str, Any] = {"temperature": settings.temperature, "max_tokens": settings.max_tokens}
+        if settings.seed is not None:
+            wanted["seed"] = settings.seed
+        wanted.update(params or {})
+        wanted.update(self.options)
+        caps = self.capabilities
+        self._shape_tokens(wanted, caps)
+        if caps.default_sampling_only:
+            for name in SAMPLING_PARAMETERS:
+                if name in self.options or wanted.get(name) is None:
+                    continue
+                value = wanted.pop(name)
+                if value != 1:
+                    self._note(name, value, None, None, f"{self.name} ({caps.family} family) accepts only the "
+                               "default (1)", "capability table")
+        if self.provider == "openrouter" and wanted.get("reasoning_effort") is not None:
+            reasoning = dict(wanted.get("reasoning") or {})
+            reasoning.setdefault("effort", wanted.pop("reasoning_effort"))
+            wanted["reasoning"] = reasoning
+        for name, new in self.learned.items():
+            if name in wanted:
+                value = wanted.pop(name)
+                if new is not None:
+                    wanted[new] = value
+        body: dict[str, Any] = {"model": self.name, "messages": [dict(m) for m in messages]}
+        body.update((k, v) for k, v in wanted.items() if v is not None)
+        return body
+
+    def _shape_tokens(self, wanted: dict[str, Any], caps: Capabilities) -> None:
+        """One token-limit parameter: the user's own if an option names one, else the family's, at least its
+        floor."""
+        chosen = next((n for n in TOKEN_PARAMETERS if n in self.options), None)
+        if chosen is not None:
+            for name in TOKEN_PARAMETERS:
+                if name != chosen:
+                    wanted.pop(name, None)
+            return
+        value = next((wanted.pop(n) for n in TOKEN_PARAMETERS if wanted.get(n) is not None), None)
+        for name in TOKEN_PARAMETERS:
+            wanted.pop(name, None)
+        if value is None:
+            return
+        name = "max_tokens" if self.provider == "openrouter" else caps.token_parameter
+        if caps.min_completion_tokens and value < caps.min_completion_tokens:
+            self._note("max_tokens", value, caps.min_completion_tokens, name,
+                       f"reasoning and answer share the limit in the {caps.family} family (raised to its floor; "
+                       f"set --model-option {name}=N to choose)", "capability table")
+            value = caps.min_completion_tokens
+        wanted[name] = value
+
+    def learn(self, request: Mapping[str, Any], code: str | None, param: str | None, message: str) -> bool:
+        """Adapt to a 400 refusing `param` of `request`: True when the request should be rebuilt and sent again."""
+        if code not in ADAPTABLE_CODES or not param or param not in request or param in ("model", "messages"):
+            return False
+        with self._lock:
+            if param in self.learned:  # learnt meanwhile by a concurrent request: rebuilding applies it
+                return True
+            instead = _USE_INSTEAD.search(message or "") if code == "unsupported_parameter" else None
+            new = instead.group(1) if instead and instead.group(1) not in request else None
+            self.learned[param] = new
+        reason = f"the endpoint answered 400 {code}: {message}".strip()
+        self._note(param, request[param], request[param] if new else None, new, reason, "endpoint")
+        return True
+
+    def _note(self, parameter: str, requested: Any, sent: Any, sent_as: str | None, reason: str,
+              source: str) -> None:
+        key = (parameter, repr(requested))
+        if key in self._adjustments:
+            return
+        with self._lock:
+            if key in self._adjustments:
+                return
+            what = (f"sent as {sent_as}={sent!r}" if sent_as and sent is not None else "not sent")
+            self._adjustments[key] = {"model": self.label, "parameter": parameter, "requested": requested,
+                                      "sent": sent, "sent_as": sent_as, "reason": reason, "source": source}
+        logger.warning("%s: %s=%r %s: %s", self.label, parameter, requested, what, reason)
+
+    def adjustments(self) -> list[dict[str, Any]]:
+        """Every parameter not applied as asked (once each), for the run's metadata."""
+        return list(self._adjustments.values())
+
+    def describe(self) -> dict[str, Any]:
+        """The family, the user's options and the adjustments: what the run's metadata records of the requests."""
+        return {"model": self.label, "family": self.capabilities.family, "options": dict(self.options),
+                "learned": dict(self.learned), "adjustments": self.adjustments()}
+
+
+__all__ = ["ADAPTABLE_CODES", "CHAT", "Capabilities", "FAMILIES", "MODEL_FAMILIES", "OPENAI_REASONING",
+           "RequestPolicy", "capabilities_for", "check_model_options", "parse_model_option"]

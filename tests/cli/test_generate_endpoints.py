@@ -1,0 +1,142 @@
+"""`sciwrite generate` and both judges against endpoints that answer as OpenAI, OpenRouter and thinking models do:
+every paper is written, no reasoning trace reaches a prediction or a judge's parser, the usage ledger and the run's
+metadata say what was spent and what was not applied, and --max-cost stops and resumes with nothing written twice."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sciwrite.cli import main
+from sciwrite.llm.client import ChatClient
+from sciwrite.rwgbench.metrics.judge import judge_sections
+from sciwrite.sciig.metrics.judge import judge_sciig
+from tests.fakes.openai_server import Reply, chat_server, isolate_from_real_endpoints, like_real_endpoints
+from tests.sciig.test_judge import scripted
+
+KEY = "sk-live-DO-NOT-LEAK-9f8e7d"
+TRACE = "Hmm, Score: 2 at first. Candidates [1] [2] [3] [4] [5] all look relevant. Title: Made Up Paper."
+MODELS = ("gpt-5.5", "deepseek/deepseek-r1", "openai/gpt-5.5")
+
+
+def related_work(body):
+    """A model that cites [1] and lists a reference, for Direct and RAG prompts alike."""
+    return Reply("Prior work studied this problem [1].\n\nReferences\n[1] A study of the problem.",
+                 prompt_tokens=1000, completion_tokens=100)
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch):
+    isolate_from_real_endpoints(monkeypatch)
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", KEY)
+
+
+def generate(server, source, out, model, method, *extra):
+    return main(["generate", "rwgbench", "--model", model, "--base-url", server.base_url, "--method", method,
+                 "--split", "sample", "--source", str(source), "--k", "5", "--out", str(out), "--concurrency", "1",
+                 *extra])
+
+
+def output_lines(out):
+    [path] = [p for p in out.glob("*.jsonl") if p.name != "usage.jsonl"]
+    return path, [json.loads(x) for x in path.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("method", ["direct", "rag"])
+def test_every_paper_is_written_and_no_trace_reaches_it(mini_sample_copy, tmp_path, capsys, model, method):
+    out = tmp_path / "gen"
+    with chat_server(like_real_endpoints(related_work, trace=TRACE)) as server:
+        assert generate(server, mini_sample_copy, out, model, method) == 0
+    path, lines = output_lines(out)
+    assert len(lines) == 2 == len(server.requests)
+    for line in lines:
+        assert "<think>" not in line["pred"] and "Made Up Paper" not in line["pred"] and "reasoning" not in line
+        assert line["model_snapshot"] == f"{model}-2026-04-23"
+        if method == "rag":
+            assert line["candidates"][:1] and "[1]" in line["pred"] and "[5]" not in line["pred"]
+        else:
+            assert [r["title"] for r in line["references"]] == ["A study of the problem."]
+    ledger = [json.loads(x) for x in (out / "usage.jsonl").read_text().splitlines()]
+    assert [x["paper_id"] for x in ledger] == [x["paper_id"] for x in lines]
+    assert sum(x["prompt_tokens"] for x in ledger) == 2000 and all(x["cost_usd"] for x in ledger)
+    meta = json.loads(path.with_name(f"{path.stem}.meta.json").read_text())
+    assert meta["report"]["n_written"] == 2 and meta["usage"]["session"]["requests"] == 2
+    printed = capsys.readouterr().out
+    if model.endswith("gpt-5.5"):
+        assert all("temperature" not in r and "max_tokens" not in r for r in server.requests)
+        not_applied = {a["parameter"]: a for a in meta["requests"]["adjustments"]}
+        assert not_applied["temperature"]["requested"] == 0.7  # the paper's temperature, recorded, never silent
+        assert "not applied as asked: temperature=0.7 not sent" in printed
+    else:
+        assert {r["temperature"] for r in server.requests} == {0.7} and meta["requests"]["adjustments"] == []
+    for file in out.iterdir():
+        assert KEY not in file.read_text()
+
+
+def test_keep_reasoning_keeps_the_trace_apart(mini_sample_copy, tmp_path):
+    out = tmp_path / "gen"
+    with chat_server(like_real_endpoints(related_work, trace=TRACE)) as server:
+        assert generate(server, mini_sample_copy, out, "deepseek/deepseek-r1", "direct", "--keep-reasoning") == 0
+    _, lines = output_lines(out)
+    assert all(line["reasoning"] == [TRACE] and "Made Up" not in line["pred"] for line in lines)
+
+
+def test_max_cost_stops_cleanly_and_resumes(mini_sample_copy, tmp_path, capsys):
+    out = tmp_path / "gen"
+    answer = like_real_endpoints(related_work, cost_per_token=1e-5)  # 1,100 tokens: $0.011 a paper
+    with chat_server(answer) as server:
+        assert generate(server, mini_sample_copy, out, "openai/gpt-4o", "rag", "--max-cost", "0.01") == 3
+        _, lines = output_lines(out)
+        assert len(lines) == 1 and len(server.requests) == 1
+        assert not list(out.glob("failed_samples_*"))  # a budget stop is not a failure
+        assert "stopped at the budget: 1 papers not started" in capsys.readouterr().out
+        assert generate(server, mini_sample_copy, out, "openai/gpt-4o", "rag", "--max-cost", "0.01") == 3
+        assert len(server.requests) == 1  # the ledger already holds the budget: nothing sent
+        assert generate(server, mini_sample_copy, out, "openai/gpt-4o", "rag", "--max-cost", "1") == 0
+    _, lines = output_lines(out)
+    assert len(lines) == 2 == len({x["paper_id"] for x in lines}) == len(server.requests)
+    ledger = [json.loads(x) for x in (out / "usage.jsonl").read_text().splitlines()]
+    assert len(ledger) == 2 and sum(x["cost_usd"] for x in ledger) == pytest.approx(0.022)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_rwgbench_judge_reads_only_the_answer(model):
+    answer = like_real_endpoints(lambda r: '{"score": 4, "rationale": "Coherent."}', trace=TRACE)
+    with chat_server(answer) as server:
+        client = ChatClient(model, base_url=server.base_url, max_retries=0)
+        rows = judge_sections(["A related-work section.", "Another one."], client, show_progress=False)
+    assert [r["llm_judge_raw"] for r in rows] == [4, 4] and all(r["judge_error"] is None for r in rows)
+    assert all("<think>" not in r["judge_reply"] and "Score: 2" not in r["judge_reply"] for r in rows)
+    assert len(server.requests) == 2 and rows[0]["judge_snapshot"] == f"{model}-2026-04-23"
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_sciig_judge_reads_only_the_answer(model):
+    answer = like_real_endpoints(scripted, trace='Draft: {"Coverage": 0.0, "Consistency": 0.0}')
+    with chat_server(answer) as server:
+        client = ChatClient(model, base_url=server.base_url, max_retries=0)
+        [row] = judge_sciig(["Intro WANT=0.75."], ["Reference intro."], ["Title"], ["Abstract."], client,
+                            [["Cited work."]], show_progress=False)
+    assert row["judge_errors"] == {} and row["judge_coverage"] == 0.75 and row["judge_consistency"] == 0.75
+    assert all("<think>" not in reply for reply in row["judge_replies"].values())
+    assert set(row["judge_snapshots"].values()) == {f"{model}-2026-04-23"}
+
+
+def test_model_options_from_a_config_and_the_command_line(mini_sample_copy, tmp_path):
+    config = tmp_path / "gpt55_direct.yaml"
+    config.write_text("benchmark: rwgbench\nmethod: direct\ntemperature: 0.7\n"
+                      "model_options: {reasoning_effort: high, seed: null}\n")
+    with chat_server(like_real_endpoints(related_work)) as server:
+        assert generate(server, mini_sample_copy, tmp_path / "a", "gpt-5.5", "direct", "--config", str(config),
+                        "--model-option", "verbosity=low") == 0
+    assert all(r["reasoning_effort"] == "high" and r["verbosity"] == "low" and "seed" not in r
+               for r in server.requests)
+    path, lines = output_lines(tmp_path / "a")
+    assert lines[0]["model_options"] == {"reasoning_effort": "high", "seed": None, "verbosity": "low"}
+    config.write_text("benchmark: rwgbench\nmodel_options: [reasoning_effort]\n")
+    with pytest.raises(SystemExit):
+        main(["generate", "rwgbench", "--model", "gpt-5.5", "--config", str(config), "--dry-run"])
+    with pytest.raises(SystemExit):
+        main(["generate", "rwgbench", "--model", "gpt-5.5", "--model-option", "no-value", "--dry-run"])
