@@ -6,8 +6,9 @@ than 1), run in its own process:
    capability table and with the table emptied, so that only the 400-and-retry path (`RequestPolicy.learn`)
    shapes the requests; at concurrency 1 and 16 (concurrent papers all meet the refusals before the first lesson
    lands). Counted from the usage ledger's ``attempts``;
-2. the usage ledger's overhead: requests/s of a 1,000-request run with and without the ledger (median of 3 runs
-   each, alternated), every request answered at once by a classic chat model id.
+2. the usage ledger's overhead: requests/s of a 1,000-request run with and without the ledger (median of 5 runs
+   each, alternated, after a warm-up run), every request answered at once by a classic chat model id; and the
+   CPU time of one `UsageLedger.record` (a priced line appended), timed over 10,000 calls.
 
     .venv/bin/python scripts/bench/llm_endpoints.py            # ~1 min
     .venv/bin/python scripts/bench/llm_endpoints.py --requests 300 --papers 50
@@ -23,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root, for tests.fakes
@@ -32,7 +34,7 @@ from sciwrite.generation.runner import run_generation  # noqa: E402
 from sciwrite.llm.backends import APIBackend, parse_model_id, policy_for  # noqa: E402
 from sciwrite.llm.capabilities import MODEL_FAMILIES  # noqa: E402
 from sciwrite.llm.ledger import UsageLedger  # noqa: E402
-from sciwrite.llm.types import GenerationSettings  # noqa: E402
+from sciwrite.llm.types import Completion, GenerationSettings  # noqa: E402
 from tests.fakes.openai_server import ChatServer, Reply, like_real_endpoints  # noqa: E402
 
 
@@ -64,7 +66,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--papers", type=int, default=100, help="papers of each requests-per-paper run")
     parser.add_argument("--requests", type=int, default=1000, help="requests of each ledger-overhead run")
-    parser.add_argument("--repeats", type=int, default=3, help="ledger-overhead runs with and without (median)")
+    parser.add_argument("--repeats", type=int, default=5, help="ledger-overhead runs with and without (median)")
     parser.add_argument("--out", help="write the figures as JSON here")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -108,7 +110,16 @@ def main() -> None:
                                           "median_requests_per_s_with": with_ledger,
                                           "overhead_percent": 100 * (without - with_ledger) / without}
             print(f"  without the ledger: {without:.0f} requests/s; with it: {with_ledger:.0f} requests/s "
-                  f"({figures['ledger_overhead']['overhead_percent']:+.1f}% slower)")
+                  f"({figures['ledger_overhead']['overhead_percent']:+.1f}% slower; runs without "
+                  f"{[round(r) for r in rates['without']]}, with {[round(r) for r in rates['with']]})")
+            book = UsageLedger(folder / "record-timing.jsonl")
+            reply = Completion("x", "gpt-5.5", 1200, 340, "stop", reasoning_tokens=40, snapshot="gpt-5.5-2026-04-23")
+            start = time.process_time()
+            for i in range(10_000):
+                book.record(reply, model="openai:gpt-5.5", purpose="generate", paper_id=f"p{i}", run="bench")
+            micros = 1e6 * (time.process_time() - start) / 10_000
+            figures["ledger_overhead"]["record_cpu_microseconds"] = micros
+            print(f"  one ledger line (priced, appended): {micros:.0f} us of CPU")
     finally:
         process.kill()
     if args.out:

@@ -24,6 +24,7 @@ from sciwrite.generation.runner import run_generation
 from sciwrite.leaderboard.runs import import_quickstart, serve_command
 from sciwrite.leaderboard.store import ResultsStore
 from sciwrite.llm.backends import make_backend
+from sciwrite.llm.ledger import UsageLedger
 from sciwrite.retrieval import BM25Retriever, DenseRetriever, evaluate_retrieval
 from sciwrite.rwgbench.benchmark import RWGBENCH
 from sciwrite.rwgbench.data.configs import default_data_dir
@@ -159,6 +160,11 @@ def _backend(model: str | None, base_url: str | None) -> Any:
     return make_backend(model, base_url=base_url)
 
 
+def _ledger(model: str | None, out: Path) -> UsageLedger | None:
+    """With a language model, its usage and cost go to ``<out>/usage.jsonl``."""
+    return None if model is None else UsageLedger(out / "usage.jsonl")
+
+
 def _generate_rwgbench(targets: list[dict[str, Any]], corpus: Any, retrievers: dict[str, Any], out: Path,
                        model: str | None, base_url: str | None, show_progress: bool) -> dict[str, Path]:
     """One prediction file per quick-start system (resumable); the writer is the extractive floor or RAG."""
@@ -175,6 +181,7 @@ def _generate_rwgbench(targets: list[dict[str, Any]], corpus: Any, retrievers: d
             writer = RAG(retriever=source, k=None if source == "oracle" else 50)
         path = out / f"{system}.jsonl"
         report = run_generation(records, writer, _backend(model, base_url), path, show_progress=show_progress,
+                                ledger=_ledger(model, out),
                                 meta={"benchmark": "rwgbench", "split": "sample", "model": model or "extractive",
                                       "method": writer.name, "retriever": source})
         _say(f"RWGBench {system}", report)
@@ -191,7 +198,7 @@ def _generate_sciig(sciig_dir: Path, out: Path, model: str | None, base_url: str
         method = SciIGMethod("THREE_SHOT", holdout=load_sciig("sample", source=sciig_dir, split="holdout").to_list(), dataset="sample")
     path = out / f"{'extractive' if model is None else 'three_shot'}.jsonl"
     report = run_generation(test[:limit] if limit else test, method, _backend(model, base_url), path,
-                            show_progress=show_progress,
+                            show_progress=show_progress, ledger=_ledger(model, out),
                             meta={"benchmark": "sciig", "dataset": "sample", "model": model or "extractive",
                                   "method": method.name, "retriever": None})
     _say("SciIG", report)

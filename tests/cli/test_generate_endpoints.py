@@ -140,3 +140,87 @@ def test_model_options_from_a_config_and_the_command_line(mini_sample_copy, tmp_
         main(["generate", "rwgbench", "--model", "gpt-5.5", "--config", str(config), "--dry-run"])
     with pytest.raises(SystemExit):
         main(["generate", "rwgbench", "--model", "gpt-5.5", "--model-option", "no-value", "--dry-run"])
+
+
+def rwgbench_model(body):
+    """Related work for generation prompts; a JSON score for the RWGBench judge's rubric."""
+    if "publication-readiness" in body["messages"][0]["content"]:
+        return Reply('{"score": 4, "rationale": "Coherent."}', prompt_tokens=2000, completion_tokens=50)
+    return related_work(body)
+
+
+def test_evaluate_with_a_reasoning_judge_records_spend_and_snapshots(mini_sample_copy, tmp_path, capsys):
+    snapshot = {"name": None}
+
+    def answer(body):
+        reply = rwgbench_model(body)
+        reply.model = snapshot["name"]
+        return reply
+
+    cache = tmp_path / "judge.jsonl"
+    with chat_server(like_real_endpoints(answer, trace=TRACE)) as server:
+        assert generate(server, mini_sample_copy, tmp_path / "gen", "deepseek/deepseek-r1", "rag") == 0
+        path, _ = output_lines(tmp_path / "gen")
+        argv = ["evaluate", "rwgbench", "--predictions", str(path), "--split", "sample", "--source",
+                str(mini_sample_copy), "--profile", "lite", "--metrics", "llm_judge", "precision",
+                "--model", "judge=gpt-5.5", "--judge-base-url", server.base_url, "--judge-cache", str(cache),
+                "--judge-option", "reasoning_effort=low", "--out", str(tmp_path / "eval")]
+        assert main(argv) == 0
+        judged = [r for r in server.requests if "publication-readiness" in r["messages"][0]["content"]]
+        assert len(judged) == 2 and all(r["reasoning_effort"] == "low" and r["seed"] == 42 and
+                                        "temperature" not in r for r in judged)
+        summary = json.loads((tmp_path / "eval" / path.stem / "summary.json").read_text())
+        assert summary["llm_judge"] == 0.75 and summary["judge_snapshots"] == {"gpt-5.5-2026-04-23": 2}
+        usage = summary["llm_usage"]
+        assert (usage["requests"], usage["prompt_tokens"], usage["reasoning_tokens"]) == (2, 4000, 80)
+        assert usage["cost_usd"] == pytest.approx(2 * (2000 * 5 + 90 * 30) / 1e6)  # the packaged GPT-5.5 price
+        not_applied = {a["parameter"]: a for a in summary["llm_requests"]["judge"]["adjustments"]}
+        assert not_applied["temperature"]["requested"] == 0.0 and not_applied["max_tokens"]["sent"] == 25_000
+        assert "judge: not applied as asked: temperature=0.0 not sent" in capsys.readouterr().out
+        # a rerun whose judge is a newer snapshot for one paper: visible in the summary and on screen
+        cache.write_text(cache.read_text().splitlines()[0] + "\n")
+        snapshot["name"] = "gpt-5.5-2026-09-30"
+        assert main(argv) == 0
+    summary = json.loads((tmp_path / "eval" / path.stem / "summary.json").read_text())
+    assert summary["judge_snapshots"] == {"gpt-5.5-2026-04-23": 1, "gpt-5.5-2026-09-30": 1}
+    assert summary["llm_usage"]["requests"] == 1  # this evaluation's own spend: one paper was cached
+    assert "the judge answered from 2 snapshots" in capsys.readouterr().out
+    ledger = [json.loads(x) for x in (tmp_path / "eval" / "usage.jsonl").read_text().splitlines()]
+    assert [x["purpose"] for x in ledger] == ["judge"] * 3 and len({x["run"] for x in ledger}) == 2
+    assert KEY not in (tmp_path / "eval" / "usage.jsonl").read_text()
+
+
+def test_evaluate_sciig_judge_and_extractor_on_thinking_and_reasoning_models(sciig_mini_folder, tmp_path,
+                                                                             monkeypatch):
+    from sciwrite.sciig.data.loading import load_sciig
+
+    def answer(body):
+        if body["messages"][0]["content"].startswith("Objective: Extract citations"):
+            return json.dumps({"neighbors": []})
+        return scripted(body)
+
+    papers = load_sciig("sample", source=sciig_mini_folder, split="test").to_list()
+    predictions = tmp_path / "preds.jsonl"
+    predictions.write_text("".join(json.dumps({"paper_id": p["paper_id"], "text": "An intro WANT=0.75."}) + "\n"
+                                   for p in papers))
+    with chat_server(like_real_endpoints(answer, trace='{"Coverage": 0.0}')) as server:
+        monkeypatch.setenv("SCIWRITE_LLM_BASE_URL", server.base_url)  # the extractor's endpoint
+        assert main(["evaluate", "sciig", "--predictions", str(predictions), "--dataset", "sample", "--source",
+                     str(sciig_mini_folder), "--profile", "lite", "--metrics", "judge", "citations",
+                     "--model", "sciig_judge=gpt-5.5", "--model", "citation_extractor=deepseek/deepseek-r1",
+                     "--judge-base-url", server.base_url, "--bootstrap", "0", "--out", str(tmp_path / "eval")]) == 0
+    summary = json.loads((tmp_path / "eval" / "summary.json").read_text())
+    assert summary["judge_coverage"] == 0.75 and summary["judge_failures"] == 0
+    assert summary["citation_extractor"] == "deepseek/deepseek-r1" and summary["citation_extractor_errors"] == 0
+    assert set(summary["judge_snapshots"]) == {"gpt-5.5-2026-04-23"}
+    purposes = {json.loads(x)["purpose"] for x in (tmp_path / "eval" / "usage.jsonl").read_text().splitlines()}
+    assert purposes == {"sciig_judge", "citation_extractor"}
+    assert set(summary["llm_requests"]) == {"sciig_judge", "citation_extractor"}
+
+
+def test_the_ledger_is_not_taken_for_predictions(mini_sample_copy, tmp_path, capsys):
+    with chat_server(like_real_endpoints(related_work)) as server:
+        assert generate(server, mini_sample_copy, tmp_path / "gen", "gpt-4o", "direct") == 0
+    assert main(["evaluate", "rwgbench", "--predictions", str(tmp_path / "gen" / "usage.jsonl"), "--split", "sample",
+                 "--source", str(mini_sample_copy), "--profile", "lite", "--metrics", "precision"]) == 2
+    assert "a usage-ledger line (usage.jsonl" in capsys.readouterr().err

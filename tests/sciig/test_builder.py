@@ -180,11 +180,14 @@ def test_builder_with_llm_mapping_and_semantic_scholar(tmp_path, monkeypatch):
     assert len(s2.requests) == 6  # one title search per distinct cited work: the second paper is served by the cache
 
 
-def test_llm_step_skipped_without_endpoint(tmp_path):
+def test_llm_step_skipped_without_endpoint(tmp_path, monkeypatch):
     from sciwrite.cli.build_sciig import _llm_client
 
-    assert _llm_client("some-model", None, None) is None  # no key configured: warned and skipped
-    assert _llm_client(None, None, None) is None
+    assert _llm_client("some-model", None, None, tmp_path) is None  # no key configured: warned and skipped
+    assert _llm_client(None, None, None, tmp_path) is None
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "EMPTY")
+    client = _llm_client("some-model", "http://127.0.0.1:9/v1", None, tmp_path)
+    assert client.ledger.path == tmp_path / "usage.jsonl" and client.purpose == "llm_map"  # the mapping's spend
 
 
 def test_split_is_deterministic_and_never_empty():

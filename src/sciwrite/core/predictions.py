@@ -99,6 +99,8 @@ def record_problem(record: Any, text_is: str = "the generated related-work secti
     `candidates` whether the record must carry its candidate doc_ids (RWGBench) or not (SciIG)."""
     if not isinstance(record, dict):
         return f"expected a JSON object, got {type(record).__name__}"
+    if "cost_source" in record and "purpose" in record and "text" not in record and "pred" not in record:
+        return "a usage-ledger line (usage.jsonl, what each request cost), not a prediction: pass the output file"
     paper_id = record.get("paper_id")
     if not isinstance(paper_id, str) or not paper_id.strip():
         return "field 'paper_id' must be a non-empty string"

@@ -199,6 +199,8 @@ class ChatClient:
             async def send(key: str, messages: Sequence[Message]) -> ChatResult:
                 async with semaphore:
                     result = await self._send(backend, messages, settings, params, key)
+                if self.ledger is not None:
+                    bar.set_postfix(cost=f"${self.ledger.session.cost_usd:.4f}", refresh=False)
                 bar.update()
                 return result
 
