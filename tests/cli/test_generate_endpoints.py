@@ -71,6 +71,7 @@ def test_every_paper_is_written_and_no_trace_reaches_it(mini_sample_copy, tmp_pa
         assert "not applied as asked: temperature=0.7 not sent" in printed
     else:
         assert {r["temperature"] for r in server.requests} == {0.7} and meta["requests"]["adjustments"] == []
+    assert KEY not in printed
     for file in out.iterdir():
         assert KEY not in file.read_text()
 
@@ -171,6 +172,7 @@ def test_evaluate_with_a_reasoning_judge_records_spend_and_snapshots(mini_sample
                                         "temperature" not in r for r in judged)
         summary = json.loads((tmp_path / "eval" / path.stem / "summary.json").read_text())
         assert summary["llm_judge"] == 0.75 and summary["judge_snapshots"] == {"gpt-5.5-2026-04-23": 2}
+        assert summary["judge_system_fingerprints"] == {"fp_2026a": 2}
         usage = summary["llm_usage"]
         assert (usage["requests"], usage["prompt_tokens"], usage["reasoning_tokens"]) == (2, 4000, 80)
         assert usage["cost_usd"] == pytest.approx(2 * (2000 * 5 + 90 * 30) / 1e6)  # the packaged GPT-5.5 price

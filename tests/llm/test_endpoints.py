@@ -108,7 +108,7 @@ def test_reasoning_model_answers_first_time_with_the_table():
     assert (result.reasoning_tokens, result.completion_tokens, result.system_fingerprint) == (40, 50, "fp_2026a")
 
 
-def test_without_the_table_the_endpoint_teaches_the_client_once():
+def test_without_the_table_the_endpoint_teaches_the_client_once(caplog):
     answer = like_real_endpoints(lambda r: "Prior work [1].")
     with chat_server(answer) as server:
         spec = parse_model_id("gpt-5.5", server.base_url)
@@ -122,6 +122,7 @@ def test_without_the_table_the_endpoint_teaches_the_client_once():
     learned = {a["parameter"]: a for a in backend.policy.adjustments()}
     assert learned["temperature"]["source"] == "endpoint" and "unsupported_value" in learned["temperature"]["reason"]
     assert learned["max_tokens"]["sent_as"] == "max_completion_tokens"
+    assert "unsupported_parameter" in caplog.text and KEY not in caplog.text  # logged once, without the key
 
 
 def test_a_refusal_that_cannot_be_adapted_fails_with_the_message():

@@ -182,7 +182,8 @@ def test_end_to_end_scores_in_order_and_failures_isolated(server):
     assert rows[7]["llm_judge"] is None and rows[7]["judge_error"].startswith("API error")
     assert "500" in rows[7]["judge_error"] and "overloaded" in rows[7]["judge_error"]
     assert rows[9] == {"llm_judge": 0.0, "llm_judge_raw": 1, "judge_error": None, "judge_reply": None,
-                       "judge_snapshot": None, "truncated": False, "empty_section": True}
+                       "judge_snapshot": None, "judge_system_fingerprint": None, "truncated": False,
+                       "empty_section": True}
     assert rows[0]["judge_snapshot"] == "judge-model"  # the reply's `model`: the snapshot that answered
     sent = sections_sent(server)
     assert all(s.strip() for s in sent)  # the empty section was never sent

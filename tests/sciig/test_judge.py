@@ -149,7 +149,7 @@ def test_end_to_end_scores_and_isolated_failures():
     with chat_server(scripted) as server:
         rows = run(server, ["Intro WANT=1.0.", "Intro GARBAGE.", "Intro FLAKY WANT=0.25.", "Intro FAIL500.",
                             "Intro PARTIAL WANT=0.75."])
-    assert {k: rows[0][k] for k in rows[0] if k.startswith("judge_") and not k.endswith(("_raw", "errors", "replies", "rationales", "snapshots"))} \
+    assert {k: rows[0][k] for k in rows[0] if k.startswith("judge_") and not k.endswith(("_raw", "errors", "replies", "rationales", "snapshots", "fingerprints"))} \
         == {"judge_coverage": 1.0, "judge_consistency": 1.0, "judge_faithfulness": 1.0, "judge_citation_quality": 1.0,
             "judge_narrative_quality": 1.0}
     assert rows[0]["judge_coverage_raw"] == 1.0 and rows[0]["judge_errors"] == {}

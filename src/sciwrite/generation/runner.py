@@ -41,7 +41,7 @@ from typing import Any, Protocol
 from sciwrite.core.jsonl import iter_json_lines, parse_json_lines
 from sciwrite.llm.backends import scrub_keys
 from sciwrite.llm.ledger import UsageLedger
-from sciwrite.llm.types import Backend, BudgetExceeded, Completion, GenerationError, GenerationSettings, Message
+from sciwrite.llm.types import Backend, BudgetExceededError, Completion, GenerationError, GenerationSettings, Message
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class PaperLLM:
         settings = self._settings if not overrides else _replace(self._settings, overrides)
         async with self._semaphore:
             if self._ledger is not None and self._ledger.exhausted:
-                raise BudgetExceeded(f"the usage ledger reached the budget of ${self._ledger.max_cost:.2f}")
+                raise BudgetExceededError(f"the usage ledger reached the budget of ${self._ledger.max_cost:.2f}")
             try:
                 result = await self._backend.complete(messages, settings)
             except GenerationError as err:
@@ -350,7 +350,7 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
                         text = json.dumps(line, ensure_ascii=False)
                     except (asyncio.CancelledError, KeyboardInterrupt):
                         raise
-                    except BudgetExceeded:  # not a failure: the paper waits for a rerun with a larger budget
+                    except BudgetExceededError:  # not a failure: the paper waits for a rerun with a larger budget
                         tally(llm)
                         report.stopped = "max_cost"
                         report.n_not_started += 1

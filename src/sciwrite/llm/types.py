@@ -65,7 +65,7 @@ class GenerationError(RuntimeError):
         self.completion = completion
 
 
-class BudgetExceeded(RuntimeError):
+class BudgetExceededError(RuntimeError):
     """The usage ledger reached the run's ``--max-cost``: no further request is sent (what is done is kept)."""
 
 

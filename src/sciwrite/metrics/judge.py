@@ -132,6 +132,7 @@ class Reading:
     reply: str | None = None
     error: str | None = None
     snapshot: str | None = None  # the model snapshot that gave the last reply
+    system_fingerprint: str | None = None  # and its system fingerprint
 
 
 def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, str]]],
@@ -159,6 +160,7 @@ def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, st
                 reading.error = f"API error: {result.error}"
                 continue
             reading.reply, reading.snapshot = result.content, result.snapshot
+            reading.system_fingerprint = result.system_fingerprint
             value, problem = read(key, result.content)
             if problem is not None:
                 reading.error = problem
@@ -181,9 +183,9 @@ def judge_for_profile(model: str | None = None, profile: str | None = None, role
 
 
 def snapshot_counts(rows: Sequence[Mapping[str, Any]], field: str) -> dict[str, int]:
-    """How many rows each model snapshot answered, from a per-paper `field` holding one snapshot or a mapping of
-    prompt -> snapshot: more than one key means the judge changed under the run (a rerun against a newer snapshot,
-    or a cache filled by another one)."""
+    """How many rows each model snapshot (or system fingerprint) answered, from a per-paper `field` holding one value
+    or a mapping of prompt -> value: more than one key means the judge changed under the run (a rerun against a
+    newer snapshot, or a cache filled by another one)."""
     counts: dict[str, int] = {}
     for row in rows:
         value = row.get(field)

@@ -100,7 +100,7 @@ def judge_sections(sections: Sequence[str], client: ChatClient, titles: Sequence
                    max_chars: int = MAX_SECTION_CHARS, retries: int = 1, workers: int = 8,
                    max_tokens: int = JUDGE_MAX_TOKENS, show_progress: bool = True) -> list[dict[str, Any]]:
     """Per section: ``llm_judge`` (in [0, 1] or None), ``llm_judge_raw`` (1-5 or None), ``judge_error`` (None or
-    why it failed), ``judge_reply`` (the raw reply), ``judge_snapshot`` (the model snapshot that answered),
+    why it failed), ``judge_reply`` (the raw reply), ``judge_snapshot`` and ``judge_system_fingerprint`` (the model snapshot that answered),
     ``truncated`` and ``empty_section`` flags.
 
     All sections go to the client in one concurrent pass; up to `retries` further passes resend only the failed
@@ -113,7 +113,8 @@ def judge_sections(sections: Sequence[str], client: ChatClient, titles: Sequence
         if not isinstance(section, str):
             raise ValueError(f"record {i}: field 'predictions' must be a string, got {type(section).__name__}")
         row = {"llm_judge": None, "llm_judge_raw": None, "judge_error": None, "judge_reply": None,
-               "judge_snapshot": None, "truncated": False, "empty_section": not section.strip()}
+               "judge_snapshot": None, "judge_system_fingerprint": None, "truncated": False,
+               "empty_section": not section.strip()}
         rows.append(row)
         if row["empty_section"]:  # nothing to read: the lowest score, without asking
             row["llm_judge_raw"], row["llm_judge"] = 1, 0.0
@@ -129,7 +130,8 @@ def judge_sections(sections: Sequence[str], client: ChatClient, titles: Sequence
     readings = read_replies(client, pending, read, lambda _: FOLLOW_UP, retries=retries, workers=workers,
                             max_tokens=max_tokens, show_progress=show_progress, desc="LLM judge")
     for i, reading in readings.items():
-        rows[i].update(judge_reply=reading.reply, judge_error=reading.error, judge_snapshot=reading.snapshot)
+        rows[i].update(judge_reply=reading.reply, judge_error=reading.error, judge_snapshot=reading.snapshot,
+                       judge_system_fingerprint=reading.system_fingerprint)
         if reading.value is not None:
             rows[i].update(llm_judge=normalise_score(reading.value), llm_judge_raw=reading.value)
     return rows

@@ -286,6 +286,7 @@ def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: SuiteModels) -
     if "llm_judge" not in models.not_computed:
         summary["judge_failures"] = sum(1 for r in rows if r.get("judge_error"))
         summary["judge_snapshots"] = snapshot_counts(rows, "judge_snapshot")
+        summary["judge_system_fingerprints"] = snapshot_counts(rows, "judge_system_fingerprint")
     summary["not_computed"] = {m: why for m, why in models.not_computed.items() if why != "not requested"}
     summary["not_applicable"] = not_applicable
     summary["n_not_applicable"] = n_not_applicable

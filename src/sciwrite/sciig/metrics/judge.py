@@ -216,8 +216,8 @@ def judge_sciig(predictions: Sequence[str], references: Sequence[str], titles: S
                 workers: int = 8, max_tokens: int = JUDGE_MAX_TOKENS, show_progress: bool = True) -> list[dict[str, Any]]:
     """Per paper: each score of the chosen prompts as ``judge_<score>`` (the judge's float in [0, 1], or None),
     ``judge_<score>_raw`` (the same value as read; kept for the row layout), ``judge_rationales`` (score -> the
-    reply's bullet-style rationale), ``judge_errors`` / ``judge_replies`` / ``judge_snapshots`` (prompt -> reason /
-    reply / the model snapshot that answered) and ``truncated``. Every (paper, prompt) request goes to the client in one concurrent pass; up to `retries` more
+    reply's bullet-style rationale), ``judge_errors`` / ``judge_replies`` / ``judge_snapshots`` /
+    ``judge_system_fingerprints`` (prompt -> reason / reply / the model snapshot that answered / its fingerprint) and ``truncated``. Every (paper, prompt) request goes to the client in one concurrent pass; up to `retries` more
     passes resend the failed ones (unreadable replies with a follow-up asking for the JSON answer)."""
     n = check_sciig_inputs(predictions, references, titles, abstracts)
     check_same_length(predictions=predictions, cited=cited)
@@ -233,7 +233,7 @@ def judge_sciig(predictions: Sequence[str], references: Sequence[str], titles: S
     for i in range(n):
         text, truncated = truncate_section(predictions[i], max_chars)
         row: dict[str, Any] = {"truncated": truncated, "judge_errors": {}, "judge_replies": {},
-                               "judge_rationales": {}, "judge_snapshots": {}}
+                               "judge_rationales": {}, "judge_snapshots": {}, "judge_system_fingerprints": {}}
         for name in prompts:
             for score in PROMPT_OF[name].scores:
                 row[f"judge_{score}"] = row[f"judge_{score}_raw"] = None
@@ -258,6 +258,7 @@ def judge_sciig(predictions: Sequence[str], references: Sequence[str], titles: S
         if reading.reply is not None:
             row["judge_replies"][name] = reading.reply
             row["judge_snapshots"][name] = reading.snapshot
+            row["judge_system_fingerprints"][name] = reading.system_fingerprint
             if reading.value is not None:
                 row["judge_rationales"].update(_rationales(PROMPT_OF[name], reading.reply))
         if reading.error is not None:

@@ -438,6 +438,7 @@ def summarize_sciig(rows: Sequence[Mapping[str, Any]], models: SciIGModels) -> d
     if models.wants("judge"):
         summary["judge_failures"] = sum(1 for r in rows if r.get("judge_errors"))
         summary["judge_snapshots"] = snapshot_counts(rows, "judge_snapshots")
+        summary["judge_system_fingerprints"] = snapshot_counts(rows, "judge_system_fingerprints")
     errors: dict[str, dict[str, str]] = {}
     for row in rows:
         for stage, why in row.get("errors", {}).items():
