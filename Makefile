@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_HUB_DISABLE_TELEMETRY=1
 
-.PHONY: install quickstart leaderboard test test-quick bench clean
+.PHONY: install quickstart leaderboard test test-quick lint bench clean
 
 install: $(VENV)/.installed
 
@@ -28,6 +28,9 @@ test: install
 
 test-quick: install
 	$(OFFLINE) $(BIN)/python -m pytest -q -m "not slow"
+
+lint: install
+	$(BIN)/ruff check .
 
 bench: install
 	$(BIN)/python scripts/bench/retrieval.py

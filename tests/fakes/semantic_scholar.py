@@ -52,7 +52,7 @@ class SemanticScholarServer(Running):
                 self.end_headers()
                 self.wfile.write(text)
 
-            do_POST = do_GET
+            do_POST = do_GET  # noqa: N815 - the name http.server calls
 
             def log_message(self, *args: Any) -> None:
                 pass

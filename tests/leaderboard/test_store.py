@@ -14,9 +14,9 @@ from sciwrite.leaderboard.store import (
     FINISHED,
     PENDING,
     RUNNING,
-    DuplicateSubmission,
-    NotClaimed,
-    RateLimited,
+    DuplicateSubmissionError,
+    NotClaimedError,
+    RateLimitedError,
     ResultsStore,
 )
 
@@ -61,14 +61,14 @@ def test_concurrent_writers_in_processes_and_threads_lose_nothing(tmp_path):
 def test_duplicate_predictions_and_rate_limit(tmp_path):
     store = ResultsStore(tmp_path / "lb.sqlite")
     first = _add(store, 1)
-    with pytest.raises(DuplicateSubmission, match=first.id):
+    with pytest.raises(DuplicateSubmissionError, match=first.id):
         _add(store, 1)
     # same predictions on another split are another submission
     store.add_submission(benchmark="rwgbench", split="test", system="s", submitter="ann", predictions_jsonl="{}",
                          sha256="sha1", n_predictions=1)
     _add(store, 2, submitter="bob", now=1000.0, rate_limit=(2, 60))
     _add(store, 3, submitter="bob", now=1010.0, rate_limit=(2, 60))
-    with pytest.raises(RateLimited, match="'bob' has made 2 submissions"):
+    with pytest.raises(RateLimitedError, match="'bob' has made 2 submissions"):
         _add(store, 4, submitter="bob", now=1020.0, rate_limit=(2, 60))
     _add(store, 4, submitter="bob", now=1065.0, rate_limit=(2, 60))  # the first one left the window
     assert len(store.submissions()) == 5
@@ -119,7 +119,7 @@ def test_a_stale_running_submission_is_reclaimed_and_the_old_worker_cannot_write
     again = store.claim_next("b", stale_after=60, now=130.0)
     assert again.id == sub.id and again.worker == "b" and again.attempts == 2
     assert not store.heartbeat(sub.id, "a")
-    with pytest.raises(NotClaimed, match="RUNNING for worker 'b'"):
+    with pytest.raises(NotClaimedError, match="RUNNING for worker 'b'"):
         store.finish(sub.id, "a", {"x": 1}, [])
     store.finish(sub.id, "b", {"x": 2}, [])
     assert store.summary(sub.id) == {"x": 2}

@@ -14,7 +14,7 @@ from sciwrite.cli import generate_common as cli_common
 from sciwrite.cli import generate_sciig as sciig_generate
 from sciwrite.generation.runner import prompt_text
 from sciwrite.llm.types import Completion
-from sciwrite.sciig.generation import prompts as P
+from sciwrite.sciig.generation import prompts as sciig_prompts
 from sciwrite.sciig.generation.levels import SciIGMethod
 
 
@@ -34,7 +34,7 @@ HOLDOUT = [paper(f"h{i}", 2, split="holdout") for i in range(1, 7)]
 def cited_json(messages, record, seed=42) -> dict:
     """The cited-works object as it appears in the prompt (parsed back)."""
     text = messages[-1]["content"]
-    rendered = P.render_cited_works(record, seed)
+    rendered = sciig_prompts.render_cited_works(record, seed)
     assert rendered in text
     return json.loads(rendered)
 
@@ -78,13 +78,13 @@ class FakeBackend:
 
 
 def test_levels_and_unknown_level():
-    assert P.LEVELS == ("SHORT", "MEDIUM", "ELABORATE", "ONE_SHOT", "TWO_SHOT", "THREE_SHOT", "AUTOCOT")
-    assert P.ALL_LEVELS == P.LEVELS + ("ZERO_SHOT", "AUTOCOT_PIPELINE")
-    assert P.normalize_level("three-shot") == "THREE_SHOT"
-    assert P.normalize_level("zero-shot") == "ZERO_SHOT" and P.normalize_level("autocot_pipeline") == "AUTOCOT_PIPELINE"
-    assert "ZERO_SHOT" not in P.parse_levels(["all"])
-    assert P.parse_levels(["all"]) == list(P.LEVELS)
-    assert P.parse_levels(["short", "SHORT", "autocot,medium"]) == ["SHORT", "AUTOCOT", "MEDIUM"]
+    assert sciig_prompts.LEVELS == ("SHORT", "MEDIUM", "ELABORATE", "ONE_SHOT", "TWO_SHOT", "THREE_SHOT", "AUTOCOT")
+    assert sciig_prompts.ALL_LEVELS == sciig_prompts.LEVELS + ("ZERO_SHOT", "AUTOCOT_PIPELINE")
+    assert sciig_prompts.normalize_level("three-shot") == "THREE_SHOT"
+    assert sciig_prompts.normalize_level("zero-shot") == "ZERO_SHOT" and sciig_prompts.normalize_level("autocot_pipeline") == "AUTOCOT_PIPELINE"
+    assert "ZERO_SHOT" not in sciig_prompts.parse_levels(["all"])
+    assert sciig_prompts.parse_levels(["all"]) == list(sciig_prompts.LEVELS)
+    assert sciig_prompts.parse_levels(["short", "SHORT", "autocot,medium"]) == ["SHORT", "AUTOCOT", "MEDIUM"]
     with pytest.raises(ValueError, match="unknown SciIG prompt level 'FOUR_SHOT'.*SHORT, MEDIUM, ELABORATE"):
         SciIGMethod("FOUR_SHOT")
     parser = sciig_generate.add_generate_sciig_arguments(argparse.ArgumentParser())
@@ -121,16 +121,16 @@ def test_levels_grow_in_detail():
 def test_cited_works_shuffle_is_seeded_and_keeps_content():
     record = TEST[0]
     original = [n["key"] for n in record["neighbors"]]
-    order42 = [n["key"] for n in P.shuffled_cited_works(record, 42)]
+    order42 = [n["key"] for n in sciig_prompts.shuffled_cited_works(record, 42)]
     assert sorted(order42) == sorted(original) and order42 != original
-    assert order42 == [n["key"] for n in P.shuffled_cited_works(record, 42)]  # stable
-    assert order42 != [n["key"] for n in P.shuffled_cited_works(record, 7)]  # another seed, another order
-    assert list(P.cited_works_object(record, 42)) == order42
-    assert P.cited_works_object(record, 7) == P.cited_works_object(record, 42)  # same content
+    assert order42 == [n["key"] for n in sciig_prompts.shuffled_cited_works(record, 42)]  # stable
+    assert order42 != [n["key"] for n in sciig_prompts.shuffled_cited_works(record, 7)]  # another seed, another order
+    assert list(sciig_prompts.cited_works_object(record, 42)) == order42
+    assert sciig_prompts.cited_works_object(record, 7) == sciig_prompts.cited_works_object(record, 42)  # same content
     assert record["neighbors"][0]["key"] == original[0]  # the record itself is untouched
     # the order depends on the paper too: two papers with the same keys are not shuffled alike
     twin = {**paper("t1-twin", 8)}
-    assert [n["key"] for n in P.shuffled_cited_works(twin, 42)] != order42
+    assert [n["key"] for n in sciig_prompts.shuffled_cited_works(twin, 42)] != order42
 
 
 @pytest.mark.parametrize("level,k", [("ONE_SHOT", 1), ("TWO_SHOT", 2), ("THREE_SHOT", 3)])
@@ -182,12 +182,12 @@ def test_autocot_pipeline_steps_against_a_fake_llm():
     assert result.desc == prompt_text(llm.calls[2]) == llm.calls[2][0]["content"]
     assert result.pred == "The final introduction (Author0 et al., 2010)."
     steps = result.extra["steps"]
-    assert [s["name"] for s in steps] == list(P.AUTOCOT_STEPS)
+    assert [s["name"] for s in steps] == list(sciig_prompts.AUTOCOT_STEPS)
     assert steps[0]["prompt"] == llm.calls[0][0]["content"] and steps[0]["reply"].startswith("1. draft")
     assert steps[1]["reply"].startswith("1. refined")
     assert result.extra["label"] == record["introduction"] and result.extra["level"] == "AUTOCOT_PIPELINE"
     assert result.extra["dataset"] == "sample"
-    assert llm.calls[2][0]["content"].endswith(P.level_prompt("ELABORATE", record, 42))  # the paper's prompt
+    assert llm.calls[2][0]["content"].endswith(sciig_prompts.level_prompt("ELABORATE", record, 42))  # the paper's prompt
     for call in llm.calls:
         assert set(cited_json(call, record)) == {n["key"] for n in record["neighbors"]}
 
@@ -200,15 +200,15 @@ def test_single_step_levels_call_once_and_desc_is_the_prompt():
     assert llm.calls == [method.prompt(record)]
     assert result.desc == llm.calls[0][0]["content"] and result.pred == "Some introduction."
     assert result.extra["exemplars"] == [e["paper_id"] for e in method.exemplars(record)]
-    assert result.extra["cited_order"] == [n["key"] for n in P.shuffled_cited_works(record, 42)]
+    assert result.extra["cited_order"] == [n["key"] for n in sciig_prompts.shuffled_cited_works(record, 42)]
 
 
 def test_paper_without_cited_works_gets_a_documented_prompt():
     record = TEST[2]
     for level in ("SHORT", "ELABORATE", "AUTOCOT", "AUTOCOT_PIPELINE"):
         text = SciIGMethod(level).prompt(record)[0]["content"]
-        assert "\n{}\n" in text and P.NO_CITED_WORKS in text
-    assert P.NO_CITED_WORKS not in SciIGMethod("SHORT").prompt(TEST[0])[0]["content"]
+        assert "\n{}\n" in text and sciig_prompts.NO_CITED_WORKS in text
+    assert sciig_prompts.NO_CITED_WORKS not in SciIGMethod("SHORT").prompt(TEST[0])[0]["content"]
 
 
 def test_bad_records_raise():
@@ -220,10 +220,10 @@ def test_bad_records_raise():
 
 
 def test_clean_introduction():
-    assert P.clean_introduction("**Introduction**\n\nText.") == "Text."
-    assert P.clean_introduction("1 Introduction\nText.") == "Text."
-    assert P.clean_introduction("Introductions matter.\nText.") == "Introductions matter.\nText."
-    assert P.clean_introduction("Introduction") == "Introduction"
+    assert sciig_prompts.clean_introduction("**Introduction**\n\nText.") == "Text."
+    assert sciig_prompts.clean_introduction("1 Introduction\nText.") == "Text."
+    assert sciig_prompts.clean_introduction("Introductions matter.\nText.") == "Introductions matter.\nText."
+    assert sciig_prompts.clean_introduction("Introduction") == "Introduction"
 
 
 # ---------------------------------------------------------------------------------------------- end to end

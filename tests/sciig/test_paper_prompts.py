@@ -17,7 +17,7 @@ from sciwrite.cli import main
 from sciwrite.sciig.data.builder import SciIGBuildReport, split_first_n, split_for_config, write_sciig_folder
 from sciwrite.sciig.data.configs import PAPER_HOLDOUT_SIZE, holdout_rule
 from sciwrite.sciig.data.loading import load_sciig
-from sciwrite.sciig.generation import prompts as P
+from sciwrite.sciig.generation import prompts as sciig_prompts
 from sciwrite.sciig.generation.levels import SciIGMethod
 from sciwrite.sciig.metrics.tables import TABLE3_ROWS, format_table3, table3_from_summary_files, table3_rows
 
@@ -74,8 +74,8 @@ def prompt(level: str, holdout=HOLDOUT) -> str:
 
 
 def test_cited_nodes_pretty_is_the_json_dictionary():
-    assert P.render_cited_works(PAPER, 42) == CITED_BY_HAND
-    assert json.loads(P.render_cited_works(PAPER, 42)) == {"Li et al., 2022": {
+    assert sciig_prompts.render_cited_works(PAPER, 42) == CITED_BY_HAND
+    assert json.loads(sciig_prompts.render_cited_works(PAPER, 42)) == {"Li et al., 2022": {
         "title": "Convergence of Adam under relaxed assumptions", "authors": ["Haochuan Li"], "abstract": "We study Adam."}}
 
 
@@ -106,17 +106,17 @@ def test_key_sentences_of_each_level():
 
 def test_zero_shot_is_elaborate():
     assert prompt("ZERO_SHOT") == prompt("ELABORATE")
-    assert P.load_template("ZERO_SHOT") == P.load_template("ELABORATE")
+    assert sciig_prompts.load_template("ZERO_SHOT") == sciig_prompts.load_template("ELABORATE")
     assert SciIGMethod("zero-shot").name == "ZERO_SHOT"  # its own output file, the same prompt
 
 
 def test_templates_ship_with_attribution():
     from importlib import resources
 
-    for name in set(P.TEMPLATE_FILES.values()):
+    for name in set(sciig_prompts.TEMPLATE_FILES.values()):
         raw = resources.files("sciwrite.sciig.generation").joinpath("templates", name).read_text(encoding="utf-8")
         assert raw.startswith("# Source: Garg, Shaik, Bandyopadhyay and Caragea") and "arXiv:2508.14273" in raw
-    assert not P.load_template("SHORT").startswith("#")
+    assert not sciig_prompts.load_template("SHORT").startswith("#")
 
 
 def examples_by_hand(exemplars) -> str:
@@ -153,7 +153,7 @@ def test_two_and_three_shot_follow_table_11(level, word, table_text):
 
 def test_few_shot_exemplars_come_from_holdout_and_never_the_paper():
     pool = HOLDOUT + [PAPER, {**PAPER, "paper_id": "copy-of-p1"}]  # the paper itself, and under another id
-    for level, k in P.SHOTS.items():
+    for level, k in sciig_prompts.SHOTS.items():
         method = SciIGMethod(level, pool, seed=42)
         exemplars = method.exemplars(PAPER)
         assert len(exemplars) == k and {e["paper_id"] for e in exemplars} <= {h["paper_id"] for h in HOLDOUT}
@@ -178,8 +178,8 @@ def test_autocot_is_one_request_scored_whole():
     assert result.pred == reply  # the whole output, intermediate prompts included (the paper's Table 15)
     assert result.extra["autocot_introduction"] == ("Keyphrase generation is a crucial task (Li et al., 2022).\n"
                                                     "Gaps remain.")
-    assert P.autocot_introduction("Just an introduction.") is None
-    assert "AUTOCOT_PIPELINE" not in P.LEVELS and "AUTOCOT_PIPELINE" in P.ALL_LEVELS
+    assert sciig_prompts.autocot_introduction("Just an introduction.") is None
+    assert "AUTOCOT_PIPELINE" not in sciig_prompts.LEVELS and "AUTOCOT_PIPELINE" in sciig_prompts.ALL_LEVELS
 
 
 # ------------------------------------------------------------------------------------------------ holdout

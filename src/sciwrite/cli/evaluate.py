@@ -9,8 +9,8 @@ from pathlib import Path
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.cli.engine_options import add_engine_options
 from sciwrite.cli.generate_common import LEDGER_NAME, model_option
-from sciwrite.llm.ledger import PriceTable, UsageLedger
 from sciwrite.core.tables import write_table
+from sciwrite.llm.ledger import PriceTable, UsageLedger
 from sciwrite.rwgbench.metrics.report import evaluate_prediction_files, format_table2
 from sciwrite.sciig.metrics.model_line import format_model_line
 from sciwrite.sciig.metrics.report import evaluate_sciig_file, format_sciig_table

@@ -33,7 +33,7 @@ from typing import Any
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, snapshot_download
 from huggingface_hub.errors import RepositoryNotFoundError
 
-from sciwrite.leaderboard.store import FINISHED, DuplicateSubmission, ResultsStore, Submission
+from sciwrite.leaderboard.store import FINISHED, DuplicateSubmissionError, ResultsStore, Submission
 
 logger = logging.getLogger(__name__)
 
@@ -268,7 +268,7 @@ class HubMirror:
                 submitter=record["submitter"], sha256=record["sha256"], n_predictions=record.get("n_predictions", 0),
                 status=record["status"], predictions_jsonl=predictions, summary=summary, rows=rows,
                 now=record["submitted_at"], mirrored_at=record["updated_at"], **form)
-        except DuplicateSubmission as exc:
+        except DuplicateSubmissionError as exc:
             logger.warning("Hub mirror: submission %s not restored: %s", submission_id, exc)
             return False
         except (TypeError, ValueError) as exc:  # a malformed request file: the others are still restored

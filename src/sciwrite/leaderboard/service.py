@@ -19,7 +19,7 @@ from sciwrite.core.predictions import prediction_file
 from sciwrite.leaderboard.drilldown import BenchmarkPapers
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.mirror import HubMirror
-from sciwrite.leaderboard.store import DuplicateSubmission, RateLimited, ResultsStore, Submission
+from sciwrite.leaderboard.store import DuplicateSubmissionError, RateLimitedError, ResultsStore, Submission
 from sciwrite.leaderboard.submission import HUB_ID, MAX_BYTES, SubmissionForm, check_predictions, form_problems
 from sciwrite.leaderboard.worker import Worker
 from sciwrite.rwgbench.metrics.report import SPLITS as RWGBENCH_SPLITS
@@ -133,7 +133,7 @@ class Leaderboard:
                 weights=form.weights, url=form.url, source=hub_id or "upload", predictions_jsonl=checked.text,
                 sha256=checked.sha256, n_predictions=len(checked.records), now=now,
                 rate_limit=(self.settings.rate_limit, self.settings.rate_window_s))
-        except (DuplicateSubmission, RateLimited) as err:
+        except (DuplicateSubmissionError, RateLimitedError) as err:
             return SubmitOutcome(None, [str(err)])
         self.sync_mirror()
         return SubmitOutcome(submission, [])

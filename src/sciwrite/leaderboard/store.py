@@ -88,7 +88,7 @@ CREATE TABLE IF NOT EXISTS paper_scores (
 """
 
 
-class DuplicateSubmission(ValueError):
+class DuplicateSubmissionError(ValueError):
     """The same predictions (by sha256) were already submitted for this benchmark and split."""
 
     def __init__(self, existing: Submission):
@@ -97,11 +97,11 @@ class DuplicateSubmission(ValueError):
         self.existing = existing
 
 
-class RateLimited(ValueError):
+class RateLimitedError(ValueError):
     """The submitter has used up the submissions the board allows in its time window."""
 
 
-class NotClaimed(RuntimeError):
+class NotClaimedError(RuntimeError):
     """A worker tried to finish or fail a submission it no longer holds (another worker reclaimed it)."""
 
 
@@ -188,10 +188,10 @@ class ResultsStore:
                        rows: Sequence[Mapping[str, Any]] = (), rate_limit: tuple[int, float] | None = None,
                        **form: Any) -> Submission:
         """Record a submission and its predictions (and, for an already-scored run, its `summary` and per-paper
-        `rows`) in one transaction; `DuplicateSubmission` when the same predictions are already there for this
+        `rows`) in one transaction; `DuplicateSubmissionError` when the same predictions are already there for this
         benchmark and split. `form` holds the other text columns (model, method, retriever, weights, url, source,
         profile, error) and, for a restore, the timestamps and counters. `rate_limit` (n, seconds) refuses, in the
-        same transaction, a submitter who already made n submissions in the last `seconds` (`RateLimited`)."""
+        same transaction, a submitter who already made n submissions in the last `seconds` (`RateLimitedError`)."""
         unknown = set(form) - set(_COLUMNS) - {"mirrored_at"}
         if unknown:
             raise TypeError(f"unknown submission field(s) {sorted(unknown)}")
@@ -206,13 +206,13 @@ class ResultsStore:
             existing = conn.execute("SELECT * FROM submissions WHERE benchmark=? AND split=? AND sha256=?",
                                     (benchmark, split, sha256)).fetchone()
             if existing is not None:
-                raise DuplicateSubmission(_submission(existing))
+                raise DuplicateSubmissionError(_submission(existing))
             if rate_limit is not None:
                 allowed, window = rate_limit
                 recent = conn.execute("SELECT COUNT(*) FROM submissions WHERE submitter=? AND submitted_at>?",
                                       (submitter, now - window)).fetchone()[0]
                 if recent >= allowed:
-                    raise RateLimited(f"submitter {submitter!r} has made {recent} submissions in the last "
+                    raise RateLimitedError(f"submitter {submitter!r} has made {recent} submissions in the last "
                                       f"{window / 3600:g} h; the limit is {allowed}. Please try again later.")
             conn.execute(f"INSERT INTO submissions ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                          tuple(row.values()))
@@ -327,7 +327,7 @@ class ResultsStore:
 
     def finish(self, submission_id: str, worker: str, summary: Mapping[str, Any],
                rows: Sequence[Mapping[str, Any]], profile: str = "", now: float | None = None) -> None:
-        """Write the summary, the per-paper rows and FINISHED in one transaction; `NotClaimed` when `worker`
+        """Write the summary, the per-paper rows and FINISHED in one transaction; `NotClaimedError` when `worker`
         no longer holds the submission (nothing is written then)."""
         now = time.time() if now is None else now
         with self._write() as conn:
@@ -361,7 +361,7 @@ class ResultsStore:
         row = conn.execute("SELECT status, worker FROM submissions WHERE id=?", (submission_id,)).fetchone()
         if row is None or row["status"] != RUNNING or row["worker"] != worker:
             held = "it is gone" if row is None else f"it is {row['status']} for worker {row['worker']!r}"
-            raise NotClaimed(f"worker {worker!r} does not hold submission {submission_id!r}: {held}")
+            raise NotClaimedError(f"worker {worker!r} does not hold submission {submission_id!r}: {held}")
 
     @staticmethod
     def _write_results(conn: sqlite3.Connection, submission_id: str, summary: Mapping[str, Any],

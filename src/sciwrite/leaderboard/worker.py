@@ -18,7 +18,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from sciwrite.leaderboard.store import MAX_ATTEMPTS, STALE_AFTER_S, NotClaimed, ResultsStore, Submission
+from sciwrite.leaderboard.store import MAX_ATTEMPTS, STALE_AFTER_S, NotClaimedError, ResultsStore, Submission
 
 logger = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ class Worker:
     def _settle(self, write: Callable[[], None]) -> None:
         try:
             write()
-        except NotClaimed as err:  # another worker took it over after our heartbeat went stale: its result counts
+        except NotClaimedError as err:  # another worker took it over after our heartbeat went stale: its result counts
             logger.warning("%s", err)
         self._changed()
 
