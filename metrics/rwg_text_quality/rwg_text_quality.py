@@ -3,9 +3,9 @@
 import datasets
 import evaluate
 
-from sciwrite.metrics.bertscore import load_token_encoder
 from sciwrite.metrics.summary import summarize
 from sciwrite.models.registry import resolve_model
+from sciwrite.models.token_encoder import load_token_encoder
 from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
 from sciwrite.rwgbench.metrics.scorers import score_text_quality
 

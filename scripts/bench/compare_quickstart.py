@@ -14,7 +14,9 @@ import sys
 from pathlib import Path
 
 # Fields that differ between two runs of the same code: wall times, and the paths the run wrote to.
-VOLATILE = {"seconds", "wall_seconds", "metric_timings", "predictions", "out_path", "failures_path", "meta_path"}
+# The provenance block (schema 1) names the commit, the hardware and the time of a run: it differs by design.
+VOLATILE = {"seconds", "wall_seconds", "metric_timings", "predictions", "out_path", "failures_path", "meta_path",
+            "provenance", "schema_version"}
 BYTE_EXACT = (".csv", ".jsonl")
 
 

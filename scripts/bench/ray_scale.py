@@ -108,10 +108,10 @@ def start_ray(cpus: int) -> Any:
 
 
 def bench_encode(args: argparse.Namespace, root: Path) -> dict[str, Any]:
+    from sciwrite.core.engine import ray_engine
     from sciwrite.retrieval import DenseRetriever
+    from sciwrite.rwgbench.data.corpus_files import corpus_files
     from sciwrite.rwgbench.data.loading import load_rwgbench
-    from sciwrite.scale.corpus import corpus_files
-    from sciwrite.scale.engine import ray_engine
 
     folder = sample_folder(root)
     corpus = load_rwgbench("sample_corpus", source=folder)
@@ -189,14 +189,14 @@ def synthetic_corpus(folder: Path, n_docs: int, rows_per_file: int = 100_000, se
 def _memory_child(engine: str, folder: str, encoder: str, out: str, cpus: int, actors: int | None) -> None:
     """Build the index in this fresh process and write its RSS figures to `out`."""
     from sciwrite.retrieval import DenseRetriever
-    from sciwrite.scale.corpus import corpus_files
+    from sciwrite.rwgbench.data.corpus_files import corpus_files
 
     files = corpus_files("corpus", folder)
     result: dict[str, Any] = {"engine": engine}
     with PeakRSS() as rss:
         start = time.perf_counter()
         if engine == "ray":
-            from sciwrite.scale.engine import ray_engine
+            from sciwrite.core.engine import ray_engine
 
             start_ray(cpus)
             index = ray_engine().build_dense_index(files, Path(out).parent / "ray_index", encoder=encoder,

@@ -347,7 +347,7 @@ def batching_jobs(args: argparse.Namespace) -> dict[str, Callable[[], tuple[Call
         return (lambda bs: embed(model, items, bs)), count(model.tokenizer, items)
 
     def bertscore():
-        from sciwrite.metrics.bertscore import load_token_encoder
+        from sciwrite.models.token_encoder import load_token_encoder
 
         model = load_token_encoder(path["scibert"])
         items = [*texts[:2], *(p["related_work"] for p in papers[:2])]

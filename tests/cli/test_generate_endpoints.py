@@ -173,6 +173,8 @@ def test_evaluate_with_a_reasoning_judge_records_spend_and_snapshots(mini_sample
         summary = json.loads((tmp_path / "eval" / path.stem / "summary.json").read_text())
         assert summary["llm_judge"] == 0.75 and summary["judge_snapshots"] == {"gpt-5.5-2026-04-23": 2}
         assert summary["judge_system_fingerprints"] == {"fp_2026a": 2}
+        assert summary["provenance"]["judge"] == {"model": "gpt-5.5", "snapshots": {"gpt-5.5-2026-04-23": 2},
+                                                  "system_fingerprints": {"fp_2026a": 2}}
         usage = summary["llm_usage"]
         assert (usage["requests"], usage["prompt_tokens"], usage["reasoning_tokens"]) == (2, 4000, 80)
         assert usage["cost_usd"] == pytest.approx(2 * (2000 * 5 + 90 * 30) / 1e6)  # the packaged GPT-5.5 price
@@ -218,6 +220,9 @@ def test_evaluate_sciig_judge_and_extractor_on_thinking_and_reasoning_models(sci
     purposes = {json.loads(x)["purpose"] for x in (tmp_path / "eval" / "usage.jsonl").read_text().splitlines()}
     assert purposes == {"sciig_judge", "citation_extractor"}
     assert set(summary["llm_requests"]) == {"sciig_judge", "citation_extractor"}
+    block = summary["provenance"]
+    assert block["benchmark"] == "sciig" and block["dataset"]["n_papers"] == len(papers)
+    assert set(block["judge"]["snapshots"]) == {"gpt-5.5-2026-04-23"} and summary["schema_version"] == 1
 
 
 def test_the_ledger_is_not_taken_for_predictions(mini_sample_copy, tmp_path, capsys):

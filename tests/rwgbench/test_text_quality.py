@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 import sciwrite
-from sciwrite.metrics.bertscore import bertscore, load_token_encoder
+from sciwrite.metrics.bertscore import bertscore
 from sciwrite.models.registry import PACKAGED_MINILM, packaged_model_path
+from sciwrite.models.token_encoder import load_token_encoder
 
 CANDIDATES = ["Graph neural networks were applied to molecules.", "Transformers dominate translation today."]
 REFERENCES = ["Molecules have been modelled with graph networks.",

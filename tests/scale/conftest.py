@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from sciwrite.scale.engine import ray_available
+from sciwrite.core.engine import ray_available
 
 RAY_MISSING = "the Ray engine needs Ray Data: install sciwrite[scale] (pip install 'ray[data]')"
 
@@ -34,6 +34,6 @@ def local_ray():
 @pytest.fixture(scope="session")
 def engine(local_ray):
     """The Ray engine's functions (`sciwrite.scale.ray_engine`)."""
-    from sciwrite.scale.engine import ray_engine
+    from sciwrite.core.engine import ray_engine
 
     return ray_engine()

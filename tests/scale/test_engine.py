@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sciwrite.cli import main
-from sciwrite.scale import engine as scale_engine
+from sciwrite.core import engine as scale_engine
 
 
 def test_unknown_engine_names_the_choices():

@@ -14,8 +14,8 @@ from sciwrite.models.registry import PACKAGED_MINILM
 from sciwrite.retrieval import DenseRetriever, load_retriever
 from sciwrite.retrieval.bm25 import _ids_and_texts
 from sciwrite.retrieval.dense import training_rows
+from sciwrite.rwgbench.data.corpus_files import corpus_files, read_doc_ids
 from sciwrite.rwgbench.data.loading import load_rwgbench
-from sciwrite.scale.corpus import corpus_files, read_doc_ids
 
 TOLERANCE = 1e-5
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sciwrite.scale.engine import ray_available
+from sciwrite.core.engine import ray_available
 
 pytestmark = pytest.mark.skipif(not ray_available(), reason="the Ray engine needs sciwrite[scale]")
 

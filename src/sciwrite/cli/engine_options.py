@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sciwrite.scale.engine import ENGINES, LOCAL
+from sciwrite.core.engine import ENGINES, LOCAL
 
 
 def add_engine_options(p: argparse.ArgumentParser, what: str) -> None:

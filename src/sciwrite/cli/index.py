@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 from sciwrite.cli.engine_options import add_engine_options
+from sciwrite.core.engine import RAY, ray_engine
 from sciwrite.core.tables import format_table
 from sciwrite.retrieval import BM25Retriever, DenseRetriever, build_query, evaluate_retrieval, load_retriever
 from sciwrite.rwgbench.data.configs import SAMPLE_CONFIGS, default_data_dir
+from sciwrite.rwgbench.data.corpus_files import SHARD_ROWS, corpus_files
 from sciwrite.rwgbench.data.loading import load_rwgbench
-from sciwrite.scale.corpus import SHARD_ROWS, corpus_files
-from sciwrite.scale.engine import RAY, ray_engine
 
 
 def _local_source(source: str | None, config: str) -> Path | None:

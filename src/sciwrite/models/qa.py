@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from sciwrite.metrics.bertscore import load_token_encoder
 from sciwrite.models.encoders import length_batches, load_transformer, tokens_per_batch
 from sciwrite.models.registry import ModelUnavailableError, resolve_model
+from sciwrite.models.token_encoder import load_token_encoder
 
 QG_PREFIX = re.compile(r"^\s*question\s*:\s*", re.IGNORECASE)
 

@@ -1,4 +1,4 @@
-"""The Ray engine's entry points, imported by name through `sciwrite.scale.engine.ray_engine` (this module imports
+"""The Ray engine's entry points, imported by name through `sciwrite.core.engine.ray_engine` (this module imports
 ``ray``): building a dense index and scoring RWGBench / SciIG predictions on Ray Data."""
 
 from __future__ import annotations

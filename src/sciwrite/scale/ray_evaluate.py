@@ -21,9 +21,9 @@ import numpy as np
 import ray
 from datasets import Dataset
 
+from sciwrite.rwgbench.data.corpus_files import CORPUS_COLUMNS
 from sciwrite.rwgbench.metrics import suite as rwgbench_suite
 from sciwrite.rwgbench.metrics.suite import SuiteModels
-from sciwrite.scale.corpus import CORPUS_COLUMNS
 from sciwrite.scale.ray_session import actor_options, data_context, pool_size, ray_session
 from sciwrite.sciig.metrics import suite as sciig_suite
 from sciwrite.sciig.metrics.suite import SciIGModels

@@ -24,7 +24,7 @@ import ray
 
 from sciwrite.retrieval.dense import DenseRetriever, add_vectors, new_index, train_index, training_rows
 from sciwrite.retrieval.query import indexed_text
-from sciwrite.scale.corpus import CORPUS_COLUMNS, SHARD_ROWS, read_doc_ids
+from sciwrite.rwgbench.data.corpus_files import CORPUS_COLUMNS, SHARD_ROWS, read_doc_ids
 from sciwrite.scale.ray_session import actor_options, data_context, ray_session
 
 logger = logging.getLogger(__name__)

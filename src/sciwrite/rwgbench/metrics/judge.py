@@ -76,6 +76,10 @@ Answer with only a JSON object: {"score": <integer 1-5>, "rationale": "<one sent
 ANSWER_FORMAT = 'Reply with only the JSON object {"score": <integer 1-5>, "rationale": "<one sentence>"}.'
 FOLLOW_UP = "No score could be read from that reply. " + ANSWER_FORMAT
 
+#: The judge's prompt text, for the provenance block's template hash.
+JUDGE_TEMPLATES = {"judge_system": JUDGE_SYSTEM_PROMPT, "answer_format": ANSWER_FORMAT, "follow_up": FOLLOW_UP}
+
+
 def judge_messages(section: str, title: str | None = None, *, truncated_at: int | None = None,
                    nonce: str | None = None) -> list[dict[str, str]]:
     """System rubric + a user message holding the title and the section as delimited data."""

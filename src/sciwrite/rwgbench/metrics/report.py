@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.engine import LOCAL, RAY, check_engine, ray_engine
 from sciwrite.core.predictions import JoinReport, join_by_paper_id, read_predictions
+from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, provenance
 from sciwrite.core.tables import format_grouped_table
-from sciwrite.metrics.judge import llm_record
+from sciwrite.metrics.judge import JUDGE_SEED, llm_record
 from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.metrics.judge import JUDGE_TEMPLATES
 from sciwrite.rwgbench.metrics.suite import (
     PAPER_LABELS,
     SUITE_METRICS,
@@ -25,7 +29,6 @@ from sciwrite.rwgbench.metrics.suite import (
     summarize_rwgbench,
     table2_row,
 )
-from sciwrite.scale.engine import LOCAL, RAY, check_engine, ray_engine
 from sciwrite.stats import summary_intervals
 
 logger = logging.getLogger(__name__)
@@ -65,6 +68,7 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
     """
 
     check_engine(engine)
+    started = time.time()
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
     systems = list(systems or [Path(p).stem for p in predictions])
@@ -97,10 +101,22 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
                    "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
                             "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty},
                    **llm_record({"judge": getattr(suite, "judge", None)}, judge_options)}
+        summary = {"schema_version": SUMMARY_SCHEMA_VERSION, **summary, "provenance": provenance(
+            benchmark="rwgbench", config=paper_config, dataset=papers, profile=means.get("profile"),
+            models=means.get("models", {}), judge=_judge_provenance(means), templates=JUDGE_TEMPLATES,
+            seeds={"bootstrap": seed, "judge": JUDGE_SEED}, engine=engine, started=started, finished=time.time())}
         if out_dir is not None:
             write_results(rows, summary, Path(out_dir) / system, system)
         summaries.append(summary)
     return summaries
+
+
+def _judge_provenance(means: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The judge's model and the snapshots and fingerprints that answered, when the judge ran."""
+    if "judge_snapshots" not in means:
+        return None
+    return {"model": means.get("models", {}).get("judge"), "snapshots": means["judge_snapshots"],
+            "system_fingerprints": means.get("judge_system_fingerprints", {})}
 
 
 def run_metadata(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -14,7 +14,6 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from sciwrite.metrics.bertscore import load_token_encoder
 from sciwrite.metrics.judge import judge_for_profile, snapshot_counts
 from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
 from sciwrite.models.citation_frames import citation_frame_classifier_for_profile
@@ -22,6 +21,7 @@ from sciwrite.models.encoders import shared_sentence_encoder
 from sciwrite.models.memo import MemoFrameClassifier, MemoNLI, MemoSentenceEncoder, MemoTokenEncoder
 from sciwrite.models.nli import nli_for_profile
 from sciwrite.models.registry import current_profile, resolve_model
+from sciwrite.models.token_encoder import load_token_encoder
 from sciwrite.rwgbench.metrics.formulas import NOT_APPLICABLE_NO_CANDIDATES, resolve_citations
 from sciwrite.rwgbench.metrics.frames import score_citation_frame_alignment
 from sciwrite.rwgbench.metrics.judge import judge_sections

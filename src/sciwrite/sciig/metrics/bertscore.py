@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sciwrite.metrics.bertscore import TokenEncoder, bertscore, load_token_encoder
+from sciwrite.metrics.bertscore import bertscore
 from sciwrite.models.registry import resolve_model
+from sciwrite.models.token_encoder import TokenEncoder, load_token_encoder
 from sciwrite.sciig.metrics.lexical import check_reference_pairs
 
 

@@ -117,6 +117,8 @@ PROMPTS = (
     JudgePrompt("narrative", ("narrative_quality",), ("Narrative Quality",), TABLE6_NARRATIVE),
 )
 PROMPT_OF = {p.name: p for p in PROMPTS}
+#: The judge's Table 6 templates, for the provenance block's template hash.
+JUDGE_TEMPLATES = {f"judge_{p.name}": p.template for p in PROMPTS}
 SCORE_NAMES = tuple(s for p in PROMPTS for s in p.scores)
 
 

@@ -184,7 +184,7 @@ def score_qa(predictions: Sequence[str], references: Sequence[str], titles: Sequ
     ``qa_spans`` / ``qa_questions`` and ``qa_items``, one record per span (span, question, each source's answer,
     its BERTScore against G and its token F1 against the span; with validation, the generation's own answer).
 
-    `models.encoder` is the BERTScore token encoder (`sciwrite.metrics.bertscore.TokenEncoder` or anything with
+    `models.encoder` is the BERTScore token encoder (`sciwrite.models.token_encoder.TokenEncoder` or anything with
     its `token_embeddings_many`)."""
     n = check_sciig_inputs(predictions, references, titles, abstracts)
     if cited is not None and len(cited) != n:

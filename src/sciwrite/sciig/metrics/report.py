@@ -23,17 +23,21 @@ import csv
 import json
 import logging
 import re
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.engine import LOCAL, RAY, check_engine, ray_engine
 from sciwrite.core.predictions import join_by_paper_id, json_lines, record_problem
+from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, provenance
 from sciwrite.core.tables import cell, format_table
-from sciwrite.metrics.judge import llm_record
-from sciwrite.scale.engine import LOCAL, RAY, check_engine, ray_engine
+from sciwrite.metrics.judge import JUDGE_SEED, llm_record
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS, holdout_rule
+from sciwrite.sciig.data.llm_map import TABLE8_HEAD, TABLE8_RECORD, TABLE8_TASK
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.data.upstream import import_upstream_predictions
+from sciwrite.sciig.metrics.judge import JUDGE_TEMPLATES
 from sciwrite.sciig.metrics.suite import (
     SUITE_METRICS,
     TABLE2,
@@ -93,6 +97,7 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
     the actors' seconds)."""
 
     check_engine(engine)
+    started = time.time()
     if dataset not in SCIIG_CONFIGS:
         raise ValueError(f"unknown SciIG config {dataset!r}; choose one of {list(SCIIG_CONFIGS)}")
     splits = load_sciig(dataset, source=source, split="all")
@@ -143,6 +148,14 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
                         "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]},
                **llm_record({"sciig_judge": getattr(suite, "judge", None),
                              "citation_extractor": getattr(suite, "citation_extractor", None)}, judge_options)}
+    summary = {"schema_version": SUMMARY_SCHEMA_VERSION, **summary, "provenance": provenance(
+        benchmark="sciig", config=dataset, dataset=papers, profile=means.get("profile"), models=means.get("models", {}),
+        judge=None if "judge_snapshots" not in means else {
+            "model": means.get("models", {}).get("judge"), "snapshots": means["judge_snapshots"],
+            "system_fingerprints": means.get("judge_system_fingerprints", {})},
+        templates={**JUDGE_TEMPLATES, "table8_head": TABLE8_HEAD, "table8_record": TABLE8_RECORD,
+                   "table8_task": TABLE8_TASK},
+        seeds={"bootstrap": seed, "judge": JUDGE_SEED}, engine=engine, started=started, finished=time.time())}
     if upstream_report is not None:
         summary["upstream"] = upstream_report
     if out_dir is not None:

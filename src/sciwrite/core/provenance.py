@@ -1,0 +1,97 @@
+"""What a score was computed with, for every evaluation summary: a ``schema_version`` and a ``provenance`` block, so
+that two numbers can be told comparable or not without guessing.
+
+The block records the sciwrite version and git commit, the dataset config with its content fingerprint and number
+of papers, the model profile and every model role's id, the LLM judge's model and the snapshots that answered, a
+hash of the prompt templates the metrics send, the seeds, the engine, the hardware and the wall time. Summaries
+written before it (no ``schema_version``) read as schema 0 (`schema_version_of`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import os
+import platform
+import subprocess
+from collections.abc import Mapping
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+#: The layout of ``summary.json``: 1 adds ``schema_version`` and ``provenance``; files without it are schema 0.
+SUMMARY_SCHEMA_VERSION = 1
+
+
+def schema_version_of(summary: Mapping[str, Any]) -> int:
+    """The summary's schema version (0 for summaries written before versions existed)."""
+    value = summary.get("schema_version", 0)
+    return value if isinstance(value, int) else 0
+
+
+@lru_cache(maxsize=1)
+def code_version() -> dict[str, str | None]:
+    """The installed sciwrite version and, when it runs from a git checkout, the commit (with ``+dirty`` when the
+    tracked files differ from it)."""
+    try:
+        version = metadata.version("sciwrite")
+    except metadata.PackageNotFoundError:
+        version = None
+    commit = None
+    here = Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True,
+                                timeout=5, check=True).stdout.strip() or None
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, timeout=5, check=True).stdout.strip()
+        if commit and dirty:
+            commit += "+dirty"
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {"sciwrite_version": version, "git_commit": commit}
+
+
+def hardware() -> dict[str, Any]:
+    """CPU, core count and the GPU when torch sees one."""
+    gpu = None
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            gpu = torch.cuda.get_device_name(0)
+    except ImportError:  # torch is a dependency; a stripped environment still gets a summary
+        pass
+    return {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(), "gpu": gpu,
+            "python": platform.python_version()}
+
+
+def templates_hash(templates: Mapping[str, str]) -> str:
+    """sha256 over the named prompt templates (name and text), independent of their order."""
+    digest = hashlib.sha256()
+    for name in sorted(templates):
+        digest.update(name.encode("utf-8") + b"\x00" + templates[name].encode("utf-8") + b"\x00")
+    return digest.hexdigest()
+
+
+def dataset_fingerprint(dataset: Any) -> str | None:
+    """The `datasets` content fingerprint of a loaded split (changes with its rows), None when it has none."""
+    return getattr(dataset, "_fingerprint", None)
+
+
+def provenance(*, benchmark: str, config: str, dataset: Any, profile: str | None, models: Mapping[str, Any],
+               judge: Mapping[str, Any] | None, templates: Mapping[str, str], seeds: Mapping[str, Any],
+               engine: str, started: float, finished: float) -> dict[str, Any]:
+    """The provenance block of one evaluation (see the module docstring); `started`/`finished` are time.time()."""
+    return {**code_version(), "benchmark": benchmark,
+            "dataset": {"config": config, "fingerprint": dataset_fingerprint(dataset),
+                        "n_papers": len(dataset) if dataset is not None else None},
+            "profile": profile, "models": dict(models), "judge": dict(judge) if judge else None,
+            "prompt_templates_sha256": templates_hash(templates), "seeds": dict(seeds), "engine": engine,
+            "hardware": hardware(),
+            "started": datetime.datetime.fromtimestamp(started, datetime.UTC).isoformat(timespec="seconds"),
+            "wall_seconds": round(finished - started, 3)}
+
+
+__all__ = ["SUMMARY_SCHEMA_VERSION", "code_version", "dataset_fingerprint", "hardware", "provenance",
+           "schema_version_of", "templates_hash"]

@@ -1,0 +1,76 @@
+"""The contract every entry of `sciwrite.benchmarks.BENCHMARKS` keeps, checked the same way for each (as mteb checks
+its tasks' metadata): a new benchmark that forgets a part fails here, naming the part. CONTRIBUTING.md lists the
+files a benchmark brings."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sciwrite.benchmarks import BENCHMARKS
+from sciwrite.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = sorted(BENCHMARKS)
+
+
+def _subcommands(parser, *path):
+    for name in path:
+        action = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+        parser = action.choices[name]
+    action = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    return set(action.choices)
+
+
+def _card_configs(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    front = yaml.safe_load(text.split("---")[1])
+    return [c["config_name"] for c in front["configs"]]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_identity(name):
+    bench = BENCHMARKS[name]
+    assert bench.name == name and re.fullmatch(r"[a-z][a-z0-9_]*", name), "a lower-case id, as typed on the CLI"
+    assert bench.title and re.fullmatch(r"arXiv:\d{4}\.\d{4,5}", bench.paper)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_configs_match_the_dataset_card(name):
+    bench = BENCHMARKS[name]
+    card = ROOT / "datasets" / name / "README.md"
+    assert card.is_file(), f"datasets/{name}/README.md: the dataset card with its YAML configs"
+    assert bench.offline_config in bench.configs
+    assert set(bench.configs) <= set(_card_configs(card)), "every scorable config is declared in the card"
+    parameters = inspect.signature(bench.load).parameters
+    assert list(parameters)[0] == "config" and "source" in parameters
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_results_table_and_metrics(name):
+    bench = BENCHMARKS[name]
+    keys = bench.metrics
+    assert bench.table_groups and len(keys) == len(set(keys)), "one column per metric key"
+    assert all(label for columns in bench.table_groups.values() for _, label in columns)
+    kept = bench.metrics_without_judge(None)
+    assert set(kept) < set(keys) and all("judge" not in k for k in kept)
+    suite = ROOT / "metrics" / name / f"{name}.py"
+    assert suite.is_file(), f"metrics/{name}/{name}.py: the evaluate module of the whole suite"
+    assert (ROOT / "metrics" / name / "README.md").is_file()
+    assert bench.prediction_fields[0] == "paper_id", "prediction records join the split by paper_id"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_commands_and_baselines(name):
+    bench = BENCHMARKS[name]
+    parser = build_parser()
+    assert name in _subcommands(parser, "generate") and name in _subcommands(parser, "evaluate")
+    assert bench.prompts and len(bench.prompts) == len(set(bench.prompts))
+    configs = sorted((ROOT / "baselines" / name).glob("*.yaml"))
+    assert configs, f"baselines/{name}/: one config per published run"
+    for path in configs:
+        assert yaml.safe_load(path.read_text(encoding="utf-8"))["benchmark"] == name, path.name
