@@ -58,6 +58,11 @@ def test_rwgbench_on_ray_equals_one_process(local_ray, mini_sample_folder, tmp_p
     options = {"source": mini_sample_folder, "profile": "lite", "bootstrap": 200, "show_progress": False}
     local = evaluate_prediction_files(files, "sample", out_dir=tmp_path / "local", **options)
     on_ray = evaluate_prediction_files(files, "sample", out_dir=tmp_path / "ray", engine="ray", ray_actors=2, **options)
+    # the provenance names the engine and the wall time, which differ by design; the dataset and models do not
+    for ray_summary, local_summary in zip(on_ray, local):
+        ray_block, local_block = ray_summary.pop("provenance"), local_summary.pop("provenance")
+        assert (ray_block["engine"], local_block["engine"]) == ("ray", "local")
+        assert ray_block["dataset"] == local_block["dataset"] and ray_block["models"] == local_block["models"]
     assert_same(on_ray, local, "summaries")
     assert local[0]["precision"] == 1.0 and local[2]["topical_relevance"] is None  # a real comparison
     for system in ("oracle", "retrieved", "direct"):
@@ -81,6 +86,8 @@ def test_sciig_on_ray_equals_one_process(local_ray, sciig_mini_folder, tmp_path)
     on_ray = evaluate_sciig_file(predictions, "sample", out_dir=tmp_path / "ray", engine="ray", ray_actors=1, **options)
     # the scorers' seconds differ by nature; everything else, corpus BLEU and the intervals included, is equal
     assert set(on_ray.pop("metric_timings")) == set(local.pop("metric_timings"))
+    ray_block, local_block = on_ray.pop("provenance"), local.pop("provenance")
+    assert (ray_block["engine"], local_block["engine"]) == ("ray", "local") and ray_block["dataset"] == local_block["dataset"]
     assert_same(on_ray, local, "summary")
     assert local["bleu"] is not None and local["scoring_errors"]  # corpus BLEU, and a paper a scorer refused
     assert_same(read_rows(tmp_path / "ray" / "per_paper.jsonl"), read_rows(tmp_path / "local" / "per_paper.jsonl"))
