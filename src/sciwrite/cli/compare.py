@@ -1,7 +1,9 @@
 """`sciwrite compare A B [C ...]`: paired comparisons of systems on the papers they both scored, from the
 per_paper.jsonl files `sciwrite evaluate` writes. The first system is the baseline; for every other system and
 metric: the mean difference (system - baseline), its paired-bootstrap interval, a paired permutation test p-value
-and the Holm-adjusted p-value across the metrics compared (`sciwrite.stats.paired_comparison`)."""
+and the Holm-adjusted p-value across the metrics compared (`sciwrite.stats.paired_comparison`). Systems whose
+summaries' provenance differ (benchmark, dataset, profile, models, judge, prompts) are refused unless
+``--allow-mixed-provenance`` (never across benchmarks)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.evaluate import add_bootstrap_options, metric_labels
+from sciwrite.core.provenance import provenance_differences, schema_version_of, snapshot_changes
 from sciwrite.core.tables import format_table, headless_pyplot, save_figure, write_table
 from sciwrite.stats import INTERVAL_METHOD, paired_comparison
 
@@ -40,6 +43,40 @@ def read_per_paper(path: str | Path) -> tuple[str, dict[str, dict[str, Any]]]:
         raise ValueError(f"{path}: no rows")
     names = {row.get("system") for row in rows.values()} - {None}
     return (names.pop() if len(names) == 1 else path.parent.name), rows
+
+
+def read_provenance(path: str | Path) -> dict[str, Any] | None:
+    """The provenance block of the summary.json beside a per_paper.jsonl file (None for a schema-0 summary or none)."""
+    path = Path(path)
+    summary = (path if path.is_dir() else path.parent) / "summary.json"
+    if not summary.is_file():
+        return None
+    try:
+        data = json.loads(summary.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{summary}: not JSON ({err})") from err
+    return data.get("provenance") if isinstance(data, dict) and schema_version_of(data) >= 1 else None
+
+
+def check_comparable(names: Sequence[str], blocks: Sequence[Mapping[str, Any] | None], allow: bool) -> None:
+    """Refuse systems scored on another benchmark always, and under another dataset, profile, models, judge or
+    prompts unless `allow`; print what differs (and judge snapshots that changed, and summaries without
+    provenance)."""
+    base = blocks[0]
+    for name, block in zip(names[1:], blocks[1:]):
+        if base is None or block is None:
+            missing = names[0] if base is None else name
+            print(f"note: {missing} has no provenance (a summary written before schema 1): comparability unchecked")
+            continue
+        differences = provenance_differences(base, block)
+        if differences and (not allow or base.get("benchmark") != block.get("benchmark")):
+            hint = "" if base.get("benchmark") != block.get("benchmark") else \
+                "; pass --allow-mixed-provenance to compare them anyway"
+            raise ValueError(f"{name} was not scored like {names[0]}: " + "; ".join(differences) + hint)
+        for line in differences:
+            print(f"warning: {name} vs {names[0]}: {line}")
+        if snapshot_changes(base, block):
+            print(f"warning: {name} vs {names[0]}: {snapshot_changes(base, block)}")
 
 
 def numeric_keys(rows: Mapping[str, Mapping[str, Any]]) -> set[str]:
@@ -108,6 +145,8 @@ def cmd_compare(args: argparse.Namespace) -> None:
     if len(args.systems) < 2:
         raise ValueError("compare needs two or more systems: the baseline, then the others")
     systems = [read_per_paper(p) for p in args.systems]
+    check_comparable([name for name, _ in systems], [read_provenance(p) for p in args.systems],
+                     args.allow_mixed_provenance)
     if args.name:
         if len(args.name) != len(systems):
             raise ValueError(f"--name needs one name per system ({len(systems)}), got {len(args.name)}")
@@ -145,6 +184,9 @@ def add_compare_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--metrics", nargs="+", metavar="METRIC",
                    help="metrics to compare (default: the benchmark's table metrics every file holds)")
     p.add_argument("--confidence", type=float, default=0.95, help="interval level (default: 0.95)")
+    p.add_argument("--allow-mixed-provenance", action="store_true",
+                   help="compare systems scored under a different dataset, profile, models, judge or prompts "
+                        "(their summaries' provenance; never across benchmarks)")
     add_bootstrap_options(p)
     p.add_argument("--out", metavar="STEM", help="write the table as <STEM>.json and <STEM>.csv")
     p.add_argument("--plot", metavar="PNG", help="plot the differences with their intervals")

@@ -93,5 +93,36 @@ def provenance(*, benchmark: str, config: str, dataset: Any, profile: str | None
             "wall_seconds": round(finished - started, 3)}
 
 
-__all__ = ["SUMMARY_SCHEMA_VERSION", "code_version", "dataset_fingerprint", "hardware", "provenance",
+#: What must agree for two systems' scores to be compared: (label, path into the provenance block).
+COMPARABLE = (("benchmark", ("benchmark",)), ("dataset config", ("dataset", "config")),
+              ("dataset content", ("dataset", "fingerprint")), ("model profile", ("profile",)),
+              ("models", ("models",)), ("judge model", ("judge", "model")),
+              ("prompt templates", ("prompt_templates_sha256",)))
+
+
+def _at(block: Mapping[str, Any] | None, path: tuple[str, ...]) -> Any:
+    value: Any = block
+    for key in path:
+        value = value.get(key) if isinstance(value, Mapping) else None
+    return value
+
+
+def provenance_differences(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> list[str]:
+    """What makes two provenance blocks' scores incomparable (benchmark, dataset, profile, models, judge model,
+    prompts), one line each; [] when they agree. Judge snapshots are not in it: `snapshot_changes` says those."""
+    out = []
+    for label, path in COMPARABLE:
+        left, right = _at(a, path), _at(b, path)
+        if left != right:
+            out.append(f"{label}: {left!r} vs {right!r}")
+    return out
+
+
+def snapshot_changes(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> str | None:
+    """A note when the two judges answered from different snapshots (same model name, different weights)."""
+    left, right = set(_at(a, ("judge", "snapshots")) or {}), set(_at(b, ("judge", "snapshots")) or {})
+    return None if left == right else f"judge snapshots {sorted(left)} vs {sorted(right)}"
+
+
+__all__ = ["COMPARABLE", "SUMMARY_SCHEMA_VERSION", "provenance_differences", "snapshot_changes", "code_version", "dataset_fingerprint", "hardware", "provenance",
            "schema_version_of", "templates_hash"]
