@@ -1,13 +1,16 @@
-"""What a benchmark is, for the code that serves every benchmark alike (the command line, the quick start, and
-the leaderboard and the distributed engine to come): its configs and loader, its prediction records, its suite's
-metrics and results-table layout, and its prompts. Each benchmark package defines one `Benchmark`
-(`sciwrite.rwgbench.benchmark.RWGBENCH`, `sciwrite.sciig.benchmark.SCIIG`); `sciwrite.benchmarks` lists them.
+"""What a benchmark is, for the code that serves every benchmark alike (the command line, the quick start, the
+leaderboard and the distributed engine): its configs and loader, its prediction records, its suite's metrics and
+results-table layout, its prompts, and its evaluation: one `evaluate` with one argument list and return shape for
+every benchmark, and the `report` text `sciwrite evaluate <benchmark>` prints. Each benchmark package defines one
+`Benchmark` (`sciwrite.rwgbench.benchmark.RWGBENCH`, `sciwrite.sciig.benchmark.SCIIG`); `sciwrite.benchmarks` lists
+them, and ``tests/test_benchmark_contract.py`` checks each.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 
@@ -25,8 +28,41 @@ class Benchmark:
     table_groups: Mapping[str, tuple[tuple[str, str], ...]]  # results table: group -> ((metric key, label), ...)
     metrics_without_judge: Callable[[Iterable[str] | None], list[str]]  # what runs with no LLM endpoint
     prompts: tuple[str, ...]  # the generation methods / prompt levels, as `sciwrite generate` names them
+    # evaluate(predictions, split, *, systems, out_dir, source, profile, models, metrics, judge_options, batch_size,
+    # bootstrap, seed, engine, ray_address, ray_actors, bad_records, **flags) -> one summary per prediction file,
+    # each system written to out_dir/<system>/
+    evaluate: Callable[..., list[dict[str, Any]]]
+    report: Callable[[Sequence[Mapping[str, Any]], Path], str]  # what `sciwrite evaluate` prints after scoring
+    splits: tuple[str, ...]  # what `sciwrite evaluate --split` accepts
+    model_roles: tuple[str, ...]  # the roles `--model ROLE=ID` may name
+    stage_names: tuple[str, ...] = ()  # scorer names `--metrics` accepts besides metric keys
+    #: on/off options only this benchmark's `evaluate` takes: keyword -> help
+    evaluate_flags: Mapping[str, str] = field(default_factory=dict)
+    split_aliases: tuple[str, ...] = ()  # former names of `--split` (deprecated, still read)
+    #: scored_papers(split, source) -> (the paper_ids a submission is scored on, {paper_id: why never scored})
+    scored_papers: Callable[[str, Any], tuple[tuple[str, ...], dict[str, str]]] | None = None
+    summary_split_key: str = "split"  # the summary.json key that names the split or config scored
+    prediction_split: str | None = None  # the split of a config its predictions are for, when the config has several
+    printed_labels: Mapping[str, str] = field(default_factory=dict)  # metric -> header as the paper prints it
+    per_paper_notes: Mapping[str, str] = field(default_factory=dict)  # metric -> what its per-paper value is
 
     @property
     def metrics(self) -> tuple[str, ...]:
         """The suite's metric keys, in the results table's order."""
         return tuple(key for columns in self.table_groups.values() for key, _ in columns)
+
+    def metric_labels(self) -> dict[str, str]:
+        """Short metric labels of the results table (see `table_labels`)."""
+        return table_labels(self.table_groups)
+
+
+def table_labels(groups: Mapping[str, Sequence[tuple[str, str]]]) -> dict[str, str]:
+    """Metric key -> its short label in a results table: the column label, prefixed by its group where two groups
+    share a label (as SciIG's two "Faithfulness" columns)."""
+    counts: dict[str, int] = {}
+    for columns in groups.values():
+        for _, label in columns:
+            counts[label] = counts.get(label, 0) + 1
+    labels = {key: label if counts[label] == 1 else f"{group} {label}"
+              for group, columns in groups.items() for key, label in columns}
+    return {**labels, "sentence_bleu": "sentence BLEU"}

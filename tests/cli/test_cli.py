@@ -202,7 +202,11 @@ def test_evaluate_rwgbench_no_judge_keeps_the_chosen_metrics(monkeypatch, tmp_pa
         asked.update(kwargs)
         raise ValueError("stop here")
 
-    monkeypatch.setattr("sciwrite.cli.evaluate.evaluate_prediction_files", fake)
+    import dataclasses
+
+    from sciwrite.benchmarks import BENCHMARKS
+
+    monkeypatch.setitem(BENCHMARKS, "rwgbench", dataclasses.replace(BENCHMARKS["rwgbench"], evaluate=fake))
     argv = ["evaluate", "rwgbench", "--predictions", str(tmp_path / "p.jsonl"), "--no-judge"]
     assert main([*argv, "--metrics", "precision", "llm_judge"]) == 2
     assert asked["metrics"] == ["precision"]

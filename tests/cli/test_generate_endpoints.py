@@ -213,7 +213,7 @@ def test_evaluate_sciig_judge_and_extractor_on_thinking_and_reasoning_models(sci
                      str(sciig_mini_folder), "--profile", "lite", "--metrics", "judge", "citations",
                      "--model", "sciig_judge=gpt-5.5", "--model", "citation_extractor=deepseek/deepseek-r1",
                      "--judge-base-url", server.base_url, "--bootstrap", "0", "--out", str(tmp_path / "eval")]) == 0
-    summary = json.loads((tmp_path / "eval" / "summary.json").read_text())
+    summary = json.loads((tmp_path / "eval" / "preds" / "summary.json").read_text())
     assert summary["judge_coverage"] == 0.75 and summary["judge_failures"] == 0
     assert summary["citation_extractor"] == "deepseek/deepseek-r1" and summary["citation_extractor_errors"] == 0
     assert set(summary["judge_snapshots"]) == {"gpt-5.5-2026-04-23"}

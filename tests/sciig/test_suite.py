@@ -129,10 +129,15 @@ def test_evaluate_sciig_command(sciig_folder, papers, tmp_path, capsys):
              json.dumps({"paper_id": papers[0]["paper_id"]})]
     predictions = tmp_path / "preds.jsonl"
     predictions.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = tmp_path / "out"
-    code = main(["evaluate", "sciig", "--predictions", str(predictions), "--dataset", "sample", "--source",
-                 str(sciig_folder), "--profile", "lite", "--metrics", "rouge", "bleu", "keyphrases", "citations",
-                 "bleurt", "--out", str(out)])
+    argv = ["evaluate", "sciig", "--predictions", str(predictions), "--dataset", "sample", "--source",
+            str(sciig_folder), "--profile", "lite", "--metrics", "rouge", "bleu", "keyphrases", "citations",
+            "bleurt", "--out", str(tmp_path / "out")]
+    assert main(argv) == 2  # by default a file with bad lines is refused, every one named, before any model runs
+    refused = capsys.readouterr().err
+    assert "3 malformed prediction record(s)" in refused and "line 2: not valid JSON" in refused
+    assert "line 6:" in refused and "line 7:" in refused and "--bad-records skip" in refused
+    code = main([*argv, "--bad-records", "skip"])
+    out = tmp_path / "out" / "preds"  # <out>/<system>/, as for every benchmark
     printed = capsys.readouterr().out
     assert code == 0
     assert "2 papers scored (1 missing, 1 extra, 1 holdout, 3 rejected lines)" in printed
@@ -176,7 +181,9 @@ def test_evaluate_sciig_upstream_format(sciig_folder, papers, tmp_path, capsys):
     predictions.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     out = tmp_path / "out"
     assert main(["evaluate", "sciig", "--predictions", str(predictions), "--source", str(sciig_folder),
-                 "--upstream", "--profile", "lite", "--metrics", "rouge", "--out", str(out)]) == 0
+                 "--upstream", "--profile", "lite", "--metrics", "rouge", "--out", str(out),
+                 "--bad-records", "skip"]) == 0
+    out = out / "upstream"
     printed = capsys.readouterr().out
     assert "1 papers scored (2 missing, 0 extra, 0 holdout, 1 rejected lines)" in printed
     assert "rejected: line 2: label matches no paper's introduction" in printed
@@ -228,7 +235,7 @@ def test_evaluate_sciig_passes_the_batch_size(sciig_folder, papers, tmp_path, ca
     assert main([*argv, "--batch-size", "7", "--out", str(tmp_path / "a")]) == 0
     assert main([*argv, "--out", str(tmp_path / "b")]) == 0
     assert seen == [7, 64]  # the option, then the default
-    assert json.loads((tmp_path / "a" / "summary.json").read_text())["rougeL"] == pytest.approx(1.0)
+    assert json.loads((tmp_path / "a" / "preds" / "summary.json").read_text())["rougeL"] == pytest.approx(1.0)
 
 
 def _judge_answer(request):

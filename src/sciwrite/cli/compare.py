@@ -162,8 +162,9 @@ def cmd_compare(args: argparse.Namespace) -> None:
     print(f"{benchmark}: {', '.join(name for name, _ in systems[1:])} against {systems[0][0]} on the papers both "
           f"scored; difference = system - baseline; {100 * args.confidence:g}% CI: paired {INTERVAL_METHOD} "
           f"({args.bootstrap} resamples); p: paired permutation test, p_holm: Holm across the {len(metrics)} metrics")
-    if benchmark == "sciig" and "bleu" in metrics:
-        print("bleu: per-paper sentence BLEU (the table's BLEU is corpus BLEU)")
+    for metric, note in get_benchmark(benchmark).per_paper_notes.items():
+        if metric in metrics:
+            print(f"{metric}: {note} (not the value the results table shows)")
     print(format_table(rows))
     if args.out:
         json_path, csv_path = write_table(rows, args.out)

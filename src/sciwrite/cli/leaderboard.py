@@ -5,23 +5,27 @@ from __future__ import annotations
 
 import argparse
 
+from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.leaderboard.app import launch
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.mirror import mirror_from_env
 from sciwrite.leaderboard.runs import import_evaluation, import_quickstart
 from sciwrite.leaderboard.service import BoardSettings, open_board
 from sciwrite.leaderboard.store import STALE_AFTER_S
-from sciwrite.sciig.data.configs import SCIIG_CONFIGS
+
+
+def _per_benchmark(args: argparse.Namespace, what: str) -> dict[str, str | None]:
+    """``--<benchmark>-<what>`` of every benchmark, by benchmark."""
+    return {name: getattr(args, f"{name}_{what}") for name in BENCHMARKS}
 
 
 def board_settings(args: argparse.Namespace) -> BoardSettings:
-    return BoardSettings(splits={"rwgbench": args.rwgbench_split, "sciig": args.sciig_split},
-                         sources={"rwgbench": args.rwgbench_source, "sciig": args.sciig_source},
+    return BoardSettings(splits=_per_benchmark(args, "split"), sources=_per_benchmark(args, "source"),
                          rate_limit=args.rate_limit)
 
 
 def _evaluator(args: argparse.Namespace) -> SuiteEvaluator:
-    return SuiteEvaluator(sources={"rwgbench": args.rwgbench_source, "sciig": args.sciig_source}, profile=args.profile)
+    return SuiteEvaluator(sources=_per_benchmark(args, "source"), profile=args.profile)
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
@@ -55,10 +59,12 @@ def cmd_import(args: argparse.Namespace) -> None:
 def _board_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", help=f"SQLite results store (default: ${'SCIWRITE_LEADERBOARD_STORE'} or "
                                    "<data root>/leaderboard/leaderboard.sqlite)")
-    p.add_argument("--rwgbench-split", default="sample", choices=["sample", "test"], help="RWGBench split scored")
-    p.add_argument("--sciig-split", default="sample", choices=SCIIG_CONFIGS, help="SciIG config scored (test split)")
-    p.add_argument("--rwgbench-source", help="RWGBench dataset folder or Hub id (default: the sample folder / Hub)")
-    p.add_argument("--sciig-source", help="SciIG dataset folder or Hub id (default: the sample folder / Hub)")
+    for name, bench in BENCHMARKS.items():
+        p.add_argument(f"--{name}-split", default=bench.offline_config, choices=bench.splits,
+                       help=f"{bench.title} split or config scored (default: {bench.offline_config})")
+    for name, bench in BENCHMARKS.items():
+        p.add_argument(f"--{name}-source", help=f"{bench.title} dataset folder or Hub id (default: the sample folder "
+                                                "/ Hub)")
     p.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: paper on a GPU, else lite)")
     p.add_argument("--rate-limit", type=int, default=10, help="submissions per submitter per day (default: 10)")
 
@@ -89,6 +95,6 @@ def add_leaderboard_commands(sub: argparse._SubParsersAction) -> None:
     p = commands.add_parser("import", help="put runs scored with `sciwrite evaluate` on the board (no rescoring)")
     p.add_argument("--store", help="SQLite results store (default: as for serve)")
     p.add_argument("--quickstart", help="a quick-start output folder: import every run it scored")
-    p.add_argument("--benchmark", choices=["rwgbench", "sciig"], help="benchmark of the evaluation folders")
+    p.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark of the evaluation folders")
     p.add_argument("evaluation", nargs="*", help="folders holding summary.json and per_paper.jsonl")
     p.set_defaults(func=cmd_import)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 
+from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.core.tables import cell, format_table, write_table
 from sciwrite.meta_eval.agreement import judge_agreement, metric_agreement, metric_scores, read_per_paper, read_ratings
 from sciwrite.meta_eval.correlation import correlations_from_dirs, plot_correlation_heatmap
@@ -132,7 +133,7 @@ def add_meta_eval_commands(sub: argparse._SubParsersAction) -> None:
     j.set_defaults(func=cmd_judges)
 
     s = msub.add_parser("sensitivity", help="do the metrics move as expected under perturbations of the reference?")
-    s.add_argument("--benchmark", required=True, choices=["rwgbench", "sciig"])
+    s.add_argument("--benchmark", required=True, choices=sorted(BENCHMARKS))
     s.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: $SCIWRITE_PROFILE or paper)")
     s.add_argument("--limit", type=int, help="only the first N papers of the sample")
     s.add_argument("--metrics", nargs="+", metavar="METRIC", help="only these metrics (default: all the profile has)")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.core.hub import push_predictions, run_card_fields
 
 
 def cmd_push(args: argparse.Namespace) -> None:
-    fields = run_card_fields(args.predictions)
+    fields = run_card_fields(args.predictions, {name: b.prediction_split for name, b in BENCHMARKS.items()})
     url = push_predictions(args.predictions, args.repo_id, fields, config_name=args.config, private=args.private)
     config = args.config or Path(args.predictions).stem
     print(f"pushed {args.predictions} to {url} as config {config!r} ({fields['benchmark']}, {fields['model']}, "

@@ -81,15 +81,16 @@ def prediction_card(card_fields: Mapping[str, Any], *, config_name: str, n_rows:
     return DatasetCard(text)
 
 
-def run_card_fields(path: str | Path) -> dict[str, Any]:
+def run_card_fields(path: str | Path, prediction_splits: Mapping[str, str | None] | None = None) -> dict[str, Any]:
     """The card fields of a `sciwrite generate` output file, read from its first line (every line carries the
-    run's metadata); a file without them raises `ValueError` naming the missing fields."""
+    run's metadata); a file without them raises `ValueError` naming the missing fields. `prediction_splits` gives,
+    per benchmark, the split a line without one is for (`Benchmark.prediction_split`)."""
     rows = read_predictions(path)
     if not rows:
         raise ValueError(f"{path} holds no predictions to publish")
     first = rows[0]
     fields = {"benchmark": first.get("benchmark"), "dataset": first.get("dataset") or first.get("benchmark"),
-              "split": first.get("split") or ("test" if first.get("benchmark") == "sciig" else None),
+              "split": first.get("split") or (prediction_splits or {}).get(str(first.get("benchmark"))),
               "model": first.get("model"), "method": first.get("method")}
     for extra in ("retriever", "seed", "k", "oracle"):
         if first.get(extra) is not None:

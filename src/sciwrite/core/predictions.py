@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,8 @@ from typing import Any
 
 from sciwrite.core.jsonl import JsonLine, iter_json_lines
 from sciwrite.core.paths import cache_root
+
+logger = logging.getLogger(__name__)
 
 #: Problems listed in one error before the rest are counted.
 MAX_LISTED_PROBLEMS = 10
@@ -75,6 +78,61 @@ def prediction_file(source: str | Path) -> Path:
                 f.write(json.dumps(row, ensure_ascii=False) + "\n")
         tmp.replace(out)
     return out
+
+
+#: How a prediction file's bad lines are handled, one way for every benchmark (``--bad-records``): ``error`` rejects
+#: the file with every bad line named, before any model runs; ``skip`` scores the good lines and writes the bad
+#: ones, counted and logged, to ``rejected.jsonl``.
+BAD_RECORDS = ("error", "skip")
+
+
+def check_bad_records(policy: str) -> str:
+    if policy not in BAD_RECORDS:
+        raise ValueError(f"unknown bad-records policy {policy!r}; choose one of {list(BAD_RECORDS)}")
+    return policy
+
+
+def reject_or_keep(path: str | Path, rejected: Sequence[dict[str, Any]], policy: str) -> None:
+    """Raise for `rejected` lines under the ``error`` policy (every line named); log them under ``skip``."""
+    check_bad_records(policy)
+    if not rejected:
+        return
+    if policy == "error":
+        problems = [f"line {item['line']}: {item['problem']}" for item in rejected]
+        listed = "\n  ".join(problems[:MAX_LISTED_PROBLEMS])
+        more = f"\n  ... and {len(problems) - MAX_LISTED_PROBLEMS} more" if len(problems) > MAX_LISTED_PROBLEMS else ""
+        raise ValueError(f"{path}: {len(problems)} malformed prediction record(s):\n  {listed}{more}\n(fix them, or "
+                         "pass --bad-records skip to score the good lines and list these in rejected.jsonl)")
+    for item in rejected:
+        logger.warning("%s, line %d: %s (not scored; written to rejected.jsonl)", path, item["line"], item["problem"])
+
+
+def read_prediction_records(path: str | Path, *, text_is: str = "the generated related-work section",
+                            candidates: bool = True, bad_records: str = "error"
+                            ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(records, rejected) of a prediction file; each rejected line is ``{line, problem, content}``. A paper_id
+    seen again with a different prediction is rejected too (the first is scored); a repeat of the same one counts
+    once. Under `bad_records` ``error`` any rejected line raises (`reject_or_keep`)."""
+    records: list[dict[str, Any]] = []
+    rejected: list[dict[str, Any]] = []
+    first_line: dict[str, tuple[int, str]] = {}
+    for number, line, record, problem in json_lines(path):
+        problem = problem or record_problem(record, text_is=text_is, candidates=candidates)
+        if problem is None:
+            content = json.dumps([record["text"], record.get("candidates") if candidates else None])
+            if record["paper_id"] in first_line:
+                seen_line, seen = first_line[record["paper_id"]]
+                if seen == content:
+                    continue
+                problem = (f"(paper_id {record['paper_id']!r}) already predicted on line {seen_line} with a different "
+                           "prediction; the first is scored")
+        if problem:
+            rejected.append({"line": number, "problem": problem, "content": line.rstrip("\n")})
+            continue
+        first_line[record["paper_id"]] = (number, content)
+        records.append(record)
+    reject_or_keep(path, rejected, bad_records)
+    return records, rejected
 
 
 def read_predictions(path: str | Path) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import yaml
 
+from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.core.metric_modules import available_metrics, metric_path
 from sciwrite.leaderboard.tables import LOWER_IS_BETTER, MISSING
 from sciwrite.stats import INTERVAL_METHOD
@@ -18,7 +19,7 @@ BENCHMARK_TAGS = (("related-work-generation", "RWGBench: related-work generation
                   ("introduction-generation", "SciIG: introduction generation"))
 OTHER = "Other metrics"
 #: Folder names of the suite modules (listed first in their benchmark's section).
-SUITES = ("rwgbench", "sciig")
+SUITES = tuple(BENCHMARKS)
 
 METHODS_MARKDOWN = f"""## How scores are computed
 

@@ -12,8 +12,6 @@ from sciwrite.leaderboard.store import ResultsStore
 from sciwrite.leaderboard.tables import MISSING, as_benchmark, metric_columns
 from sciwrite.stats import paired_comparison
 
-#: Metrics whose per-paper value is not what the leaderboard's mean shows, and what the comparison uses instead.
-PER_PAPER_LABELS: dict[tuple[str, str], str] = {("sciig", "bleu"): "sentence BLEU per paper"}
 COLUMNS = ("Metric", "A", "B", "B \u2212 A", "95% CI", "p (permutation)", "p (Holm)", "Papers")
 
 
@@ -52,7 +50,7 @@ def compare_systems(store: ResultsStore, id_a: str, id_b: str, n_resamples: int 
     records: list[dict[str, Any]] = []
     for _, key, label in columns:
         found = result[key]
-        note = PER_PAPER_LABELS.get((bench.name, key))
+        note = bench.per_paper_notes.get(key)  # a per-paper value that is not what the board's mean shows
         low, high = found["ci_low"], found["ci_high"]
         records.append({
             "Metric": f"{label} ({note})" if note else label,

@@ -18,8 +18,6 @@ from typing import Any
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.core.jsonl import read_json_lines
 from sciwrite.leaderboard.store import Submission
-from sciwrite.rwgbench.metrics.report import evaluate_prediction_files
-from sciwrite.sciig.metrics.report import evaluate_sciig_file
 
 #: Why a metric the board did not run has no value: the LLM judge without an endpoint, or a metric left out.
 JUDGE_NOT_RUN = "not run on this board (the LLM judge needs an endpoint the board was not given)"
@@ -62,13 +60,7 @@ class SuiteEvaluator:
             options = dict(source=self.sources.get(benchmark.name), profile=self.resolved_profile(), metrics=metrics,
                            judge_options=self.judge_options, show_progress=False, batch_size=self.batch_size,
                            bootstrap=self.bootstrap)
-            if benchmark.name == "rwgbench":
-                summary = evaluate_prediction_files([path], submission.split, out_dir=out, systems=[name],
-                                                    **options)[0]
-            elif benchmark.name == "sciig":
-                summary = evaluate_sciig_file(path, submission.split, out_dir=out / name, system=name, **options)
-            else:
-                raise ValueError(f"the leaderboard cannot score benchmark {benchmark.name!r}")
+            [summary] = benchmark.evaluate([path], submission.split, out_dir=out, systems=[name], **options)
             rows = read_json_lines(out / name / "per_paper.jsonl")
         summary = {**_without_paths(summary), "system": submission.system}
         without_judge = set(benchmark.metrics_without_judge(None))

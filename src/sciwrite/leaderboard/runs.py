@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.jsonl import read_json_lines
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission, default_store_path
 
@@ -36,7 +37,7 @@ def import_evaluation(store: ResultsStore, benchmark: str, evaluation_dir: str |
     rows = [{k: v for k, v in r.items() if k != "system"} for r in read_json_lines(folder / "per_paper.jsonl")]
     predictions_path = Path(predictions or summary["predictions"])
     content = predictions_path.read_bytes()
-    split = summary.get("split") if benchmark == "rwgbench" else summary.get("dataset")
+    split = summary.get(get_benchmark(benchmark).summary_split_key)
     if not split:
         raise ValueError(f"{folder / 'summary.json'}: no split / dataset field; is it a `sciwrite evaluate` summary?")
     sha256 = hashlib.sha256(content).hexdigest()
@@ -69,7 +70,7 @@ def import_quickstart(store: ResultsStore, out_dir: str | Path) -> list[tuple[Su
     """Every run the quick start scored under `out_dir` (``rwgbench/<system>/`` and ``sciig/<system>/``)."""
     out_dir = Path(out_dir)
     imported = []
-    for benchmark in ("rwgbench", "sciig"):
+    for benchmark in BENCHMARKS:
         for folder in sorted(p.parent for p in (out_dir / benchmark).glob("*/summary.json")):
             imported.append(import_evaluation(store, benchmark, folder))
     return imported

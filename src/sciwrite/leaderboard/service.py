@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sciwrite.benchmarks import get_benchmark
+from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.predictions import prediction_file
 from sciwrite.leaderboard.drilldown import BenchmarkPapers
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
@@ -22,14 +22,12 @@ from sciwrite.leaderboard.mirror import HubMirror
 from sciwrite.leaderboard.store import DuplicateSubmissionError, RateLimitedError, ResultsStore, Submission
 from sciwrite.leaderboard.submission import HUB_ID, MAX_BYTES, SubmissionForm, check_predictions, form_problems
 from sciwrite.leaderboard.worker import Worker
-from sciwrite.rwgbench.metrics.report import SPLITS as RWGBENCH_SPLITS
-from sciwrite.sciig.data.loading import load_sciig
 
 logger = logging.getLogger(__name__)
 
 ADMIN_TOKEN_ENV = "SCIWRITE_LEADERBOARD_ADMIN_TOKEN"
 #: What a board scores on by default: each benchmark's offline sample.
-DEFAULT_SPLITS = {"rwgbench": "sample", "sciig": "sample"}
+DEFAULT_SPLITS = {name: bench.offline_config for name, bench in BENCHMARKS.items()}
 
 
 @dataclass(frozen=True)
@@ -88,13 +86,10 @@ class Leaderboard:
             return self._papers[benchmark]
 
     def _load_ids(self, benchmark: str) -> tuple[tuple[str, ...], dict[str, str]]:
-        split, source = self.split_of(benchmark), self.settings.sources.get(benchmark)
-        if benchmark == "rwgbench":
-            papers = get_benchmark(benchmark).load(RWGBENCH_SPLITS[split][0], source=source)
-            return tuple(papers["paper_id"]), {}
-        splits = load_sciig(split, source=source, split="all")
-        why = "a holdout paper (the few-shot exemplar pool), never scored"
-        return tuple(splits["test"]["paper_id"]), {pid: why for pid in splits["holdout"]["paper_id"]}
+        bench = get_benchmark(benchmark)
+        if bench.scored_papers is None:
+            raise ValueError(f"the leaderboard cannot score benchmark {benchmark!r}: it declares no scored_papers")
+        return bench.scored_papers(self.split_of(benchmark), self.settings.sources.get(benchmark))
 
     # -- submitting ---------------------------------------------------------------------------------------------
 

@@ -18,14 +18,11 @@ import pandas as pd
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.leaderboard.store import ResultsStore
-from sciwrite.rwgbench.metrics.suite import PAPER_LABELS
 
 #: Metrics where a lower value is better (everything else: higher is better). The one place that says so.
 LOWER_IS_BETTER: frozenset[str] = frozenset({"perplexity"})
 #: What a cell shows for a metric without a value (not computed, or not applicable), as the papers print it.
 MISSING = "\u2013"
-#: Display labels per benchmark that differ from `Benchmark.table_groups` (RWGBench: Table 2's printed headers).
-_PRINTED_LABELS: dict[str, Mapping[str, str]] = {"rwgbench": PAPER_LABELS}
 #: Submission fields copied onto each row, then the summary fields.
 _INFO_FIELDS = ("id", "system", "model", "method", "retriever", "weights", "url", "split")
 #: Text fields the search box looks in.
@@ -57,7 +54,7 @@ def metric_columns(benchmark: str | Benchmark) -> list[tuple[str, str, str]]:
     """(group, metric key, column label) per metric in the paper's results-table order, the label "group · header"
     ("CQ · Prec.", "Lexical · ROUGE-1")."""
     bench = as_benchmark(benchmark)
-    printed = _PRINTED_LABELS.get(bench.name, {})
+    printed = bench.printed_labels  # headers as the paper prints them, where they differ from the table groups
     return [(group, key, f"{group} \u00b7 {printed.get(key, label)}")
             for group, columns in bench.table_groups.items() for key, label in columns]
 

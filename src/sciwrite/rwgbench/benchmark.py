@@ -6,7 +6,8 @@ from sciwrite.benchmark import Benchmark
 from sciwrite.rwgbench.data.configs import CONFIGS
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.generation.methods import METHODS
-from sciwrite.rwgbench.metrics.suite import TABLE2_GROUPS, metrics_without_judge
+from sciwrite.rwgbench.metrics.report import SPLITS, evaluate_prediction_files, report_text, scored_papers
+from sciwrite.rwgbench.metrics.suite import PAPER_LABELS, TABLE2_GROUPS, metrics_without_judge
 
 RWGBENCH = Benchmark(
     name="rwgbench",
@@ -19,4 +20,11 @@ RWGBENCH = Benchmark(
     table_groups=TABLE2_GROUPS,
     metrics_without_judge=metrics_without_judge,
     prompts=tuple(METHODS),
+    evaluate=evaluate_prediction_files,
+    report=report_text,
+    splits=tuple(SPLITS),
+    model_roles=("scibert", "nli", "citation_frame", "judge"),
+    evaluate_flags={"missing_as_empty": "score papers without a prediction as empty sections"},
+    scored_papers=scored_papers,
+    printed_labels=PAPER_LABELS,
 )

@@ -6,15 +6,8 @@ from sciwrite.benchmark import Benchmark
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.prompts import LEVELS
-from sciwrite.sciig.metrics.suite import TABLE2, metrics_without_judge
-
-
-def _groups() -> dict[str, tuple[tuple[str, str], ...]]:
-    groups: dict[str, list[tuple[str, str]]] = {}
-    for category, key, label in TABLE2:
-        groups.setdefault(category, []).append((key, label))
-    return {category: tuple(columns) for category, columns in groups.items()}
-
+from sciwrite.sciig.metrics.report import evaluate_sciig_files, report_text, scored_papers
+from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS, metrics_without_judge
 
 SCIIG = Benchmark(
     name="sciig",
@@ -24,7 +17,20 @@ SCIIG = Benchmark(
     offline_config="sample",
     load=load_sciig,
     prediction_fields=("paper_id",),
-    table_groups=_groups(),
+    table_groups=TABLE2_GROUPS,
     metrics_without_judge=metrics_without_judge,
     prompts=LEVELS,
+    evaluate=evaluate_sciig_files,
+    report=report_text,
+    splits=SCIIG_CONFIGS,
+    model_roles=("scibert", "bleurt", "contextual_encoder", "keyphrase_encoder", "summac_nli", "question_generation",
+                 "question_answering", "gpt2", "citation_extractor", "sciig_judge"),
+    stage_names=tuple(STAGES),
+    evaluate_flags={"upstream": "the prediction file is in the upstream SciIG pred/label/desc format (joined by "
+                                "label)"},
+    split_aliases=("--dataset",),
+    scored_papers=scored_papers,
+    summary_split_key="dataset",
+    prediction_split="test",
+    per_paper_notes={"bleu": "sentence BLEU per paper"},
 )

@@ -13,8 +13,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sciwrite.benchmark import table_labels
 from sciwrite.core.engine import LOCAL, RAY, check_engine, ray_engine
-from sciwrite.core.predictions import JoinReport, join_by_paper_id, read_predictions
+from sciwrite.core.predictions import (
+    JoinReport,
+    check_bad_records,
+    join_by_paper_id,
+    read_prediction_records,
+    read_predictions,
+)
 from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, provenance
 from sciwrite.core.tables import format_grouped_table
 from sciwrite.metrics.judge import JUDGE_SEED, llm_record
@@ -29,7 +36,7 @@ from sciwrite.rwgbench.metrics.suite import (
     summarize_rwgbench,
     table2_row,
 )
-from sciwrite.stats import summary_intervals
+from sciwrite.stats import format_intervals, summary_intervals
 
 logger = logging.getLogger(__name__)
 
@@ -50,15 +57,17 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
                               judge_options: Mapping[str, Any] | None = None, missing_as_empty: bool = False,
                               batch_size: int = 64, show_progress: bool = True, bootstrap: int = 1000,
                               seed: int = 0, engine: str = LOCAL, ray_address: str | None = None,
-                              ray_actors: int | None = None) -> list[dict[str, Any]]:
+                              ray_actors: int | None = None, bad_records: str = "error") -> list[dict[str, Any]]:
     """Score each prediction file (JSON Lines) on `split`; returns one summary per file (system) and writes
     each system's tables to ``out_dir/<system>/``.
 
     The split, the corpus and the models are loaded once for all files, and the models remember what they
     computed, so the reference side is computed once however many systems are scored. Predictions join the
     split by paper_id. Papers without a prediction are left out (and listed), or scored as empty sections with
-    `missing_as_empty`; predictions for unknown papers are listed and ignored; a paper_id predicted twice with
-    different content is an error. Every file is read and joined before any model runs. Each summary carries a
+    `missing_as_empty`; predictions for unknown papers are listed and ignored; a malformed line, or a paper_id
+    predicted twice with different content, is an error naming every such line (`bad_records` ``error``), or is
+    left out, counted in the join report and written to ``rejected.jsonl`` (``skip``). Every file is read and
+    joined before any model runs. Each summary carries a
     95% bootstrap interval of every Table 2 metric's mean over papers (``intervals``; `bootstrap` resamples,
     seeded by `seed`; 0 turns them off; see `sciwrite.stats`).
 
@@ -76,7 +85,9 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
         raise ValueError(f"need one distinct system name per prediction file, got {systems}")
     paper_config, corpus_config = SPLITS[split]
     papers = load_rwgbench(paper_config, source=source)
-    jobs = [(path, system, *_joined(path, papers, split, missing_as_empty)) for path, system in zip(predictions, systems)]
+    check_bad_records(bad_records)
+    jobs = [(path, system, *_joined(path, papers, split, missing_as_empty, bad_records))
+            for path, system in zip(predictions, systems)]
     corpus = load_rwgbench(corpus_config, source=source)
 
     def inputs(pairs: list[tuple[dict, int]]) -> tuple[list[str], list[list[str]], list[dict[str, Any]]]:
@@ -85,28 +96,31 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
 
     if engine == RAY:
         options = {"profile": profile, "models": models, "metrics": metrics, "judge_options": judge_options}
-        scored, suite = ray_engine().score_rwgbench([inputs(pairs) for _, _, pairs, _ in jobs], corpus, options,
+        scored, suite = ray_engine().score_rwgbench([inputs(pairs) for _, _, pairs, _, _ in jobs], corpus, options,
                                                     batch_size=batch_size, address=ray_address, actors=ray_actors,
                                                     show_progress=show_progress)
     else:
         suite = load_suite_models(profile, models, metrics, judge_options)
         scored = (score_rwgbench(*inputs(pairs), corpus, suite, batch_size=batch_size, show_progress=show_progress)
-                  for _, _, pairs, _ in jobs)
+                  for _, _, pairs, _, _ in jobs)
     summaries = []
-    for (path, system, pairs, join), rows in zip(jobs, scored):
+    for (path, system, pairs, join, rejected), rows in zip(jobs, scored):
         run = run_metadata([record for record, _ in pairs if "model" in record or "method" in record])
         means = summarize_rwgbench(rows, suite)
         summary = {"system": system, "split": split, "predictions": str(path), "run": run, **means,
                    **summary_intervals(rows, SUITE_METRICS, bootstrap, seed=seed, means=means),
                    "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
-                            "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty},
+                            "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty,
+                            **({"n_rejected_lines": len(rejected),
+                                "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]}
+                               if rejected else {})},
                    **llm_record({"judge": getattr(suite, "judge", None)}, judge_options)}
         summary = {"schema_version": SUMMARY_SCHEMA_VERSION, **summary, "provenance": provenance(
             benchmark="rwgbench", config=paper_config, dataset=papers, profile=means.get("profile"),
             models=means.get("models", {}), judge=_judge_provenance(means), templates=JUDGE_TEMPLATES,
             seeds={"bootstrap": seed, "judge": JUDGE_SEED}, engine=engine, started=started, finished=time.time())}
         if out_dir is not None:
-            write_results(rows, summary, Path(out_dir) / system, system)
+            write_results(rows, summary, Path(out_dir) / system, system, rejected)
         summaries.append(summary)
     return summaries
 
@@ -129,9 +143,14 @@ def run_metadata(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return run
 
 
-def _joined(path: str | Path, papers: Any, split: str, missing_as_empty: bool) -> tuple[list[tuple[dict, int]], JoinReport]:
-    """(prediction record, paper row) pairs of one file in the split's order, and how the file joined."""
-    records = read_predictions(path)
+def _joined(path: str | Path, papers: Any, split: str, missing_as_empty: bool, bad_records: str = "error"
+            ) -> tuple[list[tuple[dict, int]], JoinReport, list[dict[str, Any]]]:
+    """(prediction record, paper row) pairs of one file in the split's order, how the file joined, and the lines
+    rejected under `bad_records` ``skip`` (under ``error`` a bad line raises, naming every one)."""
+    if bad_records == "skip":
+        records, rejected = read_prediction_records(path, bad_records="skip")
+    else:
+        records, rejected = read_predictions(path), []
     join = join_by_paper_id([r["paper_id"] for r in records], papers["paper_id"])
     check_duplicates(records, join)
     report_join(join, len(papers), missing_as_empty, path)
@@ -142,7 +161,7 @@ def _joined(path: str | Path, papers: Any, split: str, missing_as_empty: bool) -
         pairs.sort(key=lambda pair: pair[1])
     if not pairs:
         raise ValueError(f"no prediction in {path} matches a paper of the {split!r} split")
-    return pairs, join
+    return pairs, join, rejected
 
 
 def check_duplicates(records: Sequence[Mapping[str, Any]], join: JoinReport) -> None:
@@ -172,9 +191,9 @@ def report_join(join: JoinReport, n_papers: int, missing_as_empty: bool, path: s
 
 
 def write_results(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any], out_dir: Path,
-                  system: str) -> list[Path]:
+                  system: str, rejected: Sequence[Mapping[str, Any]] = ()) -> list[Path]:
     """per_paper.jsonl, summary.json and summary.csv (Table 2 row plus the join counts; a metric not computed is
-    an empty cell) in `out_dir`."""
+    an empty cell) in `out_dir`, and rejected.jsonl when lines were rejected (``--bad-records skip``)."""
     import csv
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -192,7 +211,15 @@ def write_results(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
         writer = csv.DictWriter(f, fieldnames=list(row))
         writer.writeheader()
         writer.writerow(row)
-    return [per_paper, summary_json, summary_csv]
+    written = [per_paper, summary_json, summary_csv]
+    rejected_path = out_dir / "rejected.jsonl"
+    if rejected:
+        rejected_path.write_text("".join(json.dumps(dict(item), ensure_ascii=False) + "\n" for item in rejected),
+                                 encoding="utf-8")
+        written.append(rejected_path)
+    elif rejected_path.exists():
+        rejected_path.unlink()  # a stale file from an earlier run would mislead
+    return written
 
 
 #: What Table 2 prints for a metric without a value (not computed, or not applicable as CSC / TRT for Direct).
@@ -243,3 +270,30 @@ def _method_rank(run: Mapping[str, Any]) -> int:
     methods = list(PAPER_METHODS)
     method = str(run.get("method", "")).lower()
     return methods.index(method) if method in methods else len(methods)
+
+
+def report_text(summaries: Sequence[Mapping[str, Any]], out: Path) -> str:
+    """What `sciwrite evaluate rwgbench` prints: each system's join and diagnostics, Table 2, the intervals, the
+    metrics not computed and where the files went."""
+    lines = [""]
+    for summary in summaries:
+        join = summary["join"]
+        rejected = f", {join['n_rejected_lines']} rejected lines" if join.get("n_rejected_lines") else ""
+        lines.append(f"{summary['system']}: {summary['n_papers']} papers of RWGBench {summary['split']} scored "
+                     f"({join['n_missing']} missing, {join['n_extra']} extra, {join['n_duplicates']} duplicate ids"
+                     f"{rejected}); empty-citation outputs {summary['empty_citation_rate']:.1%}, unresolved markers "
+                     f"{summary['unresolved_markers']}")
+        lines += [f"rejected: line {item['line']}: {item['problem']}" for item in join.get("rejected_lines", [])]
+    lines += [f"profile {summaries[0]['profile']}", "", format_table2(summaries)]
+    labels = table_labels(TABLE2_GROUPS)
+    lines += [f"{s['system']}: {format_intervals(s, labels)}" for s in summaries if format_intervals(s, labels)]
+    lines += [f"not computed: {metric}: {why}" for metric, why in summaries[0]["not_computed"].items()]
+    return "\n".join(lines)
+
+
+
+def scored_papers(split: str, source: Any = None) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The paper_ids of `split` a submission is scored on (every one), and none excluded."""
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
+    return tuple(load_rwgbench(SPLITS[split][0], source=source)["paper_id"]), {}

@@ -1,9 +1,12 @@
 """`sciwrite evaluate sciig`: score generated introductions against a SciIG config and write the paper's tables.
 
 Predictions are JSON Lines ``{"paper_id": ..., "text": <generated introduction>}`` (other fields ignored), or
-with `upstream` the upstream ``pred/label/desc`` format, joined to the papers by label = introduction. Unlike
-the strict RWGBench reader, a malformed line does not stop the run: it is reported with its line number, written
-to ``rejected.jsonl`` (so it can be fixed and rerun) and the other lines are scored. Only the ``test`` split is
+with `upstream` the upstream ``pred/label/desc`` format, joined to the papers by label = introduction. A malformed line is
+handled as for RWGBench, by one policy (`sciwrite.core.predictions.BAD_RECORDS`, ``--bad-records``): ``error``
+(the command's default) refuses the file naming every bad line; ``skip`` (`evaluate_sciig_file`'s default) reports
+it with its line number, writes it to ``rejected.jsonl`` (so it can be fixed and rerun) and scores the other
+lines. `evaluate_sciig_files` scores several files, one system each, with the models loaded once. Only the
+``test`` split is
 scored; predictions for ``holdout`` papers (the few-shot exemplar pool) are reported and left out. For
 ``naacl_2025`` / ``iclr_2025`` the holdout is the paper's: the first 52 papers of the data file (its README: "The
 first 52 generations are treated as the holdout split and excluded"), so an upstream prediction file, joined by
@@ -28,8 +31,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sciwrite.benchmark import table_labels
 from sciwrite.core.engine import LOCAL, RAY, check_engine, ray_engine
-from sciwrite.core.predictions import join_by_paper_id, json_lines, record_problem
+from sciwrite.core.predictions import check_bad_records, join_by_paper_id, read_prediction_records, reject_or_keep
 from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, provenance
 from sciwrite.core.tables import cell, format_table
 from sciwrite.metrics.judge import JUDGE_SEED, llm_record
@@ -38,15 +42,18 @@ from sciwrite.sciig.data.llm_map import TABLE8_HEAD, TABLE8_RECORD, TABLE8_TASK
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.data.upstream import import_upstream_predictions
 from sciwrite.sciig.metrics.judge import JUDGE_TEMPLATES
+from sciwrite.sciig.metrics.model_line import format_model_line
 from sciwrite.sciig.metrics.suite import (
     SUITE_METRICS,
     TABLE2,
+    TABLE2_GROUPS,
+    SciIGModels,
     load_sciig_models,
     score_sciig,
     summarize_sciig,
     table2_rows,
 )
-from sciwrite.stats import summary_intervals
+from sciwrite.stats import format_intervals, summary_intervals
 
 logger = logging.getLogger(__name__)
 
@@ -54,31 +61,15 @@ logger = logging.getLogger(__name__)
 KEYPHRASE_KEYS = ("generated_keyphrases", "reference_keyphrases", "source_keyphrases", "keyphrase_log")
 
 
-def read_sciig_predictions(path: str | Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def read_sciig_predictions(path: str | Path, bad_records: str = "skip"
+                           ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(records, rejected) of a JSON Lines file; each rejected line is ``{line, problem, content}``.
 
     A paper_id seen again with a different text is rejected too (the first record is the one scored); a repeat
-    with the same text is counted once.
+    with the same text is counted once. `bad_records` ``error`` raises instead, naming every bad line.
     """
-    records: list[dict[str, Any]] = []
-    rejected: list[dict[str, Any]] = []
-    first_line: dict[str, tuple[int, str]] = {}
-    for number, line, record, problem in json_lines(path):
-        problem = problem or record_problem(record, text_is="the generated introduction", candidates=False)
-        if problem is None and record["paper_id"] in first_line:
-            seen_line, seen_text = first_line[record["paper_id"]]
-            if seen_text == record["text"]:
-                continue
-            problem = (f"(paper_id {record['paper_id']!r}) already predicted on line {seen_line} with a different "
-                       "text; the first is scored")
-        if problem:
-            rejected.append({"line": number, "problem": problem, "content": line.rstrip("\n")})
-            continue
-        first_line[record["paper_id"]] = (number, record["text"])
-        records.append(record)
-    for item in rejected:
-        logger.warning("%s, line %d: %s (not scored; written to rejected.jsonl)", path, item["line"], item["problem"])
-    return records, rejected
+    return read_prediction_records(path, text_is="the generated introduction", candidates=False,
+                                   bad_records=bad_records)
 
 
 def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, source: str | Path | None = None,
@@ -87,16 +78,19 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
                         judge_options: Mapping[str, Any] | None = None, upstream: bool = False,
                         show_progress: bool = True, batch_size: int = 64, bootstrap: int = 1000,
                         seed: int = 0, engine: str = LOCAL, ray_address: str | None = None,
-                        ray_actors: int | None = None) -> dict[str, Any]:
+                        ray_actors: int | None = None, bad_records: str = "skip",
+                        suite: SciIGModels | None = None) -> dict[str, Any]:
     """Score `predictions` on the ``test`` split of SciIG config `dataset`; returns the summary and writes the
     outputs to `out_dir` (see the module docstring). `batch_size` is the models' batch size (`score_sciig`).
     The summary carries a 95% bootstrap interval of each Table 2 metric's mean over papers (``intervals``;
     `bootstrap` resamples seeded by `seed`, 0 turns them off; see `sciwrite.stats`). `engine` ``"ray"`` scores the
     papers on Ray Data (`sciwrite.scale`; ``sciwrite[scale]``), on a local Ray or the cluster at `ray_address`, over
     `ray_actors` actors that each load the models once: the same rows and summary (``metric_timings`` then sums
-    the actors' seconds)."""
+    the actors' seconds). `bad_records` (``skip``, or ``error``: see `sciwrite.core.predictions.BAD_RECORDS`) says
+    what a bad line does; `suite`, models already loaded (several files scored with one load)."""
 
     check_engine(engine)
+    check_bad_records(bad_records)
     started = time.time()
     if dataset not in SCIIG_CONFIGS:
         raise ValueError(f"unknown SciIG config {dataset!r}; choose one of {list(SCIIG_CONFIGS)}")
@@ -111,8 +105,9 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
                     for u in upstream_report["unmatched"]]
         rejected += [{"line": a["row"], "problem": f"label matches several papers {a['paper_ids']}", "desc": a.get("desc")}
                      for a in upstream_report["ambiguous"]]
+        reject_or_keep(predictions, rejected, bad_records)
     else:
-        records, rejected = read_sciig_predictions(predictions)
+        records, rejected = read_sciig_predictions(predictions, bad_records)
     join = join_by_paper_id([r["paper_id"] for r in records], papers["paper_id"])
     holdout = [pid for pid in join.extra if pid in holdout_ids]
     extra = [pid for pid in join.extra if pid not in holdout_ids]
@@ -127,7 +122,7 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
                                                         address=ray_address, actors=ray_actors,
                                                         show_progress=show_progress)
     else:
-        suite = load_sciig_models(profile, models, metrics, judge_options)
+        suite = suite or load_sciig_models(profile, models, metrics, judge_options)
         rows, timings = score_sciig(predicted, targets, suite, show_progress=show_progress, batch_size=batch_size)
     system = system or Path(predictions).stem
     means = summarize_sciig(rows, suite)
@@ -161,6 +156,27 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
     if out_dir is not None:
         write_sciig_results(rows, summary, rejected, Path(out_dir), system)
     return summary
+
+
+def evaluate_sciig_files(predictions: Sequence[str | Path], split: str = "sample", *,
+                         systems: Sequence[str] | None = None, out_dir: str | Path | None = None,
+                         bad_records: str = "error", engine: str = LOCAL, profile: str | None = None,
+                         models: Mapping[str, str] | None = None, metrics: Sequence[str] | None = None,
+                         judge_options: Mapping[str, Any] | None = None, **options: Any) -> list[dict[str, Any]]:
+    """`evaluate_sciig_file` for each prediction file (one system each, written to ``out_dir/<system>/``), with the
+    models loaded once; the same arguments and return shape as RWGBench's `evaluate_prediction_files`."""
+    systems = list(systems or [Path(p).stem for p in predictions])
+    if len(systems) != len(predictions) or len(set(systems)) != len(systems):
+        raise ValueError(f"need one distinct system name per prediction file, got {systems}")
+    check_engine(engine)
+    for path in predictions:  # every file is read (and a bad one refused) before any model loads
+        if not options.get("upstream"):
+            read_sciig_predictions(path, bad_records)
+    suite = load_sciig_models(profile, models, metrics, judge_options) if engine == LOCAL else None
+    return [evaluate_sciig_file(path, split, out_dir=None if out_dir is None else Path(out_dir) / system,
+                                system=system, bad_records=bad_records, engine=engine, profile=profile, models=models,
+                                metrics=metrics, judge_options=judge_options, suite=suite, **options)
+            for path, system in zip(predictions, systems)]
 
 
 def _report_join(missing: list[str], extra: list[str], holdout: list[str], n_papers: int) -> None:
@@ -239,3 +255,42 @@ def format_sciig_table(summary: Mapping[str, Any]) -> str:
         lines.append("")
         lines.extend(f"not computed: {', '.join(metrics)}: {why}" for why, metrics in reasons.items())
     return "\n".join(lines)
+
+
+def report_text(summaries: Sequence[Mapping[str, Any]], out: Path) -> str:
+    """What `sciwrite evaluate sciig` prints for each system: the join, rejected lines, Table 2, the intervals, the
+    models, scoring errors and where the files went."""
+    labels = table_labels(TABLE2_GROUPS)
+    lines: list[str] = []
+    for summary in summaries:
+        join = summary["join"]
+        lines.append(f"\n{summary['system']}: SciIG {summary['dataset']} (test split; holdout papers are never scored): "
+                     f"{summary['n_papers']} papers scored ({join['n_missing']} missing, {join['n_extra']} extra, "
+                     f"{join['n_holdout']} holdout, {join['n_rejected_lines']} rejected lines); profile "
+                     f"{summary['profile']}")
+        lines += [f"rejected: line {item['line']}: {item['problem']}" for item in join["rejected_lines"]]
+        if join["missing"]:
+            lines.append(f"missing: {len(join['missing'])} test papers have no prediction, e.g. {join['missing'][:5]}")
+        if join["extra"]:
+            lines.append(f"extra: {len(join['extra'])} predictions name unknown papers, e.g. {join['extra'][:5]}")
+        lines.append(format_sciig_table(summary))
+        if format_intervals(summary, labels):
+            lines.append(f"\n{summary['system']}: {format_intervals(summary, labels)} (BLEU is corpus BLEU: no "
+                         "interval; sentence BLEU's is the mean per-paper sentence BLEU's)")
+        if format_model_line(summary):
+            lines.append(format_model_line(summary))
+        for stage, errors in summary["scoring_errors"].items():
+            first = next(iter(errors.items()))
+            lines.append(f"scoring error: {stage}: {len(errors)} paper(s) not scored, e.g. {first[0]}: {first[1]}")
+        folder = out / summary["system"]
+        lines.append(f"wrote {folder / 'per_paper.jsonl'}, {folder / 'summary.json'}, {folder / 'summary.csv'}, "
+                     f"{folder / 'metric_timings.json'} and {folder / 'keyphrase_outputs'}"
+                     + (f"; rejected lines in {folder / 'rejected.jsonl'}" if join["n_rejected_lines"] else ""))
+    return "\n".join(lines)
+
+
+def scored_papers(config: str, source: Any = None) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The test papers of SciIG `config` a submission is scored on, and the holdout papers, never scored."""
+    splits = load_sciig(config, source=source, split="all")
+    why = "a holdout paper (the few-shot exemplar pool), never scored"
+    return tuple(splits["test"]["paper_id"]), {pid: why for pid in splits["holdout"]["paper_id"]}

@@ -80,6 +80,10 @@ TABLE2: tuple[tuple[str, str, str], ...] = (
     ("LLM judge", "judge_citation_quality", "Citation quality"),
     ("LLM judge", "judge_narrative_quality", "Narrative quality"),
 )
+#: TABLE2 as the results table's groups: category -> ((metric key, label), ...).
+TABLE2_GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    category: tuple((key, label) for c, key, label in TABLE2 if c == category)
+    for category in dict.fromkeys(c for c, _, _ in TABLE2)}
 SUITE_METRICS: tuple[str, ...] = tuple(key for _, key, _ in TABLE2)
 #: Scorers, each with the Table 2 metrics it computes (asking for one computes the others).
 STAGES: dict[str, tuple[str, ...]] = {
