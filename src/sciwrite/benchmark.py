@@ -39,6 +39,9 @@ class Benchmark:
     #: on/off options only this benchmark's `evaluate` takes: keyword -> help
     evaluate_flags: Mapping[str, str] = field(default_factory=dict)
     split_aliases: tuple[str, ...] = ()  # former names of `--split` (deprecated, still read)
+    load_models: Callable[..., Any] | None = None  # (profile, models, metrics, judge_options) -> the suite's models
+    #: score_items(items, models, batch_size) -> (rows, stage seconds): what the Ray engine's actors run
+    score_items: Callable[..., tuple[list[dict[str, Any]], dict[str, float]]] | None = None
     #: scored_papers(split, source) -> (the paper_ids a submission is scored on, {paper_id: why never scored})
     scored_papers: Callable[[str, Any], tuple[tuple[str, ...], dict[str, str]]] | None = None
     summary_split_key: str = "split"  # the summary.json key that names the split or config scored

@@ -32,7 +32,7 @@ from sciwrite.stats import paired_comparison
 RWG = get_benchmark("rwgbench")
 SCIIG = get_benchmark("sciig")
 XSS = "<img src=x onerror=alert(1)>"
-INFO = ["Rank", "System", "Model", "Method", "Retriever", "Weights", "Profile", "Papers"]
+INFO = ["Rank", "System", "Model", "Method", "Retriever", "Weights", "Profile", "Judge", "Papers"]
 SCIIG_MINI_PAPERS = ("2020.aacl-main.67", "2020.acl-main.547", "2020.acl-main.443", "2020.acl-main.573")
 
 
@@ -42,14 +42,16 @@ def store(tmp_path):
 
 
 def add(store, system, *, benchmark="rwgbench", split="sample", means=None, intervals=None, rows=(), status=FINISHED,
-        predictions="", profile="lite", not_computed=None, interval_notes=None, **form):
-    """A submission with a summary holding `means` (other metrics None) and `intervals`."""
+        predictions="", profile="lite", not_computed=None, interval_notes=None, provenance=None, **form):
+    """A submission with a summary holding `means` (other metrics None), `intervals` and `provenance`."""
     bench = get_benchmark(benchmark)
     summary = {"n_papers": len(rows) or 3, "profile": profile, **{m: None for m in bench.metrics}, **(means or {}),
                "intervals": intervals or {}, "not_computed": not_computed or {}, "n_resamples": 1000,
                "confidence": 0.95}
     if interval_notes:
         summary["interval_notes"] = interval_notes
+    if provenance:
+        summary["provenance"] = provenance
     digest = hashlib.sha256(f"{benchmark}{split}{system}{predictions}".encode()).hexdigest()
     return store.add_submission(benchmark=benchmark, split=split, system=system, submitter="tester",
                                 predictions_jsonl=predictions, sha256=digest, n_predictions=len(rows),
@@ -105,7 +107,7 @@ def test_frame_layout_and_interval_text(store):
     assert (row["Rank"], row["System"], row["Model"], row["Method"], row["Retriever"], row["Weights"],
             row["Profile"], row["Papers"]) == (1, "sys-a", "m1", "rag", "bm25", "open", "lite", 3)
     empty = leaderboard_frame([], "sciig")
-    assert empty.empty and list(empty.columns)[:8] == INFO
+    assert empty.empty and list(empty.columns)[:len(INFO)] == INFO
 
 
 @pytest.mark.parametrize("benchmark", ["rwgbench", "sciig"])
@@ -383,3 +385,33 @@ def test_about_mentions_every_metric_module():
     assert "percentile bootstrap over papers" in text and "permutation test" in text and "Holm" in text
     assert "\ntitle:" not in text and "tags:" not in text  # front matter stripped
     assert "Lexical overlap with the reference introduction" in text  # a card's first paragraph
+
+
+def test_compare_refuses_different_provenance_unless_asked(store):
+    rows = [paper_row("p1", precision=0.1), paper_row("p2", precision=0.2), paper_row("p3", precision=0.3)]
+    block = {"benchmark": "rwgbench", "dataset": {"config": "sample", "fingerprint": "f"}, "profile": "lite",
+             "models": {"scibert": "packaged:all-MiniLM-L6-v2"}, "prompt_templates_sha256": "ab"}
+
+    def judged(model, snapshot):
+        return {**block, "judge": {"model": model, "snapshots": {snapshot: 3}}}
+
+    a = add(store, "A", rows=rows, predictions="a", provenance=judged("gpt-5.5", "s1"))
+    b = add(store, "B", rows=rows, predictions="b", provenance=judged("gpt-4o", "s1"))
+    c = add(store, "C", rows=rows, predictions="c", provenance=judged("gpt-5.5", "s2"))
+    with pytest.raises(ValueError, match="'B' was not scored like 'A': judge model: 'gpt-5.5' vs 'gpt-4o'"):
+        compare_systems(store, a.id, b.id)
+    frame = compare_systems(store, a.id, b.id, allow_mixed_provenance=True)
+    assert frame.attrs["provenance_differences"] == ["judge model: 'gpt-5.5' vs 'gpt-4o'"]
+    same_model = compare_systems(store, a.id, c.id)  # same judge model, a newer snapshot: compared, and said
+    assert same_model.attrs["provenance_differences"] == ["judge snapshots ['s1'] vs ['s2']"]
+
+
+def test_rows_show_the_judge_they_were_scored_with(store):
+    add(store, "judged", provenance={"judge": {"model": "gpt-5.5", "snapshots": {"gpt-5.5-2026-04-23": 3}}})
+    add(store, "unjudged", predictions="x", provenance={"judge": None})
+    add(store, "old", predictions="y")  # a summary from before provenance
+    rows = {r["system"]: r for r in leaderboard_rows(store, "rwgbench")}
+    assert rows["judged"]["judge"] == "gpt-5.5 (gpt-5.5-2026-04-23)"
+    assert rows["unjudged"]["judge"] == rows["old"]["judge"] == ""
+    frame = leaderboard_frame(list(rows.values()), "rwgbench")
+    assert "gpt-5.5 (gpt-5.5-2026-04-23)" in set(frame["Judge"])

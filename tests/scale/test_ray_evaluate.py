@@ -112,8 +112,11 @@ def test_the_commands_pass_the_engine_through(what, monkeypatch, tmp_path):
         asked.update(kwargs)
         raise ValueError("stop here")
 
-    target = "evaluate_prediction_files" if what == "rwgbench" else "evaluate_sciig_file"
-    monkeypatch.setattr(f"sciwrite.cli.evaluate.{target}", fake)
+    import dataclasses
+
+    from sciwrite.benchmarks import BENCHMARKS
+
+    monkeypatch.setitem(BENCHMARKS, what, dataclasses.replace(BENCHMARKS[what], evaluate=fake))
     argv = ["evaluate", what, "--predictions", str(tmp_path / "p.jsonl")]
     assert main([*argv, "--engine", "ray", "--ray-address", "auto", "--ray-actors", "3"]) == 2
     assert (asked["engine"], asked["ray_address"], asked["ray_actors"]) == ("ray", "auto", 3)

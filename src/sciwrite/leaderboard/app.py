@@ -181,6 +181,8 @@ def _compare_tab(board: Leaderboard, benchmarks: list[str]) -> None:
             system_a = gr.Dropdown(label="System A", choices=[], allow_custom_value=True, elem_id="compare-a")
             system_b = gr.Dropdown(label="System B", choices=[], allow_custom_value=True, elem_id="compare-b")
             run = gr.Button("Compare", elem_id="compare-button")
+        mixed = gr.Checkbox(label="compare across different provenance (another dataset, profile, models, judge or "
+                                  "prompts)", value=False, elem_id="compare-mixed")
         result = gr.Dataframe(label="B − A", interactive=False, datatype="str", elem_id="compare-table")
         message = gr.Textbox(label="Message", interactive=False, elem_id="compare-message")
 
@@ -190,18 +192,20 @@ def _compare_tab(board: Leaderboard, benchmarks: list[str]) -> None:
             choices = _system_choices(board, name)
             return gr.Dropdown(choices=choices, value=keep_a), gr.Dropdown(choices=choices, value=keep_b)
 
-        def compare(id_a: str | None, id_b: str | None):
+        def compare(id_a: str | None, id_b: str | None, mixed: bool = False):
             if not id_a or not id_b:
                 return pd.DataFrame(), "choose two systems"
             try:
-                return compare_systems(board.store, id_a, id_b), ""
+                frame = compare_systems(board.store, id_a, id_b, allow_mixed_provenance=bool(mixed))
             except (KeyError, ValueError) as err:
                 return pd.DataFrame(), str(err)
+            differences = frame.attrs.get("provenance_differences") or []
+            return frame, ("scored differently: " + "; ".join(differences)) if differences else ""
 
         benchmark.change(choose, benchmark, [system_a, system_b], api_visibility="private")
         for picker in (system_a, system_b):
             picker.focus(choose, [benchmark, system_a, system_b], [system_a, system_b], api_visibility="private")
-        run.click(compare, [system_a, system_b], [result, message], api_name="compare")
+        run.click(compare, [system_a, system_b, mixed], [result, message], api_name="compare")
 
 
 def _drilldown_tab(board: Leaderboard, benchmarks: list[str]) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from sciwrite.core.provenance import provenance_differences, snapshot_changes
 from sciwrite.leaderboard.store import ResultsStore
 from sciwrite.leaderboard.tables import MISSING, as_benchmark, metric_columns
 from sciwrite.stats import paired_comparison
@@ -26,17 +27,28 @@ def p_text(p: float | None) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
-def compare_systems(store: ResultsStore, id_a: str, id_b: str, n_resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
+def compare_systems(store: ResultsStore, id_a: str, id_b: str, n_resamples: int = 1000, seed: int = 0,
+                    allow_mixed_provenance: bool = False) -> pd.DataFrame:
     """Submission B against submission A on every metric of their benchmark, paired by paper_id: columns Metric,
     A, B (means over the shared papers), "B − A", "95% CI" (paired percentile bootstrap of the mean difference),
     "p (permutation)" (two-sided paired permutation test), "p (Holm)" and Papers (shared papers with a value),
     as display text. ``frame.attrs["comparison"]`` holds `paired_comparison`'s numbers per metric key.
 
-    `ValueError` when the two are of different benchmarks or splits, or one has no per-paper scores."""
+    `ValueError` when the two are of different benchmarks or splits, or one has no per-paper scores, or when their
+    summaries' provenance differ (dataset content, profile, models, judge model, prompts: `provenance_differences`)
+    unless `allow_mixed_provenance`; ``frame.attrs["provenance_differences"]`` lists what differs (a changed judge
+    snapshot included)."""
     a, b = store.get(id_a), store.get(id_b)
     if (a.benchmark, a.split) != (b.benchmark, b.split):
         raise ValueError(f"cannot compare {a.system!r} ({a.benchmark}/{a.split}) with {b.system!r} "
                          f"({b.benchmark}/{b.split}): both must be scored on the same benchmark and split")
+    block_a, block_b = ((store.summary(i) or {}).get("provenance") for i in (id_a, id_b))
+    differences = provenance_differences(block_a, block_b) if block_a and block_b else []
+    if differences and not allow_mixed_provenance:
+        raise ValueError(f"{b.system!r} was not scored like {a.system!r}: {'; '.join(differences)} (tick 'compare "
+                         "across different provenance' to compare them anyway)")
+    if block_a and block_b and snapshot_changes(block_a, block_b):
+        differences.append(snapshot_changes(block_a, block_b))
     rows_a, rows_b = store.paper_rows(id_a), store.paper_rows(id_b)
     for submission, rows in ((a, rows_a), (b, rows_b)):
         if not rows:
@@ -62,6 +74,7 @@ def compare_systems(store: ResultsStore, id_a: str, id_b: str, n_resamples: int 
     frame = pd.DataFrame(records, columns=list(COLUMNS))
     frame.attrs["comparison"] = result
     frame.attrs["systems"] = {"A": a.system, "B": b.system}
+    frame.attrs["provenance_differences"] = differences
     return frame
 
 

@@ -31,12 +31,12 @@ SEARCH_FIELDS = ("system", "model", "method", "retriever")
 FILTER_FIELDS = {"models": "model", "methods": "method", "retrievers": "retriever"}
 #: Leading text columns of the displayed frame, and the row field each shows.
 DISPLAY_INFO = {"Rank": None, "System": "system", "Model": "model", "Method": "method", "Retriever": "retriever",
-                "Weights": "weights", "Profile": "profile", "Papers": "n_papers"}
+                "Weights": "weights", "Profile": "profile", "Judge": "judge", "Papers": "n_papers"}
 #: Pixel widths of the leading columns, and of every metric column: wide enough that no header word is split
 #: across lines and "0.412 [0.380, 0.440]" fits on one (without them the browser squeezes the headers of columns
 #: whose cells are short, "–", down to a letter a line).
 INFO_WIDTHS = {"Rank": 64, "System": 220, "Model": 150, "Method": 150, "Retriever": 110, "Weights": 96,
-               "Profile": 88, "Papers": 80}
+               "Profile": 88, "Judge": 190, "Papers": 80}
 METRIC_WIDTH = 190
 
 
@@ -73,7 +73,8 @@ def number(value: Any) -> float | None:
 
 def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str | None = None) -> list[dict[str, Any]]:
     """One tidy row per FINISHED submission of `benchmark` (and `split`), oldest first: the submission's fields
-    (id, system, model, method, retriever, weights, url, split), ``profile``, ``n_papers``, per metric ``<key>``,
+    (id, system, model, method, retriever, weights, url, split), ``profile``, ``judge`` (`judge_text`), ``n_papers``,
+    per metric ``<key>``,
     ``<key>_low`` and ``<key>_high`` (floats or None), and the summary's ``not_computed`` / ``interval_notes``
     (metric -> reason) for `not_computed_note`."""
     bench = as_benchmark(benchmark)
@@ -81,6 +82,7 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
     for submission, summary in store.finished(bench.name, split):
         row: dict[str, Any] = {f: getattr(submission, f) for f in _INFO_FIELDS}
         row["profile"] = submission.profile or str(summary.get("profile") or "")
+        row["judge"] = judge_text(summary)
         row["n_papers"] = summary.get("n_papers")
         intervals = summary.get("intervals") or {}
         for key in bench.metrics:
@@ -90,6 +92,16 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
         row["interval_notes"] = dict(summary.get("interval_notes") or {})
         rows.append(row)
     return rows
+
+
+def judge_text(summary: Mapping[str, Any]) -> str:
+    """The LLM judge a row was scored with, from its provenance: ``gpt-5.5 (gpt-5.5-2026-04-23)``, the snapshots
+    joined when several answered; empty when no judge ran (or the summary predates provenance)."""
+    judge = (summary.get("provenance") or {}).get("judge") or {}
+    if not judge.get("model"):
+        return ""
+    snapshots = ", ".join(judge.get("snapshots") or {})
+    return f"{judge['model']} ({snapshots})" if snapshots else str(judge["model"])
 
 
 def ci_text(value: float | None, low: float | None = None, high: float | None = None) -> str:

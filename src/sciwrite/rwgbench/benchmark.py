@@ -7,7 +7,13 @@ from sciwrite.rwgbench.data.configs import CONFIGS
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.generation.methods import METHODS
 from sciwrite.rwgbench.metrics.report import SPLITS, evaluate_prediction_files, report_text, scored_papers
-from sciwrite.rwgbench.metrics.suite import PAPER_LABELS, TABLE2_GROUPS, metrics_without_judge
+from sciwrite.rwgbench.metrics.suite import (
+    PAPER_LABELS,
+    TABLE2_GROUPS,
+    load_suite_models,
+    metrics_without_judge,
+    score_items,
+)
 
 RWGBENCH = Benchmark(
     name="rwgbench",
@@ -26,5 +32,7 @@ RWGBENCH = Benchmark(
     model_roles=("scibert", "nli", "citation_frame", "judge"),
     evaluate_flags={"missing_as_empty": "score papers without a prediction as empty sections"},
     scored_papers=scored_papers,
+    load_models=load_suite_models,
+    score_items=score_items,
     printed_labels=PAPER_LABELS,
 )

@@ -1,7 +1,8 @@
 """Scoring prediction files on Ray Data: papers partitioned across actors that each load the suite's models once.
 
-Each actor runs the very scorer one process runs (`score_rwgbench`, `score_sciig`) on its share of the papers,
-with the models `load_suite_models` / `load_sciig_models` load; the driver gathers the per-paper rows in the
+Each actor (`SuiteScorer`, one class for every benchmark, told which by name) runs the very scorer one process
+runs (`Benchmark.score_items`: `score_rwgbench`, `score_sciig`) on its share of the papers, with the models
+`Benchmark.load_models` loads; the driver gathers the per-paper rows in the
 order it sent them and the caller summarises them as it always does. Everything computed across papers is
 computed from the gathered rows (means, SciIG's corpus BLEU from each row's sufficient statistics, bootstrap
 intervals), so the summaries equal one process's. An RWGBench paper travels with the corpus records its
@@ -21,11 +22,12 @@ import numpy as np
 import ray
 from datasets import Dataset
 
+from sciwrite.benchmarks import get_benchmark
+from sciwrite.rwgbench.benchmark import RWGBENCH
 from sciwrite.rwgbench.data.corpus_files import CORPUS_COLUMNS
-from sciwrite.rwgbench.metrics import suite as rwgbench_suite
 from sciwrite.rwgbench.metrics.suite import SuiteModels
 from sciwrite.scale.ray_session import actor_options, data_context, pool_size, ray_session
-from sciwrite.sciig.metrics import suite as sciig_suite
+from sciwrite.sciig.benchmark import SCIIG
 from sciwrite.sciig.metrics.suite import SciIGModels
 
 logger = logging.getLogger(__name__)
@@ -36,34 +38,20 @@ PAPERS_PER_CALL = 32
 RWGBenchJob = tuple[Sequence[str], Sequence[Sequence[str] | None], Sequence[Mapping[str, Any]]]
 
 
-class RWGBenchScorer:
-    """A Ray Data actor: the RWGBench suite's models, loaded once, scoring batches of papers."""
+class SuiteScorer:
+    """A Ray Data actor for any benchmark: its suite's models, loaded once (`Benchmark.load_models`), scoring
+    batches of self-contained papers (`Benchmark.score_items`)."""
 
-    def __init__(self, suite_options: Mapping[str, Any], batch_size: int) -> None:
-        self.suite = rwgbench_suite.load_suite_models(**suite_options)
+    def __init__(self, benchmark: str, suite_options: Mapping[str, Any], batch_size: int) -> None:
+        self.benchmark = get_benchmark(benchmark)
+        if self.benchmark.load_models is None or self.benchmark.score_items is None:
+            raise ValueError(f"benchmark {benchmark!r} declares no load_models / score_items: it cannot run on Ray")
+        self.suite = self.benchmark.load_models(**suite_options)
         self.batch_size = batch_size
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         items = [pickle.loads(blob) for blob in batch["item"]]
-        docs = {d["doc_id"]: d for item in items for d in item["docs"]}
-        corpus = Dataset.from_list(list(docs.values())) if docs else Dataset.from_dict({c: [] for c in CORPUS_COLUMNS})
-        rows = rwgbench_suite.score_rwgbench([i["text"] for i in items], [i["candidates"] for i in items],
-                                             [i["target"] for i in items], corpus, self.suite,
-                                             batch_size=self.batch_size, show_progress=False)
-        return _output(batch["key"], rows, self.suite)
-
-
-class SciIGScorer:
-    """A Ray Data actor: the SciIG suite's models, loaded once, scoring batches of papers."""
-
-    def __init__(self, suite_options: Mapping[str, Any], batch_size: int) -> None:
-        self.suite = sciig_suite.load_sciig_models(**suite_options)
-        self.batch_size = batch_size
-
-    def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        items = [pickle.loads(blob) for blob in batch["item"]]
-        rows, timings = sciig_suite.score_sciig([i["text"] for i in items], [i["target"] for i in items],
-                                                self.suite, show_progress=False, batch_size=self.batch_size)
+        rows, timings = self.benchmark.score_items(items, self.suite, self.batch_size)
         return _output(batch["key"], rows, self.suite, timings)
 
 
@@ -87,8 +75,8 @@ def score_rwgbench(jobs: Sequence[RWGBenchJob], corpus: Dataset, suite_options: 
     record_of = dict(zip(needed, corpus.select(needed).select_columns(list(CORPUS_COLUMNS)).to_list()))
     for item, rows in zip(items, wanted, strict=True):
         item["docs"] = [record_of[r] for r in rows]
-    options = {"suite_options": dict(suite_options), "batch_size": batch_size}
-    results = _run(RWGBenchScorer, options, items, address, actors, papers_per_call, show_progress)
+    options = {"benchmark": RWGBENCH.name, "suite_options": dict(suite_options), "batch_size": batch_size}
+    results = _run(SuiteScorer, options, items, address, actors, papers_per_call, show_progress)
     rows_per_job, start = [], 0
     for texts, _, _ in jobs:
         rows_per_job.append([r["row"] for r in results[start:start + len(texts)]])
@@ -107,8 +95,8 @@ def score_sciig(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]],
     if len(predictions) != len(papers):
         raise ValueError(f"predictions ({len(predictions)}) and papers ({len(papers)}) must have the same length")
     items = [{"text": text, "target": dict(paper)} for text, paper in zip(predictions, papers, strict=True)]
-    options = {"suite_options": dict(suite_options), "batch_size": batch_size}
-    results = _run(SciIGScorer, options, items, address, actors, papers_per_call, show_progress)
+    options = {"benchmark": SCIIG.name, "suite_options": dict(suite_options), "batch_size": batch_size}
+    results = _run(SuiteScorer, options, items, address, actors, papers_per_call, show_progress)
     timings: dict[str, float] = {}
     for result in results:
         for stage, seconds in result["timings"].items():

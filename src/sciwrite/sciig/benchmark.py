@@ -7,7 +7,7 @@ from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.prompts import LEVELS
 from sciwrite.sciig.metrics.report import evaluate_sciig_files, report_text, scored_papers
-from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS, metrics_without_judge
+from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS, load_sciig_models, metrics_without_judge, score_items
 
 SCIIG = Benchmark(
     name="sciig",
@@ -30,6 +30,8 @@ SCIIG = Benchmark(
                                 "label)"},
     split_aliases=("--dataset",),
     scored_papers=scored_papers,
+    load_models=load_sciig_models,
+    score_items=score_items,
     summary_split_key="dataset",
     prediction_split="test",
     per_paper_notes={"bleu": "sentence BLEU per paper"},

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from datasets import Dataset
 from tqdm.auto import tqdm
 
 from sciwrite.metrics.judge import judge_for_profile, snapshot_counts
@@ -22,6 +23,7 @@ from sciwrite.models.memo import MemoFrameClassifier, MemoNLI, MemoSentenceEncod
 from sciwrite.models.nli import nli_for_profile
 from sciwrite.models.registry import current_profile, resolve_model
 from sciwrite.models.token_encoder import load_token_encoder
+from sciwrite.rwgbench.data.corpus_files import CORPUS_COLUMNS
 from sciwrite.rwgbench.metrics.formulas import NOT_APPLICABLE_NO_CANDIDATES, resolve_citations
 from sciwrite.rwgbench.metrics.frames import score_citation_frame_alignment
 from sciwrite.rwgbench.metrics.judge import judge_sections
@@ -256,6 +258,18 @@ def _score_judge(predictions, papers, models: SuiteModels) -> list[dict[str, Any
 
 # Diagnostics several scorers report: the first scorer's value is kept, later ones must agree.
 _SHARED = {"empty_citation_output", "unresolved_markers", "n_cited", "no_candidates"}
+
+
+def score_items(items: Sequence[Mapping[str, Any]], models: SuiteModels,
+                batch_size: int = 64) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """`score_rwgbench` on self-contained papers, as the Ray engine's actors receive them: each item carries its
+    ``text``, ``candidates``, ``target`` paper and the corpus records (``docs``) its candidates and gold citations
+    name, so no actor needs the corpus. (rows, {}): RWGBench keeps no per-stage timings."""
+    docs = {d["doc_id"]: d for item in items for d in item["docs"]}
+    corpus = Dataset.from_list(list(docs.values())) if docs else Dataset.from_dict({c: [] for c in CORPUS_COLUMNS})
+    rows = score_rwgbench([i["text"] for i in items], [i["candidates"] for i in items], [i["target"] for i in items],
+                          corpus, models, batch_size=batch_size, show_progress=False)
+    return rows, {}
 
 
 def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: SuiteModels) -> dict[str, Any]:

@@ -249,6 +249,14 @@ def _cited_text(neighbor: Mapping[str, Any]) -> str:
     return f"{neighbor.get('key', '')}: {title}. {abstract}".strip()
 
 
+def score_items(items: Sequence[Mapping[str, Any]], models: SciIGModels,
+                batch_size: int = 64) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """`score_sciig` on papers as the Ray engine's actors receive them (``text`` and ``target`` each): rows and the
+    scorers' seconds."""
+    return score_sciig([i["text"] for i in items], [i["target"] for i in items], models, show_progress=False,
+                       batch_size=batch_size)
+
+
 def score_sciig(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]], models: SciIGModels,
                 show_progress: bool = True, batch_size: int = 64) -> tuple[list[dict[str, Any]], dict[str, float]]:
     """(one row per prediction, aligned with `papers`; wall seconds per scorer).
