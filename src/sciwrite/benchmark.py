@@ -44,6 +44,10 @@ class Benchmark:
     score_items: Callable[..., tuple[list[dict[str, Any]], dict[str, float]]] | None = None
     #: scored_papers(split, source) -> (the paper_ids a submission is scored on, {paper_id: why never scored})
     scored_papers: Callable[[str, Any], tuple[tuple[str, ...], dict[str, str]]] | None = None
+    #: drilldown_papers(split, source) -> (the split's paper records, its corpus or None): the drill-down's papers
+    drilldown_papers: Callable[[str, Any], tuple[list[dict[str, Any]], Any]] | None = None
+    #: citation_view(record, paper, row, titles) -> (citations, extra, extra's caption, reference text, notes)
+    citation_view: Callable[..., tuple[Any, Any, str, str, list[str]]] | None = None
     summary_split_key: str = "split"  # the summary.json key that names the split or config scored
     prediction_split: str | None = None  # the split of a config its predictions are for, when the config has several
     printed_labels: Mapping[str, str] = field(default_factory=dict)  # metric -> header as the paper prints it

@@ -6,6 +6,7 @@ from sciwrite.benchmark import Benchmark
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.prompts import LEVELS
+from sciwrite.sciig.metrics.drilldown import citation_view, drilldown_papers
 from sciwrite.sciig.metrics.report import evaluate_sciig_files, report_text, scored_papers
 from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS, load_sciig_models, metrics_without_judge, score_items
 
@@ -30,6 +31,8 @@ SCIIG = Benchmark(
                                 "label)"},
     split_aliases=("--dataset",),
     scored_papers=scored_papers,
+    drilldown_papers=drilldown_papers,
+    citation_view=citation_view,
     load_models=load_sciig_models,
     score_items=score_items,
     summary_split_key="dataset",
