@@ -48,6 +48,11 @@ class Benchmark:
     drilldown_papers: Callable[[str, Any], tuple[list[dict[str, Any]], Any]] | None = None
     #: citation_view(record, paper, row, titles) -> (citations, extra, extra's caption, reference text, notes)
     citation_view: Callable[..., tuple[Any, Any, str, str, list[str]]] | None = None
+    #: sensitivity(profile, metrics, limit, seed, n_resamples, show_progress) -> (rows, papers, models): the
+    #: reference sections and their perturbations scored on the offline sample (`sciwrite.metrics.sensitivity`)
+    sensitivity: Callable[..., tuple[list[dict[str, Any]], int, Any]] | None = None
+    sensitivity_expected: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # metric -> pert -> direction
+    sensitivity_reasons: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (metric, pert or "*") -> why
     summary_split_key: str = "split"  # the summary.json key that names the split or config scored
     prediction_split: str | None = None  # the split of a config its predictions are for, when the config has several
     printed_labels: Mapping[str, str] = field(default_factory=dict)  # metric -> header as the paper prints it

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from sciwrite.benchmarks import BENCHMARKS
+from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.tables import cell, format_table, write_table
 from sciwrite.meta_eval.agreement import judge_agreement, metric_agreement, metric_scores, read_per_paper, read_ratings
 from sciwrite.meta_eval.correlation import correlations_from_dirs, plot_correlation_heatmap
@@ -14,13 +14,7 @@ from sciwrite.meta_eval.sensitivity import (
     PERTURBATIONS,
     failures,
     not_scored,
-    rwgbench_sensitivity,
-    sciig_sensitivity,
 )
-from sciwrite.rwgbench.data.loading import load_rwgbench
-from sciwrite.rwgbench.metrics.suite import load_suite_models
-from sciwrite.sciig.data.loading import load_sciig
-from sciwrite.sciig.metrics.suite import load_sciig_models
 
 
 def _write(rows: list[dict], stem: str | None) -> None:
@@ -74,18 +68,13 @@ SENSITIVITY_COLUMNS = ["metric", "perturbation", "expected", "n_papers", "refere
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> None:
-    if args.benchmark == "rwgbench":
-        papers, corpus = load_rwgbench("sample"), load_rwgbench("sample_corpus")
-        papers = [dict(p) for p in papers][:args.limit]
-        suite = load_suite_models(args.profile, metrics=args.metrics)
-        rows = rwgbench_sensitivity(papers, corpus, suite, seed=args.seed, n_resamples=args.resamples,
-                                    show_progress=True)
-    else:
-        papers = [dict(p) for p in load_sciig("sample", split="test")][:args.limit]
-        suite = load_sciig_models(args.profile, metrics=args.metrics)
-        rows = sciig_sensitivity(papers, suite, seed=args.seed, n_resamples=args.resamples, show_progress=True)
+    bench = get_benchmark(args.benchmark)
+    if bench.sensitivity is None:
+        raise ValueError(f"benchmark {bench.name!r} declares no sensitivity analysis")
+    rows, n_papers, suite = bench.sensitivity(args.profile, args.metrics, args.limit, seed=args.seed,
+                                              n_resamples=args.resamples, show_progress=True)
     print(f"{args.benchmark} sensitivity: the reference section scored as the prediction, against "
-          f"{len(PERTURBATIONS)} perturbations of it, {len(papers)} papers, profile {suite.profile}; difference = "
+          f"{len(PERTURBATIONS)} perturbations of it, {n_papers} papers, profile {suite.profile}; difference = "
           f"perturbed - reference, 95% paired bootstrap interval ({args.resamples} resamples, seed {args.seed})")
     print(format_table(rows, SENSITIVITY_COLUMNS, left=3))
     failed = failures(rows)

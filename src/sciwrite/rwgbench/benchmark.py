@@ -6,6 +6,7 @@ from sciwrite.benchmark import Benchmark
 from sciwrite.rwgbench.data.configs import CONFIGS
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.generation.methods import METHODS
+from sciwrite.rwgbench.metrics import sensitivity
 from sciwrite.rwgbench.metrics.drilldown import citation_view, drilldown_papers
 from sciwrite.rwgbench.metrics.report import SPLITS, evaluate_prediction_files, report_text, scored_papers
 from sciwrite.rwgbench.metrics.suite import (
@@ -33,6 +34,9 @@ RWGBENCH = Benchmark(
     model_roles=("scibert", "nli", "citation_frame", "judge"),
     evaluate_flags={"missing_as_empty": "score papers without a prediction as empty sections"},
     scored_papers=scored_papers,
+    sensitivity=sensitivity.run_sensitivity,
+    sensitivity_expected=sensitivity.EXPECTED,
+    sensitivity_reasons=sensitivity.REASONS,
     drilldown_papers=drilldown_papers,
     citation_view=citation_view,
     load_models=load_suite_models,

@@ -6,6 +6,7 @@ from sciwrite.benchmark import Benchmark
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.prompts import LEVELS
+from sciwrite.sciig.metrics import sensitivity
 from sciwrite.sciig.metrics.drilldown import citation_view, drilldown_papers
 from sciwrite.sciig.metrics.report import evaluate_sciig_files, report_text, scored_papers
 from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS, load_sciig_models, metrics_without_judge, score_items
@@ -31,6 +32,9 @@ SCIIG = Benchmark(
                                 "label)"},
     split_aliases=("--dataset",),
     scored_papers=scored_papers,
+    sensitivity=sensitivity.run_sensitivity,
+    sensitivity_expected=sensitivity.EXPECTED,
+    sensitivity_reasons=sensitivity.REASONS,
     drilldown_papers=drilldown_papers,
     citation_view=citation_view,
     load_models=load_sciig_models,
