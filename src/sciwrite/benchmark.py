@@ -18,7 +18,7 @@ from typing import Any
 class Benchmark:
     """One benchmark's interface; every field is data or a library function taking plain arguments."""
 
-    name: str  # the id used on the command line and in prediction files: "rwgbench", "sciig"
+    name: str  # the id used on the command line and in prediction files (rwgbench, sciig)
     title: str  # as the paper names it
     paper: str  # the paper's reference (arXiv id)
     configs: tuple[str, ...]  # dataset configs a prediction file can be scored against
@@ -53,6 +53,9 @@ class Benchmark:
     sensitivity: Callable[..., tuple[list[dict[str, Any]], int, Any]] | None = None
     sensitivity_expected: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # metric -> pert -> direction
     sensitivity_reasons: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (metric, pert or "*") -> why
+    #: quickstart(QuickstartRun) -> results by name: this benchmark's part of `sciwrite quickstart`
+    quickstart: Callable[[Any], dict[str, Any]] | None = None
+    sample_dir: Callable[[], Path] | None = None  # where the offline sample is built by default
     summary_split_key: str = "split"  # the summary.json key that names the split or config scored
     prediction_split: str | None = None  # the split of a config its predictions are for, when the config has several
     printed_labels: Mapping[str, str] = field(default_factory=dict)  # metric -> header as the paper prints it

@@ -71,5 +71,5 @@ def test_worker_once_scores_the_queue(mini_sample_folder, tmp_path, capsys):
 
 def test_serve_command_leaves_defaults_out(tmp_path):
     assert serve_command(default_store_path()).endswith("leaderboard serve")
-    line = serve_command(tmp_path / "my store.sqlite", "/data/rwg", None)
+    line = serve_command(tmp_path / "my store.sqlite", {"rwgbench": "/data/rwg", "sciig": None})
     assert line.endswith(f"leaderboard serve --store '{tmp_path / 'my store.sqlite'}' --rwgbench-source /data/rwg")

@@ -76,15 +76,16 @@ def import_quickstart(store: ResultsStore, out_dir: str | Path) -> list[tuple[Su
     return imported
 
 
-def serve_command(store: str | Path | None = None, rwgbench_source: str | Path | None = None,
-                  sciig_source: str | Path | None = None) -> str:
-    """The one command that opens the leaderboard on `store` (defaults left out), as a shell line."""
+def serve_command(store: str | Path | None = None, sources: Mapping[str, str | Path | None] | None = None) -> str:
+    """The one command that opens the leaderboard on `store` (defaults left out), as a shell line; `sources` gives
+    a benchmark's dataset folder by name (``--<benchmark>-source``; None: its default)."""
     exe = Path(sys.executable).parent / "sciwrite"
     program = os.path.relpath(exe) if exe.exists() and not os.path.relpath(exe).startswith("..") else "sciwrite"
     argv = [program, "leaderboard", "serve"]
     if store is not None and Path(store).resolve() != default_store_path().resolve():
         argv += ["--store", str(store)]
-    for flag, value in (("--rwgbench-source", rwgbench_source), ("--sciig-source", sciig_source)):
-        if value is not None:
-            argv += [flag, str(value)]
+    given = dict(sources or {})
+    for name in BENCHMARKS:
+        if given.get(name) is not None:
+            argv += [f"--{name}-source", str(given[name])]
     return shlex.join(argv)

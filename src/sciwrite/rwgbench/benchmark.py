@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sciwrite.benchmark import Benchmark
-from sciwrite.rwgbench.data.configs import CONFIGS
+from sciwrite.rwgbench.data.configs import CONFIGS, default_data_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.generation.methods import METHODS
 from sciwrite.rwgbench.metrics import sensitivity
@@ -16,6 +16,7 @@ from sciwrite.rwgbench.metrics.suite import (
     metrics_without_judge,
     score_items,
 )
+from sciwrite.rwgbench.quickstart import run_rwgbench_quickstart
 
 RWGBENCH = Benchmark(
     name="rwgbench",
@@ -34,6 +35,8 @@ RWGBENCH = Benchmark(
     model_roles=("scibert", "nli", "citation_frame", "judge"),
     evaluate_flags={"missing_as_empty": "score papers without a prediction as empty sections"},
     scored_papers=scored_papers,
+    quickstart=run_rwgbench_quickstart,
+    sample_dir=default_data_dir,
     sensitivity=sensitivity.run_sensitivity,
     sensitivity_expected=sensitivity.EXPECTED,
     sensitivity_reasons=sensitivity.REASONS,

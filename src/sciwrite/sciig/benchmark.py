@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from sciwrite.benchmark import Benchmark
-from sciwrite.sciig.data.configs import SCIIG_CONFIGS
+from sciwrite.sciig.data.configs import SCIIG_CONFIGS, default_sciig_dir
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.prompts import LEVELS
 from sciwrite.sciig.metrics import sensitivity
 from sciwrite.sciig.metrics.drilldown import citation_view, drilldown_papers
 from sciwrite.sciig.metrics.report import evaluate_sciig_files, report_text, scored_papers
 from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS, load_sciig_models, metrics_without_judge, score_items
+from sciwrite.sciig.quickstart import run_sciig_quickstart
 
 SCIIG = Benchmark(
     name="sciig",
@@ -32,6 +33,8 @@ SCIIG = Benchmark(
                                 "label)"},
     split_aliases=("--dataset",),
     scored_papers=scored_papers,
+    quickstart=run_sciig_quickstart,
+    sample_dir=default_sciig_dir,
     sensitivity=sensitivity.run_sensitivity,
     sensitivity_expected=sensitivity.EXPECTED,
     sensitivity_reasons=sensitivity.REASONS,

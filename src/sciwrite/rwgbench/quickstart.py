@@ -1,0 +1,114 @@
+"""RWGBench's part of the quick start (`sciwrite.quickstart`): build the sample when missing, index its corpus
+with BM25 and the profile's dense encoder and report retrieval quality of the gold citations, generate RAG over
+BM25, RAG over dense retrieval and Oracle candidates (the extractive floor without a model), score the three
+systems and print Table 2, and plot them side by side."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.tables import format_table, plot_metric_bars, write_table
+from sciwrite.generation.extractive import ExtractiveRWGBench
+from sciwrite.generation.quickstart_run import QuickstartRun, say
+from sciwrite.generation.runner import run_generation
+from sciwrite.retrieval import BM25Retriever, DenseRetriever, evaluate_retrieval
+from sciwrite.rwgbench.data.configs import default_data_dir
+from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.data.sample_folder import write_sample_folder
+from sciwrite.rwgbench.generation.methods import RAG, CorpusLookup, prepare_records
+from sciwrite.rwgbench.metrics.report import evaluate_prediction_files, format_table2
+from sciwrite.rwgbench.metrics.suite import TABLE2_GROUPS, metrics_without_judge, table2_row
+
+#: RWGBench systems of the quick start: name -> where its candidates come from.
+RWGBENCH_SYSTEMS = {"rag-bm25": "bm25", "rag-dense": "dense", "oracle": "oracle"}
+#: Metrics drawn in the comparison plot (RWGBench Table 2 keys that the lite profile computes).
+PLOT_METRICS = ("precision", "recall", "topical_relevance", "citation_density", "citation_distribution_balance",
+                "positioning_structure_similarity", "citation_frame_alignment", "rougeL", "bertscore_f1")
+
+
+def run_rwgbench_quickstart(run: QuickstartRun) -> dict[str, Any]:
+    """{"rwgbench": the three systems' summaries, "retrieval": the retrieval report rows}; tables under
+    ``<out>/rwgbench/<system>/``, ``<out>/retrieval.*``, ``<out>/rwgbench_table2.*`` and the plot."""
+    data_dir, out_dir = Path(run.source or default_data_dir()), run.out_dir
+    if run.rebuild or not (data_dir / "README.md").exists():
+        stats = write_sample_folder(data_dir, show_progress=run.show_progress)
+        print(f"built the RWGBench sample in {data_dir}:")
+        print(format_table([{"statistic": k, "value": v} for k, v in stats.items()]))
+    papers = load_rwgbench("sample", source=data_dir)
+    corpus = load_rwgbench("sample_corpus", source=data_dir)
+    print(f"\nRWGBench sample: {len(papers)} target papers, {len(corpus)} corpus documents")
+    retrievers = {
+        "bm25": BM25Retriever.from_corpus(corpus, show_progress=run.show_progress),
+        "dense": DenseRetriever.from_corpus(corpus, profile=run.profile, show_progress=run.show_progress),
+    }
+    retrievers["bm25"].save(data_dir / "bm25" / "sample_corpus")
+    retrievers["dense"].save(data_dir / "faiss" / "sample_corpus")
+    retrieval_rows = _retrieval_report(retrievers, papers, out_dir, run.show_progress)
+
+    targets = papers.to_list()[:run.limit] if run.limit else papers.to_list()
+    files = _generate(targets, corpus, retrievers, out_dir / "generations" / "rwgbench", run)
+    summaries = evaluate_prediction_files(list(files.values()), "sample", source=data_dir,
+                                          out_dir=out_dir / "rwgbench", systems=list(files), profile=run.profile,
+                                          metrics=None if run.model else metrics_without_judge(None),
+                                          show_progress=run.show_progress)
+    print(f"\nRWGBench sample, {summaries[0]['n_papers']} papers, {run.writer} writer, profile {run.profile}:")
+    print(format_table2(summaries))
+    for metric, why in summaries[0]["not_computed"].items():
+        print(f"  not computed: {metric}: {why.splitlines()[0][:160]}")
+    write_table([table2_row(s, s["system"]) for s in summaries], out_dir / "rwgbench_table2")
+    plot = _plot_systems(summaries, out_dir / "rwgbench_systems.png",
+                         f"RWGBench sample: {run.writer} writer over three candidate lists "
+                         f"({summaries[0]['n_papers']} papers)")
+    print(f"\nwrote {out_dir / 'retrieval.csv'}, {out_dir / 'rwgbench_table2.csv'} (+ .json), "
+          f"{out_dir / 'rwgbench'}/<system>/, the generations under {out_dir / 'generations' / 'rwgbench'} and the "
+          f"plot {plot}")
+    return {"rwgbench": summaries, "retrieval": retrieval_rows}
+
+
+def _retrieval_report(retrievers: dict[str, Any], papers: Any, out_dir: Path, show_progress: bool) -> list[dict[str, Any]]:
+    rows, per_paper = [], []
+    for name, retriever in retrievers.items():
+        label = name if name == "bm25" else f"dense ({retriever.encoder_name.removeprefix('packaged:')})"
+        report = evaluate_retrieval(retriever, papers, label, show_progress=show_progress)
+        rows.append(report.summary_row())
+        per_paper += [{"retriever": label, **row} for row in report.per_paper]
+    print("\nRetrieval quality of the gold citations (query: title + abstract; target paper excluded):")
+    print(format_table(rows))
+    write_table(rows, out_dir / "retrieval")
+    write_table(per_paper, out_dir / "retrieval_per_paper")
+    plot_metric_bars(rows, "retriever", [k for k in rows[0] if k.startswith(("recall@", "ndcg@"))],
+                     out_dir / "retrieval.png", title=f"RWGBench sample: retrieval of gold citations ({len(papers)} papers)")
+    return rows
+
+
+def _generate(targets: list[dict[str, Any]], corpus: Any, retrievers: dict[str, Any], out: Path,
+              run: QuickstartRun) -> dict[str, Path]:
+    """One prediction file per quick-start system (resumable); the writer is the extractive floor or RAG."""
+    lookup = CorpusLookup(corpus)
+    writer: Any = ExtractiveRWGBench() if run.model is None else None
+    files = {}
+    for system, source in RWGBENCH_SYSTEMS.items():
+        records = prepare_records(targets, lookup, None if source == "oracle" else retrievers[source],
+                                  oracle=source == "oracle")
+        if run.model is not None:
+            writer = RAG(retriever=source, k=None if source == "oracle" else 50)
+        path = out / f"{system}.jsonl"
+        report = run_generation(records, writer, run.backend(), path, show_progress=run.show_progress,
+                                ledger=run.ledger(out),
+                                meta={"benchmark": "rwgbench", "split": "sample", "model": run.model or "extractive",
+                                      "method": writer.name, "retriever": source})
+        say(f"RWGBench {system}", report)
+        files[system] = path
+    return files
+
+
+def _plot_systems(summaries: list[dict[str, Any]], path: Path, title: str) -> Path:
+    """Grouped bars, one group per computed 0-1 metric (Table 2 labels), one bar per system."""
+    labels = {key: label for columns in TABLE2_GROUPS.values() for key, label in columns}
+    metrics = [k for k in PLOT_METRICS if summaries[0].get(k) is not None]
+    rows = [{"system": s["system"], **{labels[k]: s[k] for k in metrics}} for s in summaries]
+    return plot_metric_bars(rows, "system", [labels[k] for k in metrics], path, title=title)
+
+
+__all__ = ["PLOT_METRICS", "RWGBENCH_SYSTEMS", "run_rwgbench_quickstart"]
