@@ -246,3 +246,16 @@ def test_judge_cache_keeps_the_snapshot_and_a_new_one_is_visible(tmp_path):
     assert all(r["seed"] == 42 and "temperature" not in r for r in server.requests)
     record = json.loads(cache.read_text().splitlines()[0])
     assert (record["snapshot"], record["system_fingerprint"]) == ("gpt-5.5-2026-04-23", "fp_2026a")
+
+
+def test_a_ledger_cut_off_by_a_crash_goes_on_on_a_new_line(tmp_path):
+    from sciwrite.llm.types import Completion
+
+    path = tmp_path / "usage.jsonl"
+    path.write_text('{"purpose": "generate", "cost_usd": 0.5}\n{"purpose": "gen')  # the crash cut the last line
+    ledger = UsageLedger(path)
+    assert ledger.total.requests == 1 and ledger.total.cost_usd == 0.5  # the cut line is not counted
+    ledger.record(Completion("x", "gpt-5.5", 10, 2), model="gpt-5.5", purpose="judge")
+    lines = path.read_text().splitlines()
+    assert lines[1] == '{"purpose": "gen' and json.loads(lines[2])["purpose"] == "judge"
+    assert UsageLedger(path).total.requests == 2

@@ -75,8 +75,9 @@ def check_comparable(names: Sequence[str], blocks: Sequence[Mapping[str, Any] | 
             raise ValueError(f"{name} was not scored like {names[0]}: " + "; ".join(differences) + hint)
         for line in differences:
             print(f"warning: {name} vs {names[0]}: {line}")
-        if snapshot_changes(base, block):
-            print(f"warning: {name} vs {names[0]}: {snapshot_changes(base, block)}")
+        changed = snapshot_changes(base, block)
+        if changed:
+            print(f"warning: {name} vs {names[0]}: {changed}")
 
 
 def numeric_keys(rows: Mapping[str, Mapping[str, Any]]) -> set[str]:

@@ -22,6 +22,7 @@ from sciwrite.cli.engine_options import add_engine_options
 from sciwrite.cli.generate_common import LEDGER_NAME, model_option
 from sciwrite.core.predictions import BAD_RECORDS
 from sciwrite.core.tables import write_table
+from sciwrite.llm.capabilities import describe_adjustment
 from sciwrite.llm.ledger import PriceTable, UsageLedger
 from sciwrite.sciig.metrics.tables import format_table3, table3_from_summary_files, table3_rows
 
@@ -53,8 +54,7 @@ def print_llm_record(summary: dict) -> None:
               f"({', '.join(f'{k}: {v}' for k, v in snapshots.items())}); scores may not be comparable")
     for role, described in (summary.get("llm_requests") or {}).items():
         for item in described.get("adjustments", []):
-            sent = f"sent as {item['sent_as']}={item['sent']!r}" if item["sent_as"] else "not sent"
-            print(f"{role}: not applied as asked: {item['parameter']}={item['requested']!r} {sent} ({item['reason']})")
+            print(f"{role}: not applied as asked: {describe_adjustment(item)}")
 
 
 def print_usage(summary: dict) -> None:

@@ -24,7 +24,7 @@ import yaml
 
 from sciwrite.generation.runner import Method, RunReport, dry_run, run_generation
 from sciwrite.llm.backends import APIBackend, make_backend, parse_model_id, policy_for
-from sciwrite.llm.capabilities import check_model_options, parse_model_option
+from sciwrite.llm.capabilities import check_model_options, describe_adjustment, parse_model_option
 from sciwrite.llm.ledger import PriceTable, UsageLedger
 from sciwrite.llm.types import Backend, GenerationSettings
 
@@ -252,7 +252,8 @@ def execute(args: argparse.Namespace, records: Sequence[Mapping[str, Any]], meth
         return None
     backend = backend_from_args(args)
     ledger = ledger_from_args(args, out_path)
-    meta = {**meta, **({"model_options": model_options_from_args(args)} if model_options_from_args(args) else {})}
+    options = model_options_from_args(args)
+    meta = {**meta, **({"model_options": options} if options else {})}
     report = run_generation(records, method, backend, out_path, settings=settings_from_args(args), meta=meta,
                             limit=args.limit, retry_failed=args.retry_failed, ledger=ledger,
                             keep_reasoning=getattr(args, "keep_reasoning", False))
@@ -266,8 +267,7 @@ def execute(args: argparse.Namespace, records: Sequence[Mapping[str, Any]], meth
         print(f"cost: ${ledger.session.cost_usd:.4f} in this run, ${total.cost_usd:.4f} in {ledger.path}"
               f"{f' (budget ${ledger.max_cost:.2f})' if ledger.max_cost is not None else ''}{unpriced}")
     for item in report.adjustments:
-        sent = f"sent as {item['sent_as']}={item['sent']!r}" if item["sent_as"] else "not sent"
-        print(f"not applied as asked: {item['parameter']}={item['requested']!r} {sent} ({item['reason']})")
+        print(f"not applied as asked: {describe_adjustment(item)}")
     if report.stopped == "max_cost":
         print(f"stopped at the budget: {report.n_not_started} papers not started; rerun with a higher --max-cost "
               "to resume")

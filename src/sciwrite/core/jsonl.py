@@ -61,3 +61,13 @@ def append_whole_line(path: str | Path, line: str) -> None:
             view = view[os.write(fd, view):]
     finally:
         os.close(fd)
+
+
+def ends_mid_line(path: str | Path) -> bool:
+    """Whether the file at `path` ends without a newline (a last line cut short by a crash), reading one byte."""
+    path = Path(path)
+    if not path.exists() or path.stat().st_size == 0:
+        return False
+    with path.open("rb") as f:
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) != b"\n"

@@ -13,7 +13,7 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,6 +92,24 @@ def check_bad_records(policy: str) -> str:
     return policy
 
 
+def malformed_records(path: str | Path, problems: Sequence[str]) -> str:
+    """The error text naming a file's malformed lines (the first `MAX_LISTED_PROBLEMS`, then how many more)."""
+    listed = "\n  ".join(problems[:MAX_LISTED_PROBLEMS])
+    more = f"\n  ... and {len(problems) - MAX_LISTED_PROBLEMS} more" if len(problems) > MAX_LISTED_PROBLEMS else ""
+    return f"{path}: {len(problems)} malformed prediction record(s):\n  {listed}{more}"
+
+
+def write_rejected(out_dir: Path, rejected: Sequence[Mapping[str, Any]]) -> Path | None:
+    """``rejected.jsonl`` in `out_dir` with the rejected lines (its path), or no such file when there are none: a
+    stale one from an earlier run would mislead."""
+    path = out_dir / "rejected.jsonl"
+    if not rejected:
+        path.unlink(missing_ok=True)
+        return None
+    path.write_text("".join(json.dumps(dict(item), ensure_ascii=False) + "\n" for item in rejected), encoding="utf-8")
+    return path
+
+
 def reject_or_keep(path: str | Path, rejected: Sequence[dict[str, Any]], policy: str) -> None:
     """Raise for `rejected` lines under the ``error`` policy (every line named); log them under ``skip``."""
     check_bad_records(policy)
@@ -99,10 +117,8 @@ def reject_or_keep(path: str | Path, rejected: Sequence[dict[str, Any]], policy:
         return
     if policy == "error":
         problems = [f"line {item['line']}: {item['problem']}" for item in rejected]
-        listed = "\n  ".join(problems[:MAX_LISTED_PROBLEMS])
-        more = f"\n  ... and {len(problems) - MAX_LISTED_PROBLEMS} more" if len(problems) > MAX_LISTED_PROBLEMS else ""
-        raise ValueError(f"{path}: {len(problems)} malformed prediction record(s):\n  {listed}{more}\n(fix them, or "
-                         "pass --bad-records skip to score the good lines and list these in rejected.jsonl)")
+        raise ValueError(malformed_records(path, problems) + "\n(fix them, or pass --bad-records skip to score the "
+                         "good lines and list these in rejected.jsonl)")
     for item in rejected:
         logger.warning("%s, line %d: %s (not scored; written to rejected.jsonl)", path, item["line"], item["problem"])
 
@@ -145,9 +161,7 @@ def read_predictions(path: str | Path) -> list[dict[str, Any]]:
         else:
             records.append(record)
     if problems:
-        listed = "\n  ".join(problems[:MAX_LISTED_PROBLEMS])
-        more = f"\n  ... and {len(problems) - MAX_LISTED_PROBLEMS} more" if len(problems) > MAX_LISTED_PROBLEMS else ""
-        raise ValueError(f"{path}: {len(problems)} malformed prediction record(s):\n  {listed}{more}")
+        raise ValueError(malformed_records(path, problems))
     return records
 
 

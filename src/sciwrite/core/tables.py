@@ -9,6 +9,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+#: What a results table shows for a metric without a value (not computed, or not applicable), as the papers print it.
+MISSING_CELL = "\u2013"
+
 
 def cell(value: Any, none: str = "-") -> str:
     """One table cell: floats to 4 decimals, `none` for a value not computed, anything else as text."""

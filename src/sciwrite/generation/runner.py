@@ -34,7 +34,7 @@ import logging
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -384,8 +384,6 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
 def _write_meta(report: RunReport, meta: Mapping[str, Any] | None, settings: GenerationSettings,
                 backend: Backend | None, ledger: UsageLedger | None) -> None:
     """The run's metadata beside its output: what was asked, how requests were built, what it did and cost."""
-    from dataclasses import asdict
-
     policy = getattr(backend, "policy", None)
     report.adjustments = policy.adjustments() if policy is not None else []
     data = {"meta": dict(meta or {}), "model": getattr(backend, "model", None) or "extractive",

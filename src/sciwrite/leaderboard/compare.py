@@ -47,8 +47,9 @@ def compare_systems(store: ResultsStore, id_a: str, id_b: str, n_resamples: int 
     if differences and not allow_mixed_provenance:
         raise ValueError(f"{b.system!r} was not scored like {a.system!r}: {'; '.join(differences)} (tick 'compare "
                          "across different provenance' to compare them anyway)")
-    if block_a and block_b and snapshot_changes(block_a, block_b):
-        differences.append(snapshot_changes(block_a, block_b))
+    changed = snapshot_changes(block_a, block_b) if block_a and block_b else None
+    if changed:
+        differences.append(changed)
     rows_a, rows_b = store.paper_rows(id_a), store.paper_rows(id_b)
     for submission, rows in ((a, rows_a), (b, rows_b)):
         if not rows:

@@ -17,12 +17,13 @@ import pandas as pd
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.tables import MISSING_CELL
 from sciwrite.leaderboard.store import ResultsStore
 
 #: Metrics where a lower value is better (everything else: higher is better). The one place that says so.
 LOWER_IS_BETTER: frozenset[str] = frozenset({"perplexity"})
 #: What a cell shows for a metric without a value (not computed, or not applicable), as the papers print it.
-MISSING = "\u2013"
+MISSING = MISSING_CELL
 #: Submission fields copied onto each row, then the summary fields.
 _INFO_FIELDS = ("id", "system", "model", "method", "retriever", "weights", "url", "split")
 #: Text fields the search box looks in.

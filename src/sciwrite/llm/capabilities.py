@@ -98,6 +98,14 @@ def check_model_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     return out
 
 
+def describe_adjustment(adjustment: Mapping[str, Any]) -> str:
+    """``temperature=0.7 not sent (why)`` / ``max_tokens=300 sent as max_completion_tokens=25000 (why)``: one
+    parameter not applied as asked, as the log, the run's end and the evaluation print it."""
+    sent = (f"sent as {adjustment['sent_as']}={adjustment['sent']!r}"
+            if adjustment.get("sent_as") and adjustment.get("sent") is not None else "not sent")
+    return f"{adjustment['parameter']}={adjustment['requested']!r} {sent} ({adjustment['reason']})"
+
+
 class RequestPolicy:
     """How requests to one model at one endpoint are built for a run (see the module docstring)."""
 
@@ -190,10 +198,10 @@ class RequestPolicy:
         with self._lock:
             if key in self._adjustments:
                 return
-            what = (f"sent as {sent_as}={sent!r}" if sent_as and sent is not None else "not sent")
-            self._adjustments[key] = {"model": self.label, "parameter": parameter, "requested": requested,
-                                      "sent": sent, "sent_as": sent_as, "reason": reason, "source": source}
-        logger.warning("%s: %s=%r %s: %s", self.label, parameter, requested, what, reason)
+            adjustment = {"model": self.label, "parameter": parameter, "requested": requested, "sent": sent,
+                          "sent_as": sent_as, "reason": reason, "source": source}
+            self._adjustments[key] = adjustment
+        logger.warning("%s: %s", self.label, describe_adjustment(adjustment))
 
     def adjustments(self) -> list[dict[str, Any]]:
         """Every parameter not applied as asked (once each), for the run's metadata."""
@@ -206,4 +214,4 @@ class RequestPolicy:
 
 
 __all__ = ["ADAPTABLE_CODES", "CHAT", "Capabilities", "FAMILIES", "MODEL_FAMILIES", "OPENAI_REASONING",
-           "RequestPolicy", "capabilities_for", "check_model_options", "parse_model_option"]
+           "RequestPolicy", "capabilities_for", "check_model_options", "describe_adjustment", "parse_model_option"]

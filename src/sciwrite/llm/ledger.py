@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from sciwrite.core.jsonl import append_whole_line, iter_json_lines
+from sciwrite.core.jsonl import append_whole_line, ends_mid_line, iter_json_lines
 from sciwrite.llm.types import Completion
 
 PRICES_VARIABLE = "SCIWRITE_PRICES"
@@ -164,8 +164,7 @@ class UsageLedger:
         self.total = Totals.from_file(self.path)  # every line of the file, earlier runs included
         self.session = Totals()  # the lines this object wrote
         self._lock = threading.Lock()
-        self._needs_newline = self.path.exists() and self.path.stat().st_size > 0 \
-            and not self.path.read_bytes().endswith(b"\n")
+        self._needs_newline = ends_mid_line(self.path)
 
     def __getstate__(self) -> dict[str, Any]:  # travels to Ray actors: each appends to the same file
         return {k: v for k, v in self.__dict__.items() if k != "_lock"}
@@ -210,12 +209,11 @@ class UsageLedger:
                 "max_cost_usd": self.max_cost, "prices": self.prices.sources}
 
 
-def open_ledger(ledger: UsageLedger | str | os.PathLike[str] | None, *, prices: str | None = None,
-                max_cost: float | None = None) -> UsageLedger | None:
-    """A ledger object from a ledger or a path (what travels to Ray actors); None stays None."""
+def open_ledger(ledger: UsageLedger | str | os.PathLike[str] | None) -> UsageLedger | None:
+    """A ledger object from a ledger or a path (priced by the default table); None stays None."""
     if ledger is None or isinstance(ledger, UsageLedger):
         return ledger
-    return UsageLedger(ledger, prices=PriceTable.load(prices), max_cost=max_cost)
+    return UsageLedger(ledger)
 
 
 __all__ = ["PRICES_VARIABLE", "Price", "PriceTable", "Totals", "UsageLedger", "open_ledger"]

@@ -195,6 +195,15 @@ def snapshot_counts(rows: Sequence[Mapping[str, Any]], field: str) -> dict[str, 
     return counts
 
 
+def judge_provenance(summary: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The judge's model and the snapshots and fingerprints that answered, from a suite's summary (None when the
+    judge did not run), for the provenance block."""
+    if "judge_snapshots" not in summary:
+        return None
+    return {"model": summary.get("models", {}).get("judge"), "snapshots": summary["judge_snapshots"],
+            "system_fingerprints": summary.get("judge_system_fingerprints", {})}
+
+
 def llm_record(clients: Mapping[str, Any], judge_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """What an evaluation's LLM calls were, for its summary: ``llm_usage`` (tokens and cost of this evaluation's
     lines in the usage ledger, whichever process wrote them) and ``llm_requests`` (per role: model family, options,

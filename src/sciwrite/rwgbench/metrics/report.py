@@ -21,10 +21,11 @@ from sciwrite.core.predictions import (
     join_by_paper_id,
     read_prediction_records,
     read_predictions,
+    write_rejected,
 )
 from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, provenance
-from sciwrite.core.tables import format_grouped_table
-from sciwrite.metrics.judge import JUDGE_SEED, llm_record
+from sciwrite.core.tables import MISSING_CELL, format_grouped_table
+from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance, llm_record
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.judge import JUDGE_TEMPLATES
 from sciwrite.rwgbench.metrics.suite import (
@@ -117,20 +118,12 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
                    **llm_record({"judge": getattr(suite, "judge", None)}, judge_options)}
         summary = {"schema_version": SUMMARY_SCHEMA_VERSION, **summary, "provenance": provenance(
             benchmark="rwgbench", config=paper_config, dataset=papers, profile=means.get("profile"),
-            models=means.get("models", {}), judge=_judge_provenance(means), templates=JUDGE_TEMPLATES,
+            models=means.get("models", {}), judge=judge_provenance(means), templates=JUDGE_TEMPLATES,
             seeds={"bootstrap": seed, "judge": JUDGE_SEED}, engine=engine, started=started, finished=time.time())}
         if out_dir is not None:
             write_results(rows, summary, Path(out_dir) / system, system, rejected)
         summaries.append(summary)
     return summaries
-
-
-def _judge_provenance(means: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The judge's model and the snapshots and fingerprints that answered, when the judge ran."""
-    if "judge_snapshots" not in means:
-        return None
-    return {"model": means.get("models", {}).get("judge"), "snapshots": means["judge_snapshots"],
-            "system_fingerprints": means.get("judge_system_fingerprints", {})}
 
 
 def run_metadata(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -211,19 +204,8 @@ def write_results(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
         writer = csv.DictWriter(f, fieldnames=list(row))
         writer.writeheader()
         writer.writerow(row)
-    written = [per_paper, summary_json, summary_csv]
-    rejected_path = out_dir / "rejected.jsonl"
-    if rejected:
-        rejected_path.write_text("".join(json.dumps(dict(item), ensure_ascii=False) + "\n" for item in rejected),
-                                 encoding="utf-8")
-        written.append(rejected_path)
-    elif rejected_path.exists():
-        rejected_path.unlink()  # a stale file from an earlier run would mislead
-    return written
-
-
-#: What Table 2 prints for a metric without a value (not computed, or not applicable as CSC / TRT for Direct).
-MISSING_CELL = "\u2013"
+    rejected_path = write_rejected(out_dir, rejected)
+    return [per_paper, summary_json, summary_csv, *([rejected_path] if rejected_path else [])]
 
 
 def table2_cell(value: Any) -> str:

@@ -9,12 +9,11 @@ from typing import Any
 
 import pandas as pd
 
+from sciwrite.core.tables import MISSING_CELL
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.metrics.citations import resolve_keys
 from sciwrite.sources.apa import comparison_key
 
-#: What a cell shows for a value the row does not hold.
-MISSING = "\u2013"
 NEIGHBOR_COLUMNS = ("Key", "Title", "Cited by the generation")
 
 
@@ -26,7 +25,7 @@ def drilldown_papers(config: str, source: Any = None) -> tuple[list[dict[str, An
 def sciig_citations(neighbors: Sequence[Mapping[str, Any]], row: Mapping[str, Any] | None
                     ) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
     """(the paper's cited works: Key, Title, Cited by the generation — "yes" / "no" from the row's ``cited_keys``,
-    `MISSING` when the row holds none; the generation's citations outside them; notes)."""
+    `MISSING_CELL` when the row holds none; the generation's citations outside them; notes)."""
     keys = (row or {}).get("cited_keys")
     notes: list[str] = []
     cited: set[str] | None = None
@@ -37,7 +36,7 @@ def sciig_citations(neighbors: Sequence[Mapping[str, Any]], row: Mapping[str, An
         notes.append("the per-paper row holds no extracted citations (citation correctness was not computed), "
                      "so only the cited works are listed")
     table = [{"Key": n.get("key", ""), "Title": n.get("title", ""),
-              "Cited by the generation": MISSING if cited is None else
+              "Cited by the generation": MISSING_CELL if cited is None else
               ("yes" if comparison_key(str(n.get("key", ""))) in cited else "no")} for n in neighbors]
     extra = pd.DataFrame([{"Citation": k} for k in (row or {}).get("not_in_neighbors", outside)], columns=["Citation"])
     return pd.DataFrame(table, columns=list(NEIGHBOR_COLUMNS)), extra, notes

@@ -33,10 +33,16 @@ from typing import Any
 
 from sciwrite.benchmark import table_labels
 from sciwrite.core.engine import LOCAL, RAY, check_engine, ray_engine
-from sciwrite.core.predictions import check_bad_records, join_by_paper_id, read_prediction_records, reject_or_keep
+from sciwrite.core.predictions import (
+    check_bad_records,
+    join_by_paper_id,
+    read_prediction_records,
+    reject_or_keep,
+    write_rejected,
+)
 from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, provenance
 from sciwrite.core.tables import cell, format_table
-from sciwrite.metrics.judge import JUDGE_SEED, llm_record
+from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance, llm_record
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS, holdout_rule
 from sciwrite.sciig.data.llm_map import TABLE8_HEAD, TABLE8_RECORD, TABLE8_TASK
 from sciwrite.sciig.data.loading import load_sciig
@@ -145,9 +151,7 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
                              "citation_extractor": getattr(suite, "citation_extractor", None)}, judge_options)}
     summary = {"schema_version": SUMMARY_SCHEMA_VERSION, **summary, "provenance": provenance(
         benchmark="sciig", config=dataset, dataset=papers, profile=means.get("profile"), models=means.get("models", {}),
-        judge=None if "judge_snapshots" not in means else {
-            "model": means.get("models", {}).get("judge"), "snapshots": means["judge_snapshots"],
-            "system_fingerprints": means.get("judge_system_fingerprints", {})},
+        judge=judge_provenance(means),
         templates={**JUDGE_TEMPLATES, "table8_head": TABLE8_HEAD, "table8_record": TABLE8_RECORD,
                    "table8_task": TABLE8_TASK},
         seeds={"bootstrap": seed, "judge": JUDGE_SEED}, engine=engine, started=started, finished=time.time())}
@@ -224,15 +228,8 @@ def write_sciig_results(rows: Sequence[Mapping[str, Any]], summary: Mapping[str,
             writer.writerow({"category": row["category"], "metric": row["metric"],
                              "value": "" if row["value"] is None else row["value"]})
     written += [summary_json, timings, summary_csv]
-    rejected_path = out_dir / "rejected.jsonl"
-    if rejected:
-        with rejected_path.open("w", encoding="utf-8") as f:
-            for item in rejected:
-                f.write(json.dumps(dict(item), ensure_ascii=False) + "\n")
-        written.append(rejected_path)
-    elif rejected_path.exists():
-        rejected_path.unlink()  # a stale file from an earlier run would mislead
-    return written
+    rejected_path = write_rejected(out_dir, rejected)
+    return [*written, *([rejected_path] if rejected_path else [])]
 
 
 def format_sciig_table(summary: Mapping[str, Any]) -> str:
