@@ -4,6 +4,7 @@ files a benchmark brings."""
 
 from __future__ import annotations
 
+import argparse
 import inspect
 import re
 from pathlib import Path
@@ -13,6 +14,8 @@ import yaml
 
 from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.cli import build_parser
+from sciwrite.cli.generate import add_generate_arguments
+from sciwrite.core.commands import BuildCommand, Option
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = sorted(BENCHMARKS)
@@ -74,3 +77,19 @@ def test_commands_and_baselines(name):
     assert configs, f"baselines/{name}/: one config per published run"
     for path in configs:
         assert yaml.safe_load(path.read_text(encoding="utf-8"))["benchmark"] == name, path.name
+
+
+def test_generation_and_build_commands_are_declared():
+    """Each benchmark plans its own generation and declares its options and builds as data; the command line adds
+    them without a clash (an option of the shared run arguments, or a build name, taken twice)."""
+    builds = [command.name for bench in BENCHMARKS.values() for command in bench.builds]
+    assert len(builds) == len(set(builds)), f"two benchmarks declare the same `sciwrite build` name: {builds}"
+    assert set(builds) <= _subcommands(build_parser(), "build")
+    for bench in BENCHMARKS.values():
+        assert callable(bench.plan_generation), f"{bench.name}: plan_generation"
+        assert bench.generate_help, f"{bench.name}: generate_help"
+        assert all(isinstance(option, Option) for option in bench.generate_options)
+        assert all(isinstance(command, BuildCommand) and callable(command.run) for command in bench.builds)
+        parser = add_generate_arguments(argparse.ArgumentParser(), bench)  # raises on a clashing flag
+        dests = {a.dest for a in parser._actions}
+        assert {option.name for option in bench.generate_options} <= dests

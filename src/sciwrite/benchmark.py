@@ -1,6 +1,6 @@
 """What a benchmark is, for the code that serves every benchmark alike (the command line, the quick start, the
 leaderboard and the distributed engine): its configs and loader, its prediction records, its suite's metrics and
-results-table layout, its prompts, and its evaluation: one `evaluate` with one argument list and return shape for
+results-table layout, its prompts, its generation and build commands, and its evaluation: one `evaluate` with one argument list and return shape for
 every benchmark, and the `report` text `sciwrite evaluate <benchmark>` prints. Each benchmark package defines one
 `Benchmark` (`sciwrite.rwgbench.benchmark.RWGBENCH`, `sciwrite.sciig.benchmark.SCIIG`); `sciwrite.benchmarks` lists
 them, and ``tests/test_benchmark_contract.py`` checks each.
@@ -60,6 +60,13 @@ class Benchmark:
     prediction_split: str | None = None  # the split of a config its predictions are for, when the config has several
     printed_labels: Mapping[str, str] = field(default_factory=dict)  # metric -> header as the paper prints it
     per_paper_notes: Mapping[str, str] = field(default_factory=dict)  # metric -> what its per-paper value is
+    generate_help: str = ""  # what `sciwrite generate <name>` writes, for its --help
+    #: the options only this benchmark's `sciwrite generate` takes (`sciwrite.core.commands.Option`)
+    generate_options: tuple[Any, ...] = ()
+    #: plan_generation(GenerationRequest) -> iterator of GenerationJob (`sciwrite.generation.jobs`): one output
+    #: file each, prepared when the command reaches it
+    plan_generation: Callable[[Any], Iterable[Any]] | None = None
+    builds: tuple[Any, ...] = ()  # `sciwrite build` commands (`sciwrite.core.commands.BuildCommand`)
 
     @property
     def metrics(self) -> tuple[str, ...]:

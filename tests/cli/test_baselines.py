@@ -11,11 +11,14 @@ from pathlib import Path
 import pytest
 
 from sciwrite.cli import build_parser, main
+from sciwrite.cli import generate as gen_cli
 from sciwrite.cli import generate_common as cli_common
-from sciwrite.cli import generate_rwgbench as gen_rwgbench
-from sciwrite.cli import generate_sciig as gen_sciig
 from sciwrite.generation.runner import prompt_text
+from sciwrite.rwgbench.benchmark import RWGBENCH
+from sciwrite.rwgbench.generation import plan as gen_rwgbench
 from sciwrite.rwgbench.generation.methods import resolve_methods
+from sciwrite.sciig.benchmark import SCIIG
+from sciwrite.sciig.generation import plan as gen_sciig
 from sciwrite.sciig.generation.levels import SciIGMethod
 from sciwrite.sciig.generation.prompts import LEVELS, parse_levels
 
@@ -30,13 +33,16 @@ from tests.sciig.test_generation import (
 BASELINES = Path(__file__).resolve().parents[2] / "baselines"
 RWGBENCH_CONFIGS = sorted((BASELINES / "rwgbench").glob("*.yaml"))
 SCIIG_CONFIGS = sorted((BASELINES / "sciig").glob("*.yaml"))
-ADD_ARGUMENTS = {"rwgbench": gen_rwgbench.add_generate_rwgbench_arguments,
-                 "sciig": gen_sciig.add_generate_sciig_arguments}
+BENCHMARKS = {"rwgbench": RWGBENCH, "sciig": SCIIG}
+
+
+def generate_parser(benchmark: str) -> argparse.ArgumentParser:
+    return gen_cli.add_generate_arguments(argparse.ArgumentParser(), BENCHMARKS[benchmark])
 
 
 def load(path: Path) -> dict:
     benchmark = path.parent.name
-    return cli_common.load_config(path, benchmark, ADD_ARGUMENTS[benchmark](argparse.ArgumentParser()))
+    return cli_common.load_config(path, benchmark, generate_parser(benchmark))
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -131,11 +137,11 @@ def test_a_bad_config_is_an_error_naming_the_file_and_the_key(tmp_path, capsys, 
     error = capsys.readouterr().err
     assert f"config {path}: " in error
     with pytest.raises(cli_common.ConfigError, match=message):
-        cli_common.load_config(path, "rwgbench", gen_rwgbench.add_generate_rwgbench_arguments(argparse.ArgumentParser()))
+        cli_common.load_config(path, "rwgbench", generate_parser("rwgbench"))
 
 
 def test_a_bad_sciig_level_and_a_missing_file_are_errors(tmp_path):
-    parser = gen_sciig.add_generate_sciig_arguments(argparse.ArgumentParser())
+    parser = generate_parser("sciig")
     path = write_config(tmp_path, "benchmark: sciig\nlevel: [SHORT, FOUR_SHOT]\n")
     with pytest.raises(cli_common.ConfigError, match=f"config {path}: key 'level': unknown SciIG prompt level"):
         cli_common.load_config(path, "sciig", parser)
@@ -192,7 +198,7 @@ def test_rwgbench_config_run_with_a_fake_backend(tmp_path, monkeypatch):
     monkeypatch.setattr(cli_common, "backend_from_args", lambda args: FakeBackend())
     args = parse("generate", "rwgbench", "--config", str(BASELINES / "rwgbench" / "rag_bm25.yaml"), "--model",
                  "openai:gpt-4o", "--out", str(tmp_path), "--concurrency", "1")
-    [report] = gen_rwgbench.run_generate_rwgbench(args)
+    [report] = gen_cli.run_generate(args)
     assert report.n_written == 2
     lines = read_jsonl(tmp_path / "openai-gpt-4o_rwgbench-test_rag_bm25.jsonl")
     assert {(x["method"], x["retriever"], x["k"], x["split"], x["oracle"]) for x in lines} == \

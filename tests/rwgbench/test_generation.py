@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from sciwrite.cli import generate_rwgbench as gen
+from sciwrite.cli import generate as gen_cli
 from sciwrite.generation.runner import prompt_text, run_generation
 from sciwrite.llm.types import Completion
+from sciwrite.rwgbench.benchmark import RWGBENCH
+from sciwrite.rwgbench.generation import plan as gen
 from sciwrite.rwgbench.generation.methods import (
     ALCE,
     MARKER_INSTRUCTION,
@@ -288,8 +290,12 @@ def test_run_generation_writes_lines_and_records_a_paper_without_candidates(spy,
     assert [f["paper_id"] for f in failed] == ["p-empty"] and "no candidate papers" in failed[0]["error"]
 
 
+def run_rwgbench(args):
+    return gen_cli.run_generate(args, RWGBENCH)
+
+
 def cli_args(tmp_path, *argv):
-    parser = gen.add_generate_rwgbench_arguments(argparse.ArgumentParser())
+    parser = gen_cli.add_generate_arguments(argparse.ArgumentParser(), RWGBENCH)
     return parser.parse_args(["--out", str(tmp_path), *argv])
 
 
@@ -303,7 +309,7 @@ def test_command_writes_one_file_per_method(tmp_path, tiny_split, monkeypatch):
     monkeypatch.setattr("sciwrite.cli.generate_common.backend_from_args", lambda args: backend)
     args = cli_args(tmp_path, "--model", "openai:gpt-4o", "--method", "rag", "alce", "direct", "--k", "3",
                     "--concurrency", "1")
-    reports = gen.run_generate_rwgbench(args)
+    reports = run_rwgbench(args)
     assert [r.n_written for r in reports] == [3, 2, 2]  # direct (no candidates needed), rag, alce
     rag = read_jsonl(tmp_path / "openai-gpt-4o_rwgbench-sample_rag_bm25.jsonl")
     assert {line["method"] for line in rag} == {"rag"} and all(len(line["candidates"]) == 3 for line in rag)
@@ -316,7 +322,7 @@ def test_command_writes_one_file_per_method(tmp_path, tiny_split, monkeypatch):
 
 def test_command_oracle_file_name_and_fields(tmp_path, tiny_split, monkeypatch):
     monkeypatch.setattr("sciwrite.cli.generate_common.backend_from_args", lambda args: FakeBackend())
-    gen.run_generate_rwgbench(cli_args(tmp_path, "--model", "openai:gpt-4o", "--method", "tag", "--oracle"))
+    run_rwgbench(cli_args(tmp_path, "--model", "openai:gpt-4o", "--method", "tag", "--oracle"))
     lines = read_jsonl(tmp_path / "openai-gpt-4o_rwgbench-sample_tag-oracle_bm25.jsonl")
     style = next(line for line in lines if line["paper_id"] == "p-style")
     assert set(style["candidates"]) == {"d-transfer", "d-delete", "d-absa", "d-bert"}
@@ -325,24 +331,24 @@ def test_command_oracle_file_name_and_fields(tmp_path, tiny_split, monkeypatch):
 
 def test_unknown_method_and_direct_oracle_are_clear_errors(tmp_path, tiny_split):
     with pytest.raises(ValueError, match="unknown RWGBench method 'magic'.*direct, rag, alce, tag, workflow"):
-        gen.run_generate_rwgbench(cli_args(tmp_path, "--model", "openai:x", "--method", "rag", "magic"))
+        run_rwgbench(cli_args(tmp_path, "--model", "openai:x", "--method", "rag", "magic"))
     with pytest.raises(ValueError, match="choose a method"):
-        gen.run_generate_rwgbench(cli_args(tmp_path, "--model", "openai:x"))
+        run_rwgbench(cli_args(tmp_path, "--model", "openai:x"))
     with pytest.raises(ValueError, match="direct method uses none"):
-        gen.run_generate_rwgbench(cli_args(tmp_path, "--model", "openai:x", "--method", "direct", "--oracle"))
+        run_rwgbench(cli_args(tmp_path, "--model", "openai:x", "--method", "direct", "--oracle"))
     assert resolve_methods(["all"]) == list(METHODS) and resolve_methods("tag,rag") == ["rag", "tag"]
     with pytest.raises(ValueError, match="unknown RWGBench method"):
         make_method("magic")
 
 
 def test_empty_split_is_an_error(monkeypatch):
-    monkeypatch.setattr("sciwrite.cli.generate_rwgbench.load_rwgbench", lambda config, source=None: [])
+    monkeypatch.setattr("sciwrite.rwgbench.generation.plan.load_rwgbench", lambda config, source=None: [])
     with pytest.raises(ValueError, match="has no papers"):
         gen.load_split("sample", None, None)
 
 
 def test_dry_run_prints_the_exact_prompt(tmp_path, tiny_split, capsys):
-    gen.run_generate_rwgbench(cli_args(tmp_path, "--model", "openai:x", "--method", "alce", "workflow",
+    run_rwgbench(cli_args(tmp_path, "--model", "openai:x", "--method", "alce", "workflow",
                                        "--k", "2", "--dry-run"))
     printed = capsys.readouterr().out
     record = prepare_records(PAPERS, CORPUS, SpyRetriever(), k=2)[0]
@@ -364,7 +370,7 @@ def test_extractive_model_uses_the_extractive_floor(tmp_path, tiny_split, monkey
 
     monkeypatch.setattr("sciwrite.generation.extractive.embed", fake_embed)
     monkeypatch.setattr(extractive.ExtractiveRWGBench, "_model", lambda self: object())
-    reports = gen.run_generate_rwgbench(cli_args(tmp_path, "--model", "extractive", "--k", "3", "--limit", "2"))
+    reports = run_rwgbench(cli_args(tmp_path, "--model", "extractive", "--k", "3", "--limit", "2"))
     assert reports[0].n_written == 2
     out = next(tmp_path.glob("extractive_rwgbench-sample_*_bm25.jsonl"))
     for line in read_jsonl(out):

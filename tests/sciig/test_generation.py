@@ -10,10 +10,12 @@ import json
 
 import pytest
 
+from sciwrite.cli import generate as gen_cli
 from sciwrite.cli import generate_common as cli_common
-from sciwrite.cli import generate_sciig as sciig_generate
 from sciwrite.generation.runner import prompt_text
 from sciwrite.llm.types import Completion
+from sciwrite.sciig.benchmark import SCIIG
+from sciwrite.sciig.generation import plan as sciig_generate
 from sciwrite.sciig.generation import prompts as sciig_prompts
 from sciwrite.sciig.generation.levels import SciIGMethod
 
@@ -87,12 +89,12 @@ def test_levels_and_unknown_level():
     assert sciig_prompts.parse_levels(["short", "SHORT", "autocot,medium"]) == ["SHORT", "AUTOCOT", "MEDIUM"]
     with pytest.raises(ValueError, match="unknown SciIG prompt level 'FOUR_SHOT'.*SHORT, MEDIUM, ELABORATE"):
         SciIGMethod("FOUR_SHOT")
-    parser = sciig_generate.add_generate_sciig_arguments(argparse.ArgumentParser())
+    parser = gen_cli.add_generate_arguments(argparse.ArgumentParser(), SCIIG)
     with pytest.raises(SystemExit):
         parser.parse_args(["--model", "x", "--level", "tiny"])
     args = parser.parse_args(["--model", "x"])
     with pytest.raises(ValueError, match="--level is required.*AUTOCOT"):
-        sciig_generate.plan_runs(args)
+        sciig_generate.plan_levels(gen_cli.generation_request(args, SCIIG))
 
 
 @pytest.mark.parametrize("level", ["SHORT", "MEDIUM", "ELABORATE"])
@@ -240,7 +242,7 @@ def sciig_folder(tmp_path_factory):
 
 
 def parse(argv):
-    parser = sciig_generate.add_generate_sciig_arguments(argparse.ArgumentParser())
+    parser = gen_cli.add_generate_arguments(argparse.ArgumentParser(), SCIIG)
     return parser.parse_args(argv)
 
 
@@ -255,7 +257,7 @@ def test_end_to_end_with_a_fake_backend(sciig_folder, tmp_path, monkeypatch):
     out = tmp_path / "gen"
     args = parse(["--model", "openrouter:vendor/model-x", "--dataset", "sample", "--source", str(sciig_folder),
                   "--level", "short", "two-shot", "--out", str(out), "--concurrency", "2"])
-    reports = sciig_generate.run_generate_sciig(args)
+    reports = gen_cli.run_generate(args, SCIIG)
     assert [r.n_written for r in reports] == [3, 3] and [r.n_failed for r in reports] == [0, 0]
     assert all(b.closed for b in backends)
     short = out / "openrouter-vendor_model-x_sample_short.jsonl"
@@ -277,7 +279,7 @@ def test_end_to_end_with_a_fake_backend(sciig_folder, tmp_path, monkeypatch):
             assert all(set(r["exemplars"]) <= {"h1", "h2", "h3"} and len(r["exemplars"]) == 2 for r in rows.values())
         assert rows["t3"]["n_cited_works"] == 0
     # resume: nothing left to do
-    again = sciig_generate.run_generate_sciig(args)
+    again = gen_cli.run_generate(args, SCIIG)
     assert [r.n_written for r in again] == [0, 0] and [r.n_already_done for r in again] == [3, 3]
 
 
@@ -287,7 +289,7 @@ def test_end_to_end_failures_are_recorded(tmp_path, monkeypatch):
     monkeypatch.setattr(cli_common, "backend_from_args", lambda args: FakeBackend(args.model))
     args = parse(["--model", "m", "--base-url", "http://x", "--dataset", "sample", "--level", "AUTOCOT",
                   "--out", str(tmp_path)])
-    [report] = sciig_generate.run_generate_sciig(args)
+    [report] = gen_cli.run_generate(args, SCIIG)
     assert (report.n_written, report.n_failed) == (1, 1)
     [failure] = [json.loads(line) for line in report.failures_path.read_text().splitlines()]
     assert failure["paper_id"] == "bad" and "has no abstract" in failure["error"]
@@ -298,7 +300,7 @@ def test_end_to_end_failures_are_recorded(tmp_path, monkeypatch):
     assert row["pred"].startswith("Introduction\nGenerated introduction for")
     args = parse(["--model", "m", "--base-url", "http://x", "--dataset", "sample", "--level", "autocot_pipeline",
                   "--out", str(tmp_path)])
-    [report] = sciig_generate.run_generate_sciig(args)
+    [report] = gen_cli.run_generate(args, SCIIG)
     assert report.out_path.name == "m_sample_autocot_pipeline.jsonl"
     [row] = [json.loads(line) for line in report.out_path.read_text().splitlines()]
     assert len(row["steps"]) == 2 and row["usage"]["requests"] == 3
@@ -312,7 +314,7 @@ def test_dry_run_prints_the_exact_prompt(sciig_folder, tmp_path, monkeypatch, ca
     monkeypatch.setattr(cli_common, "backend_from_args", no_backend)
     args = parse(["--model", "openai:gpt-4o", "--dataset", "sample", "--source", str(sciig_folder), "--level",
                   "THREE_SHOT", "AUTOCOT", "--dry-run", "--out", str(tmp_path)])
-    assert sciig_generate.run_generate_sciig(args) == [None, None]
+    assert gen_cli.run_generate(args, SCIIG) == [None, None]
     printed = capsys.readouterr().out
     first = TEST[0]
     for level in ("THREE_SHOT", "AUTOCOT"):
@@ -325,7 +327,7 @@ def test_empty_split(monkeypatch, tmp_path):
     monkeypatch.setattr(sciig_generate, "load_split", lambda d, s, split: [])
     args = parse(["--model", "m", "--dataset", "sample", "--level", "SHORT", "--out", str(tmp_path)])
     with pytest.raises(ValueError, match="has no papers: nothing to generate"):
-        sciig_generate.run_generate_sciig(args)
+        gen_cli.run_generate(args, SCIIG)
 
 
 class FakeEncoder:
@@ -363,7 +365,7 @@ def test_extractive_path(sciig_folder, tmp_path, monkeypatch):
     monkeypatch.setattr(cli_common, "backend_from_args", lambda args: None)
     args = parse(["--model", "extractive", "--dataset", "sample", "--source", str(sciig_folder),
                   "--out", str(tmp_path)])
-    [report] = sciig_generate.run_generate_sciig(args)
+    [report] = gen_cli.run_generate(args, SCIIG)
     assert report.n_written + report.n_failed == len(TEST)
     assert report.out_path.name.startswith("extractive_sample_")
     rows = [json.loads(line) for line in report.out_path.read_text().splitlines()]

@@ -15,21 +15,19 @@ it with ``--prices`` over the packaged table where the endpoint reports no cost,
 from __future__ import annotations
 
 import argparse
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from sciwrite.generation.jobs import EXTRACTIVE
 from sciwrite.generation.runner import Method, RunReport, dry_run, run_generation
 from sciwrite.llm.backends import APIBackend, make_backend, parse_model_id, policy_for
 from sciwrite.llm.capabilities import check_model_options, describe_adjustment, parse_model_option
 from sciwrite.llm.ledger import PriceTable, UsageLedger
 from sciwrite.llm.types import Backend, GenerationSettings
 
-#: The model id of the offline extractive floor (no language model).
-EXTRACTIVE = "extractive"
 #: `sciwrite generate`'s exit status when --max-cost stopped the run (what was written is kept; a rerun resumes).
 EXIT_BUDGET = 3
 #: The usage ledger's file name, beside the predictions.
@@ -236,11 +234,6 @@ def ledger_from_args(args: argparse.Namespace, out_path: Path) -> UsageLedger | 
         return None
     return UsageLedger(out_path.parent / LEDGER_NAME, prices=PriceTable.load(getattr(args, "prices", None)),
                        max_cost=getattr(args, "max_cost", None))
-
-
-def file_label(text: str) -> str:
-    """`text` made safe as part of a file name: 'openrouter:deepseek/deepseek-chat' -> 'openrouter-deepseek_deepseek-chat'."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text.replace(":", "-")).strip("_") or "model"
 
 
 def execute(args: argparse.Namespace, records: Sequence[Mapping[str, Any]], method: Method, out_path: Path,

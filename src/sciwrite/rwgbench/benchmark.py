@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from sciwrite.benchmark import Benchmark
+from sciwrite.rwgbench.data.build_commands import BUILD_COMMANDS
 from sciwrite.rwgbench.data.configs import CONFIGS, default_data_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.generation import plan
 from sciwrite.rwgbench.generation.methods import METHODS
 from sciwrite.rwgbench.metrics import sensitivity
 from sciwrite.rwgbench.metrics.drilldown import citation_view, drilldown_papers
@@ -45,4 +47,8 @@ RWGBENCH = Benchmark(
     load_models=load_suite_models,
     score_items=score_items,
     printed_labels=PAPER_LABELS,
+    generate_help="RWGBench related-work sections: Direct, RAG, ALCE, TAG, Workflow (+ Oracle)",
+    generate_options=plan.GENERATE_OPTIONS,
+    plan_generation=plan.plan_generation,
+    builds=BUILD_COMMANDS,
 )

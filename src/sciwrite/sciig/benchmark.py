@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from sciwrite.benchmark import Benchmark
+from sciwrite.sciig.data.build_command import BUILD_COMMANDS
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS, default_sciig_dir
 from sciwrite.sciig.data.loading import load_sciig
+from sciwrite.sciig.generation import plan
 from sciwrite.sciig.generation.prompts import LEVELS
 from sciwrite.sciig.metrics import sensitivity
 from sciwrite.sciig.metrics.drilldown import citation_view, drilldown_papers
@@ -45,4 +47,8 @@ SCIIG = Benchmark(
     summary_split_key="dataset",
     prediction_split="test",
     per_paper_notes={"bleu": "sentence BLEU per paper"},
+    generate_help="SciIG introductions with one or more of the seven prompting regimes",
+    generate_options=plan.GENERATE_OPTIONS,
+    plan_generation=plan.plan_generation,
+    builds=BUILD_COMMANDS,
 )

@@ -1,0 +1,130 @@
+"""`sciwrite build sciig` as a `sciwrite.core.commands.BuildCommand` of the benchmark: a SciIG folder from
+grobid2json papers, or (``--release FILE``) by importing an upstream SciIG release file.
+
+The LLM mapping step runs when ``--llm-model`` is given and an endpoint is configured (``--llm-base-url`` /
+``SCIWRITE_LLM_BASE_URL`` and ``SCIWRITE_LLM_API_KEY``); otherwise it is skipped and the skipped citations are
+counted in the build report. Semantic Scholar enrichment runs with ``--s2`` (key: ``--s2-api-key`` or
+``S2_API_KEY``), cached in ``--s2-cache`` (default ``<out>/s2_cache.json``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.commands import BuildCommand, BuildResult, Option
+from sciwrite.llm.client import ChatClient, LLMNotConfiguredError
+from sciwrite.sciig.data.builder import (
+    DEFAULT_HOLDOUT_FRACTION,
+    NEIGHBOR_FIELDS,
+    SciIGBuildReport,
+    build_sciig_records,
+    neighbor_problem,
+    write_sciig_folder,
+)
+from sciwrite.sciig.data.configs import SCIIG_CONFIGS, default_sciig_dir
+from sciwrite.sciig.data.semantic_scholar import SemanticScholarClient
+from sciwrite.sciig.data.upstream import import_upstream_release
+
+logger = logging.getLogger(__name__)
+
+
+BUILD_OPTIONS: tuple[Option, ...] = (
+    Option("config", "config to write (default: sample)", default="sample", choices=SCIIG_CONFIGS),
+    Option("paper_dir", "folder of grobid2json papers (default: the aclsum package's 250 ACL papers)"),
+    Option("out", "dataset folder (default: $SCIWRITE_SCIIG_DIR or $SCIWRITE_DATA_DIR/../sciig)"),
+    Option("allow_missing_abstracts", "keep papers whose cited works have no abstract (empty abstracts); the offline "
+                                      "sample needs it", switch=True),
+    Option("venue", "venue of every paper (default: from ACL Anthology ids)"),
+    Option("year", "year of every paper (default: from the paper or its Anthology id)", type=int),
+    Option("holdout_fraction", "share of papers in `holdout`", type=float, default=DEFAULT_HOLDOUT_FRACTION),
+    Option("llm_model", "model that maps unresolved citations (skipped without it)"),
+    Option("llm_base_url", "OpenAI-compatible endpoint (default: $SCIWRITE_LLM_BASE_URL)"),
+    Option("llm_cache", "JSON Lines cache of the mapping replies"),
+    Option("s2", "fill missing abstracts/authors from Semantic Scholar", switch=True),
+    Option("s2_api_key", "Semantic Scholar API key (default: $S2_API_KEY)"),
+    Option("s2_base_url", "Graph API base URL (default: https://api.semanticscholar.org/graph/v1)"),
+    Option("s2_cache", "JSON cache of Semantic Scholar answers (default: <out>/s2_cache.json)"),
+    Option("release", "import this upstream SciIG release (JSON / JSON Lines with title, abstract, introduction, "
+                      "neighbors) instead of building from papers; needs --venue"),
+)
+
+
+def _llm_client(model: str | None, base_url: str | None, cache: str | None, out: Path) -> Any | None:
+    """The Table 8 mapping client, its spend written to ``<out>/usage.jsonl``; None without a model or endpoint."""
+    if not model:
+        return None
+
+    try:
+        return ChatClient(model, base_url=base_url, cache_path=cache, ledger=out / "usage.jsonl", purpose="llm_map")
+    except LLMNotConfiguredError as err:
+        logger.warning("LLM citation mapping skipped: %s", err)
+        return None
+
+
+def run_build(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Build the ``config`` option into ``out`` (or import ``release`` as it); returns the config's statistics and
+    the build report's counts."""
+    get = options.get
+    config = get("config", "sample")
+    out = Path(get("out") or default_sciig_dir())
+    allow_missing = bool(get("allow_missing_abstracts"))
+    holdout_fraction = get("holdout_fraction", DEFAULT_HOLDOUT_FRACTION)
+    if get("release"):
+        if not get("venue"):
+            raise ValueError("--release needs --venue (the venue of every paper of the release)")
+        stats = import_release_folder(get("release"), out, config, venue=get("venue"), year=get("year"),
+                                      allow_missing_abstracts=allow_missing, holdout_fraction=holdout_fraction)
+        return {"out": str(out), "config": config, **stats}
+    s2 = (SemanticScholarClient(api_key=get("s2_api_key"), base_url=get("s2_base_url"),
+                                cache_path=get("s2_cache") or out / "s2_cache.json") if get("s2") else None)
+    llm_client = _llm_client(get("llm_model"), get("llm_base_url"), get("llm_cache"), out)
+    records, report = build_sciig_records(get("paper_dir"), llm_client=llm_client, s2_client=s2,
+                                          allow_missing_abstracts=allow_missing, venue=get("venue"), year=get("year"))
+    if len(records) < 2:
+        skipped = {k: len(v) for k, v in report.skipped.items()}
+        hint = (" (cited works without abstracts: pass --allow-missing-abstracts, or --s2 to fetch them)"
+                if "cited-work-missing-abstract" in skipped else "")
+        raise ValueError(f"the SciIG build kept {len(records)} of {report.n_source_papers} papers, too few for a "
+                         f"test and a holdout split; skipped: {skipped}{hint}")
+    stats = write_sciig_folder(out, config, records, report, holdout_fraction=holdout_fraction)
+    summary = report.as_dict()
+    summary.pop("skipped")
+    return {"out": str(out), "config": config, **stats, **summary}
+
+
+def build_command_result(options: Mapping[str, Any]) -> BuildResult:
+    """`run_build`, said as the command prints it."""
+    summary = run_build(options)
+    return BuildResult(f"SciIG config {summary['config']!r} written to {summary['out']}",
+                       {k: v for k, v in summary.items() if k not in ("out", "config")})
+
+
+def import_release_folder(release: str | Path, out: str | Path, config: str, *, venue: str, year: int | None = None,
+                          allow_missing_abstracts: bool = False,
+                          holdout_fraction: float = DEFAULT_HOLDOUT_FRACTION) -> dict[str, Any]:
+    """Import an upstream SciIG release file as `config` of the folder `out`, with the build's checks (records
+    whose cited works lack a title, authors or an abstract are skipped and counted)."""
+
+    raw = import_upstream_release(release, venue=venue, year=year)
+    report = SciIGBuildReport(n_source_papers=len(raw), allow_missing_abstracts=allow_missing_abstracts)
+    records = []
+    for record in raw:
+        for name in NEIGHBOR_FIELDS:
+            report.neighbors_missing[name] += sum(not n[name] for n in record["neighbors"])
+        problem = neighbor_problem(record["neighbors"], allow_missing_abstracts)
+        if problem:
+            report.skip(problem, record["paper_id"])
+        else:
+            records.append(record)
+    return write_sciig_folder(out, config, records, report, holdout_fraction=holdout_fraction)
+
+
+BUILD_COMMANDS: tuple[BuildCommand, ...] = (
+    BuildCommand("sciig", "SciIG from grobid2json papers (default: the offline sample)", BUILD_OPTIONS,
+                 build_command_result),
+)
+
+__all__ = ["BUILD_COMMANDS", "BUILD_OPTIONS", "build_command_result", "import_release_folder", "run_build"]
