@@ -3,8 +3,8 @@
 The prompt texts are the paper's, shipped as package data in ``sciwrite/sciig/generation/templates/<level>.txt``
 (each file opens with a ``#`` note giving the table and row it is copied from; words and punctuation are as
 printed, line breaks are restored at the prompt's headings and list items, which the paper's tables flatten).
-`load_template` reads them with `importlib.resources`; `fill_template` fills ``{title}``, ``{abstract}`` and
-``{cited_nodes_pretty}``.
+`load_template` reads them with `importlib.resources` and `fill_template` fills ``{title}``, ``{abstract}`` and
+``{cited_nodes_pretty}``, both through `sciwrite.generation.templates`, which RWGBench's prompts use too.
 
 - ``SHORT``, ``MEDIUM``, ``ELABORATE`` (Table 9) and ``AUTOCOT`` (Table 10): one prompt each, one request.
 - ``ZERO_SHOT`` (Table 11: "Same as the ELABORATE prompt"): exactly the ``ELABORATE`` prompt, under its own
@@ -47,8 +47,9 @@ import json
 import random
 import re
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from typing import Any
+
+from sciwrite.generation.templates import fill_placeholders, read_template
 
 Message = Mapping[str, str]
 
@@ -69,6 +70,8 @@ TEMPLATE_FILES: dict[str, str] = {"SHORT": "short.txt", "MEDIUM": "medium.txt", 
 #: Levels whose whole prompt is one filled template (no exemplars, one request).
 SINGLE_PROMPT_LEVELS: tuple[str, ...] = ("SHORT", "MEDIUM", "ELABORATE", "ZERO_SHOT", "AUTOCOT")
 PLACEHOLDERS: tuple[str, ...] = ("title", "abstract", "cited_nodes_pretty", "examples")
+#: The package whose ``templates/`` folder holds the files (`sciwrite.generation.templates.read_template`).
+TEMPLATE_PACKAGE = "sciwrite.sciig.generation"
 SOURCE = ("Garg, Shaik, Bandyopadhyay and Caragea, \"Let's Use ChatGPT To Write Our Paper! Benchmarking LLMs To "
           "Write the Introduction of a Research Paper\", arXiv:2508.14273, Appendix Tables 9-11")
 
@@ -108,21 +111,13 @@ def load_template(level: str) -> str:
     level = normalize_level(level)
     if level not in TEMPLATE_FILES:
         raise ValueError(f"{level} has no single template (it chains several requests)")
-    text = resources.files("sciwrite.sciig.generation").joinpath("templates", TEMPLATE_FILES[level]).read_text(
-        encoding="utf-8")
-    lines = text.splitlines()
-    while lines and lines[0].startswith("#"):
-        lines.pop(0)
-    return "\n".join(lines).strip("\n")
-
-
-_PLACEHOLDER = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
+    return read_template(TEMPLATE_PACKAGE, TEMPLATE_FILES[level])
 
 
 def fill_template(template: str, **values: str) -> str:
     """Fill ``{title}``, ``{abstract}``, ``{cited_nodes_pretty}`` (and ``{examples}``) in one pass, so braces in
     a value are left alone; a placeholder without a value raises `KeyError`."""
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+    return fill_placeholders(template, PLACEHOLDERS, values)
 
 
 # --------------------------------------------------------------------------------------------------- inputs
