@@ -65,9 +65,10 @@ def _poll_final(client: Client, submission_id: str, timeout: float = 120.0) -> d
         time.sleep(0.25)
 
 
-def _leaderboard(client: Client, benchmark: str, sort_by: str, search: str = "") -> tuple[list[dict], str]:
-    table, _, _, _, note = client.predict(search, [], [], [], sort_by, "best first",
-                                          api_name=f"/leaderboard_{benchmark}")
+def _leaderboard(client: Client, benchmark: str, sort_by: str, search: str = "",
+                 conditions: tuple[str, ...] = ()) -> tuple[list[dict], str]:
+    table, _, _, _, note, _ = client.predict(search, [], [], [], sort_by, "best first", list(conditions),
+                                             api_name=f"/leaderboard_{benchmark}")
     return _table(table), note
 
 
@@ -89,6 +90,9 @@ def test_submit_score_rank_compare_and_drill_down(served_board, tmp_path, mini_s
     table, note = _leaderboard(client, "rwgbench", "recall")
     assert [r["System"] for r in table] == ["Beta", "Alpha <i>RAG</i>"]  # Beta's candidates hold more gold papers
     assert [r["Rank"] for r in table] == [1, 2]
+    assert {r["Scored under"] for r in table} == {"lite \u00b7 no judge"}  # scored here, without an LLM judge
+    other_group, _ = _leaderboard(client, "rwgbench", "recall", conditions=("paper \u00b7 no judge",))
+    assert other_group == []
     alpha = table[1]
     assert (alpha["Model"], alpha["Method"], alpha["Retriever"], alpha["Weights"], alpha["Profile"],
             alpha["Papers"]) == ("gpt-4o", "zero-shot", "bm25", "closed", "lite", 2)
@@ -96,7 +100,7 @@ def test_submit_score_rank_compare_and_drill_down(served_board, tmp_path, mini_s
         assert CI_CELL.fullmatch(alpha[label]), (label, alpha[label])
     assert alpha["TQ · LLM"] == "\u2013" and "LLM" in note and "not run on this board" in note
     assert [r["System"] for r in _leaderboard(client, "rwgbench", "recall", search="alpha")[0]] == ["Alpha <i>RAG</i>"]
-    filtered, *_ = client.predict("", ["llama-3-8b"], [], [], "precision", "worst first",
+    filtered, *_ = client.predict("", ["llama-3-8b"], [], [], "precision", "worst first", [],
                                   api_name="/leaderboard_rwgbench")
     assert [r["System"] for r in _table(filtered)] == ["Beta"]
     sciig_table, _ = _leaderboard(client, "sciig", "rougeL")
@@ -104,12 +108,22 @@ def test_submit_score_rank_compare_and_drill_down(served_board, tmp_path, mini_s
     rouge = next(v for k, v in sciig_table[0].items() if k.endswith("ROUGE-L"))
     assert rouge.startswith("1.000 [1.000, 1.000]")  # each paper's own introduction
 
-    bars, chart = client.predict("rwgbench", "CQ", "recall", api_name="/plots")
+    bars, chart = client.predict("rwgbench", "CQ", "recall", [], api_name="/plots")
     assert bars["type"] == chart["type"] == "matplotlib" and bars["plot"] and chart["plot"]
-    bars, chart = client.predict("sciig", "Lexical", "rougeL", api_name="/plots")
+    bars, chart = client.predict("rwgbench", "CQ", "recall", ["lite \u00b7 no judge"], api_name="/plots")
+    assert bars["plot"] and chart["plot"]
+    bars, chart = client.predict("sciig", "Lexical", "rougeL", [], api_name="/plots")
     assert bars["plot"] and chart["plot"]
     with pytest.raises(AppError, match="SciIG has no category 'CQ'"):
-        client.predict("sciig", "CQ", "rougeL", api_name="/plots")
+        client.predict("sciig", "CQ", "rougeL", [], api_name="/plots")
+
+    provenance = client.predict(first, api_name="/provenance")
+    assert provenance.startswith(f"Alpha <i>RAG</i> (submission {first})\n")
+    block = json.loads(provenance.split("\n", 1)[1])
+    assert block["scored under"] == "lite \u00b7 no judge" and block["schema_version"] == 1
+    assert block["provenance"]["profile"] == "lite" and block["provenance"]["judge"] is None
+    assert block["provenance"]["dataset"]["config"] == "sample"
+    assert "no submission" in client.predict("0" * 32, api_name="/provenance")
 
     compared, message = client.predict(first, second, api_name="/compare")
     assert message == ""

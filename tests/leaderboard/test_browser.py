@@ -1,6 +1,6 @@
-"""The leaderboard page in a real browser (headless Chromium through Playwright): read the table, submit a file through
-the form, see the new row after a refresh, and check that a system name written as HTML stays text (no element, no
-script). Skips, saying why, where Playwright or Debian's Chromium is missing (`scripts/install_chromium.sh`)."""
+"""The leaderboard page in a real browser (headless Chromium through Playwright): read the table and a row's
+provenance, submit a file through the form, see the new row after a refresh, and check that a system name written as
+HTML stays text (no element, no script), in the table and in the provenance box. Skips, saying why, where Playwright or Debian's Chromium is missing (`scripts/install_chromium.sh`)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-component-update", "--disable-sync"]
 XSS = "<img src=x onerror=alert(1)>"
 SCRIPT = "<script>alert(2)</script>"
+#: The scoring condition of a run scored by the lite suites without an LLM judge.
+NO_JUDGE = "lite \u00b7 no judge"
 #: Where a human can look at the last run's page.
 SCREENSHOT_COPY = Path("/tmp/leaderboard-screenshot.png")
 WAIT_MS = 60_000
@@ -94,6 +96,14 @@ def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_
             # letter a line): count the distinct line tops of each header's text
             lines = table.evaluate(HEADER_LINES_JS)
             assert lines and all(n == 1 for _, n in lines), lines
+            # the row's group, and its provenance as text once the row is clicked
+            expect(table.get_by_role("gridcell", name=NO_JUDGE, exact=True)).to_be_visible()
+            provenance = page.locator("#provenance-rwgbench textarea")
+            table.get_by_role("gridcell", name="Seeded baseline", exact=True).click()
+            expect(provenance).to_have_value(re.compile(r"^Seeded baseline \(submission [0-9a-f]{32}\)\n"),
+                                             timeout=WAIT_MS)
+            assert f'"scored under": "{NO_JUDGE}"' in provenance.input_value()
+            assert '"profile": "lite"' in provenance.input_value()
 
             page.get_by_role("tab", name="Submit").click()
             page.locator("#submit-file input[type=file]").set_input_files(str(upload))
@@ -124,6 +134,8 @@ def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_
             expect(table.get_by_role("gridcell", name=XSS, exact=True)).to_be_visible()
             expect(table.get_by_role("gridcell", name=SCRIPT, exact=True)).to_be_visible()
             expect(table).to_contain_text("Seeded baseline")
+            table.get_by_role("gridcell", name=XSS, exact=True).click()
+            expect(provenance).to_have_value(re.compile("^" + re.escape(f"{XSS} (submission ")), timeout=WAIT_MS)
             assert page.locator('img[src="x"]').count() == 0
             assert page.locator("script", has_text="alert(2)").count() == 0
             screenshot = tmp_path / "leaderboard.png"

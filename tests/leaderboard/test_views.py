@@ -15,6 +15,7 @@ from sciwrite.benchmarks import get_benchmark
 from sciwrite.core.metric_modules import available_metrics
 from sciwrite.leaderboard.about import about_markdown
 from sciwrite.leaderboard.compare import compare_systems
+from sciwrite.leaderboard.conditions import Condition, condition_order, provenance_text, summary_condition
 from sciwrite.leaderboard.drilldown import OUT_OF_RANGE, BenchmarkPapers, paper_scores_frame, paper_view
 from sciwrite.leaderboard.plots import category_bars, metric_chart
 from sciwrite.leaderboard.store import FINISHED, PENDING, ResultsStore
@@ -32,7 +33,7 @@ from sciwrite.stats import paired_comparison
 RWG = get_benchmark("rwgbench")
 SCIIG = get_benchmark("sciig")
 XSS = "<img src=x onerror=alert(1)>"
-INFO = ["Rank", "System", "Model", "Method", "Retriever", "Weights", "Profile", "Judge", "Papers"]
+INFO = ["Rank", "Scored under", "System", "Model", "Method", "Retriever", "Weights", "Profile", "Judge", "Papers"]
 SCIIG_MINI_PAPERS = ("2020.aacl-main.67", "2020.acl-main.547", "2020.acl-main.443", "2020.acl-main.573")
 
 
@@ -42,10 +43,12 @@ def store(tmp_path):
 
 
 def add(store, system, *, benchmark="rwgbench", split="sample", means=None, intervals=None, rows=(), status=FINISHED,
-        predictions="", profile="lite", not_computed=None, interval_notes=None, provenance=None, **form):
-    """A submission with a summary holding `means` (other metrics None), `intervals` and `provenance`."""
+        predictions="", profile="lite", not_computed=None, interval_notes=None, provenance=None, summary_profile=None,
+        **form):
+    """A submission with a summary holding `means` (other metrics None), `intervals` and `provenance`; the summary's
+    ``profile`` is `summary_profile` when given, else `profile`."""
     bench = get_benchmark(benchmark)
-    summary = {"n_papers": len(rows) or 3, "profile": profile, **{m: None for m in bench.metrics}, **(means or {}),
+    summary = {"n_papers": len(rows) or 3, "profile": profile if summary_profile is None else summary_profile, **{m: None for m in bench.metrics}, **(means or {}),
                "intervals": intervals or {}, "not_computed": not_computed or {}, "n_resamples": 1000,
                "confidence": 0.95}
     if interval_notes:
@@ -106,6 +109,7 @@ def test_frame_layout_and_interval_text(store):
     assert row["TQ \u00b7 LLM"] == MISSING == "\u2013"
     assert (row["Rank"], row["System"], row["Model"], row["Method"], row["Retriever"], row["Weights"],
             row["Profile"], row["Papers"]) == (1, "sys-a", "m1", "rag", "bm25", "open", "lite", 3)
+    assert row["Scored under"] == "lite \u00b7 judge unknown"  # a summary without provenance
     empty = leaderboard_frame([], "sciig")
     assert empty.empty and list(empty.columns)[:len(INFO)] == INFO
 
@@ -170,7 +174,8 @@ def test_user_strings_are_returned_verbatim(store):
     frame = leaderboard_frame(rows, "rwgbench", search="<IMG")
     assert frame.iloc[0]["System"] == XSS and frame.iloc[0]["Model"] == "a & b"
     assert frame.iloc[0]["Method"] == "<b>x</b>" and frame.iloc[0]["Retriever"] == "$x$"
-    assert filter_choices(rows) == {"model": ["a & b"], "method": ["<b>x</b>"], "retriever": ["$x$"]}
+    assert filter_choices(rows) == {"model": ["a & b"], "method": ["<b>x</b>"], "retriever": ["$x$"],
+                                    "condition": ["lite \u00b7 judge unknown"]}
     fig = category_bars(rows, "rwgbench", "CQ")
     assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == [XSS]
     fig.savefig(io.BytesIO(), format="png")  # draws: a "$" in a name is plain text, not TeX
@@ -178,7 +183,8 @@ def test_user_strings_are_returned_verbatim(store):
 
 def test_filter_choices_are_distinct_sorted_non_empty(four):
     assert filter_choices(four) == {"model": ["GPT-4o-mini", "gpt-4o", "llama"],
-                                    "method": ["level1", "level2", "level3"], "retriever": []}
+                                    "method": ["level1", "level2", "level3"], "retriever": [],
+                                    "condition": ["lite \u00b7 judge unknown"]}
 
 
 def test_not_computed_note_lists_reasons_per_profile(store):
@@ -415,3 +421,106 @@ def test_rows_show_the_judge_they_were_scored_with(store):
     assert rows["unjudged"]["judge"] == rows["old"]["judge"] == ""
     frame = leaderboard_frame(list(rows.values()), "rwgbench")
     assert "gpt-5.5 (gpt-5.5-2026-04-23)" in set(frame["Judge"])
+
+
+# -- scoring conditions ---------------------------------------------------------------------------------------------
+
+
+def scored_by(profile, model, snapshot="s1"):
+    """A provenance block of `profile` whose judge is `model` (answering from `snapshot`); None: no judge ran."""
+    judge = {"model": model, "snapshots": {snapshot: 3}} if model else None
+    return {"benchmark": "rwgbench", "profile": profile, "judge": judge, "dataset": {"config": "sample"}}
+
+
+PAPER_55, PAPER_4O = "paper \u00b7 judge gpt-5.5", "paper \u00b7 judge gpt-4o"
+PAPER_NONE, LITE_55 = "paper \u00b7 no judge", "lite \u00b7 judge gpt-5.5"
+LITE_OLD, PAPER_OLD, UNKNOWN = "lite \u00b7 judge unknown", "paper \u00b7 judge unknown", "profile unknown \u00b7 judge unknown"
+
+
+@pytest.fixture
+def mixed(store):
+    """Rows scored under seven conditions; A and B share one (a different judge snapshot does not split it)."""
+    specs = [("A", "paper", scored_by("paper", "gpt-5.5", "s1"), {}, 0.3),
+             ("B", "paper", scored_by("paper", "gpt-5.5", "s2"), {}, 0.5),
+             ("C", "lite", scored_by("lite", "gpt-5.5"), {}, 0.9),
+             ("D", "paper", scored_by("paper", "gpt-4o"), {}, 0.1),
+             ("E", "paper", scored_by("paper", None), {}, 0.95),
+             ("F", "lite", None, {}, 0.99),  # schema 0: no provenance, the submission's profile
+             ("G", "", None, {"summary_profile": "paper"}, 0.2),  # schema 0: only the summary says its profile
+             ("H", "", None, {}, 0.4)]  # schema 0 with no profile anywhere
+    for system, profile, block, extra, value in specs:
+        add(store, system, predictions=system, profile=profile, provenance=block, means={"precision": value}, **extra)
+    return leaderboard_rows(store, "rwgbench")
+
+
+def test_rows_are_ranked_within_their_scoring_condition_only(mixed):
+    frame = leaderboard_frame(mixed, "rwgbench", sort_by="precision")
+    shown = list(zip(frame["Scored under"], frame["System"], frame["Rank"]))
+    assert shown == [(PAPER_55, "B", 1), (PAPER_55, "A", 2),  # one judge model, two snapshots: one ranking
+                     (PAPER_4O, "D", 1), (PAPER_NONE, "E", 1),  # another judge, no judge: each its own rank 1
+                     (PAPER_OLD, "G", 1),  # the paper profile's groups first, unknown provenance last among them
+                     (LITE_55, "C", 1), (LITE_OLD, "F", 1), (UNKNOWN, "H", 1)]
+    assert frame.attrs["ids"] == [next(r["id"] for r in mixed if r["system"] == s) for s in frame["System"]]
+    worst_first = leaderboard_frame(mixed, "rwgbench", sort_by="precision", descending=False)
+    assert list(zip(worst_first["System"], worst_first["Rank"]))[:2] == [("A", 1), ("B", 2)]
+
+
+def test_a_filter_hides_rows_but_never_reranks_them(mixed):
+    only = leaderboard_frame(mixed, "rwgbench", sort_by="precision", conditions=[PAPER_55])
+    assert list(zip(only["System"], only["Rank"])) == [("B", 1), ("A", 2)]
+    found = leaderboard_frame(mixed, "rwgbench", sort_by="precision", search="a")  # only "A" matches
+    assert list(zip(found["Scored under"], found["System"], found["Rank"])) == [(PAPER_55, "A", 2)]
+    assert leaderboard_frame(mixed, "rwgbench", conditions=["no such condition"]).empty
+    assert filter_choices(mixed)["condition"] == [PAPER_55, PAPER_4O, PAPER_NONE, PAPER_OLD, LITE_55, LITE_OLD,
+                                                  UNKNOWN]
+
+
+def test_rows_carry_their_condition_and_schema(mixed):
+    rows = {r["system"]: r for r in mixed}
+    assert (rows["A"]["profile"], rows["A"]["judge_model"], rows["A"]["condition"]) == ("paper", "gpt-5.5", PAPER_55)
+    assert rows["A"]["judge"] == "gpt-5.5 (s1)" and rows["B"]["judge"] == "gpt-5.5 (s2)"
+    assert (rows["E"]["judge_model"], rows["E"]["condition"]) == ("", PAPER_NONE)
+    assert rows["F"]["schema_version"] == 0 and rows["F"]["judge_model"] is None
+    assert (rows["G"]["profile"], rows["G"]["condition"]) == ("paper", PAPER_OLD)  # the summary's profile field
+    assert rows["H"]["condition"] == UNKNOWN
+
+
+def test_the_same_profile_and_judge_share_one_ranking(store):
+    for i, value in enumerate([0.2, 0.6, 0.4]):
+        add(store, f"s{i}", predictions=str(i), profile="paper", means={"precision": value},
+            provenance=scored_by("paper", "gpt-5.5", f"snap-{i}"))
+    frame = leaderboard_frame(leaderboard_rows(store, "rwgbench"), "rwgbench", sort_by="precision")
+    assert list(zip(frame["System"], frame["Rank"])) == [("s1", 1), ("s2", 2), ("s0", 3)]
+    assert set(frame["Scored under"]) == {PAPER_55}
+
+
+def test_summary_condition_reads_provenance_then_the_old_profile_field():
+    assert summary_condition({"provenance": scored_by("paper", "gpt-5.5")}) == Condition("paper", "gpt-5.5")
+    assert summary_condition({"provenance": scored_by(None, None)}, "lite") == Condition("lite", "")
+    assert summary_condition({"provenance": {"judge": {"snapshots": {"x": 1}}}}) == Condition("", None)
+    assert summary_condition({"profile": "paper", "precision": 0.1}) == Condition("paper", None)  # schema 0
+    assert summary_condition({"profile": "paper"}, "lite") == Condition("lite", None)  # the submission's first
+    assert summary_condition({}).label == UNKNOWN
+    big, small = {"profile": "lite", "judge_model": ""}, {"profile": "lite", "judge_model": "gpt-4o"}
+    assert condition_order([small, big, big]) == [Condition("lite", ""), Condition("lite", "gpt-4o")]  # by size
+
+
+def test_provenance_text_is_plain_json_and_old_summaries_say_so():
+    block = {**scored_by("paper", XSS), "models": {"scibert": "allenai/scibert"}}
+    text = provenance_text({"schema_version": 1, "provenance": block})
+    assert json.loads(text) == {"scored under": f"paper \u00b7 judge {XSS}", "schema_version": 1,
+                                "provenance": block}  # the user's text verbatim, as text
+    old = provenance_text({"profile": "lite", "models": {"scibert": "packaged:all-MiniLM-L6-v2"}})
+    assert old.startswith("This summary predates provenance (schema 0)")
+    assert json.loads(old.split("\n", 1)[1]) == {"scored under": LITE_OLD, "profile": "lite",
+                                                 "models": {"scibert": "packaged:all-MiniLM-L6-v2"}}
+    assert "not been scored" in provenance_text(None)
+
+
+def test_plots_name_the_condition_when_rows_are_mixed(mixed, store):
+    chart = metric_chart(mixed, "rwgbench", "precision")
+    labels = {t.get_text() for t in chart.axes[0].get_yticklabels()}
+    assert f"A [{PAPER_55}]" in labels and f"F [{LITE_OLD}]" in labels
+    one = [r for r in mixed if r["condition"] == PAPER_55]
+    legend = category_bars(one, "rwgbench", "CQ").axes[0].get_legend().get_texts()
+    assert sorted(t.get_text() for t in legend) == ["A", "B"]  # one condition: the names alone

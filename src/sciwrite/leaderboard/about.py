@@ -38,6 +38,12 @@ difference B − A with a 95% paired bootstrap interval, a two-sided paired perm
 scores swapped at random; exact for small sets) and Holm's step-down correction across the metrics compared, so
 the family of tests holds its 5% error rate. An interval that excludes 0 and a small Holm p-value both say the
 difference is unlikely to be chance on these papers; neither says it matters in practice.
+
+Scores are ranked only among rows scored under the same conditions ("Scored under" in the table): the same model
+profile (`paper`: the papers' models; `lite`: smaller offline models, some metrics not computed) and the same LLM
+judge model. A row whose judge did not run, and a row whose summary predates the provenance record (its judge
+unknown), each form their own group. A newer snapshot of the same judge model stays in its group and is shown in
+the Judge column and in the row's provenance (click a row).
 """
 
 

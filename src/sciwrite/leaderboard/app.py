@@ -3,8 +3,13 @@ two systems, a drill-down to one paper, the submission form, every submission's 
 
 Every string a user typed reaches the page only through components that show text (Dataframe cells of type
 ``str``, Textbox, Dropdown labels), never through Markdown or HTML; the Markdown on the page is the project's own
-(headings and the metric cards). The app holds no secret: the admin token is compared on the server and never
-echoed, and no API key is read here.
+(headings and the metric cards); a row's provenance is shown as plain text in a Textbox. The app holds no secret:
+the admin token is compared on the server and never echoed, and no API key is read here.
+
+Each benchmark tab ranks rows only within their scoring condition ("Scored under": model profile and judge model,
+`sciwrite.leaderboard.conditions`). By default every condition is shown, one group after another with its own ranks
+1..n (the paper profile's groups first, then the larger ones): nothing is hidden, and the top of the table is the
+paper profile's largest group; the "Scored under" filter narrows the table to chosen groups.
 """
 
 from __future__ import annotations
@@ -23,12 +28,14 @@ import pandas as pd
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.leaderboard.about import about_markdown
 from sciwrite.leaderboard.compare import compare_systems
+from sciwrite.leaderboard.conditions import provenance_text
 from sciwrite.leaderboard.drilldown import paper_scores_frame, paper_view
 from sciwrite.leaderboard.plots import category_bars, metric_chart
 from sciwrite.leaderboard.service import Leaderboard
 from sciwrite.leaderboard.store import STALE_AFTER_S, Submission
 from sciwrite.leaderboard.submission import WEIGHTS, SubmissionForm
 from sciwrite.leaderboard.tables import (
+    DISPLAY_INFO,
     column_widths,
     filter_choices,
     higher_is_better,
@@ -65,6 +72,32 @@ def _system_choices(board: Leaderboard, benchmark: str) -> list[tuple[str, str]]
     return [(f"{s.system} ({s.id[:8]})", s.id) for s, _ in board.store.finished(benchmark, board.split_of(benchmark))]
 
 
+def submission_provenance(board: Leaderboard, submission_id: str) -> str:
+    """The system, its id and its provenance (`provenance_text`) as plain text; says so when there is no such
+    submission."""
+    try:
+        submission = board.store.get((submission_id or "").strip())
+    except KeyError as err:
+        return str(err).strip("'\"")
+    return (f"{submission.system} (submission {submission.id})\n"
+            + provenance_text(board.store.summary(submission.id), submission.profile))
+
+
+def row_keys(frame: pd.DataFrame) -> dict[str, str]:
+    """(Scored under, Rank) of each row of a `leaderboard_frame` frame -> its submission id: a row's rank is unique
+    within its condition, so the pair names the row whatever order the browser shows it in."""
+    return {_row_key(condition, rank): sid
+            for condition, rank, sid in zip(frame["Scored under"], frame["Rank"], frame.attrs.get("ids") or [])}
+
+
+def _row_key(condition: Any, rank: Any) -> str:
+    try:
+        rank = int(float(rank))
+    except (TypeError, ValueError):
+        pass
+    return f"{condition}\x00{rank}"
+
+
 def build_app(board: Leaderboard, title: str = "sciwrite leaderboard") -> gr.Blocks:
     """The app for `board` (the worker runs separately: `launch` starts one in a thread)."""
     benchmarks = list(board.benchmarks)
@@ -81,6 +114,12 @@ def build_app(board: Leaderboard, title: str = "sciwrite leaderboard") -> gr.Blo
             _submissions_tab(app, board)
             with gr.Tab("About"):
                 gr.Markdown(about_markdown())
+
+        def provenance(submission_id: str) -> str:
+            """The provenance of one submission (its scoring condition and `summary.json`'s provenance block)."""
+            return submission_provenance(board, submission_id)
+
+        gr.api(provenance, api_name="provenance")
     return app
 
 
@@ -90,7 +129,10 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
     with gr.Tab(info.title, id=f"tab-{benchmark}"):
         gr.Markdown(f"{info.title} ({info.paper}), split `{board.split_of(benchmark)}`. Columns follow the paper's "
                     "table; the Profile column says which models scored each system (`paper` on a GPU, `lite` "
-                    "otherwise). Click a header to sort, or choose a metric below.")
+                    "otherwise) and the Judge column which LLM judged it. Scores under different profiles or judges "
+                    "are not comparable, so rows are grouped by **Scored under** (profile and judge model; the "
+                    "`paper` profile first, then the larger groups) and ranked only within their group. Choose a "
+                    "metric below to sort, pick groups with *Scored under*, and click a row to see its provenance.")
         with gr.Row():
             search = gr.Textbox(label="Search", placeholder="system, model, method or retriever", scale=2)
             # The choices arrive with the first load; API callers never get them, so any value is let through
@@ -99,29 +141,46 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
             methods = gr.Dropdown(label="Method", multiselect=True, choices=[], allow_custom_value=True)
             retrievers = gr.Dropdown(label="Retriever", multiselect=True, choices=[], allow_custom_value=True)
         with gr.Row():
+            # Default: every group, each ranked on its own (nothing is hidden; the paper profile's groups lead).
+            conditions = gr.Dropdown(label="Scored under", multiselect=True, choices=[], allow_custom_value=True,
+                                     elem_id=f"conditions-{benchmark}")
             sort_by = gr.Dropdown(label="Sort by", choices=[(label, key) for _, key, label in metrics],
                                   value=metrics[0][1])
             order = gr.Radio(label="Order", choices=["best first", "worst first"], value="best first")
             refresh = gr.Button("Refresh", elem_id=f"refresh-{benchmark}")
         table = gr.Dataframe(label=f"{info.title} leaderboard", interactive=False, datatype="str", wrap=True,
                              elem_id=f"table-{benchmark}", max_height=700, column_widths=column_widths(benchmark),
-                             pinned_columns=2)
+                             pinned_columns=3)  # Rank, Scored under, System
+        details = gr.Textbox(label="Provenance of the selected row (click a row)", interactive=False, lines=10,
+                             elem_id=f"provenance-{benchmark}")
         note = gr.Textbox(label="Not computed", interactive=False, lines=2)
+        shown_rows = gr.State({})  # (Scored under, Rank) -> submission id of the rows shown
 
         def show(text: str, chosen_models: list[str], chosen_methods: list[str], chosen_retrievers: list[str],
-                 metric: str, direction: str):
+                 metric: str, direction: str, chosen_conditions: list[str] | None = None):
             rows = leaderboard_rows(board.store, benchmark, board.split_of(benchmark))
             frame = leaderboard_frame(rows, benchmark, search=text or "", models=chosen_models or (),
-                                      methods=chosen_methods or (), retrievers=chosen_retrievers or (), sort_by=metric,
+                                      methods=chosen_methods or (), retrievers=chosen_retrievers or (),
+                                      conditions=chosen_conditions or (), sort_by=metric,
                                       descending=_descending(benchmark, metric, direction))
             choices = filter_choices(rows)
             return (frame, gr.Dropdown(choices=choices["model"]), gr.Dropdown(choices=choices["method"]),
-                    gr.Dropdown(choices=choices["retriever"]), not_computed_note(rows, benchmark))
+                    gr.Dropdown(choices=choices["retriever"]), not_computed_note(rows, benchmark),
+                    gr.Dropdown(choices=choices["condition"]), row_keys(frame))
 
-        inputs = [search, models, methods, retrievers, sort_by, order]
-        outputs = [table, models, methods, retrievers, note]
+        def pick(keys: dict[str, str], event: gr.SelectData) -> str:
+            value = list(event.row_value or [])
+            at = list(DISPLAY_INFO)
+            if len(value) <= at.index("Scored under"):
+                return ""
+            sid = keys.get(_row_key(value[at.index("Scored under")], value[at.index("Rank")]))
+            return submission_provenance(board, sid) if sid else "this row is no longer shown; press Refresh"
+
+        inputs = [search, models, methods, retrievers, sort_by, order, conditions]
+        outputs = [table, models, methods, retrievers, note, conditions, shown_rows]
         refresh.click(show, inputs, outputs, api_name=f"leaderboard_{benchmark}")
-        for control in (models, methods, retrievers, sort_by, order):
+        table.select(pick, shown_rows, details, api_visibility="private")
+        for control in (models, methods, retrievers, conditions, sort_by, order):
             control.change(show, inputs, outputs, api_visibility="private")
         search.submit(show, inputs, outputs, api_visibility="private")
         app.load(show, inputs, outputs, api_visibility="private")
@@ -143,6 +202,9 @@ def _plots_tab(board: Leaderboard, benchmarks: list[str]) -> None:
                                    value=next(iter(get_benchmark(benchmarks[0]).table_groups)), allow_custom_value=True)
             metric = gr.Dropdown(label="Metric", choices=_metric_choices(benchmarks[0]),
                                  value=metric_columns(benchmarks[0])[0][1], allow_custom_value=True)
+            # Empty: every group, each system's name then saying its group (scores of different groups are not
+            # comparable); the choices fill in on focus.
+            conditions = gr.Dropdown(label="Scored under", multiselect=True, choices=[], allow_custom_value=True)
             draw = gr.Button("Draw")
         bars = gr.Plot(label="Per-category scores (error bars: 95% bootstrap intervals)")
         chart = gr.Plot(label="One metric across systems")
@@ -152,17 +214,24 @@ def _plots_tab(board: Leaderboard, benchmarks: list[str]) -> None:
             return (gr.Dropdown(choices=groups, value=groups[0]),
                     gr.Dropdown(choices=_metric_choices(name), value=metric_columns(name)[0][1]))
 
-        def plot(name: str, group: str, key: str):
+        def plot(name: str, group: str, key: str, chosen: list[str] | None = None):
             bench = get_benchmark(name)
             if group not in bench.table_groups:
                 raise gr.Error(f"{bench.title} has no category {group!r}; choose one of {list(bench.table_groups)}")
             if key not in bench.metrics:
                 raise gr.Error(f"{bench.title} has no metric {key!r}; choose one of {list(bench.metrics)}")
             rows = leaderboard_rows(board.store, name, board.split_of(name))
+            rows = [r for r in rows if not chosen or r["condition"] in chosen]
             return category_bars(rows, name, group), metric_chart(rows, name, key)
 
+        def condition_choices(name: str, current: list[str] | None):
+            rows = leaderboard_rows(board.store, name, board.split_of(name))
+            return gr.Dropdown(choices=filter_choices(rows)["condition"], value=current or [])
+
         benchmark.change(choose, benchmark, [category, metric], api_visibility="private")
-        draw.click(plot, [benchmark, category, metric], [bars, chart], api_name="plots")
+        benchmark.change(lambda name: condition_choices(name, []), benchmark, conditions, api_visibility="private")
+        conditions.focus(condition_choices, [benchmark, conditions], conditions, api_visibility="private")
+        draw.click(plot, [benchmark, category, metric, conditions], [bars, chart], api_name="plots")
 
 
 def _metric_choices(benchmark: str) -> list[tuple[str, str]]:
@@ -216,6 +285,7 @@ def _drilldown_tab(board: Leaderboard, benchmarks: list[str]) -> None:
             system = gr.Dropdown(label="System", choices=[], allow_custom_value=True)  # as in the Compare tab
             paper = gr.Dropdown(label="Paper", choices=[], allow_custom_value=True)
             show = gr.Button("Show")
+        provenance = gr.Textbox(label="Provenance", interactive=False, lines=8, elem_id="drilldown-provenance")
         scores = gr.Dataframe(label="Per-paper scores", interactive=False, datatype="str", max_height=300)
         with gr.Row():
             generated = gr.Textbox(label="Generated", interactive=False, lines=14)
@@ -234,8 +304,9 @@ def _drilldown_tab(board: Leaderboard, benchmarks: list[str]) -> None:
             except KeyError:  # a typed id that is no submission
                 frame = None
             if frame is None:
-                return pd.DataFrame(), gr.Dropdown(choices=[], value=None)
-            return frame, gr.Dropdown(choices=list(frame["paper_id"]), value=None)
+                return pd.DataFrame(), gr.Dropdown(choices=[], value=None), ""
+            return (frame, gr.Dropdown(choices=list(frame["paper_id"]), value=None),
+                    submission_provenance(board, submission_id or ""))
 
         def view(name: str, submission_id: str | None, paper_id: str | None):
             if not submission_id or not paper_id:
@@ -250,7 +321,7 @@ def _drilldown_tab(board: Leaderboard, benchmarks: list[str]) -> None:
         benchmark.change(choose, benchmark, [system, paper], api_visibility="private")
         system.focus(lambda name, current: gr.Dropdown(choices=_system_choices(board, name), value=current),
                      [benchmark, system], system, api_visibility="private")
-        system.change(pick_system, system, [scores, paper], api_visibility="private")
+        system.change(pick_system, system, [scores, paper, provenance], api_visibility="private")
         show.click(view, [benchmark, system, paper], [generated, reference, citations, extra, message],
                    api_name="paper")
 

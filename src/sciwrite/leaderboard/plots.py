@@ -4,7 +4,8 @@ interval as an error bar.
 
 Figures are built as `matplotlib.figure.Figure` objects on the Agg backend, not through pyplot's figure manager,
 so a long-running page that draws on every request never accumulates open figures (a figure is freed when the
-UI drops it). System names are drawn as plain text (``parse_math=False``): a "$" in a name is not TeX.
+UI drops it). System names are drawn as plain text (``parse_math=False``): a "$" in a name is not TeX. When the
+rows drawn span several scoring conditions (`sciwrite.leaderboard.conditions`), each name says its condition.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from matplotlib.figure import Figure
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.core.tables import headless_pyplot
+from sciwrite.leaderboard.conditions import row_condition
 from sciwrite.leaderboard.tables import as_benchmark, higher_is_better, metric_labels, number, sort_rows
 
 #: The most systems a grouped-bar chart draws (the best by the category's first metric); more is unreadable.
@@ -44,6 +46,15 @@ def _error(row: Mapping[str, Any], key: str) -> tuple[float, float]:
     if value is None or low is None or high is None:
         return 0.0, 0.0
     return max(value - low, 0.0), max(high - value, 0.0)
+
+
+def _names(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The system names of `rows`, each followed by its scoring condition when they span several."""
+    conditions = [row_condition(r).label for r in rows]
+    names = [str(r.get("system", "")) for r in rows]
+    if len(set(conditions)) <= 1:
+        return names
+    return [f"{name} [{condition}]" for name, condition in zip(names, conditions)]
 
 
 def _best(rows: Sequence[Mapping[str, Any]], metric: str, limit: int | None) -> tuple[list[Mapping[str, Any]], str]:
@@ -78,7 +89,7 @@ def category_bars(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchmark,
     ax.set_xticks(range(len(metrics)), [labels[m].split(" \u00b7 ", 1)[-1] for m in metrics])
     ax.set_ylabel("score" + ("" if all(higher_is_better(m) for m in metrics) else " (lower is better)"))
     ax.set_title(f"{bench.title}: {category}{cut}", fontsize=10, parse_math=False)
-    legend = ax.legend(handles, [str(r.get("system", "")) for r in shown], fontsize=7, frameon=False,
+    legend = ax.legend(handles, _names(shown), fontsize=7, frameon=False,
                        loc="upper left", bbox_to_anchor=(1.0, 1.0))
     for text in legend.get_texts():
         text.set_parse_math(False)
@@ -105,7 +116,7 @@ def metric_chart(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchmark, 
     ys = list(range(len(shown)))[::-1]  # the best at the top
     errors = list(zip(*(_error(r, metric) for r in shown)))
     ax.barh(ys, [r[metric] for r in shown], xerr=errors, capsize=2, height=0.7, error_kw={"elinewidth": 0.8})
-    ax.set_yticks(ys, [str(r.get("system", "")) for r in shown], fontsize=7)
+    ax.set_yticks(ys, _names(shown), fontsize=7)
     for text in ax.get_yticklabels():
         text.set_parse_math(False)
     missing = len(rows) - len(valued)

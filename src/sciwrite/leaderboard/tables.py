@@ -2,7 +2,9 @@
 shows (one column per metric of the benchmark's results table, "mean [low, high]").
 
 Pure functions over plain data (no UI library): the page calls `leaderboard_rows` once per refresh and
-`leaderboard_frame` on every search / filter / sort change, so filtering never touches the store. User strings
+`leaderboard_frame` on every search / filter / sort change, so filtering never touches the store. Rows are
+ranked only within their scoring condition (profile and judge model, `sciwrite.leaderboard.conditions`), never
+across: the frame lists one condition's rows after another's, each ranked 1..n. User strings
 (system, model, ...) are returned exactly as submitted; escaping them is the UI's job, and nothing here builds
 HTML.
 """
@@ -17,7 +19,9 @@ import pandas as pd
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.provenance import schema_version_of
 from sciwrite.core.tables import MISSING_CELL
+from sciwrite.leaderboard.conditions import condition_order, row_condition, summary_condition
 from sciwrite.leaderboard.store import ResultsStore
 
 #: Metrics where a lower value is better (everything else: higher is better). The one place that says so.
@@ -29,14 +33,14 @@ _INFO_FIELDS = ("id", "system", "model", "method", "retriever", "weights", "url"
 #: Text fields the search box looks in.
 SEARCH_FIELDS = ("system", "model", "method", "retriever")
 #: Filter dropdown -> row field.
-FILTER_FIELDS = {"models": "model", "methods": "method", "retrievers": "retriever"}
+FILTER_FIELDS = {"models": "model", "methods": "method", "retrievers": "retriever", "conditions": "condition"}
 #: Leading text columns of the displayed frame, and the row field each shows.
-DISPLAY_INFO = {"Rank": None, "System": "system", "Model": "model", "Method": "method", "Retriever": "retriever",
+DISPLAY_INFO = {"Rank": None, "Scored under": "condition", "System": "system", "Model": "model", "Method": "method", "Retriever": "retriever",
                 "Weights": "weights", "Profile": "profile", "Judge": "judge", "Papers": "n_papers"}
 #: Pixel widths of the leading columns, and of every metric column: wide enough that no header word is split
 #: across lines and "0.412 [0.380, 0.440]" fits on one (without them the browser squeezes the headers of columns
 #: whose cells are short, "–", down to a letter a line).
-INFO_WIDTHS = {"Rank": 64, "System": 220, "Model": 150, "Method": 150, "Retriever": 110, "Weights": 96,
+INFO_WIDTHS = {"Rank": 64, "Scored under": 200, "System": 220, "Model": 150, "Method": 150, "Retriever": 110, "Weights": 96,
                "Profile": 88, "Judge": 190, "Papers": 80}
 METRIC_WIDTH = 190
 
@@ -74,16 +78,19 @@ def number(value: Any) -> float | None:
 
 def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str | None = None) -> list[dict[str, Any]]:
     """One tidy row per FINISHED submission of `benchmark` (and `split`), oldest first: the submission's fields
-    (id, system, model, method, retriever, weights, url, split), ``profile``, ``judge`` (`judge_text`), ``n_papers``,
-    per metric ``<key>``,
-    ``<key>_low`` and ``<key>_high`` (floats or None), and the summary's ``not_computed`` / ``interval_notes``
-    (metric -> reason) for `not_computed_note`."""
+    (id, system, model, method, retriever, weights, url, split), ``profile``, ``judge`` (`judge_text`),
+    ``judge_model`` ("" without a judge, None when unknown) and ``condition`` (its label) of the row's scoring
+    condition (`summary_condition`), ``schema_version``, ``n_papers``, per metric ``<key>``, ``<key>_low`` and
+    ``<key>_high`` (floats or None), and the summary's ``not_computed`` / ``interval_notes`` (metric -> reason)
+    for `not_computed_note`."""
     bench = as_benchmark(benchmark)
     rows = []
     for submission, summary in store.finished(bench.name, split):
         row: dict[str, Any] = {f: getattr(submission, f) for f in _INFO_FIELDS}
-        row["profile"] = submission.profile or str(summary.get("profile") or "")
+        condition = summary_condition(summary, submission.profile)
+        row["profile"], row["judge_model"], row["condition"] = condition.profile, condition.judge, condition.label
         row["judge"] = judge_text(summary)
+        row["schema_version"] = schema_version_of(summary)
         row["n_papers"] = summary.get("n_papers")
         intervals = summary.get("intervals") or {}
         for key in bench.metrics:
@@ -130,17 +137,31 @@ def sort_rows(rows: Sequence[Mapping[str, Any]], metric: str,
     return sorted(present, key=lambda r: r[metric], reverse=descending) + absent
 
 
+def ranked_rows(rows: Sequence[Mapping[str, Any]], metric: str,
+                descending: bool | None = None) -> list[tuple[int, Mapping[str, Any]]]:
+    """(rank, row) of every row: one scoring condition after another (`condition_order`), each condition's rows
+    sorted by `metric` (`sort_rows`) and ranked 1..n among themselves, never across conditions."""
+    ranked: list[tuple[int, Mapping[str, Any]]] = []
+    for condition in condition_order(rows):
+        group = [r for r in rows if row_condition(r) == condition]
+        ranked += enumerate(sort_rows(group, metric, descending), 1)
+    return ranked
+
+
 def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchmark, *, search: str = "",
                       models: Iterable[str] = (), methods: Iterable[str] = (), retrievers: Iterable[str] = (),
-                      sort_by: str | None = None, descending: bool | None = None) -> pd.DataFrame:
-    """The displayed table: Rank, System, Model, Method, Retriever, Weights, Profile, Papers, then one text column
-    per metric ("0.412 [0.380, 0.440]", `MISSING` when not computed).
+                      conditions: Iterable[str] = (), sort_by: str | None = None,
+                      descending: bool | None = None) -> pd.DataFrame:
+    """The displayed table: Rank, Scored under, System, Model, Method, Retriever, Weights, Profile, Judge, Papers,
+    then one text column per metric ("0.412 [0.380, 0.440]", `MISSING` when not computed).
 
-    `search` is a case-insensitive plain substring (never a pattern) of system, model, method or retriever;
-    `models` / `methods` / `retrievers` keep rows whose value is one of them (empty: all). Rows are sorted by
-    metric `sort_by` (default: the benchmark's first metric) numerically, in `descending` order (default: best
-    first), rows without a value last; Rank is 1..n after sorting. ``frame.attrs["ids"]`` holds the submission
-    ids in row order (for a click on a row)."""
+    Rows come grouped by scoring condition ("Scored under": profile and judge model, in `condition_order`), each
+    group sorted by metric `sort_by` (default: the benchmark's first metric) numerically, in `descending` order
+    (default: best first), rows without a value last; Rank is the row's place in its group, 1..n, counted before
+    any filter (a filter hides rows, it never re-ranks them). `search` is a case-insensitive plain substring
+    (never a pattern) of system, model, method or retriever; `models` / `methods` / `retrievers` / `conditions`
+    (condition labels) keep rows whose value is one of them (empty: all). ``frame.attrs["ids"]`` holds the
+    submission ids in row order (for a click on a row)."""
     bench = as_benchmark(benchmark)
     columns = metric_columns(bench)
     sort_by = sort_by or bench.metrics[0]
@@ -148,17 +169,18 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
         raise ValueError(f"cannot sort by {sort_by!r}: not a {bench.title} metric; choose one of {list(bench.metrics)}")
     needle = search.strip().casefold()
     filters = {FILTER_FIELDS["models"]: set(models), FILTER_FIELDS["methods"]: set(methods),
-               FILTER_FIELDS["retrievers"]: set(retrievers)}
-    kept = sort_rows([r for r in rows if _matches(r, needle, filters)], sort_by, descending)
+               FILTER_FIELDS["retrievers"]: set(retrievers), FILTER_FIELDS["conditions"]: set(conditions)}
+    labelled = [{**r, "condition": row_condition(r).label} for r in rows]
+    kept = [(rank, r) for rank, r in ranked_rows(labelled, sort_by, descending) if _matches(r, needle, filters)]
     records = []
-    for rank, row in enumerate(kept, 1):
+    for rank, row in kept:
         record: dict[str, Any] = {name: rank if field is None else row.get(field)
                                   for name, field in DISPLAY_INFO.items()}
         for _, key, label in columns:
             record[label] = ci_text(number(row.get(key)), number(row.get(f"{key}_low")), number(row.get(f"{key}_high")))
         records.append(record)
     frame = pd.DataFrame(records, columns=[*DISPLAY_INFO, *(label for _, _, label in columns)])
-    frame.attrs["ids"] = [row.get("id") for row in kept]
+    frame.attrs["ids"] = [row.get("id") for _, row in kept]
     return frame
 
 
@@ -168,9 +190,12 @@ def column_widths(benchmark: str | Benchmark) -> list[str]:
 
 
 def filter_choices(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
-    """The distinct non-empty values for the filter dropdowns, sorted: keys ``model``, ``method``, ``retriever``
-    (for `leaderboard_frame`'s `models`, `methods`, `retrievers`)."""
-    return {field: sorted({str(r.get(field)) for r in rows if r.get(field)}) for field in FILTER_FIELDS.values()}
+    """The distinct non-empty values for the filter dropdowns: keys ``model``, ``method``, ``retriever`` (sorted)
+    and ``condition`` (labels in `condition_order`), for `leaderboard_frame`'s `models`, `methods`, `retrievers`,
+    `conditions`."""
+    choices = {field: sorted({str(r.get(field)) for r in rows if r.get(field)})
+               for field in FILTER_FIELDS.values() if field != "condition"}
+    return {**choices, "condition": [c.label for c in condition_order(rows)]}
 
 
 def not_computed_note(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchmark) -> str:
@@ -202,4 +227,5 @@ def not_computed_note(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
 
 
 __all__ = ["LOWER_IS_BETTER", "MISSING", "ci_text", "column_widths", "filter_choices", "higher_is_better", "leaderboard_frame",
-           "leaderboard_rows", "metric_columns", "metric_labels", "not_computed_note", "number", "sort_rows"]
+           "leaderboard_rows", "metric_columns", "metric_labels", "not_computed_note", "number", "ranked_rows",
+           "sort_rows"]
