@@ -88,6 +88,6 @@ class Rwgbench(evaluate.Metric):
             raise ValueError("`candidates` must give one doc_id list per prediction")
         targets = papers_by_id(references, papers)
         suite = self._suite(profile, models, metrics, judge_options)
-        rows = score_rwgbench(predictions, candidates, targets, corpus, suite, show_progress=False)
+        rows, _ = score_rwgbench(predictions, targets, suite, candidates=candidates, corpus=corpus, show_progress=False)
         summary = summarize_rwgbench(rows, suite)
         return {**summary, "per_paper": rows} if return_per_paper else summary

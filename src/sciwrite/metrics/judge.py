@@ -15,7 +15,8 @@ from typing import Any, TypeVar
 
 from sciwrite.llm.client import ChatClient
 from sciwrite.llm.ledger import Totals, UsageLedger
-from sciwrite.models.registry import ModelUnavailableError, resolve_model
+from sciwrite.models.plan import ModelPlan, resolve_plan
+from sciwrite.models.registry import ModelUnavailableError
 
 K = TypeVar("K")
 
@@ -172,14 +173,18 @@ def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, st
     return readings
 
 
+def load_chat_model(plan: ModelPlan, role: str, **client_kwargs: Any) -> tuple[ChatClient | None, str | None]:
+    """The client of the chat-model `role` of a run's plan, or (None, why) when the plan has no model for it (e.g.
+    offline `lite`) or no endpoint is configured; the metric is then reported as not computed. Never a substitute
+    model."""
+    return plan.load(role, lambda model_id: ChatClient(model_id, **{"purpose": role, **client_kwargs}),
+                     soft=(ModelUnavailableError,))  # includes LLMNotConfiguredError
+
+
 def judge_for_profile(model: str | None = None, profile: str | None = None, role: str = "judge",
                       **client_kwargs: Any) -> tuple[ChatClient | None, str | None]:
-    """The client of the judge `role`, or (None, why) when the profile has no model for it (e.g. offline `lite`)
-    or no endpoint is configured; the metric is then reported as not computed. Never a substitute model."""
-    try:
-        return ChatClient(resolve_model(role, model, profile), **{"purpose": role, **client_kwargs}), None
-    except ModelUnavailableError as err:  # includes LLMNotConfiguredError
-        return None, str(err)
+    """`load_chat_model` for one judge by itself (a metric module's): `model` over the profile's."""
+    return load_chat_model(resolve_plan([role], profile, {role: model}), role, **client_kwargs)
 
 
 def snapshot_counts(rows: Sequence[Mapping[str, Any]], field: str) -> dict[str, int]:

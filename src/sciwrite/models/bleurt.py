@@ -29,7 +29,8 @@ import torch
 from torch import nn
 
 from sciwrite.models.encoders import length_batches, tokens_per_batch
-from sciwrite.models.registry import ModelUnavailableError, load_for_profile, model_location, torch_device
+from sciwrite.models.plan import load_for_profile
+from sciwrite.models.registry import ModelUnavailableError, model_location, torch_device
 
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 TOKENIZER_FILE = "spm.model"

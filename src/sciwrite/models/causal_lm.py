@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from sciwrite.models.encoders import length_batches, load_transformer, tokens_per_batch
-from sciwrite.models.registry import load_for_profile
+from sciwrite.models.plan import load_for_profile
 
 
 def strided_windows(n_tokens: int, max_length: int, stride: int) -> list[tuple[int, int, int]]:

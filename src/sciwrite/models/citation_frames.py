@@ -25,7 +25,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from sciwrite.models.encoders import embed, embedding_dimension, load_transformer, shared_sentence_encoder
-from sciwrite.models.registry import ModelUnavailableError, load_for_profile, model_location
+from sciwrite.models.plan import load_for_profile
+from sciwrite.models.registry import ModelUnavailableError, model_location
 
 #: The seven MultiCite citation frames, in the order the tables report them.
 FRAMES: tuple[str, ...] = ("motivation", "background", "uses", "extends", "similarities", "differences", "future_work")

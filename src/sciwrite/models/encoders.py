@@ -17,9 +17,9 @@ from sciwrite.models.batching import (  # noqa: F401 (re-exported: the encoders'
     length_batches,
     tokens_per_batch,
 )
+from sciwrite.models.plan import load_for_profile
 from sciwrite.models.registry import (
     ModelUnavailableError,
-    load_for_profile,
     model_location,
     torch_device,
 )
@@ -57,13 +57,22 @@ _LOADED: dict[str, Any] = {}
 
 def keyphrase_encoder_for_profile(model: str | None = None, profile: str | None = None) -> tuple[Any | None, str | None]:
     """The keyphrase encoder (loaded once per process), or (None, why) when the profile has none."""
-    return load_for_profile("keyphrase_encoder", lambda m: shared_sentence_encoder(m, role="keyphrase encoder"),
-                            model, profile)
+    return load_for_profile("keyphrase_encoder", load_keyphrase_encoder, model, profile)
 
 
 def contextual_encoder_for_profile(model: str | None = None, profile: str | None = None) -> tuple[Any, str | None]:
     """The `contextual_encoder` role's sentence encoder (shared, loaded once), or (None, why)."""
-    return load_for_profile("contextual_encoder", lambda m: shared_sentence_encoder(m, "contextual encoder"), model, profile)
+    return load_for_profile("contextual_encoder", load_contextual_encoder, model, profile)
+
+
+def load_keyphrase_encoder(model_id: str) -> Any:
+    """The `keyphrase_encoder` role's sentence encoder (shared, loaded once)."""
+    return shared_sentence_encoder(model_id, role="keyphrase encoder")
+
+
+def load_contextual_encoder(model_id: str) -> Any:
+    """The `contextual_encoder` role's sentence encoder (shared, loaded once)."""
+    return shared_sentence_encoder(model_id, "contextual encoder")
 
 
 def embed(model: Any, texts: list[str], batch_size: int = 64, show_progress: bool = False) -> np.ndarray:

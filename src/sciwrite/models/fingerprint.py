@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import weakref
 from typing import Any
+
+import numpy as np
+
+#: Fingerprints of the modules hashed in this process: a loaded model is hashed once, however often it is asked.
+_MODULE_FINGERPRINTS: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
 
 
 def tokenizer_fingerprint(tokenizer: Any) -> str:
@@ -26,7 +32,15 @@ def tokenizer_fingerprint(tokenizer: Any) -> str:
 
 
 def module_fingerprint(model: Any) -> str:
-    """sha256 of a torch module's state (names, dtypes, shapes, bytes) and, when it has one, its config."""
+    """sha256 of a torch module's state (names, dtypes, shapes, bytes) and, when it has one, its config; computed
+    once per loaded module (the weights of an evaluation's models do not change under it)."""
+    known = _MODULE_FINGERPRINTS.get(model)
+    if known is None:
+        known = _MODULE_FINGERPRINTS[model] = _hash_module(model)
+    return known
+
+
+def _hash_module(model: Any) -> str:
     import torch
 
     digest = hashlib.sha256()
@@ -40,3 +54,29 @@ def module_fingerprint(model: Any) -> str:
             digest.update(f"{name}|{value.dtype}|{tuple(value.shape)}".encode())
             digest.update(value.reshape(-1).view(torch.uint8).numpy().tobytes() if value.numel() else b"")
     return digest.hexdigest()
+
+
+def weights_fingerprint(model: Any) -> str | None:
+    """sha256 of what a loaded model of a role computes with, whatever wraps it: a sentence encoder's weights
+    (computed at load for its cache namespace), a torch model's state (`module_fingerprint`), a frame head over an
+    encoder (both); None for what holds no weights here (an API client)."""
+    import torch
+
+    if model is None:
+        return None
+    known = getattr(model, "weights_sha256", None)  # a CachedSentenceEncoder, also through a memo proxy
+    if isinstance(known, str):
+        return known
+    if isinstance(model, torch.nn.Module):
+        return module_fingerprint(model)
+    head = getattr(model, "head", None)
+    if head is not None and hasattr(head, "weight"):  # sentence encoder + logistic frame head
+        digest = hashlib.sha256((weights_fingerprint(getattr(model, "encoder", None)) or "").encode())
+        for name in ("weight", "bias", "thresholds"):
+            digest.update(np.ascontiguousarray(getattr(head, name), dtype=np.float64).tobytes())
+        return digest.hexdigest()
+    for attribute in ("model", "inner"):  # a model with its tokenizer (NLI, QA, BLEURT, GPT-2), a memo proxy
+        inner = getattr(model, attribute, None)
+        if inner is not None and inner is not model:
+            return weights_fingerprint(inner)
+    return None

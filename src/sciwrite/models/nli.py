@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from sciwrite.models.encoders import length_batches, load_transformer, tokens_per_batch
-from sciwrite.models.registry import ModelUnavailableError, load_for_profile
+from sciwrite.models.plan import load_for_profile
+from sciwrite.models.registry import ModelUnavailableError
 
 LABELS = ("entailment", "neutral", "contradiction")
 

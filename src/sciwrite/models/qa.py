@@ -22,7 +22,8 @@ from functools import lru_cache
 from typing import Any
 
 from sciwrite.models.encoders import length_batches, load_transformer, tokens_per_batch
-from sciwrite.models.registry import ModelUnavailableError, resolve_model
+from sciwrite.models.plan import ModelPlan, resolve_plan
+from sciwrite.models.registry import ModelUnavailableError
 from sciwrite.models.token_encoder import load_token_encoder
 
 QG_PREFIX = re.compile(r"^\s*question\s*:\s*", re.IGNORECASE)
@@ -194,21 +195,36 @@ def load_extractive_qa(model_id: str) -> ExtractiveQA:
     return ExtractiveQA(model_id, model, tokenizer, device, max_length=limit, stride=min(128, limit // 3))
 
 
+#: The roles of the QA-based metrics: the question generator, the QA model, and the BERTScore encoder of the
+#: answer similarity.
+QA_ROLES = ("question_generation", "question_answering", "scibert")
+
+
 def qa_models_for_profile(qg_model: str | None = None, qa_model: str | None = None,
                           profile: str | None = None, bertscore_model: str | None = None,
                           bertscore_layer: int | None = None) -> tuple[QAModels | None, str | None]:
-    """Both models and the ``scibert`` role's BERTScore token encoder (`bertscore_model` overrides it), or
-    (None, why) when the profile lacks the QG or QA model (offline `lite`): the metrics are then not computed,
-    and `why` names the models needed. A named model that cannot load raises."""
-    ids, reasons = {}, []
-    for role, override in (("question_generation", qg_model), ("question_answering", qa_model)):
-        try:
-            ids[role] = resolve_model(role, override, profile)
-        except ModelUnavailableError as err:
-            reasons.append(str(err))
+    """`qa_models_for_plan` for the QA metric by itself (a metric module's): the named models over the
+    profile's."""
+    plan = resolve_plan(QA_ROLES, profile, {"question_generation": qg_model, "question_answering": qa_model,
+                                            "scibert": bertscore_model})
+    return qa_models_for_plan(plan, bertscore_layer, fingerprint=False)
+
+
+def qa_models_for_plan(plan: ModelPlan, bertscore_layer: int | None = None,
+                       fingerprint: bool = True) -> tuple[QAModels | None, str | None]:
+    """Both models and the ``scibert`` role's BERTScore token encoder, or (None, why) when the plan lacks the QG or
+    QA model (offline `lite`): the metrics are then not computed, and `why` names the models needed. A named model
+    that cannot load raises."""
+    reasons = [plan.choices[role].why for role in QA_ROLES[:2] if plan.choices[role].model_id is None]
     if reasons:
         return None, "; ".join(reasons)
-    ids["scibert"] = resolve_model("scibert", bertscore_model, profile)
-    return QAModels(load_question_generator(ids["question_generation"]),
-                    load_extractive_qa(ids["question_answering"]), ids,
-                    load_token_encoder(ids["scibert"], bertscore_layer)), None
+    ids = {role: plan.model_id(role) for role in QA_ROLES}
+    models = QAModels(load_question_generator(ids["question_generation"]),
+                      load_extractive_qa(ids["question_answering"]), ids,
+                      load_token_encoder(ids["scibert"], bertscore_layer))
+    if fingerprint:
+        plan.record("question_generation", models.qg)
+        plan.record("question_answering", models.qa)
+        if "scibert" not in plan.fingerprints:
+            plan.record("scibert", models.encoder)
+    return models, None

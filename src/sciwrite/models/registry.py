@@ -10,12 +10,8 @@ Profiles:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
-
-T = TypeVar("T")
 
 PROFILES = ("paper", "lite")
 DEFAULT_PROFILE = "paper"
@@ -32,6 +28,7 @@ class ModelRole:
     name: str
     description: str
     defaults: dict[str, str]  # profile -> model id; a profile without an entry has no model for the role
+    api: bool = False  # a chat model asked at an endpoint (no weights here), not a checkpoint loaded here
 
 
 ROLES: dict[str, ModelRole] = {
@@ -71,6 +68,7 @@ ROLES: dict[str, ModelRole] = {
         "Chat model behind the RWGBench LLM judge, served by an OpenAI-compatible API "
         "(set SCIWRITE_LLM_API_KEY, and SCIWRITE_LLM_BASE_URL for a non-OpenAI endpoint).",
         {"paper": "gpt-5.5"},
+        api=True,
     ),
     # SciIG §4.2: "The LLM-as-a-Judge metric (Liu et al. 2023), using GPT-4o" scores the Table 6 prompts.
     "sciig_judge": ModelRole(
@@ -78,6 +76,7 @@ ROLES: dict[str, ModelRole] = {
         "Chat model behind the SciIG LLM judge (Table 6 prompts), served by an OpenAI-compatible API "
         "(set SCIWRITE_LLM_API_KEY, and SCIWRITE_LLM_BASE_URL for a non-OpenAI endpoint).",
         {"paper": "gpt-4o"},
+        api=True,
     ),
     # SciIG keyphrase metrics: KeyBERT's default encoder; the packaged MiniLM is the same weights.
     "keyphrase_encoder": ModelRole(
@@ -128,6 +127,7 @@ ROLES: dict[str, ModelRole] = {
         "Chat model extracting the citations of a generated introduction for SciIG citation correctness "
         "(Table 8 prompt), served by an OpenAI-compatible API.",
         {"paper": "openrouter:meta-llama/llama-4-maverick"},
+        api=True,
     ),
     # Perplexity: GPT-2 small. No package ships it: no lite default.
     "gpt2": ModelRole(
@@ -155,11 +155,23 @@ def resolve_model(role: str, override: str | None = None, profile: str | None = 
 
     Packaged models keep their portable ``packaged:`` id here; `model_location` turns it into a path.
     """
+    return resolve_model_source(role, override, profile)[0]
+
+
+def environment_variable(role: str) -> str:
+    """The variable that names `role`'s model: ``SCIWRITE_MODEL_<ROLE>``."""
+    return f"SCIWRITE_MODEL_{role.upper()}"
+
+
+def resolve_model_source(role: str, override: str | None = None, profile: str | None = None) -> tuple[str, str]:
+    """`resolve_model`'s id and where it came from: ``argument``, ``environment`` or ``profile``; a
+    `ModelUnavailableError` when the profile has no model for the role and none is named."""
     if role not in ROLES:
         raise KeyError(f"unknown model role {role!r}; known roles: {sorted(ROLES)}")
-    chosen = override or os.environ.get(f"SCIWRITE_MODEL_{role.upper()}")
-    if chosen:
-        return chosen
+    if override:
+        return override, "argument"
+    if os.environ.get(environment_variable(role)):
+        return os.environ[environment_variable(role)], "environment"
     name = current_profile(profile)
     defaults = ROLES[role].defaults
     if name not in defaults:
@@ -167,19 +179,7 @@ def resolve_model(role: str, override: str | None = None, profile: str | None = 
         raise ModelUnavailableError(
             f"the {name!r} profile has no {role} model ({ROLES[role].description.rstrip('.')}); other profiles use [{others}] "
             f"— pass it explicitly or set SCIWRITE_MODEL_{role.upper()}")
-    return defaults[name]
-
-
-def load_for_profile(role: str, loader: Callable[[str], T], model: str | None = None,
-                     profile: str | None = None) -> tuple[T | None, str | None]:
-    """`loader(model id)` for `role`, or (None, why) when the profile has no model for it (e.g. no NLI offline):
-    the metric is then reported as not computed. A model that is named (argument, environment or profile) but
-    cannot be loaded raises, never skips."""
-    try:
-        model_id = resolve_model(role, model, profile)
-    except ModelUnavailableError as err:
-        return None, str(err)
-    return loader(model_id), None
+    return defaults[name], "profile"
 
 
 def model_location(model_id: str) -> str:

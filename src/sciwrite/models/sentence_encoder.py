@@ -84,7 +84,7 @@ class CachedSentenceEncoder:
         self.backend = "onnx-cpu-fp32" if self._onnx_wanted else f"torch-{device}-{next(model.parameters()).dtype}"
         transformer = model[0].auto_model if self._plan else None
         weights = module_fingerprint(transformer if transformer is not None else model)
-        self._weights = weights
+        self.weights_sha256 = weights  # what the provenance records for the role (`weights_fingerprint`)
         self.namespace = namespace_of(FORMAT, weights, tokenizer_fingerprint(model.tokenizer), model.max_seq_length,
                                       [type(m).__name__ for m in model], _module_settings(model), self.backend)
         folder = embedding_cache_dir() if cache_dir is None else cache_dir
@@ -159,7 +159,7 @@ class CachedSentenceEncoder:
     def _onnx_batch(self, texts: list[str], normalize: bool) -> np.ndarray:
         """One batch through ONNX Runtime: the library's own features in, its pooling and Normalize redone."""
         if self._session is None:
-            self._session = onnx_encoder_for(self.inner[0].auto_model, self._weights)
+            self._session = onnx_encoder_for(self.inner[0].auto_model, self.weights_sha256)
         features = self.inner.preprocess(texts)
         hidden = self._session.hidden(features)
         mask = np.asarray(features["attention_mask"], dtype=np.float32)

@@ -129,7 +129,7 @@ def _output(keys: np.ndarray, rows: Sequence[Mapping[str, Any]], suite: SuiteMod
     """An actor's batch of results: per paper its key, its pickled row and the suite's description; the batch's
     timings ride on its first paper."""
     models = pickle.dumps(type(suite)(profile=suite.profile, model_ids=dict(suite.model_ids),
-                                      not_computed=dict(suite.not_computed)))
+                                      not_computed=dict(suite.not_computed), plan=suite.plan))
     return {"key": np.asarray(keys),
             "row": np.array([pickle.dumps(dict(r)) for r in rows], dtype=object),
             "timings": np.array([pickle.dumps(dict(timings or {}) if i == 0 else {}) for i in range(len(rows))],

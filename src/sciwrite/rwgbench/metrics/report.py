@@ -21,9 +21,9 @@ from sciwrite.core.predictions import (
     join_by_paper_id,
     read_prediction_records,
     read_predictions,
-    write_rejected,
 )
-from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, provenance
+from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance
+from sciwrite.core.results import write_results
 from sciwrite.core.tables import MISSING_CELL, format_grouped_table
 from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance, llm_record
 from sciwrite.rwgbench.data.loading import load_rwgbench
@@ -102,8 +102,13 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
                                                     show_progress=show_progress)
     else:
         suite = load_suite_models(profile, models, metrics, judge_options)
-        scored = (score_rwgbench(*inputs(pairs), corpus, suite, batch_size=batch_size, show_progress=show_progress)
-                  for _, _, pairs, _, _ in jobs)
+
+        def score(pairs: list[tuple[dict[str, Any], int]]) -> list[dict[str, Any]]:
+            texts, candidates, targets = inputs(pairs)
+            return score_rwgbench(texts, targets, suite, candidates=candidates, corpus=corpus, batch_size=batch_size,
+                                  show_progress=show_progress)[0]
+
+        scored = (score(pairs) for _, _, pairs, _, _ in jobs)
     summaries = []
     for (path, system, pairs, join, rejected), rows in zip(jobs, scored):
         run = run_metadata([record for record, _ in pairs if "model" in record or "method" in record])
@@ -119,9 +124,11 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
         summary = {"schema_version": SUMMARY_SCHEMA_VERSION, **summary, "provenance": provenance(
             benchmark="rwgbench", config=paper_config, dataset=papers, profile=means.get("profile"),
             models=means.get("models", {}), judge=judge_provenance(means), templates=JUDGE_TEMPLATES,
-            seeds={"bootstrap": seed, "judge": JUDGE_SEED}, engine=engine, started=started, finished=time.time())}
+            seeds={"bootstrap": seed, "judge": JUDGE_SEED}, engine=engine, started=started, finished=time.time(),
+            model_plan=plan_provenance(suite))}
         if out_dir is not None:
-            write_results(rows, summary, Path(out_dir) / system, system, rejected)
+            write_results(Path(out_dir) / system, system, rows, summary, [summary_csv_row(summary, system)],
+                          rejected=rejected)
         summaries.append(summary)
     return summaries
 
@@ -183,29 +190,11 @@ def report_join(join: JoinReport, n_papers: int, missing_as_empty: bool, path: s
                        path, len(join.duplicates), join.duplicates[:5])
 
 
-def write_results(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any], out_dir: Path,
-                  system: str, rejected: Sequence[Mapping[str, Any]] = ()) -> list[Path]:
-    """per_paper.jsonl, summary.json and summary.csv (Table 2 row plus the join counts; a metric not computed is
-    an empty cell) in `out_dir`, and rejected.jsonl when lines were rejected (``--bad-records skip``)."""
-    import csv
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    per_paper = out_dir / "per_paper.jsonl"
-    with per_paper.open("w", encoding="utf-8") as f:
-        for row in rows:
-            f.write(json.dumps({"system": system, **row}, ensure_ascii=False) + "\n")
-    summary_json = out_dir / "summary.json"
-    summary_json.write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
-    summary_csv = out_dir / "summary.csv"
-    row = {**table2_row(summary, system), "n_papers": summary["n_papers"],
-           "empty_citation_rate": summary["empty_citation_rate"], "unresolved_markers": summary["unresolved_markers"],
-           "n_missing": summary["join"]["n_missing"]}
-    with summary_csv.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=list(row))
-        writer.writeheader()
-        writer.writerow(row)
-    rejected_path = write_rejected(out_dir, rejected)
-    return [per_paper, summary_json, summary_csv, *([rejected_path] if rejected_path else [])]
+def summary_csv_row(summary: Mapping[str, Any], system: str) -> dict[str, Any]:
+    """The one row of ``summary.csv``: the Table 2 row plus the join counts (a metric not computed is empty)."""
+    return {**table2_row(summary, system), "n_papers": summary["n_papers"],
+            "empty_citation_rate": summary["empty_citation_rate"], "unresolved_markers": summary["unresolved_markers"],
+            "n_missing": summary["join"]["n_missing"]}
 
 
 def table2_cell(value: Any) -> str:

@@ -92,7 +92,8 @@ def rwgbench_sensitivity(papers: Sequence[Mapping[str, Any]], corpus: Any, suite
     batches = perturb_rwgbench(papers, corpus_ids, seed)
     texts = [t for ts, _ in batches.values() for t in ts]
     candidates = [c for _, cs in batches.values() for c in cs]
-    rows = score_rwgbench(texts, candidates, list(papers) * len(batches), corpus, suite, show_progress=show_progress)
+    rows, _ = score_rwgbench(texts, list(papers) * len(batches), suite, candidates=candidates, corpus=corpus,
+                             show_progress=show_progress)
     metrics = [m for m in SUITE_METRICS if m not in suite.not_computed]
     return sensitivity_rows(EXPECTED, REASONS, split_batches(rows, batches, len(papers)), metrics, n_resamples, seed)
 

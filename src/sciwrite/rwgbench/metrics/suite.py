@@ -8,6 +8,7 @@ papers; `summarize_rwgbench` averages the per-paper rows into the paper's Table 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,13 +16,13 @@ from typing import Any
 from datasets import Dataset
 from tqdm.auto import tqdm
 
-from sciwrite.metrics.judge import judge_for_profile, snapshot_counts
+from sciwrite.metrics.judge import load_chat_model, snapshot_counts
 from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
-from sciwrite.models.citation_frames import citation_frame_classifier_for_profile
+from sciwrite.models.citation_frames import load_citation_frame_classifier
 from sciwrite.models.encoders import shared_sentence_encoder
 from sciwrite.models.memo import MemoFrameClassifier, MemoNLI, MemoSentenceEncoder, MemoTokenEncoder
-from sciwrite.models.nli import nli_for_profile
-from sciwrite.models.registry import current_profile, resolve_model
+from sciwrite.models.nli import load_nli
+from sciwrite.models.plan import ModelPlan, resolve_plan
 from sciwrite.models.token_encoder import load_token_encoder
 from sciwrite.rwgbench.data.corpus_files import CORPUS_COLUMNS
 from sciwrite.rwgbench.metrics.formulas import NOT_APPLICABLE_NO_CANDIDATES, resolve_citations
@@ -97,6 +98,16 @@ class SuiteModels:
     frame_classifier: Any = None
     judge: Any = None
     not_computed: dict[str, str] = field(default_factory=dict)  # metric -> reason
+    plan: ModelPlan | None = None  # every role resolved up front, with the loaded weights' fingerprints
+
+
+#: The metrics each model role serves (the roles a run resolves are those of its wanted metrics).
+ROLE_METRICS: dict[str, tuple[str, ...]] = {
+    "scibert": ("topical_relevance", "positioning_structure_similarity", "bertscore_f1"),
+    "nli": ("soft_citation_recall", "claim_support_consistency"),
+    "citation_frame": ("citation_frame_alignment",),
+    "judge": ("llm_judge",),
+}
 
 
 def load_suite_models(profile: str | None = None, models: Mapping[str, str] | None = None,
@@ -113,26 +124,30 @@ def load_suite_models(profile: str | None = None, models: Mapping[str, str] | No
     unknown = wanted - set(SUITE_METRICS)
     if unknown:
         raise ValueError(f"unknown RWGBench metrics {sorted(unknown)}; choose from {list(SUITE_METRICS)}")
-    models = dict(models or {})
-    suite = SuiteModels(profile=current_profile(profile))
-    if wanted & {"topical_relevance", "positioning_structure_similarity", "bertscore_f1"}:
-        suite.model_ids["scibert"] = resolve_model("scibert", models.get("scibert"), profile)
+    plan = resolve_plan([role for role, served in ROLE_METRICS.items() if wanted & set(served)], profile, models)
+    suite = SuiteModels(profile=plan.profile, plan=plan)
+    if "scibert" in plan:
+        suite.model_ids["scibert"] = plan.model_id("scibert")
         if wanted & {"topical_relevance", "positioning_structure_similarity"}:
             encoder = shared_sentence_encoder(suite.model_ids["scibert"], role="scibert encoder")
+            plan.record("scibert", encoder)
             suite.encoder = MemoSentenceEncoder(encoder)
         if "bertscore_f1" in wanted:
-            suite.token_encoder = MemoTokenEncoder(load_token_encoder(suite.model_ids["scibert"]))
-    if wanted & {"soft_citation_recall", "claim_support_consistency"}:
-        nli, why = nli_for_profile(models.get("nli"), profile)
+            token_encoder = load_token_encoder(suite.model_ids["scibert"])
+            if "scibert" not in plan.fingerprints:
+                plan.record("scibert", token_encoder)
+            suite.token_encoder = MemoTokenEncoder(token_encoder)
+    if "nli" in plan:
+        nli, why = plan.load("nli", load_nli)
         suite.nli = MemoNLI(nli) if nli is not None else None
-        _record(suite, "nli", suite.nli, why, ("soft_citation_recall", "claim_support_consistency"))
-    if "citation_frame_alignment" in wanted:
-        frames, why = citation_frame_classifier_for_profile(models.get("citation_frame"), profile)
+        _record(suite, "nli", suite.nli, why, ROLE_METRICS["nli"])
+    if "citation_frame" in plan:
+        frames, why = plan.load("citation_frame", load_citation_frame_classifier)
         suite.frame_classifier = MemoFrameClassifier(frames) if frames is not None else None
-        _record(suite, "citation_frame", suite.frame_classifier, why, ("citation_frame_alignment",))
-    if "llm_judge" in wanted:
-        suite.judge, why = judge_for_profile(models.get("judge"), profile, **dict(judge_options or {}))
-        _record(suite, "judge", suite.judge, why, ("llm_judge",))
+        _record(suite, "citation_frame", suite.frame_classifier, why, ROLE_METRICS["citation_frame"])
+    if "judge" in plan:
+        suite.judge, why = load_chat_model(plan, "judge", **dict(judge_options or {}))
+        _record(suite, "judge", suite.judge, why, ROLE_METRICS["judge"])
     for metric in SUITE_METRICS:
         if metric not in wanted and metric not in suite.not_computed:
             suite.not_computed[metric] = "not requested"
@@ -166,10 +181,11 @@ def check_cited_ids(predictions: Sequence[str], candidates: Sequence[Sequence[st
                              f"the corpus: {unknown[:5]}")
 
 
-def score_rwgbench(predictions: Sequence[str], candidates: Sequence[Sequence[str]],
-                   papers: Sequence[Mapping[str, Any]], corpus: Mapping[str, str] | Any, models: SuiteModels,
-                   batch_size: int = 64, show_progress: bool = True) -> list[dict[str, Any]]:
-    """One row per prediction (aligned with `papers`): every computable metric and its diagnostics.
+def score_rwgbench(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]], models: SuiteModels, *,
+                   candidates: Sequence[Sequence[str] | None], corpus: Mapping[str, str] | Any, batch_size: int = 64,
+                   show_progress: bool = True) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    """(one row per prediction, aligned with `papers`; wall seconds per scorer): SciIG's `score_sciig` argument
+    order and return shape, with RWGBench's two inputs more, each prediction's `candidates` and the `corpus`.
 
     `papers` are the target papers (paper_id, title, abstract, related_work, citations); the corpus is read
     once for every cited and gold doc_id. Metrics the models cannot compute are left out of the rows.
@@ -198,12 +214,15 @@ def score_rwgbench(predictions: Sequence[str], candidates: Sequence[Sequence[str
     rows: list[dict[str, Any]] = [{"paper_id": pid} for pid in paper_ids]
     stages = _stages(predictions, candidates, papers, references, gold, texts, abstracts, models, batch_size,
                      show_progress)
+    timings: dict[str, float] = {}
     bar = tqdm(stages, desc="RWGBench metrics", disable=not show_progress)
     for name, run in bar:
         bar.set_postfix_str(name)  # a stage's own bars (embedding, BERTScore windows) follow this line
+        start = time.perf_counter()
         for row, extra in zip(rows, run()):
             merge_row(row, extra, name, keep_first=_SHARED)
-    return rows
+        timings[name] = round(time.perf_counter() - start, 4)
+    return rows, timings
 
 
 def _known_texts(corpus: Mapping[str, str] | Any, doc_ids: Iterable[str]) -> dict[str, str]:
@@ -264,12 +283,12 @@ def score_items(items: Sequence[Mapping[str, Any]], models: SuiteModels,
                 batch_size: int = 64) -> tuple[list[dict[str, Any]], dict[str, float]]:
     """`score_rwgbench` on self-contained papers, as the Ray engine's actors receive them: each item carries its
     ``text``, ``candidates``, ``target`` paper and the corpus records (``docs``) its candidates and gold citations
-    name, so no actor needs the corpus. (rows, {}): RWGBench keeps no per-stage timings."""
+    name, so no actor needs the corpus; (rows, seconds per scorer)."""
     docs = {d["doc_id"]: d for item in items for d in item["docs"]}
     corpus = Dataset.from_list(list(docs.values())) if docs else Dataset.from_dict({c: [] for c in CORPUS_COLUMNS})
-    rows = score_rwgbench([i["text"] for i in items], [i["candidates"] for i in items], [i["target"] for i in items],
-                          corpus, models, batch_size=batch_size, show_progress=False)
-    return rows, {}
+    return score_rwgbench([i["text"] for i in items], [i["target"] for i in items], models,
+                          candidates=[i["candidates"] for i in items], corpus=corpus, batch_size=batch_size,
+                          show_progress=False)
 
 
 def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: SuiteModels) -> dict[str, Any]:

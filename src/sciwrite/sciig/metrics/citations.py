@@ -35,8 +35,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sciwrite.llm.client import ChatClient
-from sciwrite.metrics.judge import JUDGE_SEED
-from sciwrite.models.registry import ModelUnavailableError, resolve_model
+from sciwrite.metrics.judge import JUDGE_SEED, load_chat_model
+from sciwrite.models.plan import resolve_plan
 from sciwrite.sciig.data.llm_map import normalise_title, parse_table8_neighbors, table8_messages
 from sciwrite.sources.apa import (
     comparison_key,
@@ -196,11 +196,8 @@ def citation_extractor_for_profile(model: str | None = None, profile: str | None
                                    **client_kwargs: Any) -> tuple[ChatClient | None, str | None]:
     """The ``citation_extractor`` role's client, or (None, why): offline `lite` has none, nor has an unconfigured
     endpoint; the offline extractor is then used and named as the fallback."""
-    try:
-        return ChatClient(resolve_model("citation_extractor", model, profile),
-                          **{"purpose": "citation_extractor", **client_kwargs}), None
-    except ModelUnavailableError as err:  # includes LLMNotConfiguredError
-        return None, str(err)
+    return load_chat_model(resolve_plan(["citation_extractor"], profile, {"citation_extractor": model}),
+                           "citation_extractor", **client_kwargs)
 
 
 def score_citation_correctness(predictions: Sequence[str], neighbors: Sequence[Sequence[Any]],

@@ -22,10 +22,7 @@ keyphrase logs), ``keyphrase_outputs/<paper_id>.json`` (phrase lists and matchin
 
 from __future__ import annotations
 
-import csv
-import json
 import logging
-import re
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -38,9 +35,9 @@ from sciwrite.core.predictions import (
     join_by_paper_id,
     read_prediction_records,
     reject_or_keep,
-    write_rejected,
 )
-from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, provenance
+from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance
+from sciwrite.core.results import SideFiles, write_results
 from sciwrite.core.tables import cell, format_table
 from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance, llm_record
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS, holdout_rule
@@ -154,11 +151,14 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
         judge=judge_provenance(means),
         templates={**JUDGE_TEMPLATES, "table8_head": TABLE8_HEAD, "table8_record": TABLE8_RECORD,
                    "table8_task": TABLE8_TASK},
-        seeds={"bootstrap": seed, "judge": JUDGE_SEED}, engine=engine, started=started, finished=time.time())}
+        seeds={"bootstrap": seed, "judge": JUDGE_SEED}, engine=engine, started=started, finished=time.time(),
+        model_plan=plan_provenance(suite))}
     if upstream_report is not None:
         summary["upstream"] = upstream_report
     if out_dir is not None:
-        write_sciig_results(rows, summary, rejected, Path(out_dir), system)
+        write_results(Path(out_dir), system, rows, summary, summary_csv_rows(summary), rejected=rejected,
+                      extra_json={"metric_timings.json": summary.get("metric_timings", {})},
+                      side_files=SideFiles("keyphrase_outputs", KEYPHRASE_KEYS))
     return summary
 
 
@@ -194,42 +194,9 @@ def _report_join(missing: list[str], extra: list[str], holdout: list[str], n_pap
                        len(holdout), holdout[:5])
 
 
-def safe_file_name(paper_id: str) -> str:
-    """A paper_id as a file name: anything but letters, digits, '.', '-' and '_' becomes '_'."""
-    return re.sub(r"[^A-Za-z0-9._-]", "_", paper_id).strip(".") or "_"
-
-
-def write_sciig_results(rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
-                        rejected: Sequence[Mapping[str, Any]], out_dir: Path, system: str) -> list[Path]:
-    """Write the outputs listed in the module docstring; returns their paths."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    per_paper = out_dir / "per_paper.jsonl"
-    keyphrase_dir = out_dir / "keyphrase_outputs"
-    with per_paper.open("w", encoding="utf-8") as f:
-        for row in rows:
-            f.write(json.dumps({"system": system, **{k: v for k, v in row.items() if k not in KEYPHRASE_KEYS}},
-                               ensure_ascii=False) + "\n")
-            if any(k in row for k in KEYPHRASE_KEYS):
-                keyphrase_dir.mkdir(exist_ok=True)
-                log = {"paper_id": row["paper_id"], **{k: row[k] for k in KEYPHRASE_KEYS if k in row}}
-                (keyphrase_dir / f"{safe_file_name(row['paper_id'])}.json").write_text(
-                    json.dumps(log, indent=2, ensure_ascii=False), encoding="utf-8")
-    written.append(per_paper)
-    summary_json = out_dir / "summary.json"
-    summary_json.write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
-    timings = out_dir / "metric_timings.json"
-    timings.write_text(json.dumps(summary.get("metric_timings", {}), indent=2), encoding="utf-8")
-    summary_csv = out_dir / "summary.csv"
-    with summary_csv.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=["category", "metric", "value"])
-        writer.writeheader()
-        for row in table2_rows(summary):
-            writer.writerow({"category": row["category"], "metric": row["metric"],
-                             "value": "" if row["value"] is None else row["value"]})
-    written += [summary_json, timings, summary_csv]
-    rejected_path = write_rejected(out_dir, rejected)
-    return [*written, *([rejected_path] if rejected_path else [])]
+def summary_csv_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The rows of ``summary.csv``: one (category, metric, value) per Table 2 metric."""
+    return [{"category": row["category"], "metric": row["metric"], "value": row["value"]} for row in table2_rows(summary)]
 
 
 def format_sciig_table(summary: Mapping[str, Any]) -> str:

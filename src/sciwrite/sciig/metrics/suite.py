@@ -24,26 +24,26 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from sciwrite.metrics.judge import snapshot_counts
+from sciwrite.metrics.judge import load_chat_model, snapshot_counts
 from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
-from sciwrite.models.bleurt import bleurt_for_profile
-from sciwrite.models.causal_lm import perplexity_model_for_profile
-from sciwrite.models.encoders import contextual_encoder_for_profile, keyphrase_encoder_for_profile
+from sciwrite.models.bleurt import load_bleurt
+from sciwrite.models.causal_lm import load_causal_lm
+from sciwrite.models.encoders import load_contextual_encoder, load_keyphrase_encoder
 from sciwrite.models.memo import MemoSentenceEncoder, MemoTokenEncoder
-from sciwrite.models.nli import summac_nli_for_profile
-from sciwrite.models.qa import qa_models_for_profile
-from sciwrite.models.registry import current_profile, resolve_model
-from sciwrite.sciig.metrics.bertscore import sciig_bertscore_encoder, score_sciig_bertscore
+from sciwrite.models.nli import load_summac_nli
+from sciwrite.models.plan import ModelPlan, resolve_plan
+from sciwrite.models.qa import QA_ROLES, qa_models_for_plan
+from sciwrite.models.token_encoder import load_token_encoder
+from sciwrite.sciig.metrics.bertscore import score_sciig_bertscore
 from sciwrite.sciig.metrics.bleurt import score_bleurt
 from sciwrite.sciig.metrics.citations import (
     OFFLINE_EXTRACTOR,
     citation_correctness,
-    citation_extractor_for_profile,
     score_citation_correctness,
 )
 from sciwrite.sciig.metrics.contextual_relevance import check_sources, score_contextual_relevance
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, check_texts
-from sciwrite.sciig.metrics.judge import judge_sciig, sciig_judge_for_profile
+from sciwrite.sciig.metrics.judge import judge_sciig
 from sciwrite.sciig.metrics.keyphrases import score_keyphrases
 from sciwrite.sciig.metrics.lexical import check_reference_pairs, score_bleu, score_meteor, score_rouge
 from sciwrite.sciig.metrics.perplexity import score_perplexity
@@ -124,6 +124,7 @@ class SciIGModels:
     judge: Any = None
     citation_extractor: Any = None  # citation_extractor role (Table 8 LLM); None: the offline regex fallback
     not_computed: dict[str, str] = field(default_factory=dict)  # metric -> reason
+    plan: ModelPlan | None = None  # every role resolved up front, with the loaded weights' fingerprints
 
     def wants(self, stage: str) -> bool:
         """Whether any metric of `stage` is to be computed."""
@@ -151,6 +152,13 @@ def metrics_without_judge(metrics: Iterable[str] | None = None) -> list[str]:
     return sorted(expand_metrics(metrics) - set(STAGES["judge"]))
 
 
+#: The model roles each scorer needs (the roles a run resolves are those of its wanted scorers).
+STAGE_ROLES: dict[str, tuple[str, ...]] = {
+    "bertscore": ("scibert",), "bleurt": ("bleurt",), "contextual_relevance": ("contextual_encoder",),
+    "keyphrases": ("keyphrase_encoder",), "summac": ("summac_nli",), "qa": QA_ROLES, "perplexity": ("gpt2",),
+    "citations": ("citation_extractor",), "judge": ("sciig_judge",),
+}
+
 # Sentence encoders wrapped in a memo (`sciwrite.models.memo`): the references' and sources' texts and keyphrase
 # candidates are embedded once however many systems one `SciIGModels` scores.
 MEMO_ENCODER_ROLES = ("contextual_encoder", "keyphrase_encoder")
@@ -169,10 +177,12 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
 
     wanted = expand_metrics(metrics)
     models = dict(models or {})
-    suite = SciIGModels(profile=current_profile(profile))
-    for metric in SUITE_METRICS:
-        if metric not in wanted:
-            suite.not_computed[metric] = "not requested"
+    # `--model sciig_judge=X` names the SciIG judge; a plain `judge=X` given to the SciIG suite is taken as it too.
+    overrides = {**models, "sciig_judge": models.get("sciig_judge", models.get("judge"))}
+    not_requested = {metric: "not requested" for metric in SUITE_METRICS if metric not in wanted}
+    stages = [stage for stage in STAGES if not all(m in not_requested for m in STAGES[stage])]
+    plan = resolve_plan([role for stage in stages for role in STAGE_ROLES.get(stage, ())], profile, overrides)
+    suite = SciIGModels(profile=plan.profile, not_computed=not_requested, plan=plan)
 
     def want(stage: str) -> bool:
         return suite.wants(stage)
@@ -181,26 +191,26 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
         suite.wordnet, why = wordnet_or_reason()
         _record(suite, "wordnet", suite.wordnet, why, "meteor", model_id="wordnet")
     if want("bertscore") or want("qa"):
-        suite.model_ids["scibert"] = resolve_model("scibert", models.get("scibert"), profile)
-        suite.token_encoder = MemoTokenEncoder(sciig_bertscore_encoder(models.get("scibert"), None, profile))
-    roles: list[tuple[str, str, str, Callable[..., tuple[Any, str | None]]]] = [
-        ("bleurt", "bleurt", "bleurt", bleurt_for_profile),
-        ("contextual_relevance", "contextual_encoder", "contextual_encoder", contextual_encoder_for_profile),
-        ("keyphrases", "keyphrase_encoder", "keyphrase_encoder", keyphrase_encoder_for_profile),
-        ("summac", "summac_nli", "summac_nli", summac_nli_for_profile),
-        ("perplexity", "gpt2", "lm", perplexity_model_for_profile),
+        suite.model_ids["scibert"] = plan.model_id("scibert")
+        token_encoder = load_token_encoder(suite.model_ids["scibert"], None)
+        plan.record("scibert", token_encoder)
+        suite.token_encoder = MemoTokenEncoder(token_encoder)
+    roles: list[tuple[str, str, str, Callable[[str], Any]]] = [
+        ("bleurt", "bleurt", "bleurt", load_bleurt),
+        ("contextual_relevance", "contextual_encoder", "contextual_encoder", load_contextual_encoder),
+        ("keyphrases", "keyphrase_encoder", "keyphrase_encoder", load_keyphrase_encoder),
+        ("summac", "summac_nli", "summac_nli", load_summac_nli),
+        ("perplexity", "gpt2", "lm", load_causal_lm),
     ]
     for stage, role, attribute, loader in roles:
         if want(stage):
-            model, why = loader(models.get(role), profile)
+            model, why = plan.load(role, loader)
             if model is not None and role in MEMO_ENCODER_ROLES:
                 model = MemoSentenceEncoder(model)
             setattr(suite, attribute, model)
-            _record(suite, role, model, why, stage,
-                    model_id=None if model is None else resolve_model(role, models.get(role), profile))
+            _record(suite, role, model, why, stage, model_id=None if model is None else plan.model_id(role))
     if want("qa"):
-        suite.qa, why = qa_models_for_profile(models.get("question_generation"), models.get("question_answering"),
-                                              profile, models.get("scibert"))
+        suite.qa, why = qa_models_for_plan(plan)
         if suite.qa is None:
             _record(suite, "question_generation", None, why, "qa", model_id=None)
         else:
@@ -211,16 +221,13 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
             options["ledger"] = judge_options["ledger"]  # one usage ledger for the evaluation's LLM spend
         if "cache_path" not in options and os.environ.get("SCIWRITE_CITATION_EXTRACTOR_CACHE"):
             options["cache_path"] = os.environ["SCIWRITE_CITATION_EXTRACTOR_CACHE"]
-        suite.citation_extractor, why = citation_extractor_for_profile(models.get("citation_extractor"), profile,
-                                                                      **options)
+        suite.citation_extractor, why = load_chat_model(plan, "citation_extractor", **options)
         suite.model_ids["citation_extractor"] = (suite.citation_extractor.model if suite.citation_extractor
                                                  else OFFLINE_EXTRACTOR)
         if why:
             logger.info("citation correctness: %s (%s)", OFFLINE_EXTRACTOR, why)
     if want("judge"):
-        # `--model sciig_judge=X` names the SciIG judge; a plain `judge=X` given to the SciIG suite is taken as it too.
-        judge_model = models.get("sciig_judge", models.get("judge"))
-        suite.judge, why = sciig_judge_for_profile(judge_model, profile, **dict(judge_options or {}))
+        suite.judge, why = load_chat_model(plan, "sciig_judge", **dict(judge_options or {}))
         _record(suite, "judge", suite.judge, why, "judge",
                 model_id=getattr(suite.judge, "model", None) or getattr(suite.judge, "model_id", None) or "judge")
     return suite
@@ -257,8 +264,8 @@ def score_items(items: Sequence[Mapping[str, Any]], models: SciIGModels,
                        batch_size=batch_size)
 
 
-def score_sciig(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]], models: SciIGModels,
-                show_progress: bool = True, batch_size: int = 64) -> tuple[list[dict[str, Any]], dict[str, float]]:
+def score_sciig(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]], models: SciIGModels, *,
+                batch_size: int = 64, show_progress: bool = True) -> tuple[list[dict[str, Any]], dict[str, float]]:
     """(one row per prediction, aligned with `papers`; wall seconds per scorer).
 
     `papers` are SciIG records (paper_id, title, abstract, introduction, neighbors). Each row holds every
