@@ -8,30 +8,28 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmark import table_labels
-from sciwrite.core.engine import LOCAL, RAY, check_engine, ray_engine
+from sciwrite.core.engine import LOCAL, ray_engine
 from sciwrite.core.predictions import (
     JoinReport,
-    check_bad_records,
     join_by_paper_id,
     read_prediction_records,
     read_predictions,
 )
-from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance
-from sciwrite.core.results import write_results
 from sciwrite.core.tables import MISSING_CELL, format_grouped_table
-from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance, llm_record
+from sciwrite.metrics.judge import llm_record
+from sciwrite.metrics.runner import EvaluationSteps, OpenSplit, PredictionFile, ResultFiles, evaluate_files
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.judge import JUDGE_TEMPLATES
 from sciwrite.rwgbench.metrics.suite import (
     PAPER_LABELS,
     SUITE_METRICS,
     TABLE2_GROUPS,
+    SuiteModels,
     load_suite_models,
     score_rwgbench,
     summarize_rwgbench,
@@ -60,7 +58,8 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
                               seed: int = 0, engine: str = LOCAL, ray_address: str | None = None,
                               ray_actors: int | None = None, bad_records: str = "error") -> list[dict[str, Any]]:
     """Score each prediction file (JSON Lines) on `split`; returns one summary per file (system) and writes
-    each system's tables to ``out_dir/<system>/``.
+    each system's tables to ``out_dir/<system>/``. The shared runner (`sciwrite.metrics.runner`) does it with
+    RWGBench's steps (`EVALUATION`).
 
     The split, the corpus and the models are loaded once for all files, and the models remember what they
     computed, so the reference side is computed once however many systems are scored. Predictions join the
@@ -76,61 +75,72 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
     cluster at `ray_address`, over `ray_actors` actors that each load the models once; the rows and summaries
     are the ones ``"local"`` (one process, the default) gives.
     """
+    return evaluate_files(EVALUATION, predictions, split, source=source, out_dir=out_dir, systems=systems,
+                          profile=profile, models=models, metrics=metrics, judge_options=judge_options,
+                          batch_size=batch_size, show_progress=show_progress, bootstrap=bootstrap, seed=seed,
+                          engine=engine, ray_address=ray_address, ray_actors=ray_actors, bad_records=bad_records,
+                          missing_as_empty=missing_as_empty)
 
-    check_engine(engine)
-    started = time.time()
+
+def open_split(split: str, source: str | Path | None) -> OpenSplit:
+    """The split's papers and its corpus."""
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
-    systems = list(systems or [Path(p).stem for p in predictions])
-    if len(systems) != len(predictions) or len(set(systems)) != len(systems):
-        raise ValueError(f"need one distinct system name per prediction file, got {systems}")
     paper_config, corpus_config = SPLITS[split]
-    papers = load_rwgbench(paper_config, source=source)
-    check_bad_records(bad_records)
-    jobs = [(path, system, *_joined(path, papers, split, missing_as_empty, bad_records))
-            for path, system in zip(predictions, systems)]
-    corpus = load_rwgbench(corpus_config, source=source)
+    return OpenSplit(paper_config, load_rwgbench(paper_config, source=source),
+                     {"corpus": load_rwgbench(corpus_config, source=source)})
 
-    def inputs(pairs: list[tuple[dict, int]]) -> tuple[list[str], list[list[str]], list[dict[str, Any]]]:
-        return ([r["text"] for r, _ in pairs], [r.get("candidates") or [] for r, _ in pairs],
-                papers.select([j for _, j in pairs]).to_list())
 
-    if engine == RAY:
-        options = {"profile": profile, "models": models, "metrics": metrics, "judge_options": judge_options}
-        scored, suite = ray_engine().score_rwgbench([inputs(pairs) for _, _, pairs, _, _ in jobs], corpus, options,
-                                                    batch_size=batch_size, address=ray_address, actors=ray_actors,
-                                                    show_progress=show_progress)
-    else:
-        suite = load_suite_models(profile, models, metrics, judge_options)
+def read_file(path: str | Path, split: OpenSplit, bad_records: str, missing_as_empty: bool = False) -> PredictionFile:
+    """One prediction file joined to the split (`_joined`): texts, candidate lists and papers, in the split's order."""
+    pairs, join, rejected = _joined(path, split.papers, split.config, missing_as_empty, bad_records)
+    return PredictionFile(path, [r["text"] for r, _ in pairs], split.papers.select([j for _, j in pairs]).to_list(),
+                          rejected, context={"pairs": pairs, "join": join,
+                                             "candidates": [r.get("candidates") or [] for r, _ in pairs]})
 
-        def score(pairs: list[tuple[dict[str, Any], int]]) -> list[dict[str, Any]]:
-            texts, candidates, targets = inputs(pairs)
-            return score_rwgbench(texts, targets, suite, candidates=candidates, corpus=corpus, batch_size=batch_size,
-                                  show_progress=show_progress)[0]
 
-        scored = (score(pairs) for _, _, pairs, _, _ in jobs)
-    summaries = []
-    for (path, system, pairs, join, rejected), rows in zip(jobs, scored):
-        run = run_metadata([record for record, _ in pairs if "model" in record or "method" in record])
-        means = summarize_rwgbench(rows, suite)
-        summary = {"system": system, "split": split, "predictions": str(path), "run": run, **means,
-                   **summary_intervals(rows, SUITE_METRICS, bootstrap, seed=seed, means=means),
-                   "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
-                            "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty,
-                            **({"n_rejected_lines": len(rejected),
-                                "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]}
-                               if rejected else {})},
-                   **llm_record({"judge": getattr(suite, "judge", None)}, judge_options)}
-        summary = {"schema_version": SUMMARY_SCHEMA_VERSION, **summary, "provenance": provenance(
-            benchmark="rwgbench", config=paper_config, dataset=papers, profile=means.get("profile"),
-            models=means.get("models", {}), judge=judge_provenance(means), templates=JUDGE_TEMPLATES,
-            seeds={"bootstrap": seed, "judge": JUDGE_SEED}, engine=engine, started=started, finished=time.time(),
-            model_plan=plan_provenance(suite))}
-        if out_dir is not None:
-            write_results(Path(out_dir) / system, system, rows, summary, [summary_csv_row(summary, system)],
-                          rejected=rejected)
-        summaries.append(summary)
-    return summaries
+def score_file(file: PredictionFile, split: OpenSplit, suite: SuiteModels, batch_size: int,
+               show_progress: bool) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    return score_rwgbench(file.texts, file.targets, suite, candidates=file.context["candidates"],
+                          corpus=split.extra["corpus"], batch_size=batch_size, show_progress=show_progress)
+
+
+def score_files_on_ray(files: Sequence[PredictionFile], split: OpenSplit, suite_options: Mapping[str, Any],
+                       batch_size: int, address: str | None, actors: int | None,
+                       show_progress: bool) -> tuple[list[tuple[list[dict[str, Any]], dict[str, float]]], Any]:
+    """Every file's papers in one Ray Data run (`sciwrite.scale.ray_evaluate.score_rwgbench`)."""
+    jobs = [(file.texts, file.context["candidates"], file.targets) for file in files]
+    rows_per_file, suite = ray_engine().score_rwgbench(jobs, split.extra["corpus"], suite_options,
+                                                       batch_size=batch_size, address=address, actors=actors,
+                                                       show_progress=show_progress)
+    return [(rows, {}) for rows in rows_per_file], suite
+
+
+def summarize_file(file: PredictionFile, rows: Sequence[Mapping[str, Any]], timings: Mapping[str, float],
+                   suite: SuiteModels, *, system: str, split_name: str, split: OpenSplit, bootstrap: int, seed: int,
+                   judge_options: Mapping[str, Any] | None, missing_as_empty: bool = False) -> dict[str, Any]:
+    """A system's summary: its run, the Table 2 means and intervals, the join report and the LLM record."""
+    pairs, join, rejected = file.context["pairs"], file.context["join"], file.rejected
+    run = run_metadata([record for record, _ in pairs if "model" in record or "method" in record])
+    means = summarize_rwgbench(rows, suite)
+    return {"system": system, "split": split_name, "predictions": str(file.path), "run": run, **means,
+            **summary_intervals(rows, SUITE_METRICS, bootstrap, seed=seed, means=means),
+            "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
+                     "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty,
+                     **({"n_rejected_lines": len(rejected),
+                         "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]}
+                        if rejected else {})},
+            **llm_record({"judge": getattr(suite, "judge", None)}, judge_options)}
+
+
+def result_files(summary: Mapping[str, Any], system: str) -> ResultFiles:
+    return ResultFiles([summary_csv_row(summary, system)])
+
+
+#: RWGBench's steps of the shared evaluation runner.
+EVALUATION = EvaluationSteps(benchmark="rwgbench", open_split=open_split, read=read_file,
+                             load_models=load_suite_models, score=score_file, score_on_ray=score_files_on_ray,
+                             summarize=summarize_file, result_files=result_files, templates=JUDGE_TEMPLATES)
 
 
 def run_metadata(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -23,23 +23,21 @@ keyphrase logs), ``keyphrase_outputs/<paper_id>.json`` (phrase lists and matchin
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmark import table_labels
-from sciwrite.core.engine import LOCAL, RAY, check_engine, ray_engine
+from sciwrite.core.engine import LOCAL, ray_engine
 from sciwrite.core.predictions import (
-    check_bad_records,
     join_by_paper_id,
     read_prediction_records,
     reject_or_keep,
 )
-from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance
-from sciwrite.core.results import SideFiles, write_results
+from sciwrite.core.results import SideFiles
 from sciwrite.core.tables import cell, format_table
-from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance, llm_record
+from sciwrite.metrics.judge import llm_record
+from sciwrite.metrics.runner import EvaluationSteps, OpenSplit, PredictionFile, ResultFiles, evaluate_files
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS, holdout_rule
 from sciwrite.sciig.data.llm_map import TABLE8_HEAD, TABLE8_RECORD, TABLE8_TASK
 from sciwrite.sciig.data.loading import load_sciig
@@ -91,17 +89,45 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
     `ray_actors` actors that each load the models once: the same rows and summary (``metric_timings`` then sums
     the actors' seconds). `bad_records` (``skip``, or ``error``: see `sciwrite.core.predictions.BAD_RECORDS`) says
     what a bad line does; `suite`, models already loaded (several files scored with one load)."""
+    [summary] = evaluate_files(EVALUATION, [predictions], dataset, systems=[system or Path(predictions).stem],
+                               out_dir=out_dir, system_folders=False, source=source, profile=profile, models=models,
+                               metrics=metrics, judge_options=judge_options, batch_size=batch_size,
+                               show_progress=show_progress, bootstrap=bootstrap, seed=seed, engine=engine,
+                               ray_address=ray_address, ray_actors=ray_actors, bad_records=bad_records, suite=suite,
+                               upstream=upstream)
+    return summary
 
-    check_engine(engine)
-    check_bad_records(bad_records)
-    started = time.time()
+
+def evaluate_sciig_files(predictions: Sequence[str | Path], split: str = "sample", *,
+                         systems: Sequence[str] | None = None, out_dir: str | Path | None = None,
+                         bad_records: str = "error", engine: str = LOCAL, profile: str | None = None,
+                         models: Mapping[str, str] | None = None, metrics: Sequence[str] | None = None,
+                         judge_options: Mapping[str, Any] | None = None, **options: Any) -> list[dict[str, Any]]:
+    """`evaluate_sciig_file` for each prediction file (one system each, written to ``out_dir/<system>/``), every
+    file read before any model loads and the models loaded once: the shared runner (`sciwrite.metrics.runner`)
+    with SciIG's steps (`EVALUATION`), the same arguments and return shape as RWGBench's
+    `evaluate_prediction_files`."""
+    return evaluate_files(EVALUATION, predictions, split, systems=systems, out_dir=out_dir, bad_records=bad_records,
+                          engine=engine, profile=profile, models=models, metrics=metrics,
+                          judge_options=judge_options, **options)
+
+
+def open_split(dataset: str, source: str | Path | None) -> OpenSplit:
+    """The config's test papers (the ones scored) and its holdout split."""
     if dataset not in SCIIG_CONFIGS:
         raise ValueError(f"unknown SciIG config {dataset!r}; choose one of {list(SCIIG_CONFIGS)}")
     splits = load_sciig(dataset, source=source, split="all")
-    papers, holdout_ids = splits["test"], set(splits["holdout"]["paper_id"])
-    upstream_report = None
+    return OpenSplit(dataset, splits["test"], {"holdout": splits["holdout"]})
+
+
+def read_file(predictions: str | Path, split: OpenSplit, bad_records: str, upstream: bool = False) -> PredictionFile:
+    """One prediction file (or, with `upstream`, an upstream pred/label/desc file joined by label) joined to the test
+    papers; predictions for holdout papers are reported and left out."""
+    papers, holdout_split = split.papers, split.extra["holdout"]
+    holdout_ids = set(holdout_split["paper_id"])
+    trailer: dict[str, Any] = {}
     if upstream:
-        records, upstream_report = import_upstream_predictions(predictions, [*papers, *splits["holdout"]])
+        records, upstream_report = import_upstream_predictions(predictions, [*papers, *holdout_split])
         upstream_report["papers_without_prediction"] = [p for p in upstream_report["papers_without_prediction"]
                                                         if p not in holdout_ids]
         rejected = [{"line": u["row"], "problem": "label matches no paper's introduction", "desc": u.get("desc")}
@@ -109,6 +135,7 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
         rejected += [{"line": a["row"], "problem": f"label matches several papers {a['paper_ids']}", "desc": a.get("desc")}
                      for a in upstream_report["ambiguous"]]
         reject_or_keep(predictions, rejected, bad_records)
+        trailer["upstream"] = upstream_report
     else:
         records, rejected = read_sciig_predictions(predictions, bad_records)
     join = join_by_paper_id([r["paper_id"] for r in records], papers["paper_id"])
@@ -116,18 +143,36 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
     extra = [pid for pid in join.extra if pid not in holdout_ids]
     _report_join(join.missing, extra, holdout, len(papers))
     if not join.matched:
-        raise ValueError(f"no prediction in {predictions} matches a paper of the {dataset!r} test split")
-    targets = papers.select([j for _, j in join.matched]).to_list()
-    predicted = [records[i]["text"] for i, _ in join.matched]
-    if engine == RAY:
-        options = {"profile": profile, "models": models, "metrics": metrics, "judge_options": judge_options}
-        rows, timings, suite = ray_engine().score_sciig(predicted, targets, options, batch_size=batch_size,
-                                                        address=ray_address, actors=ray_actors,
-                                                        show_progress=show_progress)
-    else:
-        suite = suite or load_sciig_models(profile, models, metrics, judge_options)
-        rows, timings = score_sciig(predicted, targets, suite, show_progress=show_progress, batch_size=batch_size)
-    system = system or Path(predictions).stem
+        raise ValueError(f"no prediction in {predictions} matches a paper of the {split.config!r} test split")
+    return PredictionFile(predictions, [records[i]["text"] for i, _ in join.matched],
+                          papers.select([j for _, j in join.matched]).to_list(), rejected,
+                          context={"join": join, "extra": extra, "holdout": holdout}, trailer=trailer)
+
+
+def score_file(file: PredictionFile, split: OpenSplit, suite: SciIGModels, batch_size: int,
+               show_progress: bool) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    return score_sciig(file.texts, file.targets, suite, show_progress=show_progress, batch_size=batch_size)
+
+
+def score_files_on_ray(files: Sequence[PredictionFile], split: OpenSplit, suite_options: Mapping[str, Any],
+                       batch_size: int, address: str | None, actors: int | None,
+                       show_progress: bool) -> tuple[list[tuple[list[dict[str, Any]], dict[str, float]]], Any]:
+    """Each file's papers in its own Ray Data run (`sciwrite.scale.ray_evaluate.score_sciig`)."""
+    scored, suite = [], None
+    for file in files:
+        rows, timings, suite = ray_engine().score_sciig(file.texts, file.targets, suite_options, batch_size=batch_size,
+                                                        address=address, actors=actors, show_progress=show_progress)
+        scored.append((rows, timings))
+    return scored, suite
+
+
+def summarize_file(file: PredictionFile, rows: Sequence[Mapping[str, Any]], timings: Mapping[str, float],
+                   suite: SciIGModels, *, system: str, split_name: str, split: OpenSplit, bootstrap: int, seed: int,
+                   judge_options: Mapping[str, Any] | None, upstream: bool = False) -> dict[str, Any]:
+    """A system's summary: the Table 2 means and intervals, the scorers' seconds, the join report and the LLM
+    record."""
+    dataset, join, extra, holdout, rejected = (split.config, file.context["join"], file.context["extra"],
+                                               file.context["holdout"], file.rejected)
     means = summarize_sciig(rows, suite)
     # BLEU is corpus BLEU (sacrebleu over all scored papers), not a mean of per-paper values, so no interval of
     # per-paper means is an interval of it: its interval is left None and ``interval_notes`` says why. The mean
@@ -137,50 +182,20 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
     if bootstrap > 0:
         intervals["interval_notes"] = {"bleu": "corpus BLEU is not a mean over papers: no interval; sentence_bleu "
                                                "holds the interval of the mean per-paper sentence BLEU"}
-    summary = {"system": system, "dataset": dataset, "split": "test", "predictions": str(predictions),
-               **means, **intervals, "metric_timings": timings,
-               "join": {"n_matched": len(join.matched), "n_missing": len(join.missing), "n_extra": len(extra),
-                        "n_holdout": len(holdout), "holdout_rule": holdout_rule(dataset),
-                        "n_rejected_lines": len(rejected), "missing": join.missing,
-                        "extra": extra, "holdout_excluded": holdout,
-                        "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]},
-               **llm_record({"sciig_judge": getattr(suite, "judge", None),
-                             "citation_extractor": getattr(suite, "citation_extractor", None)}, judge_options)}
-    summary = {"schema_version": SUMMARY_SCHEMA_VERSION, **summary, "provenance": provenance(
-        benchmark="sciig", config=dataset, dataset=papers, profile=means.get("profile"), models=means.get("models", {}),
-        judge=judge_provenance(means),
-        templates={**JUDGE_TEMPLATES, "table8_head": TABLE8_HEAD, "table8_record": TABLE8_RECORD,
-                   "table8_task": TABLE8_TASK},
-        seeds={"bootstrap": seed, "judge": JUDGE_SEED}, engine=engine, started=started, finished=time.time(),
-        model_plan=plan_provenance(suite))}
-    if upstream_report is not None:
-        summary["upstream"] = upstream_report
-    if out_dir is not None:
-        write_results(Path(out_dir), system, rows, summary, summary_csv_rows(summary), rejected=rejected,
-                      extra_json={"metric_timings.json": summary.get("metric_timings", {})},
-                      side_files=SideFiles("keyphrase_outputs", KEYPHRASE_KEYS))
-    return summary
+    return {"system": system, "dataset": dataset, "split": "test", "predictions": str(file.path),
+            **means, **intervals, "metric_timings": timings,
+            "join": {"n_matched": len(join.matched), "n_missing": len(join.missing), "n_extra": len(extra),
+                     "n_holdout": len(holdout), "holdout_rule": holdout_rule(dataset),
+                     "n_rejected_lines": len(rejected), "missing": join.missing,
+                     "extra": extra, "holdout_excluded": holdout,
+                     "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]},
+            **llm_record({"sciig_judge": getattr(suite, "judge", None),
+                          "citation_extractor": getattr(suite, "citation_extractor", None)}, judge_options)}
 
 
-def evaluate_sciig_files(predictions: Sequence[str | Path], split: str = "sample", *,
-                         systems: Sequence[str] | None = None, out_dir: str | Path | None = None,
-                         bad_records: str = "error", engine: str = LOCAL, profile: str | None = None,
-                         models: Mapping[str, str] | None = None, metrics: Sequence[str] | None = None,
-                         judge_options: Mapping[str, Any] | None = None, **options: Any) -> list[dict[str, Any]]:
-    """`evaluate_sciig_file` for each prediction file (one system each, written to ``out_dir/<system>/``), with the
-    models loaded once; the same arguments and return shape as RWGBench's `evaluate_prediction_files`."""
-    systems = list(systems or [Path(p).stem for p in predictions])
-    if len(systems) != len(predictions) or len(set(systems)) != len(systems):
-        raise ValueError(f"need one distinct system name per prediction file, got {systems}")
-    check_engine(engine)
-    for path in predictions:  # every file is read (and a bad one refused) before any model loads
-        if not options.get("upstream"):
-            read_sciig_predictions(path, bad_records)
-    suite = load_sciig_models(profile, models, metrics, judge_options) if engine == LOCAL else None
-    return [evaluate_sciig_file(path, split, out_dir=None if out_dir is None else Path(out_dir) / system,
-                                system=system, bad_records=bad_records, engine=engine, profile=profile, models=models,
-                                metrics=metrics, judge_options=judge_options, suite=suite, **options)
-            for path, system in zip(predictions, systems)]
+def result_files(summary: Mapping[str, Any], system: str) -> ResultFiles:
+    return ResultFiles(summary_csv_rows(summary), {"metric_timings.json": summary.get("metric_timings", {})},
+                       SideFiles("keyphrase_outputs", KEYPHRASE_KEYS))
 
 
 def _report_join(missing: list[str], extra: list[str], holdout: list[str], n_papers: int) -> None:
@@ -197,6 +212,14 @@ def _report_join(missing: list[str], extra: list[str], holdout: list[str], n_pap
 def summary_csv_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The rows of ``summary.csv``: one (category, metric, value) per Table 2 metric."""
     return [{"category": row["category"], "metric": row["metric"], "value": row["value"]} for row in table2_rows(summary)]
+
+
+#: SciIG's steps of the shared evaluation runner.
+EVALUATION = EvaluationSteps(benchmark="sciig", open_split=open_split, read=read_file, load_models=load_sciig_models,
+                             score=score_file, score_on_ray=score_files_on_ray, summarize=summarize_file,
+                             result_files=result_files,
+                             templates={**JUDGE_TEMPLATES, "table8_head": TABLE8_HEAD, "table8_record": TABLE8_RECORD,
+                                        "table8_task": TABLE8_TASK})
 
 
 def format_sciig_table(summary: Mapping[str, Any]) -> str:
