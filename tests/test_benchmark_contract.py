@@ -16,6 +16,7 @@ from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.cli import build_parser
 from sciwrite.cli.generate import add_generate_arguments
 from sciwrite.core.commands import BuildCommand, Option
+from sciwrite.core.paper_tables import PaperTable
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = sorted(BENCHMARKS)
@@ -93,3 +94,15 @@ def test_generation_and_build_commands_are_declared():
         parser = add_generate_arguments(argparse.ArgumentParser(), bench)  # raises on a clashing flag
         dests = {a.dest for a in parser._actions}
         assert {option.name for option in bench.generate_options} <= dests
+
+
+def test_paper_tables_are_declared():
+    """Each benchmark names its paper's numbered tables (``<benchmark>-table<N>``), each reachable as a command."""
+    names = [table.name for bench in BENCHMARKS.values() for table in bench.paper_tables]
+    assert len(names) == len(set(names))
+    assert set(names) <= _subcommands(build_parser(), "paper-table")
+    for bench in BENCHMARKS.values():
+        assert bench.paper_tables, f"{bench.name}: paper_tables"
+        for table in bench.paper_tables:
+            assert isinstance(table, PaperTable) and re.fullmatch(rf"{bench.name}-table\d+", table.name)
+            assert table.caption and table.inputs and callable(table.build)

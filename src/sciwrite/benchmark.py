@@ -67,6 +67,7 @@ class Benchmark:
     #: file each, prepared when the command reaches it
     plan_generation: Callable[[Any], Iterable[Any]] | None = None
     builds: tuple[Any, ...] = ()  # `sciwrite build` commands (`sciwrite.core.commands.BuildCommand`)
+    paper_tables: tuple[Any, ...] = ()  # the paper's numbered tables (`sciwrite.core.paper_tables.PaperTable`)
 
     @property
     def metrics(self) -> tuple[str, ...]:

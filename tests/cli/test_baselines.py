@@ -20,7 +20,7 @@ from sciwrite.rwgbench.generation.methods import resolve_methods
 from sciwrite.sciig.benchmark import SCIIG
 from sciwrite.sciig.generation import plan as gen_sciig
 from sciwrite.sciig.generation.levels import SciIGMethod
-from sciwrite.sciig.generation.prompts import LEVELS, parse_levels
+from sciwrite.sciig.generation.prompts import FULL_INPUTS, INPUTS, LEVELS, parse_levels
 
 # The offline fixtures and fakes of the generation tests, reused (pytest finds imported fixtures).
 from tests.rwgbench.test_generation import FakeBackend, read_jsonl, tiny_split  # noqa: F401  (the fixture)
@@ -93,11 +93,16 @@ def test_the_published_rwgbench_set_is_table_2():
             assert values["profile"] == "paper"  # BGE-large-en-v1.5
 
 
-def test_the_published_sciig_set_is_every_level_and_both_datasets():
-    runs = [(load(path)["dataset"], parse_levels(load(path)["level"])[0]) for path in SCIIG_CONFIGS]
-    assert sorted(level for dataset, level in runs if dataset == "naacl_2025") == sorted(LEVELS)  # Table 3
-    assert [level for dataset, level in runs if dataset == "iclr_2025"] == ["ELABORATE"]  # Table 2, ICLR 2025
-    assert len(runs) == len(set(runs)) == len(LEVELS) + 1
+def test_the_published_sciig_set_is_every_level_both_datasets_and_the_ablation():
+    runs = [(load(path)["dataset"], parse_levels(load(path)["level"])[0], load(path).get("inputs", FULL_INPUTS))
+            for path in SCIIG_CONFIGS]
+    full = [(dataset, level) for dataset, level, inputs in runs if inputs == FULL_INPUTS]
+    assert sorted(level for dataset, level in full if dataset == "naacl_2025") == sorted(LEVELS)  # Table 3
+    assert [level for dataset, level in full if dataset == "iclr_2025"] == ["ELABORATE"]  # Table 2, ICLR 2025
+    ablation = {(level, inputs) for dataset, level, inputs in runs if dataset == "naacl_2025"
+                and level in ("ELABORATE", "MEDIUM")}
+    assert ablation == {(level, inputs) for level in ("ELABORATE", "MEDIUM") for inputs in INPUTS}  # Table 4
+    assert len(runs) == len(set(runs)) == len(LEVELS) + 1 + 4
 
 
 def test_config_sets_the_defaults_and_explicit_flags_win():
@@ -191,6 +196,25 @@ def test_sciig_config_dry_run(level, tmp_path, capsys, request):
     expected = prompt_text(SciIGMethod(level, HOLDOUT[:3], seed=42).prompt(TEST[0]))
     assert f"=== paper t1 · method {level} · exact prompt ===\n{expected}\n" in capsys.readouterr().out
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("stem", ["elaborate_title", "elaborate_title_abstract", "medium_title",
+                                  "medium_title_abstract"])
+def test_sciig_ablation_config_dry_run_names_the_choice(stem, tmp_path, capsys, request):
+    """Table 4's runs: the prompt lacks the inputs the configuration leaves out, and the command says it is ours."""
+    folder = request.getfixturevalue("sciig_folder")
+    argv = ["generate", "sciig", "--config", str(BASELINES / "sciig" / f"{stem}.yaml"), "--model", "openai:gpt-4o",
+            "--dataset", "sample", "--source", str(folder), "--out", str(tmp_path), "--dry-run"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    level, inputs = stem.split("_", 1)[0].upper(), stem.split("_", 1)[1].replace("_", "-")
+    method = SciIGMethod(level, seed=42, inputs=inputs)
+    assert method.name == f"{level}_{inputs.replace('-', '_').upper()}"
+    assert f"note: {method.name}: the paper does not print its ablation prompts" in printed
+    prompt = prompt_text(method.prompt(TEST[0]))
+    assert f"· method {method.name} · exact prompt ===\n{prompt}\n" in printed
+    assert "RELATED PAPERS:" not in prompt and TEST[0]["title"] in prompt
+    assert (TEST[0]["abstract"] in prompt) == (inputs == "title-abstract")
 
 
 @pytest.mark.usefixtures("tiny_split")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sciwrite.cli import main
-from sciwrite.meta_eval.correlation import (
+from sciwrite.metrics.correlation import (
     correlations_from_dirs,
     load_summaries,
     metric_correlations,

@@ -430,3 +430,20 @@ def test_push_predictions_calls_push_to_hub(tmp_path, monkeypatch):
     assert calls["dataset"][2]["split"] == "test"
     assert calls["card"][0] == "me/preds"
     assert "| `m_sample_short` | sciig | sample | test | m | SHORT | 1 |" in calls["card"][1]
+
+
+def test_restrict_inputs_leaves_out_the_lacking_lines_only():
+    medium = sciig_prompts.load_template("MEDIUM")
+    title_abstract = sciig_prompts.restrict_inputs(medium, "title-abstract")
+    title = sciig_prompts.restrict_inputs(medium, "title")
+    assert sciig_prompts.restrict_inputs(medium, "title-abstract-related") == medium
+    assert "{cited_nodes_pretty}" not in title_abstract and "RELATED PAPERS:\n" not in title_abstract
+    assert "Abstract: {abstract}" in title_abstract and "Abstract: {abstract}" not in title
+    removed = set(medium.splitlines()) - set(title.splitlines())
+    assert all("RELATED PAPERS" in line or "{" in line or "JSON dictionary" in line for line in removed if line)
+    assert title_abstract.splitlines()[0] == medium.splitlines()[0]  # the instructions are the paper's
+    assert title_abstract.endswith("Abstract: {abstract}\n\nIntroduction:")
+    with pytest.raises(ValueError, match="single-prompt level"):
+        SciIGMethod("TWO_SHOT", HOLDOUT, inputs="title")
+    with pytest.raises(ValueError, match="unknown input configuration"):
+        SciIGMethod("SHORT", inputs="abstract")

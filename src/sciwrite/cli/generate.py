@@ -51,6 +51,8 @@ def run_generate(args: argparse.Namespace, bench: Benchmark | None = None) -> li
     bench = bench or get_benchmark(args.benchmark)
     reports = []
     for job in bench.plan_generation(generation_request(args, bench)):
+        for note in job.notes:
+            print(f"note: {job.method.name}: {note}")
         report = execute(args, job.records, job.method, job.out_path, job.meta)
         reports.append(report)
         if report is not None and getattr(args, "push_to_hub", None):

@@ -9,12 +9,12 @@ import argparse
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.tables import cell, format_table, write_table
 from sciwrite.meta_eval.agreement import judge_agreement, metric_agreement, metric_scores, read_per_paper, read_ratings
-from sciwrite.meta_eval.correlation import correlations_from_dirs, plot_correlation_heatmap
 from sciwrite.meta_eval.sensitivity import (
     PERTURBATIONS,
     failures,
     not_scored,
 )
+from sciwrite.metrics.correlation import correlations_from_dirs, plot_correlation_heatmap
 
 
 def _write(rows: list[dict], stem: str | None) -> None:

@@ -56,7 +56,7 @@ def format_grouped_table(rows: Sequence[Sequence[Any]], label: str | Sequence[st
     spans, column = [" " * (sum(widths[:len(labels)]) + 2 * (len(labels) - 1))], len(labels)
     for group, columns in groups.items():
         span = sum(widths[column:column + len(columns)]) + 2 * (len(columns) - 1)
-        spans.append(f" {group} ".center(span, "-"))
+        spans.append(f" {group} ".center(span, "-") if group else " " * span)  # an untitled group: no rule
         column += len(columns)
     body = []
     for i, row in enumerate(cells):

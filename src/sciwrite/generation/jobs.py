@@ -46,14 +46,15 @@ class GenerationRequest:
 
 @dataclass(frozen=True)
 class GenerationJob:
-    """One output file: the records to write for, the method, where, the metadata every line carries, and the
-    fields of its dataset card when it is pushed to the Hub."""
+    """One output file: the records to write for, the method, where, the metadata every line carries, the fields
+    of its dataset card when it is pushed to the Hub, and notes the command prints first."""
 
     records: Sequence[Mapping[str, Any]]
     method: Any  # a `sciwrite.generation.runner.Method`
     out_path: Path
     meta: Mapping[str, Any]
     card: Mapping[str, Any]
+    notes: tuple[str, ...] = ()  # what the command says before the run (or dry run): a choice the paper leaves open
 
 
 def file_label(text: str) -> str:

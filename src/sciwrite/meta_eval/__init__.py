@@ -15,7 +15,7 @@ from sciwrite.meta_eval.agreement import (
     read_per_paper,
     read_ratings,
 )
-from sciwrite.meta_eval.correlation import (
+from sciwrite.metrics.correlation import (
     CorrelationTable,
     correlations_from_dirs,
     load_summaries,

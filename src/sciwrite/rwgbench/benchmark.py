@@ -18,6 +18,7 @@ from sciwrite.rwgbench.metrics.suite import (
     metrics_without_judge,
     score_items,
 )
+from sciwrite.rwgbench.paper_tables import PAPER_TABLES
 from sciwrite.rwgbench.quickstart import run_rwgbench_quickstart
 
 RWGBENCH = Benchmark(
@@ -51,4 +52,5 @@ RWGBENCH = Benchmark(
     generate_options=plan.GENERATE_OPTIONS,
     plan_generation=plan.plan_generation,
     builds=BUILD_COMMANDS,
+    paper_tables=PAPER_TABLES,
 )

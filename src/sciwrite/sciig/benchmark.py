@@ -12,6 +12,7 @@ from sciwrite.sciig.metrics import sensitivity
 from sciwrite.sciig.metrics.drilldown import citation_view, drilldown_papers
 from sciwrite.sciig.metrics.report import evaluate_sciig_files, report_text, scored_papers
 from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS, load_sciig_models, metrics_without_judge, score_items
+from sciwrite.sciig.paper_tables import PAPER_TABLES
 from sciwrite.sciig.quickstart import run_sciig_quickstart
 
 SCIIG = Benchmark(
@@ -51,4 +52,5 @@ SCIIG = Benchmark(
     generate_options=plan.GENERATE_OPTIONS,
     plan_generation=plan.plan_generation,
     builds=BUILD_COMMANDS,
+    paper_tables=PAPER_TABLES,
 )

@@ -11,6 +11,7 @@ from typing import Any
 from sciwrite.core.commands import BuildCommand, BuildResult, Option
 from sciwrite.rwgbench.data.builder import build_rwgbench_folder
 from sciwrite.rwgbench.data.configs import default_data_dir
+from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
 from sciwrite.rwgbench.data.upstream import UPSTREAM_REPO_ID, import_upstream_folder
 
@@ -21,6 +22,24 @@ def json_mapping(text: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValueError(f"expected a JSON object, got {text!r}")
     return value
+
+
+def human_gt_records(papers: Any, split: str) -> list[dict[str, Any]]:
+    """The split's author-written related-work sections as a prediction file: each text with its ``[k]`` markers and
+    its gold citations as the candidate list (the Oracle list), so the markers resolve to the authors' citations.
+    The run is ``Human`` / ``GT``: Table 2's Human GT row."""
+    return [{"paper_id": p["paper_id"], "text": p["related_work"], "candidates": list(p["citations"]),
+             "benchmark": "rwgbench", "split": split, "model": "Human", "method": "GT", "retriever": "oracle",
+             "oracle": True, "k": None} for p in papers]
+
+
+def build_human_gt(options: Mapping[str, Any]) -> BuildResult:
+    split, out = options["split"], Path(options["out"])
+    records = human_gt_records(load_rwgbench(split, source=options.get("source")), split)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return BuildResult(f"{len(records)} reference sections of RWGBench {split!r} written to {out} as the system "
+                       f"Human GT; score it with: sciwrite evaluate rwgbench --split {split} --predictions {out}")
 
 
 def build_sample(options: Mapping[str, Any]) -> BuildResult:
@@ -62,6 +81,12 @@ BUILD_COMMANDS: tuple[BuildCommand, ...] = (
         Option("column_map", 'JSON {"upstream column": "our field" or null}', type=json_mapping),
         Option("out", "dataset folder to write", required=True),
     ), import_upstream),
+    BuildCommand("rwgbench-human-gt", "the reference related-work sections as a prediction file (Table 2's Human GT "
+                                      "row: their gold citations are the candidate list)", (
+        Option("split", "the split whose sections are written", choices=("sample", "test"), default="sample"),
+        Option("source", "dataset folder or Hub repo id (default: the sample folder for 'sample', the Hub)"),
+        Option("out", "prediction file to write (JSON Lines)", required=True),
+    ), build_human_gt),
 )
 
-__all__ = ["BUILD_COMMANDS", "build_from_html", "build_sample", "import_upstream"]
+__all__ = ["BUILD_COMMANDS", "build_from_html", "build_human_gt", "build_sample", "human_gt_records", "import_upstream"]

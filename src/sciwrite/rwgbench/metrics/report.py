@@ -14,13 +14,14 @@ from typing import Any
 
 from sciwrite.benchmark import table_labels
 from sciwrite.core.engine import LOCAL, ray_engine
+from sciwrite.core.paper_tables import TableData, TableRow, render_body
 from sciwrite.core.predictions import (
     JoinReport,
     join_by_paper_id,
     read_prediction_records,
     read_predictions,
 )
-from sciwrite.core.tables import MISSING_CELL, format_grouped_table
+from sciwrite.core.tables import MISSING_CELL
 from sciwrite.metrics.judge import llm_record
 from sciwrite.metrics.runner import EvaluationSteps, OpenSplit, PredictionFile, ResultFiles, evaluate_files
 from sciwrite.rwgbench.data.loading import load_rwgbench
@@ -44,7 +45,7 @@ RUN_FIELDS = ("model", "method", "retriever", "oracle")
 #: Table 2's blocks, in the paper's order, and its method names in its row order.
 PAPER_BLOCKS = ("BM25 (Sparse Retrieval)", "Dense (Semantic Retrieval)", "Oracle (Ground-Truth Citations)", "Baselines",
                 "Other")
-PAPER_METHODS = {"rag": "RAG", "alce": "ALCE", "tag": "TAG", "workflow": "Workflow", "direct": "Direct"}
+PAPER_METHODS = {"rag": "RAG", "alce": "ALCE", "tag": "TAG", "workflow": "Workflow", "direct": "Direct", "gt": "GT"}
 #: split name -> (paper config, corpus config) of RWGBench.
 SPLITS: dict[str, tuple[str, str]] = {"test": ("test", "corpus"), "sample": ("sample", "sample_corpus")}
 
@@ -215,39 +216,51 @@ def table2_cell(value: Any) -> str:
 def format_table2(summaries: Sequence[Mapping[str, Any]]) -> str:
     """Table 2 as the paper prints it: the groups CQ / CO / CF / TQ over the columns Prec. Rec. Soft Rec. CSC TRT |
     CD CDB | PSS CFA | R-L BS LLM, values to three decimals and "\u2013" where a metric has no value (not computed,
-    or not applicable: CSC and TRT of a Direct system).
+    or not applicable: CSC and TRT of a Direct system). See `table2`."""
+    return render_body(table2(summaries))
 
-    When every system's predictions say their run (``model`` and ``method``, as `sciwrite generate` writes them),
-    the rows are laid out as the paper's: Retriever / Model / Method columns, under the paper's block titles
-    (BM25, Dense, Oracle, then the Direct baselines), in the paper's method order. Otherwise one row per system."""
-    groups = {g: [PAPER_LABELS[key] for key, _ in columns] for g, columns in TABLE2_GROUPS.items()}
-    metrics = [key for columns in TABLE2_GROUPS.values() for key, _ in columns]
+
+def table2(summaries: Sequence[Mapping[str, Any]]) -> TableData:
+    """Table 2 from `evaluate rwgbench` summaries. When every system's predictions say their run (``model`` and
+    ``method``, as `sciwrite generate` writes them), the rows are laid out as the paper's: Retriever / Model /
+    Method columns, under the paper's block titles (BM25, Dense, Oracle, then the Baselines: Direct and the Human
+    GT row), in the paper's method order. Otherwise one row per system."""
+    metrics = tuple((key, PAPER_LABELS[key]) for columns in TABLE2_GROUPS.values() for key, _ in columns)
+    groups = {group: tuple(key for key, _ in columns) for group, columns in TABLE2_GROUPS.items()}
     runs = [s.get("run") or {} for s in summaries]
-    if summaries and all(run.get("model") and run.get("method") for run in runs):
-        order = sorted(range(len(summaries)), key=lambda i: (_block_rank(runs[i]), _method_rank(runs[i]), i))
-        rows, blocks, previous = [], {}, None
-        for i in order:
-            block = PAPER_BLOCKS[_block_rank(runs[i])]
+    by_run = bool(summaries) and all(run.get("model") and run.get("method") for run in runs)
+    order = (sorted(range(len(summaries)), key=lambda i: (block_rank(runs[i]), method_rank(runs[i]), i))
+             if by_run else range(len(summaries)))
+    rows, blocks, previous = [], {}, None
+    for i in order:
+        values = {key: summaries[i].get(key) for key, _ in metrics}
+        if by_run:
+            block = PAPER_BLOCKS[block_rank(runs[i])]
             if block != previous:
-                blocks[len(rows)] = block
-                previous = block
-            rows.append(["", runs[i]["model"], PAPER_METHODS.get(str(runs[i]["method"]).lower(), runs[i]["method"]),
-                         *(table2_cell(summaries[i].get(key)) for key in metrics)])
-        return format_grouped_table(rows, ("Retriever", "Model", "Method"), groups, blocks)
-    rows = [[str(s.get("system", "system")), *(table2_cell(s.get(key)) for key in metrics)] for s in summaries]
-    return format_grouped_table(rows, "System", groups)
+                blocks[len(rows)], previous = block, block
+            method = PAPER_METHODS.get(str(runs[i]["method"]).lower(), runs[i]["method"])
+            labels: tuple[str, ...] = ("", str(runs[i]["model"]), str(method))
+        else:
+            labels = (str(summaries[i].get("system", "system")),)
+        rows.append(TableRow(labels, values, {key: table2_cell(v) for key, v in values.items()}))
+    return TableData("Table 2. Experimental results across all models, baselines, and retrievers.",
+                     ("Retriever", "Model", "Method") if by_run else ("System",), metrics, tuple(rows),
+                     groups=groups, blocks=blocks,
+                     notes=("Averaged over the scored papers; \u2013: no value (not computed, or not applicable: CSC "
+                            "and TRT of a Direct system).",))
 
 
-def _block_rank(run: Mapping[str, Any]) -> int:
-    """The paper's block of a run: 0 BM25, 1 Dense, 2 Oracle, 3 the Direct baselines (4: anything else)."""
-    if str(run.get("method", "")).lower() == "direct":
+def block_rank(run: Mapping[str, Any]) -> int:
+    """The paper's block of a run: 0 BM25, 1 Dense, 2 Oracle, 3 the Baselines (Direct, Human GT), 4 anything
+    else."""
+    if str(run.get("method", "")).lower() in ("direct", "gt"):
         return 3
     if run.get("oracle") or run.get("retriever") == "oracle":
         return 2
     return {"bm25": 0, "dense": 1}.get(str(run.get("retriever")), 4)
 
 
-def _method_rank(run: Mapping[str, Any]) -> int:
+def method_rank(run: Mapping[str, Any]) -> int:
     methods = list(PAPER_METHODS)
     method = str(run.get("method", "")).lower()
     return methods.index(method) if method in methods else len(methods)

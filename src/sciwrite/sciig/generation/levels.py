@@ -27,9 +27,16 @@ class SciIGMethod:
     """
 
     def __init__(self, level: str, holdout: Sequence[Mapping[str, Any]] = (), seed: int | None = 42,
-                 dataset: str | None = None) -> None:
+                 dataset: str | None = None, inputs: str = prompts.FULL_INPUTS) -> None:
         self.level = prompts.normalize_level(level)
-        self.name = self.level
+        if inputs not in prompts.INPUTS:
+            raise ValueError(f"unknown input configuration {inputs!r}; choose one of {', '.join(prompts.INPUTS)}")
+        if inputs != prompts.FULL_INPUTS and self.level not in prompts.SINGLE_PROMPT_LEVELS:
+            raise ValueError(f"--inputs {inputs} needs a single-prompt level "
+                             f"({', '.join(prompts.SINGLE_PROMPT_LEVELS)}), not {self.level}")
+        self.inputs = inputs
+        # An ablated run is its own method (and output file): MEDIUM_TITLE_ABSTRACT.
+        self.name = self.level if inputs == prompts.FULL_INPUTS else f"{self.level}_{inputs.replace('-', '_').upper()}"
         self.seed = seed
         self.dataset = dataset
         self.holdout = [dict(h) for h in holdout]
@@ -44,23 +51,24 @@ class SciIGMethod:
         return prompts.select_exemplars(record, self.holdout, self.k, self.seed) if self.k else []
 
     def prompt(self, record: Mapping[str, Any]) -> list[dict[str, str]]:
-        return prompts.first_messages(self.level, record, self.seed, self.exemplars(record))
+        return prompts.first_messages(self.level, record, self.seed, self.exemplars(record), self.inputs)
 
     def _extra(self, record: Mapping[str, Any]) -> dict[str, Any]:
         order = [n["key"] for n in prompts.shuffled_cited_works(record, self.seed)]
-        return {"label": record.get("introduction") or "", "level": self.level, "dataset": self.dataset,
-                "n_cited_works": len(order), "cited_order": order}
+        extra = {"label": record.get("introduction") or "", "level": self.level, "dataset": self.dataset,
+                 "n_cited_works": len(order), "cited_order": order}
+        return extra if self.inputs == prompts.FULL_INPUTS else {**extra, "inputs": self.inputs}
 
     async def run(self, record: Mapping[str, Any], llm: Any) -> Generated:
         extra = self._extra(record)
         if self.level == "AUTOCOT":
-            messages = prompts.autocot_messages(record, self.seed)
+            messages = prompts.zero_shot_messages("AUTOCOT", record, self.seed, self.inputs)
             reply = _nonempty(await llm(messages), self.level).strip()
             extra["autocot_introduction"] = prompts.autocot_introduction(reply)
             return Generated(reply, prompt_text(messages), extra)
         if self.level != "AUTOCOT_PIPELINE":
             exemplars = self.exemplars(record)
-            messages = prompts.first_messages(self.level, record, self.seed, exemplars)
+            messages = prompts.first_messages(self.level, record, self.seed, exemplars, self.inputs)
             if self.k:
                 extra["exemplars"] = [e["paper_id"] for e in exemplars]
             reply = await llm(messages)

@@ -8,7 +8,10 @@ few-shot exemplars (read only when a few-shot level runs). Each level writes
 with ``pred``, ``label``, ``desc``, ``paper_id`` and the run's metadata. ``--model extractive`` runs the offline
 extractive floor (`sciwrite.generation.extractive.ExtractiveSciIG`) instead of prompts. Levels: the paper's seven
 (``all``), plus ``ZERO_SHOT`` (the ELABORATE prompt under its own name, SciIG Table 11) and ``AUTOCOT_PIPELINE``
-(our three-request variant of AUTOCOT; see `sciwrite.sciig.generation.prompts`).
+(our three-request variant of AUTOCOT; see `sciwrite.sciig.generation.prompts`). ``--inputs title`` or
+``title-abstract`` runs SciIG Table 4's ablation: the level's prompt without the target-paper lines the
+configuration lacks (`prompts.restrict_inputs`; the paper does not print these prompts, and the command says
+so before it runs), written as ``<level>_title`` / ``<level>_title_abstract``.
 """
 
 from __future__ import annotations
@@ -24,7 +27,15 @@ from sciwrite.generation.jobs import EXTRACTIVE, GenerationJob, GenerationReques
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.levels import SciIGMethod
-from sciwrite.sciig.generation.prompts import ALL_LEVELS, LEVELS, SHOTS, parse_levels
+from sciwrite.sciig.generation.prompts import (
+    ALL_LEVELS,
+    FULL_INPUTS,
+    INPUTS,
+    LEVELS,
+    SHOTS,
+    inputs_note,
+    parse_levels,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +59,9 @@ GENERATE_OPTIONS: tuple[Option, ...] = (
                     "case-insensitive; one output file each. ZERO_SHOT is the ELABORATE prompt (SciIG Table 11); "
                     "AUTOCOT is the paper's single prompt, AUTOCOT_PIPELINE our three-request variant. Not used with "
                     "--model extractive", type=level_name, many=True, metavar="LEVEL"),
+    Option("inputs", "the target paper's inputs (SciIG Table 4's ablation): title, title-abstract, or "
+                     "title-abstract-related (the default, the full input); a single-prompt level's template without "
+                     "the lines the configuration lacks", choices=INPUTS, default=FULL_INPUTS),
 )
 
 
@@ -74,8 +88,10 @@ def plan_levels(request: GenerationRequest) -> list[str]:
 
 
 def run_meta(request: GenerationRequest, level: str) -> dict[str, Any]:
-    return {"benchmark": "sciig", "dataset": request.options.get("dataset", "naacl_2025"), "model": request.model,
+    meta = {"benchmark": "sciig", "dataset": request.options.get("dataset", "naacl_2025"), "model": request.model,
             "method": level, "retriever": None, "seed": request.seed}
+    inputs = request.options.get("inputs", FULL_INPUTS)
+    return meta if inputs == FULL_INPUTS else {**meta, "inputs": inputs}
 
 
 def card_fields(meta: Mapping[str, Any], split: str) -> dict[str, Any]:
@@ -93,16 +109,19 @@ def plan_generation(request: GenerationRequest) -> Iterator[GenerationJob]:
         raise ValueError(f"SciIG {dataset!r} split {SPLIT!r} (from {source or 'the default source'}) has no papers: "
                          "nothing to generate")
     holdout = load_split(dataset, source, HOLDOUT) if any(level in SHOTS for level in levels) else []
+    inputs = request.options.get("inputs", FULL_INPUTS)
+    if request.extractive and inputs != FULL_INPUTS:
+        raise ValueError("--inputs applies to the prompt levels, not to --model extractive")
     for level in levels:
         if level == EXTRACTIVE:
             method: Any = ExtractiveSciIG()
-            label = method.name
         else:
-            method = SciIGMethod(level, holdout, seed=request.seed, dataset=dataset)
-            label = level
+            method = SciIGMethod(level, holdout, seed=request.seed, dataset=dataset, inputs=inputs)
+        label = method.name
         meta = run_meta(request, label)
+        note = None if level == EXTRACTIVE else inputs_note(level, inputs)
         yield GenerationJob(records, method, output_path(request.out, request.model, dataset, label), meta,
-                            card=card_fields(meta, SPLIT))
+                            card=card_fields(meta, SPLIT), notes=(note,) if note else ())
 
 
 __all__ = ["DATASETS", "GENERATE_OPTIONS", "card_fields", "load_split", "output_path", "plan_generation",

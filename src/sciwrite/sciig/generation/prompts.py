@@ -194,17 +194,59 @@ def _user(content: str) -> list[dict[str, str]]:
     return [{"role": "user", "content": content}]
 
 
-def level_prompt(level: str, record: Mapping[str, Any], seed: int | None) -> str:
-    """The filled prompt of a single-prompt level (SHORT, MEDIUM, ELABORATE, ZERO_SHOT, AUTOCOT)."""
+#: SciIG Table 4's input configurations (``--inputs``): Title-only, Title+Abstract, Title+Abstract+Related Work.
+INPUTS: tuple[str, ...] = ("title", "title-abstract", "title-abstract-related")
+FULL_INPUTS = "title-abstract-related"
+#: How Table 4 names each configuration.
+INPUT_LABELS = {"title": "Title-only", "title-abstract": "Title+Abstract", "title-abstract-related": "T+A+Related"}
+#: What an ablated prompt is, said where the prompt is shown (the dry run) and in the card.
+INPUTS_NOTE = ("the paper does not print its ablation prompts (Table 4): this is the {level} prompt as printed, "
+               "without the target-paper lines the configuration lacks ({left_out}); the instructions are "
+               "unchanged (our choice)")
+
+
+def restrict_inputs(template: str, inputs: str) -> str:
+    """`template` without the target-paper lines `inputs` lacks: ``title-abstract`` leaves out the RELATED PAPERS
+    block (its heading line through the ``{cited_nodes_pretty}`` line, and the blank line before it);
+    ``title`` also the ``Abstract: {abstract}`` line. The full configuration returns `template` unchanged."""
+    if inputs not in INPUTS:
+        raise ValueError(f"unknown input configuration {inputs!r}; choose one of {', '.join(INPUTS)}")
+    if inputs == FULL_INPUTS:
+        return template
+    lines = template.split("\n")
+    start = max((i for i, line in enumerate(lines) if line.strip() == "RELATED PAPERS:"), default=None)
+    end = next((i for i in range(start or 0, len(lines)) if "{cited_nodes_pretty}" in lines[i]), None)
+    if start is None or end is None:
+        raise ValueError("this prompt has no RELATED PAPERS block to leave out")
+    if start > 0 and not lines[start - 1].strip():
+        start -= 1
+    kept = lines[:start] + lines[end + 1:]
+    if inputs == "title":
+        kept = [line for line in kept if line.strip() != "Abstract: {abstract}"]
+    return "\n".join(kept)
+
+
+def inputs_note(level: str, inputs: str) -> str | None:
+    """`INPUTS_NOTE` for an ablated configuration of `level` (None for the full input)."""
+    if inputs == FULL_INPUTS:
+        return None
+    left_out = "the abstract and the related papers" if inputs == "title" else "the related papers"
+    return INPUTS_NOTE.format(level=normalize_level(level), left_out=left_out)
+
+
+def level_prompt(level: str, record: Mapping[str, Any], seed: int | None, inputs: str = FULL_INPUTS) -> str:
+    """The filled prompt of a single-prompt level (SHORT, MEDIUM, ELABORATE, ZERO_SHOT, AUTOCOT), with the
+    target-paper lines `inputs` lacks left out (`restrict_inputs`)."""
     level = normalize_level(level)
     if level not in SINGLE_PROMPT_LEVELS:
         raise ValueError(f"{level} is not a single-prompt level ({', '.join(SINGLE_PROMPT_LEVELS)})")
-    return fill_template(load_template(level), **paper_values(record, seed))
+    return fill_template(restrict_inputs(load_template(level), inputs), **paper_values(record, seed))
 
 
-def zero_shot_messages(level: str, record: Mapping[str, Any], seed: int | None) -> list[dict[str, str]]:
+def zero_shot_messages(level: str, record: Mapping[str, Any], seed: int | None,
+                       inputs: str = FULL_INPUTS) -> list[dict[str, str]]:
     """SHORT, MEDIUM, ELABORATE, ZERO_SHOT or AUTOCOT: the paper's prompt, filled, as one user message."""
-    return _user(level_prompt(level, record, seed))
+    return _user(level_prompt(level, record, seed, inputs))
 
 
 def short_messages(record: Mapping[str, Any], seed: int | None) -> list[dict[str, str]]:
@@ -351,11 +393,11 @@ def autocot_final_messages(record: Mapping[str, Any], seed: int | None, refined:
 
 
 def first_messages(level: str, record: Mapping[str, Any], seed: int | None,
-                   exemplars: Sequence[Mapping[str, Any]] = ()) -> list[dict[str, str]]:
+                   exemplars: Sequence[Mapping[str, Any]] = (), inputs: str = FULL_INPUTS) -> list[dict[str, str]]:
     """The (first) request of `level` for `record`: the whole prompt, or AUTOCOT_PIPELINE's first step."""
     level = normalize_level(level)
     if level in SINGLE_PROMPT_LEVELS:
-        return zero_shot_messages(level, record, seed)
+        return zero_shot_messages(level, record, seed, inputs)
     if level in SHOTS:
         if len(exemplars) != SHOTS[level]:
             raise ValueError(f"{level} needs {SHOTS[level]} exemplar(s), got {len(exemplars)}")

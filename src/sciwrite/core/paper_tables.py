@@ -1,0 +1,146 @@
+"""The papers' numbered tables, each in its paper's layout: what `sciwrite paper-table NAME` prints and writes.
+
+A benchmark declares its tables (`Benchmark.paper_tables`: a `PaperTable` each: its name, the paper's caption,
+the inputs it needs and its options as data); a table's `build` returns `TableData`: its row labels, its columns
+(under the paper's column groups), each cell as the paper prints it (decimals, thousands separators, "±"), the
+raw values for JSON and CSV, the cells the paper sets in bold (here marked with ``*``, and named in the JSON), and
+the paper's notes ("Lower perplexity values indicate better performance").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.commands import Option
+from sciwrite.core.tables import MISSING_CELL, format_grouped_table, write_table
+
+#: How a best value (bold in the paper) is marked in plain text.
+BEST_MARK = "*"
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One row: its labels (a category is printed on its group's first row only), each column's raw value and
+    printed cell, and the columns holding the row's best value."""
+
+    labels: tuple[str, ...]
+    values: Mapping[str, Any]
+    cells: Mapping[str, str]
+    best: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class TableData:
+    """A built table: `columns` are (key, printed label), in order; `groups` maps a column group's title to its
+    column keys; `blocks` puts a title line (a retriever's name) before the row of that index."""
+
+    title: str
+    label: tuple[str, ...]
+    columns: tuple[tuple[str, str], ...]
+    rows: tuple[TableRow, ...]
+    groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    blocks: Mapping[int, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    merged_labels: int = 0  # leading label columns printed only where they change (a category)
+
+
+@dataclass(frozen=True)
+class PaperTable:
+    """``sciwrite paper-table <name>``: `build` receives the parsed `options` by keyword."""
+
+    name: str
+    caption: str
+    inputs: str  # what the table is built from, for ``--list``
+    options: tuple[Option, ...]
+    build: Callable[[Mapping[str, Any]], TableData]
+
+
+def best_columns(values: Mapping[str, Any], lower_is_better: bool = False) -> frozenset[str]:
+    """The columns holding the best number of a row (every one of them on a tie); none when fewer than two
+    columns have a number."""
+    numbers = {k: v for k, v in values.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    if len(numbers) < 2:
+        return frozenset()
+    best = min(numbers.values()) if lower_is_better else max(numbers.values())
+    return frozenset(k for k, v in numbers.items() if v == best)
+
+
+def number_cell(value: Any, decimals: int) -> str:
+    """A number to `decimals` places (the paper's), the en dash for no value."""
+    return MISSING_CELL if value is None else f"{float(value):.{decimals}f}"
+
+
+def _labels(rows: Sequence[TableRow], merged: int) -> list[list[str]]:
+    """Each row's labels, the first `merged` left out where they repeat the row above."""
+    out, previous = [], None
+    for row in rows:
+        labels = list(row.labels)
+        out.append([label if i >= merged or previous is None or label != previous[i] else ""
+                    for i, label in enumerate(labels)])
+        previous = labels
+    return out
+
+
+def render_body(table: TableData) -> str:
+    """The table's header and rows as aligned text (its column groups over their columns)."""
+    width = len(table.label)
+    labels = _labels(table.rows, table.merged_labels)
+    printed = [[*labels[i], *(row.cells[key] + (BEST_MARK if key in row.best else "") for key, _ in table.columns)]
+               for i, row in enumerate(table.rows)]
+    column_labels = dict(table.columns)
+    if table.groups:
+        groups = {group: [column_labels[key] for key in keys] for group, keys in table.groups.items()}
+        return format_grouped_table(printed, list(table.label), groups, dict(table.blocks))
+    return _plain([*table.label, *(label for _, label in table.columns)], printed, width, table.blocks)
+
+
+def render(table: TableData) -> str:
+    """The table as the command prints it: its title, `render_body`, and its notes."""
+    notes = list(table.notes)
+    if any(row.best for row in table.rows):
+        notes.append(f"{BEST_MARK} marks the best value of a row (bold in the paper).")
+    return "\n".join([table.title, "", render_body(table), *([""] + notes if notes else [])])
+
+
+def _plain(header: Sequence[str], rows: Sequence[Sequence[str]], left: int, blocks: Mapping[int, str]) -> str:
+    """Aligned text without column groups: the first `left` columns flush left, a rule under the header."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(v.ljust(w) if i < left else v.rjust(w) for i, (v, w) in enumerate(zip(values, widths)))
+
+    body = []
+    for i, row in enumerate(rows):
+        if i in blocks:
+            body.append(blocks[i])
+        body.append(line(row))
+    return "\n".join([line(header), "  ".join("-" * w for w in widths), *body])
+
+
+def records(table: TableData) -> list[dict[str, Any]]:
+    """The table as rows for JSON and CSV: the labels, each column's raw value, and the best columns."""
+    names = [label.lower().replace(" ", "_") for label in table.label]
+    return [{**dict(zip(names, row.labels)), **{label: row.values.get(key) for key, label in _unique(table)},
+             "best": sorted(dict(_unique(table))[key] for key in row.best)} for row in table.rows]
+
+
+def _unique(table: TableData) -> list[tuple[str, str]]:
+    """(column key, a label unique in the table: a column whose label repeats gets its group in front)."""
+    group_of = {key: group for group, keys in table.groups.items() for key in keys}
+    counts: dict[str, int] = {}
+    for _, label in table.columns:
+        counts[label] = counts.get(label, 0) + 1
+    return [(key, label if counts[label] == 1 else f"{group_of.get(key, '')} {label}".strip())
+            for key, label in table.columns]
+
+
+def write(table: TableData, stem: str | Path) -> tuple[Path, Path]:
+    """``<stem>.json`` and ``<stem>.csv`` of the table (`records`)."""
+    return write_table(records(table), stem)
+
+
+__all__ = ["BEST_MARK", "PaperTable", "TableData", "TableRow", "best_columns", "number_cell", "records", "render",
+           "render_body", "write"]

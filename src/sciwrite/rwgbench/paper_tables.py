@@ -1,0 +1,168 @@
+"""RWGBench's numbered tables (arXiv:2606.24894) in the paper's layout, for ``sciwrite paper-table``.
+
+- **Table 1**, dataset statistics, one column per config (the paper's: Full Dataset = ``papers``, Test Set =
+  ``test``; the offline ``sample`` too). Words are whitespace tokens after the ``[k]`` citation markers are
+  removed (the paper does not say how it counts). "Avg. Citations" counts a paper's citations that resolve into the
+  corpus (the ``citations`` field, what the metrics score). "Citation Coverage in Corpus" is the mean per-paper
+  coverage from the build's ``build_report.json``, when the source folder has one; without it, the cell is "–".
+  The corpus's average abstract length counts the documents that have an abstract.
+- **Table 2**, the main results, from ``sciwrite evaluate rwgbench`` summaries: the paper's retriever blocks,
+  Model and Method columns and three decimals (`format_table2`'s layout), with the **Human GT** row: the
+  reference sections scored as a system (``sciwrite build rwgbench-human-gt``, then ``evaluate``).
+- **Table 3**, Spearman correlations across systems, as ``meta-eval correlation`` computes them, over the paper's
+  seven metrics, two decimals.
+- **Table 5**, the human validation, needs the human-evaluation kit's analysis (not built yet): the command says so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+from sciwrite.core.commands import Option
+from sciwrite.core.paper_tables import PaperTable, TableData, TableRow, number_cell
+from sciwrite.core.tables import MISSING_CELL
+from sciwrite.metrics.correlation import load_summaries, metric_correlations
+from sciwrite.rwgbench.data.configs import config_info
+from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.metrics.report import table2
+
+#: Config -> Table 1 column, as the paper names it.
+TABLE1_COLUMNS = {"papers": "Full Dataset", "test": "Test Set", "sample": "Sample"}
+_MARKER = re.compile(r"\[\d+(?:\s*[,;\u2013-]\s*\d+)*\]")
+
+
+def words(text: str | None) -> int:
+    """Whitespace tokens of `text` once its ``[k]`` citation markers are removed."""
+    return len(_MARKER.sub(" ", text or "").split())
+
+
+def coverage_from_report(source: str | Path | None, paper_ids: Sequence[str]) -> float | None:
+    """Mean per-paper citation coverage of `paper_ids` in the source folder's ``build_report.json`` (None when
+    there is no such file, or it covers none of the papers)."""
+    report = Path(source) / "build_report.json" if source else None
+    if report is None or not report.is_file():
+        return None
+    per_paper = {row["paper_id"]: row.get("coverage") for row in json.loads(report.read_text()).get("per_paper", [])}
+    values = [per_paper[p] for p in paper_ids if isinstance(per_paper.get(p), (int, float))]
+    return mean(values) if values else None
+
+
+def config_statistics(config: str, source: str | Path | None) -> dict[str, Any]:
+    """Table 1's statistics of one paper config and its corpus."""
+    papers = load_rwgbench(config, source=source)
+    corpus = load_rwgbench(config_info(config).corpus, source=source)
+    abstracts = [words(a) for a in corpus["abstract"] if (a or "").strip()]
+    return {"papers": len(papers),
+            "citations": mean(len(c) for c in papers["citations"]) if len(papers) else None,
+            "rw_words": mean(words(t) for t in papers["related_work"]) if len(papers) else None,
+            "abstract_words": mean(words(t) for t in papers["abstract"]) if len(papers) else None,
+            "coverage": coverage_from_report(source, papers["paper_id"]),
+            "corpus_size": len(corpus),
+            "corpus_abstract_words": mean(abstracts) if abstracts else None}
+
+
+#: Table 1's rows: (statistic as printed, key, how its cell is printed).
+TABLE1_ROWS: tuple[tuple[str, str, Any], ...] = (
+    ("Papers", "papers", lambda v: f"{v:,}"),
+    ("Avg. Citations", "citations", lambda v: f"{v:.1f}"),
+    ("Avg. RW Length (words)", "rw_words", lambda v: f"{v:.0f}"),
+    ("Avg. Abstract Length (words)", "abstract_words", lambda v: f"{v:.0f}"),
+    ("Citation Coverage in Corpus", "coverage", lambda v: f"{100 * v:.1f}%"),
+    ("Corpus Size", "corpus_size", lambda v: f"{v:,}"),
+    ("Corpus Avg. Abstract Length (words)", "corpus_abstract_words", lambda v: f"{v:.0f}"),
+)
+
+
+def table1(statistics: Mapping[str, Mapping[str, Any]]) -> TableData:
+    """Table 1 from each config's `config_statistics` (config -> statistics), one column per config."""
+    columns = tuple((config, TABLE1_COLUMNS.get(config, config)) for config in statistics)
+    rows = []
+    for label, key, show in TABLE1_ROWS:
+        values = {config: stats.get(key) for config, stats in statistics.items()}
+        rows.append(TableRow((label,), values, {c: MISSING_CELL if v is None else show(v) for c, v in values.items()}))
+    return TableData("Table 1. Dataset statistics of RWGBench, including the full dataset and the test set.",
+                     ("Statistic",), columns, tuple(rows),
+                     notes=("Words: whitespace tokens, citation markers removed. Avg. Citations: citations that "
+                            "resolve into the corpus. Coverage: mean per-paper coverage from build_report.json "
+                            "(- without one).",))
+
+
+def build_table1(options: Mapping[str, Any]) -> TableData:
+    return table1({config: config_statistics(config, options.get("source")) for config in options["configs"]})
+
+
+def read_summary(path: str | Path) -> dict[str, Any]:
+    """A summary.json (or the folder holding it)."""
+    path = Path(path)
+    path = path / "summary.json" if path.is_dir() else path
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        raise ValueError(f"{path}: not a readable summary.json ({err})") from None
+
+
+def build_table2(options: Mapping[str, Any]) -> TableData:
+    return table2([read_summary(p) for p in [*options["summary"], *([options["human_gt"]] if options.get("human_gt")
+                                                                      else [])]])
+
+
+#: Table 3's metrics as the paper labels them, in its order.
+TABLE3_METRICS: tuple[tuple[str, str], ...] = (
+    ("recall", "Rec."), ("soft_citation_recall", "Soft"), ("claim_support_consistency", "CSC"),
+    ("topical_relevance", "TRT"), ("positioning_structure_similarity", "PSS"), ("citation_frame_alignment", "CFA"),
+    ("llm_judge", "LLM"))
+
+
+def table3(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
+    """Table 3: Spearman correlations (`sciwrite.metrics.correlation.metric_correlations`) among the paper's seven
+    metrics across the systems, two decimals."""
+    keys = [key for key, _ in TABLE3_METRICS]
+    correlations = metric_correlations(summaries, keys)
+    label_of = dict(TABLE3_METRICS)
+    rows = []
+    for key, values in zip(correlations.metrics, correlations.matrix):
+        by_column = dict(zip(correlations.metrics, values))
+        rows.append(TableRow((label_of[key],), by_column, {k: number_cell(v, 2) for k, v in by_column.items()}))
+    return TableData("Table 3. Spearman correlations among representative metrics across evaluated systems.",
+                     ("",), tuple((key, label_of[key]) for key in keys), tuple(rows),
+                     notes=tuple(correlations.notes()))
+
+
+def build_table3(options: Mapping[str, Any]) -> TableData:
+    return table3(load_summaries(options["evals"]))
+
+
+def build_table5(options: Mapping[str, Any]) -> TableData:
+    raise ValueError("RWGBench Table 5 (human validation) is printed from the human-evaluation kit's analysis: "
+                     "the A/B annotations of the 60 tasks by six annotators (presentation-order sensitivity, "
+                     "high-consensus and clear-margin agreement per metric). The kit does not exist yet; this table "
+                     "needs its analysis file as input once it does.")
+
+
+PAPER_TABLES: tuple[PaperTable, ...] = (
+    PaperTable("rwgbench-table1", "Dataset statistics", "a dataset folder or Hub repo (--source) and its configs",
+               (Option("source", "dataset folder or Hub repo id (default: the sample folder for 'sample', the Hub)"),
+                Option("configs", "paper configs, one column each (default: papers test; the offline: sample)",
+                       many=True, default=("papers", "test"), choices=tuple(TABLE1_COLUMNS))),
+               build_table1),
+    PaperTable("rwgbench-table2", "Main results", "`sciwrite evaluate rwgbench` summaries (and the Human GT's)",
+               (Option("summary", "summary.json files or evaluation folders, one per system", many=True,
+                       required=True, metavar="SUMMARY"),
+                Option("human_gt", "the summary of the reference sections scored as a system (sciwrite build "
+                                   "rwgbench-human-gt, then sciwrite evaluate rwgbench)", metavar="SUMMARY")),
+               build_table2),
+    PaperTable("rwgbench-table3", "Spearman correlations across systems",
+               "evaluation folders of at least three systems (as meta-eval correlation)",
+               (Option("evals", "evaluation folders (one system each) holding summary.json", many=True, required=True,
+                       metavar="DIR"),), build_table3),
+    PaperTable("rwgbench-table5", "Human validation", "the human-evaluation kit's analysis (not built yet)", (),
+               build_table5),
+)
+
+__all__ = ["PAPER_TABLES", "TABLE1_ROWS", "TABLE3_METRICS", "config_statistics", "coverage_from_report", "table1",
+           "table3", "words"]

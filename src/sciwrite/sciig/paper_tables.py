@@ -1,0 +1,232 @@
+"""SciIG's numbered tables (Garg et al., arXiv:2508.14273) in the paper's layout, for ``sciwrite paper-table``.
+
+- **Table 1**, dataset statistics, one row per config (the paper's NAACL 2025 and ICLR 2025; the offline
+  ``sample`` too): samples (test and holdout papers together, as the paper's 800 / 3100), introduction and abstract
+  words as mean ± standard deviation, median and range, and citations per paper (cited works in ``neighbors``),
+  average and range. Words are whitespace tokens; the standard deviation is the sample one (n - 1). The paper
+  says neither.
+- **Table 2**, the seven categories as the paper names them, with the LLM-as-a-Judge rows inside their
+  categories, one column per model grouped by dataset (NAACL 2025 | ICLR 2025), four decimals, the best value of a
+  row within each dataset bold (here ``*``; perplexity: the lowest).
+- **Table 3**, one model's prompt levels (`sciwrite.sciig.metrics.tables`), the best of each paradigm bold.
+- **Table 4**, the input ablation: ELABORATE and MEDIUM under Title-only, Title+Abstract and T+A+Related
+  (``sciwrite generate sciig --inputs``; the baseline configs ``baselines/sciig/*_title*.yaml``).
+- **Table 5**, the human evaluation, needs the human-evaluation kit's analysis (not built yet): the command says so.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.commands import Option
+from sciwrite.core.paper_tables import PaperTable, TableData, TableRow, best_columns, number_cell
+from sciwrite.sciig.data.configs import SCIIG_CONFIGS
+from sciwrite.sciig.data.loading import load_sciig
+from sciwrite.sciig.generation.prompts import FULL_INPUTS, INPUT_LABELS, INPUTS, normalize_level
+from sciwrite.sciig.metrics.tables import TABLE3_COLUMNS, TABLE3_ROWS, summaries_by_column
+
+#: Config -> the name the paper gives its dataset.
+DATASET_NAMES = {"naacl_2025": "NAACL 2025", "iclr_2025": "ICLR 2025", "sample": "Sample"}
+#: Table 2's rows as printed there: Table 3's, but for two labels.
+TABLE2_LABELS = {"summac_consistency": "Entailment-based Consistency", "citation_recall": "Recall",
+                 "citation_precision": "Precision"}
+TABLE2_ROWS: tuple[tuple[str, str, str], ...] = tuple((category, TABLE2_LABELS.get(key, label), key)
+                                                      for category, label, key in TABLE3_ROWS)
+LOWER_IS_BETTER = frozenset({"perplexity"})
+PERPLEXITY_NOTE = "Note: Lower perplexity values indicate better performance."
+
+
+def words(text: str | None) -> int:
+    return len((text or "").split())
+
+
+def _spread(values: Sequence[int]) -> dict[str, Any]:
+    return {"mean": statistics.mean(values), "std": statistics.stdev(values) if len(values) > 1 else 0.0,
+            "median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def config_statistics(config: str, source: str | Path | None) -> dict[str, Any]:
+    """Table 1's statistics of one config (its test and holdout papers together)."""
+    splits = load_sciig(config, source=source, split="all")
+    papers = [paper for split in ("test", "holdout") for paper in splits[split]]
+    if not papers:
+        raise ValueError(f"SciIG {config!r} has no papers")
+    citations = [len(p["neighbors"]) for p in papers]
+    return {"samples": len(papers), "introduction": _spread([words(p["introduction"]) for p in papers]),
+            "abstract": _spread([words(p["abstract"]) for p in papers]),
+            "citations": {"mean": statistics.mean(citations), "min": min(citations), "max": max(citations)}}
+
+
+def _range(low: int, high: int) -> str:
+    return f"{low:,}\u2013{high:,}"
+
+
+def table1(statistics_by_config: Mapping[str, Mapping[str, Any]]) -> TableData:
+    """Table 1 from each config's `config_statistics` (config -> statistics), one row each."""
+    columns = (("samples", "Samples"), ("intro_mean", "Mean"), ("intro_median", "Median"), ("intro_range", "Range"),
+               ("abstract_mean", "Mean"), ("abstract_median", "Median"), ("abstract_range", "Range"),
+               ("citations_mean", "Average"), ("citations_range", "Range"))
+    rows = []
+    for config, stats in statistics_by_config.items():
+        intro, abstract, cites = stats["introduction"], stats["abstract"], stats["citations"]
+        values = {"samples": stats["samples"], "intro_mean": intro["mean"], "intro_std": intro["std"],
+                  "intro_median": intro["median"], "intro_min": intro["min"], "intro_max": intro["max"],
+                  "abstract_mean": abstract["mean"], "abstract_std": abstract["std"],
+                  "abstract_median": abstract["median"], "abstract_min": abstract["min"],
+                  "abstract_max": abstract["max"], "citations_mean": cites["mean"], "citations_min": cites["min"],
+                  "citations_max": cites["max"]}
+        cells = {"samples": f"{stats['samples']:,}",
+                 "intro_mean": f"{intro['mean']:.1f} \u00b1 {intro['std']:.1f}", "intro_median": f"{intro['median']:.1f}",
+                 "intro_range": _range(intro["min"], intro["max"]),
+                 "abstract_mean": f"{abstract['mean']:.1f} \u00b1 {abstract['std']:.1f}",
+                 "abstract_median": f"{abstract['median']:.1f}", "abstract_range": _range(abstract["min"], abstract["max"]),
+                 "citations_mean": f"{cites['mean']:.1f}", "citations_range": _range(cites["min"], cites["max"])}
+        rows.append(TableRow((DATASET_NAMES.get(config, config),), values, cells))
+    return TableData("Table 1: Statistics for the SciIG datasets: number of samples, text length, and citation "
+                     "metrics.", ("Dataset",), columns, tuple(rows),
+                     groups={"": ("samples",), "Introductions (words)": ("intro_mean", "intro_median", "intro_range"),
+                             "Abstracts (words)": ("abstract_mean", "abstract_median", "abstract_range"),
+                             "Citations": ("citations_mean", "citations_range")},
+                     notes=("Mean \u00b1 sample standard deviation; words are whitespace tokens; citations are the "
+                            "cited works of a paper's introduction.",))
+
+
+def build_table1(options: Mapping[str, Any]) -> TableData:
+    return table1({config: config_statistics(config, options.get("source")) for config in options["configs"]})
+
+
+def _value(summary: Mapping[str, Any] | None, key: str) -> Any:
+    if summary is None or key in (summary.get("not_computed") or {}):
+        return None
+    return summary.get(key)
+
+
+def _metric_rows(rows: Sequence[tuple[str, str, str]], columns: Mapping[str, Mapping[str, Any] | None],
+                 groups: Mapping[str, tuple[str, ...]]) -> tuple[TableRow, ...]:
+    """One row per metric over the columns (column key -> summary), the best of each column group marked."""
+    out = []
+    for category, label, key in rows:
+        values = {column: _value(summary, key) for column, summary in columns.items()}
+        best = frozenset().union(*(best_columns({c: values[c] for c in members}, key in LOWER_IS_BETTER)
+                                   for members in groups.values()))
+        out.append(TableRow((category, label), values, {c: number_cell(v, 4) for c, v in values.items()}, best))
+    return tuple(out)
+
+
+def table2(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
+    """Table 2 from model -> ``evaluate sciig`` summary, keyed ``MODEL`` (the dataset is the summary's) or
+    ``DATASET/MODEL``: one column per model under its dataset, datasets in the paper's order."""
+    columns: dict[str, tuple[str, str, Mapping[str, Any]]] = {}
+    for name, summary in summaries.items():
+        dataset, _, model = name.rpartition("/")
+        dataset = dataset or str(summary.get("dataset") or "")
+        if dataset not in SCIIG_CONFIGS:
+            raise ValueError(f"{name}: the summary names no SciIG dataset ({dataset!r}); key it DATASET/MODEL")
+        columns[f"{dataset}/{model}"] = (dataset, model, summary)
+    order = sorted(columns, key=lambda c: (SCIIG_CONFIGS.index(columns[c][0]), list(columns).index(c)))
+    groups = {DATASET_NAMES[d]: tuple(c for c in order if columns[c][0] == d)
+              for d in SCIIG_CONFIGS if any(columns[c][0] == d for c in order)}
+    rows = _metric_rows(TABLE2_ROWS, {c: columns[c][2] for c in order}, groups)
+    return TableData("Table 2: Evaluation metrics categorized across standard and LLM-as-a-Judge criteria.",
+                     ("Category", "Metric"), tuple((c, columns[c][1]) for c in order), rows, groups=groups,
+                     notes=("Highest values (per dataset) are marked. " + PERPLEXITY_NOTE,), merged_labels=1)
+
+
+def table3(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
+    """Table 3 from prompt level -> summary (`sciwrite.sciig.metrics.tables.summaries_by_column`)."""
+    by_level = summaries_by_column(summaries)
+    groups = {paradigm: tuple(level for _, level in columns) for paradigm, columns in TABLE3_COLUMNS.items()}
+    columns = tuple((level, label) for paradigm in TABLE3_COLUMNS.values() for label, level in paradigm)
+    rows = _metric_rows(TABLE3_ROWS, {level: by_level.get(level) for level, _ in columns},
+                        {paradigm: tuple(level for level in members if level in by_level)
+                         for paradigm, members in groups.items()})
+    return TableData("Table 3: Performance under two prompting paradigms: Instruction-Level (Short, Medium, "
+                     "Elaborate, AutoCoT) and Few-Shot (Zero-Shot, One-Shot, Two-Shot, Three-Shot).",
+                     ("Category", "Metric"), columns, rows, groups=groups,
+                     notes=("Best scores in each paradigm are marked. " + PERPLEXITY_NOTE,), merged_labels=1)
+
+
+#: Table 4's rows: Table 2's, with the label Table 4 prints for SummaC faithfulness (sic).
+TABLE4_ROWS: tuple[tuple[str, str, str], ...] = tuple(
+    (category, "Entailment-based Faitfulness" if key == "summac_faithfulness" else label, key)
+    for category, label, key in TABLE2_ROWS)
+TABLE4_LEVELS = ("ELABORATE", "MEDIUM")
+
+
+def table4(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
+    """Table 4 (the input ablation) from ``LEVEL/INPUTS`` -> summary (e.g. ``MEDIUM/title-abstract``; ``LEVEL``
+    alone is the full input): ELABORATE and MEDIUM, each over Title-only, Title+Abstract and T+A+Related."""
+    by_column: dict[str, Mapping[str, Any]] = {}
+    for name, summary in summaries.items():
+        level, _, inputs = name.partition("/")
+        level, inputs = normalize_level(level), inputs or FULL_INPUTS
+        if level not in TABLE4_LEVELS or inputs not in INPUTS:
+            raise ValueError(f"{name}: Table 4's columns are LEVEL/INPUTS with LEVEL one of {', '.join(TABLE4_LEVELS)} "
+                             f"and INPUTS one of {', '.join(INPUTS)}")
+        by_column[f"{level}/{inputs}"] = summary
+    groups = {level: tuple(f"{level}/{inputs}" for inputs in INPUTS) for level in TABLE4_LEVELS}
+    columns = tuple((key, INPUT_LABELS[key.split("/")[1]]) for keys in groups.values() for key in keys)
+    rows = _metric_rows(TABLE4_ROWS, {key: by_column.get(key) for key, _ in columns}, {})
+    return TableData("Table 4: Ablation Study. Performance with different input configurations: Title-only, "
+                     "Title+Abstract, and Title+Abstract+Related Work.", ("Category", "Metric"), columns, rows,
+                     groups=groups, notes=(PERPLEXITY_NOTE, "The paper does not print the ablation prompts: each is "
+                                           "the level's prompt without the inputs it lacks (our choice)."),
+                     merged_labels=1)
+
+
+def read_summaries(specs: Sequence[tuple[str, str]]) -> dict[str, dict[str, Any]]:
+    """NAME=PATH pairs -> the summaries (PATH: a summary.json or the folder holding one)."""
+    out = {}
+    for name, path in specs:
+        path = Path(path) / "summary.json" if Path(path).is_dir() else Path(path)
+        try:
+            out[name] = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as err:
+            raise ValueError(f"{name}={path}: not a readable summary.json ({err})") from None
+    return out
+
+
+def named_path(text: str) -> tuple[str, str]:
+    """``NAME=PATH``."""
+    name, sep, path = text.partition("=")
+    if not sep or not name or not path:
+        raise ValueError(f"expected NAME=PATH, got {text!r}")
+    return name, path
+
+
+def build_table5(options: Mapping[str, Any]) -> TableData:
+    raise ValueError("SciIG Table 5 (human evaluation: ten criteria x systems, Table 7's rubric) is printed from the "
+                     "human-evaluation kit's analysis of the 1-5 ratings. The kit does not exist yet; this table "
+                     "needs its analysis file as input once it does.")
+
+
+PAPER_TABLES: tuple[PaperTable, ...] = (
+    PaperTable("sciig-table1", "Dataset statistics", "a SciIG dataset folder or Hub repo (--source) and its configs",
+               (Option("source", "dataset folder or Hub repo id (default: the sample folder for 'sample', the Hub)"),
+                Option("configs", "configs, one row each (default: naacl_2025 iclr_2025; offline: sample)", many=True,
+                       default=("naacl_2025", "iclr_2025"), choices=SCIIG_CONFIGS)),
+               build_table1),
+    PaperTable("sciig-table2", "Models x metrics, by dataset",
+               "one `sciwrite evaluate sciig` summary per model and dataset",
+               (Option("summary", "MODEL=SUMMARY (the dataset is the summary's) or DATASET/MODEL=SUMMARY", many=True,
+                       required=True, type=named_path, metavar="MODEL=SUMMARY"),),
+               lambda options: table2(read_summaries(options["summary"]))),
+    PaperTable("sciig-table3", "Prompt levels of one model", "one summary per prompt level",
+               (Option("summary", "LEVEL=SUMMARY (SHORT, MEDIUM, ELABORATE, AUTOCOT, ZERO_SHOT, ONE_SHOT, TWO_SHOT, "
+                                  "THREE_SHOT)", many=True, required=True, type=named_path, metavar="LEVEL=SUMMARY"),),
+               lambda options: table3(read_summaries(options["summary"]))),
+    PaperTable("sciig-table4", "Input ablation (ELABORATE, MEDIUM)",
+               "six summaries: each level under --inputs title, title-abstract and the full input",
+               (Option("summary", "LEVEL/INPUTS=SUMMARY, e.g. MEDIUM/title-abstract=... (LEVEL=SUMMARY: the full input)",
+                       many=True, required=True, type=named_path, metavar="LEVEL/INPUTS=SUMMARY"),),
+               lambda options: table4(read_summaries(options["summary"]))),
+    PaperTable("sciig-table5", "Human evaluation", "the human-evaluation kit's analysis (not built yet)", (),
+               build_table5),
+)
+
+__all__ = ["DATASET_NAMES", "PAPER_TABLES", "TABLE2_ROWS", "TABLE4_ROWS", "config_statistics", "table1", "table2",
+           "table3", "table4"]
