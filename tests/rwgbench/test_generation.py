@@ -241,12 +241,25 @@ def test_workflow_stops_when_covered_and_on_an_unreadable_check(spy):
     assert result.extra["refinements"] == 0
 
 
-def test_workflow_oracle_searches_only_the_gold_papers_and_keeps_them_all():
+def test_workflow_oracle_searches_only_the_gold_papers():
     records = prepare_records(PAPERS, CORPUS, None, oracle=True)
     llm = ScriptedLLM(['{"uncovered": []}'])
     result = run_workflow(Workflow(oracle=True), records[0], llm)
-    assert sorted(result.extra["candidates"]) == sorted(d["doc_id"] for d in records[0]["candidate_docs"])
+    gold = {d["doc_id"] for d in records[0]["candidate_docs"]}
+    assert result.extra["candidates"] and set(result.extra["candidates"]) <= gold  # nothing outside the gold set
     assert result.extra["retriever"] == "oracle"
+
+
+def test_workflow_oracle_markers_resolve_only_to_papers_the_model_saw():
+    """§5.1: a marker [i] maps to the i-th *supplied* paper; gold papers no query found are not appended."""
+    record = prepare_records(PAPERS, CORPUS, None, oracle=True)[0]
+    gold = [d["doc_id"] for d in record["candidate_docs"]]
+    llm = ScriptedLLM(['{"uncovered": []}'])
+    result = run_workflow(Workflow(oracle=True, k=1, max_queries=1, queries_per_theme=1), record, llm)
+    shown = re.findall(r"^\[(\d+)\] Title:", result.desc, re.MULTILINE)
+    assert len(result.extra["candidates"]) == len(shown) < len(gold)  # the list is what the prompt numbered
+    assert set(result.extra["candidates"]) < set(gold)
+    assert not any(step["step"] == "oracle-rest" for step in result.extra["steps"])
 
 
 # -- the runner and the command ----------------------------------------------------------------------------------

@@ -5,8 +5,9 @@ citations?) → up to 2 refinement iterations (new queries, revised draft): five
 (``templates/workflow_*.txt``). Its candidate list is the union of everything it retrieved, in a stable order:
 by step, then query, then rank; papers added by a refinement go to the end, so earlier markers keep their
 meaning. Every step is kept in ``extra["steps"]``. With the Oracle list (``oracle=True``) the gold papers are
-the whole search space: its queries rank them (BM25 over them), and gold papers no query found are appended
-after the retrieved ones, so the final list is still exactly the gold set. Replies are read leniently
+the whole search space: its queries rank them (BM25 over them). The candidate list is only what the model was
+shown: a gold paper no query found is not in it, so no marker can resolve to a paper the model never saw (§5.1:
+"Each citation marker [i] is mapped back to the i-th supplied candidate paper"). Replies are read leniently
 (`parse_json_reply`): a plan without usable JSON becomes one theme per line, an unreadable coverage check
 ends the refinements.
 """
@@ -274,12 +275,8 @@ class Workflow(CandidatesMethod):
             draft = clean_section(await llm(messages))
             steps.append({"step": "refine", "iteration": iteration, "n_candidates": len(docs)})
 
-        if self.oracle:  # the oracle list stays the whole gold set: unretrieved gold papers go last
-            retrieved = {d["doc_id"] for d in docs}
-            rest = [dict(d) for d in record.get("candidate_docs") or [] if d["doc_id"] not in retrieved]
-            if rest:
-                docs.extend(rest)
-                steps.append({"step": "oracle-rest", "n_appended": len(rest)})
+        # The candidate list is what the model was shown, also under --oracle: a marker resolves only to a paper
+        # the model was given (§5.1), so gold papers no query found are not appended.
         refinements = sum(1 for s in steps if s["step"] == "refine")
         return Generated(draft, prompt_text(messages), self._extra(docs, steps=steps, refinements=refinements))
 
