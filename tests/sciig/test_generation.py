@@ -81,7 +81,8 @@ class FakeBackend:
 
 def test_levels_and_unknown_level():
     assert sciig_prompts.LEVELS == ("SHORT", "MEDIUM", "ELABORATE", "ONE_SHOT", "TWO_SHOT", "THREE_SHOT", "AUTOCOT")
-    assert sciig_prompts.ALL_LEVELS == sciig_prompts.LEVELS + ("ZERO_SHOT", "AUTOCOT_PIPELINE")
+    assert sciig_prompts.ALL_LEVELS == sciig_prompts.LEVELS + ("ZERO_SHOT", "AUTOCOT_PIPELINE", "TWO_SHOT_INLINE",
+                                                              "THREE_SHOT_INLINE")
     assert sciig_prompts.normalize_level("three-shot") == "THREE_SHOT"
     assert sciig_prompts.normalize_level("zero-shot") == "ZERO_SHOT" and sciig_prompts.normalize_level("autocot_pipeline") == "AUTOCOT_PIPELINE"
     assert "ZERO_SHOT" not in sciig_prompts.parse_levels(["all"])

@@ -138,9 +138,23 @@ def test_one_shot_is_table_11_verbatim():
 
 @pytest.mark.parametrize("level,word,table_text", [("TWO_SHOT", "two", TABLE_TWO_SHOT),
                                                    ("THREE_SHOT", "three", TABLE_THREE_SHOT)])
-def test_two_and_three_shot_follow_table_11(level, word, table_text):
-    # Table 11 prints the two sentences that change, then "[ELABORATE prompt continues as above.]": the rest is
-    # the ONE_SHOT row's (the ELABORATE instructions before, the TARGET PAPER block after).
+def test_two_and_three_shot_follow_table_11_literally(level, word, table_text):
+    # Table 11 prints the two sentences around "[Insert two examples here.]", then "[ELABORATE prompt continues as
+    # above.]"; its caption: the examples are "prepended to the ELABORATE prompt". So: sentences and examples
+    # first, then the whole ELABORATE prompt (Table 9) for the target paper.
+    exemplars = SciIGMethod(level, HOLDOUT, seed=42).exemplars(PAPER)
+    expected = by_hand(table_text.replace("[ELABORATE prompt continues as above.]", TABLE_ELABORATE),
+                       **{f"[Insert {word} examples here.]": examples_by_hand(exemplars)})
+    assert squash(prompt(level)) == expected
+    assert prompt(level).startswith(f"Here are {word} examples showing how to generate an Introduction (output)")
+    assert prompt(level).endswith(prompt("ELABORATE"))  # the ELABORATE prompt, whole and filled, closes it
+
+
+@pytest.mark.parametrize("level,word,table_text", [("TWO_SHOT_INLINE", "two", TABLE_TWO_SHOT),
+                                                   ("THREE_SHOT_INLINE", "three", TABLE_THREE_SHOT)])
+def test_the_inline_variants_keep_the_former_reading(level, word, table_text):
+    # The former reading, kept as a named variant: the row's two sentences where ONE_SHOT has its own (the
+    # ELABORATE instructions before, the ONE_SHOT row's TARGET PAPER block after).
     exemplars = SciIGMethod(level, HOLDOUT, seed=42).exemplars(PAPER)
     changed = table_text.replace(" [ELABORATE prompt continues as above.]", "")
     one_before, _, one_after = TABLE_ONE_SHOT.partition("Here is an example showing")
@@ -148,7 +162,7 @@ def test_two_and_three_shot_follow_table_11(level, word, table_text):
     expected = by_hand(one_before + changed + one_after,
                        **{f"[Insert {word} examples here.]": examples_by_hand(exemplars)})
     assert squash(prompt(level)) == expected
-    assert f"Here are {word} examples showing how to generate an Introduction (output)" in prompt(level)
+    assert level not in sciig_prompts.parse_levels(["all"])
 
 
 def test_few_shot_exemplars_come_from_holdout_and_never_the_paper():

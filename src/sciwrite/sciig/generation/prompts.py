@@ -9,12 +9,16 @@ printed, line breaks are restored at the prompt's headings and list items, which
 - ``SHORT``, ``MEDIUM``, ``ELABORATE`` (Table 9) and ``AUTOCOT`` (Table 10): one prompt each, one request.
 - ``ZERO_SHOT`` (Table 11: "Same as the ELABORATE prompt"): exactly the ``ELABORATE`` prompt, under its own
   name (its output file is its own); ``all`` does not run it, ELABORATE being the same run.
-- ``ONE_SHOT`` / ``TWO_SHOT`` / ``THREE_SHOT`` (Table 11): the ELABORATE instructions, the sentence introducing
-  the example(s), k worked examples in place of the paper's "[Insert one example here.]", the closing sentence,
-  then the target paper. Table 11 prints ONE_SHOT in full and, for TWO_SHOT / THREE_SHOT, only the two sentences
-  that change followed by "[ELABORATE prompt continues as above.]": we take the rest from the ONE_SHOT row (so
-  the target's RELATED PAPERS come without the "Below is a JSON dictionary ..." sentence there, as in ONE_SHOT).
-  Each example shows its inputs and output (`render_example`): ``Title:``, ``Abstract:``, ``RELATED PAPERS:``
+- ``ONE_SHOT`` (Table 11, printed in full): the ELABORATE instructions, the sentence introducing the example, the
+  worked example in place of the paper's "[Insert one example here.]", the closing sentence, then the target
+  paper (its RELATED PAPERS without the "Below is a JSON dictionary ..." sentence, as the row prints it).
+- ``TWO_SHOT`` / ``THREE_SHOT`` (Table 11): the row prints only its two sentences around "[Insert two examples
+  here.]", then "[ELABORATE prompt continues as above.]", and the caption says the examples are "prepended to the
+  ELABORATE prompt". Read literally: the first sentence, the examples, the closing sentence, then the whole
+  ELABORATE prompt (Table 9) for the target paper. ``TWO_SHOT_INLINE`` / ``THREE_SHOT_INLINE`` keep our former
+  reading as named variants (not in ``all``, not Table 3 columns): the ONE_SHOT layout with the row's two sentences
+  and k examples in it.
+- Each example shows its inputs and output (`render_example`): ``Title:``, ``Abstract:``, ``RELATED PAPERS:``
   (its cited works pretty-printed like the target's) and ``Introduction:`` (the authors' introduction). The
   paper does not say how an example is laid out: this is our choice, mirroring the target block. Exemplars are
   papers of the *holdout* split drawn per paper with the seed (`select_exemplars`): the holdout pool is sorted
@@ -55,21 +59,26 @@ Message = Mapping[str, str]
 
 #: The paper's seven prompting regimes, in its order (what ``all`` runs).
 LEVELS: tuple[str, ...] = ("SHORT", "MEDIUM", "ELABORATE", "ONE_SHOT", "TWO_SHOT", "THREE_SHOT", "AUTOCOT")
-#: Further level names: ZERO_SHOT (= the ELABORATE prompt, Table 11) and our three-request AUTOCOT_PIPELINE.
-EXTRA_LEVELS: tuple[str, ...] = ("ZERO_SHOT", "AUTOCOT_PIPELINE")
+#: Further level names: ZERO_SHOT (= the ELABORATE prompt, Table 11), our three-request AUTOCOT_PIPELINE, and the
+#: former reading of TWO_SHOT / THREE_SHOT (examples inside the ONE_SHOT layout) as named variants.
+EXTRA_LEVELS: tuple[str, ...] = ("ZERO_SHOT", "AUTOCOT_PIPELINE", "TWO_SHOT_INLINE", "THREE_SHOT_INLINE")
 ALL_LEVELS: tuple[str, ...] = LEVELS + EXTRA_LEVELS
 #: Exemplars shown by each few-shot level.
-SHOTS: dict[str, int] = {"ONE_SHOT": 1, "TWO_SHOT": 2, "THREE_SHOT": 3}
+SHOTS: dict[str, int] = {"ONE_SHOT": 1, "TWO_SHOT": 2, "THREE_SHOT": 3, "TWO_SHOT_INLINE": 2,
+                         "THREE_SHOT_INLINE": 3}
+#: The few-shot levels whose examples (and two sentences) are prepended to the whole ELABORATE prompt (Table 11).
+PREPENDED = ("TWO_SHOT", "THREE_SHOT")
 #: The instructions the few-shot levels build on (Table 11).
 FEW_SHOT_BASE = "ELABORATE"
 #: Level -> template file (package data) holding its prompt.
 TEMPLATE_FILES: dict[str, str] = {"SHORT": "short.txt", "MEDIUM": "medium.txt", "ELABORATE": "elaborate.txt",
                                   "ZERO_SHOT": "elaborate.txt", "ONE_SHOT": "one_shot.txt",
                                   "TWO_SHOT": "two_shot.txt", "THREE_SHOT": "three_shot.txt",
+                                  "TWO_SHOT_INLINE": "two_shot_inline.txt", "THREE_SHOT_INLINE": "three_shot_inline.txt",
                                   "AUTOCOT": "autocot.txt"}
 #: Levels whose whole prompt is one filled template (no exemplars, one request).
 SINGLE_PROMPT_LEVELS: tuple[str, ...] = ("SHORT", "MEDIUM", "ELABORATE", "ZERO_SHOT", "AUTOCOT")
-PLACEHOLDERS: tuple[str, ...] = ("title", "abstract", "cited_nodes_pretty", "examples")
+PLACEHOLDERS: tuple[str, ...] = ("title", "abstract", "cited_nodes_pretty", "examples", "elaborate")
 #: The package whose ``templates/`` folder holds the files (`sciwrite.generation.templates.read_template`).
 TEMPLATE_PACKAGE = "sciwrite.sciig.generation"
 SOURCE = ("Garg, Shaik, Bandyopadhyay and Caragea, \"Let's Use ChatGPT To Write Our Paper! Benchmarking LLMs To "
@@ -314,13 +323,17 @@ def render_examples(exemplars: Sequence[Mapping[str, Any]], seed: int | None) ->
 
 
 def few_shot_messages(record: Mapping[str, Any], exemplars: Sequence[Mapping[str, Any]],
-                      seed: int | None) -> list[dict[str, str]]:
-    """ONE_SHOT / TWO_SHOT / THREE_SHOT (Table 11) with ``len(exemplars)`` examples."""
-    level = {k: name for name, k in SHOTS.items()}.get(len(exemplars))
-    if level is None:
-        raise ValueError(f"a few-shot prompt takes 1 to 3 exemplars (Table 11), got {len(exemplars)}")
-    return _user(fill_template(load_template(level), examples=render_examples(exemplars, seed),
-                               **paper_values(record, seed)))
+                      seed: int | None, level: str | None = None) -> list[dict[str, str]]:
+    """A few-shot level (Table 11) with ``len(exemplars)`` examples: ONE_SHOT as its row prints it; TWO_SHOT and
+    THREE_SHOT with their sentences and examples prepended to the whole ELABORATE prompt; the ``_INLINE``
+    variants in the ONE_SHOT layout. `level` defaults to the paper's level of that many examples."""
+    level = normalize_level(level) if level else {1: "ONE_SHOT", 2: "TWO_SHOT", 3: "THREE_SHOT"}.get(len(exemplars))
+    if level is None or SHOTS.get(level) != len(exemplars):
+        raise ValueError(f"a few-shot prompt takes 1 to 3 exemplars (Table 11), got {len(exemplars)} for {level}")
+    values = {**paper_values(record, seed), "examples": render_examples(exemplars, seed)}
+    if level in PREPENDED:
+        values["elaborate"] = level_prompt(FEW_SHOT_BASE, record, seed)
+    return _user(fill_template(load_template(level), **values))
 
 
 # -------------------------------------------------------------------------------------- AUTOCOT (single)
@@ -401,7 +414,7 @@ def first_messages(level: str, record: Mapping[str, Any], seed: int | None,
     if level in SHOTS:
         if len(exemplars) != SHOTS[level]:
             raise ValueError(f"{level} needs {SHOTS[level]} exemplar(s), got {len(exemplars)}")
-        return few_shot_messages(record, exemplars, seed)
+        return few_shot_messages(record, exemplars, seed, level)
     return autocot_draft_messages(record, seed)
 
 
