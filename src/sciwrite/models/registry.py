@@ -29,6 +29,7 @@ class ModelRole:
     description: str
     defaults: dict[str, str]  # profile -> model id; a profile without an entry has no model for the role
     api: bool = False  # a chat model asked at an endpoint (no weights here), not a checkpoint loaded here
+    basis: str = ""  # why this checkpoint: the paper's words, or that the choice is ours (`sciwrite models`)
 
 
 ROLES: dict[str, ModelRole] = {
@@ -36,11 +37,14 @@ ROLES: dict[str, ModelRole] = {
         "dense_encoder",
         "Sentence embedding model for dense retrieval over the corpus (title + abstract).",
         {"paper": "BAAI/bge-large-en-v1.5", "lite": PACKAGED_MINILM},
+        basis='RWGBench §5.1: "the off-the-shelf BGE-large-en-v1.5 encoder"',
     ),
     "scibert": ModelRole(
         "scibert",
         "Scientific-text encoder for topical relevance, positioning-structure blocks and BERTScore.",
         {"paper": "allenai/scibert_scivocab_uncased", "lite": PACKAGED_MINILM},
+        basis=('RWGBench §4.1.3, §5.1: "SciBERT" (TRT, PSS, BERTScore); SciIG names no BERTScore model and uses this'
+               ' role too (our choice)'),
     ),
     # The paper says only "a DeBERTa-v3 NLI model" (§4.1.2, §5.1). Our choice: DeBERTa-v3-large fine-tuned on MNLI,
     # FEVER-NLI, ANLI, LingNLI and WANLI: three-way (entailment / neutral / contradiction) as Eqs. 2-3 need, the
@@ -50,6 +54,8 @@ ROLES: dict[str, ModelRole] = {
         "nli",
         "Three-way NLI classifier for soft citation recall and claim-support consistency.",
         {"paper": "MoritzLaurer/DeBERTa-v3-large-mnli-fever-anli-ling-wanli"},
+        basis=('RWGBench §4.1.2: "a DeBERTa-v3 NLI model"; the checkpoint (large; MNLI, FEVER, ANLI, LingNLI, WANLI)'
+               ' is our choice'),
     ),
     # The paper names only "a MultiCite-trained citation-function classifier" (§4.3.2, §5.1): ours is DeBERTa-v3-large
     # fine-tuned multi-label on the seven MultiCite frames. The lite
@@ -59,6 +65,8 @@ ROLES: dict[str, ModelRole] = {
         "citation_frame",
         "Multi-label MultiCite citation-frame classifier for citation frame alignment.",
         {"paper": "BFTree/rwgbench-citation-frame-classifier", "lite": PACKAGED_CITATION_FRAME_MINILM},
+        basis=('RWGBench §4.3.2: "a MultiCite-trained classifier"; DeBERTa-v3-large fine-tuned multi-label is our '
+               'choice'),
     ),
     # An API model, not Hub weights: the paper's default LLM-as-Judge scorer is GPT-5.5 (§5.1), OpenAI's model id
     # "gpt-5.5", asked for at any OpenAI-compatible endpoint (SCIWRITE_LLM_BASE_URL / SCIWRITE_LLM_API_KEY);
@@ -69,6 +77,7 @@ ROLES: dict[str, ModelRole] = {
         "(set SCIWRITE_LLM_API_KEY, and SCIWRITE_LLM_BASE_URL for a non-OpenAI endpoint).",
         {"paper": "gpt-5.5"},
         api=True,
+        basis='RWGBench §5.1: "GPT-5.5 is the default scorer"',
     ),
     # SciIG §4.2: "The LLM-as-a-Judge metric (Liu et al. 2023), using GPT-4o" scores the Table 6 prompts.
     "sciig_judge": ModelRole(
@@ -77,18 +86,21 @@ ROLES: dict[str, ModelRole] = {
         "(set SCIWRITE_LLM_API_KEY, and SCIWRITE_LLM_BASE_URL for a non-OpenAI endpoint).",
         {"paper": "gpt-4o"},
         api=True,
+        basis='SciIG §4.2: "The LLM-as-a-Judge metric ..., using GPT-4o"',
     ),
     # SciIG keyphrase metrics: KeyBERT's default encoder; the packaged MiniLM is the same weights.
     "keyphrase_encoder": ModelRole(
         "keyphrase_encoder",
         "Sentence encoder behind KeyBERT extraction and the cosine criterion of SciIG keyphrase matching.",
         {"paper": "sentence-transformers/all-MiniLM-L6-v2", "lite": PACKAGED_MINILM},
+        basis='SciIG §4.2: "(e.g., using Sentence-BERT)"; KeyBERT\'s default all-MiniLM-L6-v2 is our choice',
     ),
     # SummaC-ZS's default NLI model ("vitc"): ALBERT-xlarge trained on VitaminC + MNLI. No lite default.
     "summac_nli": ModelRole(
         "summac_nli",
         "Three-way NLI model behind SciIG's SummaC-ZS entailment faithfulness and consistency.",
         {"paper": "tals/albert-xlarge-vitaminc-mnli"},
+        basis='SciIG §4.2: "SummaC-ZS (Laban et al. 2022)"; its default NLI model ("vitc")',
     ),
     # SciIG semantic metrics. BLEURT-20-D12 is the 12-layer distilled BLEURT-20 in lucadiliello's PyTorch port
     # (sciwrite loads its weights itself: the port's package does not import with transformers 5). No package
@@ -97,6 +109,8 @@ ROLES: dict[str, ModelRole] = {
         "bleurt",
         "Learned regression metric (reference, candidate) -> quality for SciIG's BLEURT score.",
         {"paper": "lucadiliello/BLEURT-20-D12"},
+        basis=('SciIG §4.2 names BLEURT (Sellam et al. 2020), no checkpoint; BLEURT-20-D12 (BLEURT-20 distilled to '
+               '12 layers; its authors recommend BLEURT-20) is our choice, for cost'),
     ),
     # Contextual relevance: the paper mean-pools Longformer over up to 4,096 tokens; lite mean-pools the packaged
     # MiniLM over 256-token windows and averages the windows.
@@ -104,6 +118,7 @@ ROLES: dict[str, ModelRole] = {
         "contextual_encoder",
         "Long-text encoder (mean pooling) for SciIG's contextual relevance of an introduction to its sources.",
         {"paper": "allenai/longformer-base-4096", "lite": PACKAGED_MINILM},
+        basis='SciIG §4.2 names no model for Contextual Relevance; Longformer mean pooling is our choice',
     ),
     # SciIG QA-based (Q²-style) faithfulness / consistency (sciwrite.sciig.metrics.qa). Answer-aware QG:
     # T5-base fine-tuned on SQuAD with inputs "answer: {span}  context: {text}". No package ships it: no lite default.
@@ -111,6 +126,7 @@ ROLES: dict[str, ModelRole] = {
         "question_generation",
         "Answer-aware question generator (seq2seq) for SciIG's QA-based faithfulness and consistency.",
         {"paper": "mrm8488/t5-base-finetuned-question-generation-ap"},
+        basis='SciIG Appendix A: "a question generation model" (unnamed); T5-base answer-aware QG is our choice',
     ),
     # Extractive QA trained with unanswerable questions (SQuAD 2.0), so "no answer in the source" is a prediction.
     # No package ships it: no lite default.
@@ -118,6 +134,7 @@ ROLES: dict[str, ModelRole] = {
         "question_answering",
         "Extractive SQuAD 2.0 question answering model for SciIG's QA-based faithfulness and consistency.",
         {"paper": "deepset/roberta-base-squad2"},
+        basis='SciIG Appendix A: "a QA model" (unnamed); RoBERTa-base SQuAD 2.0 is our choice',
     ),
     # SciIG citation correctness (§4.2): citations of a generated introduction extracted by LLaMA-4 Maverick with
     # the paper's Table 8 prompt. An API model (OpenRouter id; any OpenAI-compatible endpoint via the override).
@@ -128,12 +145,14 @@ ROLES: dict[str, ModelRole] = {
         "(Table 8 prompt), served by an OpenAI-compatible API.",
         {"paper": "openrouter:meta-llama/llama-4-maverick"},
         api=True,
+        basis='SciIG §4.2, Table 8: "with the LLaMA 4-Maverick model"',
     ),
     # Perplexity: GPT-2 small. No package ships it: no lite default.
     "gpt2": ModelRole(
         "gpt2",
         "Causal language model for SciIG's perplexity (fluency) of a generated introduction.",
         {"paper": "openai-community/gpt2"},
+        basis='SciIG §4.2: "under a language model (GPT-2)"',
     ),
 }
 
