@@ -65,6 +65,17 @@ def test_title_is_a_source_sentence():
     assert row["summac_faithfulness"] == pytest.approx(0.85)
 
 
+def test_faithfulness_source_holds_the_cited_papers():
+    """§4.2: faithfulness against "title, abstract, and cited papers": a cited work's sentence is a premise too."""
+    nli = StubNLI()
+    [without] = score_summac([Y], [A], [""], [A], nli)  # Y against A alone: -0.6
+    [row] = score_summac([Y], [A], [""], [A], nli, cited=[[B]])  # B, a cited work, supports Y: 0.2
+    assert without["summac_faithfulness"] == pytest.approx(-0.6)
+    assert row["summac_faithfulness"] == pytest.approx(0.2) and row["summac_consistency"] == pytest.approx(-0.6)
+    with pytest.raises(ValueError, match="cited .* must have the same length"):
+        score_summac([Y], [A], [""], [A], nli, cited=[])
+
+
 @pytest.fixture(scope="module")
 def tiny_vitc(tmp_path_factory):
     """A tiny random ALBERT classifier labelled like VitaminC checkpoints (SUPPORTS / REFUTES / NOT ENOUGH INFO)."""

@@ -51,6 +51,13 @@ def check_sciig_inputs(predictions: Sequence[Any], references: Sequence[Any] | N
     return n
 
 
+def faithfulness_context(title: str | None, abstract: str, cited: Sequence[str] | None = None) -> str:
+    """The source of the faithfulness metrics (QA-based and entailment-based): title + abstract + the cited works
+    (one paragraph each), as §4.2 and Appendix A define it ("title, abstract, and cited papers")."""
+    parts = [source_text(title, abstract), *(c.strip() for c in (cited or []) if c and c.strip())]
+    return "\n\n".join(parts)
+
+
 def source_text(title: str | None, abstract: str) -> str:
     """Title + abstract as one source document: the title is its own paragraph (and so its own sentence)."""
     title = (title or "").strip()

@@ -55,7 +55,7 @@ from typing import Any
 from sciwrite.metrics.bertscore import bertscore
 from sciwrite.metrics.text import split_sentences
 from sciwrite.models.qa import QAModels
-from sciwrite.sciig.metrics.inputs import check_sciig_inputs, source_text
+from sciwrite.sciig.metrics.inputs import check_sciig_inputs, faithfulness_context
 
 MAX_SPANS = 32
 MAX_SPAN_WORDS = 4
@@ -166,12 +166,6 @@ def _mean(items: Sequence[dict[str, Any]], key: str) -> float | None:
 
 
 # ---------------------------------------------------------------------------------------------- scoring
-
-
-def faithfulness_context(title: str | None, abstract: str, cited: Sequence[str] | None = None) -> str:
-    """C of ``qa_faithfulness``: title + abstract + the cited works (one paragraph each), as Appendix A / §4.2 say."""
-    parts = [source_text(title, abstract), *(c.strip() for c in (cited or []) if c and c.strip())]
-    return "\n\n".join(parts)
 
 
 def score_qa(predictions: Sequence[str], references: Sequence[str], titles: Sequence[str] | None,

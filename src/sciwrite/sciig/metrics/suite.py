@@ -366,7 +366,7 @@ def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models:
 
     def summac(idx):
         rows = score_summac(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
-                            models.summac_nli)
+                            models.summac_nli, cited=pick(cited, idx))
         return [{**r, "summac_generated_sentences": r.pop("generated_sentences")} for r in rows]
 
     def qa(idx):

@@ -4,8 +4,11 @@ For a source document and a generated text, both split into sentences (`split_se
 every (source sentence = premise, generated sentence = hypothesis) pair; each generated sentence gets the maximum
 over source sentences of P(entailment) - P(contradiction); the text's score is the mean over its sentences, in
 [-1, 1]. This is SummaC-ZS at sentence granularity with both entailment and contradiction used and the default
-max / mean reductions. SciIG reads it twice: faithfulness (source = title + abstract) and consistency (source =
-the reference introduction).
+max / mean reductions. SciIG reads it twice: faithfulness (source = title + abstract + the cited works, as §4.2
+defines it: "its source context (i.e., title, abstract, and cited papers)") and consistency (source = the
+reference introduction). A long source is not truncated: every one of its sentences is a premise (the cited works'
+abstracts add their sentences), each pair is one NLI input cut to the model's maximum length (premise first), and a
+generated sentence takes its maximum over all of them, so more source can only raise a sentence's score.
 
 The `summac` package itself cannot be installed next to transformers 5 (it pins huggingface-hub<=0.17), so the
 algorithm lives here on top of `sciwrite.models.nli.NLIModel`: every distinct pair of a batch of papers goes
@@ -22,7 +25,7 @@ import numpy as np
 
 from sciwrite.metrics.text import split_sentences
 from sciwrite.models.nli import NLIModel
-from sciwrite.sciig.metrics.inputs import check_sciig_inputs, source_text
+from sciwrite.sciig.metrics.inputs import check_sciig_inputs, faithfulness_context
 
 
 def summac_zs_score(probabilities: np.ndarray) -> tuple[float, np.ndarray]:
@@ -63,12 +66,17 @@ def summac_zs_batch(jobs: Sequence[tuple[str, str]], nli: NLIModel, batch_size: 
 
 
 def score_summac(predictions: Sequence[str], references: Sequence[str], titles: Sequence[str] | None,
-                 abstracts: Sequence[str], nli: NLIModel, batch_size: int = 32) -> list[dict[str, Any]]:
-    """Per paper: ``summac_faithfulness`` (source = title + abstract), ``summac_consistency`` (source = reference
-    introduction), both in [-1, 1], with the per-sentence scores of each. One NLI pass for the whole batch."""
+                 abstracts: Sequence[str], nli: NLIModel, batch_size: int = 32,
+                 cited: Sequence[Sequence[str]] | None = None) -> list[dict[str, Any]]:
+    """Per paper: ``summac_faithfulness`` (source = title + abstract + the `cited` works, §4.2),
+    ``summac_consistency`` (source = reference introduction), both in [-1, 1], with the per-sentence scores of
+    each. One NLI pass for the whole batch."""
     n = check_sciig_inputs(predictions, references, titles, abstracts)
+    if cited is not None and len(cited) != n:
+        raise ValueError(f"cited ({len(cited)}) and predictions ({n}) must have the same length")
     titles = [""] * n if titles is None else titles
-    sources = [source_text(t, a) for t, a in zip(titles, abstracts)]
+    sources = [faithfulness_context(t, a, cited[i] if cited is not None else None)
+               for i, (t, a) in enumerate(zip(titles, abstracts))]
     jobs = [*zip(sources, predictions), *zip(references, predictions)]
     results = summac_zs_batch(jobs, nli, batch_size)
     rows = []
