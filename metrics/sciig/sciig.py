@@ -29,7 +29,7 @@ Args:
         `sciwrite.sciig.load_sciig("sample")`) or a list of dicts with paper_id, title, abstract, introduction
         and neighbors (`{key, title, authors, abstract}` per cited work).
     profile (`str`, keyword, optional): `paper` or `lite`; default `$SCIWRITE_PROFILE` or `paper`.
-    models (`dict`, keyword, optional): role -> model id overrides (scibert, bleurt, contextual_encoder,
+    models (`dict`, keyword, optional): role -> model id overrides (bertscore, bleurt, contextual_encoder,
         keyphrase_encoder, summac_nli, question_generation, question_answering, gpt2, judge).
     metrics (`list` of `str`, keyword, optional): only these metrics or scorers (rouge, bleu, meteor, bertscore,
         bleurt, contextual_relevance, keyphrases, summac, qa, citations, perplexity, judge); default: all.

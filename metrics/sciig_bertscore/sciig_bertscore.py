@@ -11,7 +11,7 @@ _DESCRIPTION = """
 BERTScore precision / recall / F1 (greedy cosine matching of contextual token embeddings, no idf weighting, no
 baseline rescaling) over whole introductions: texts longer than the encoder's 512-token window are encoded window
 by window and all their tokens take part in the matching; within one window the scores equal `bert_score`'s.
-Model: the `scibert` role (SciBERT `allenai/scibert_scivocab_uncased`, layer 8, in the paper profile; the packaged
+Model: the `bertscore` role (`roberta-large`, layer 17: bert_score's English default, the scale of SciIG's Table 2, in the paper profile; the packaged
 all-MiniLM-L6-v2, layer 6, in `lite`) — the SciIG paper's BERTScore model is not stated, so sciwrite uses the
 scientific encoder it uses elsewhere; `model`/`layer` override, and the result names both.
 """
@@ -28,7 +28,7 @@ _KWARGS_DESCRIPTION = """
 Args:
     predictions (`list` of `str`): generated introductions (may be empty: scores 0).
     references (`list` of `str`): the reference introductions (non-empty).
-    model (`str`, keyword, optional): BERTScore model id or path; default: the profile's `scibert` model.
+    model (`str`, keyword, optional): BERTScore model id or path; default: the profile's `bertscore` model.
     layer (`int`, keyword, optional): hidden layer; default: bert_score's choice for known models, else the last.
     profile (`str`, keyword, optional): `paper` or `lite`.
 Returns:

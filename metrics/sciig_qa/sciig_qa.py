@@ -11,11 +11,11 @@ _DESCRIPTION = """
 QA-based faithfulness and consistency as the SciIG paper defines them (Appendix A, Q²-style): questions
 Q = QG(G) are generated from the generated introduction G (answer-aware, one per candidate span); each is answered
 by an extractive SQuAD 2.0 model over the context C (title + abstract + cited works for `qa_faithfulness`, the
-reference introduction for `qa_consistency`); sim_k = BERTScore F1(a_k, G) with the `scibert` role's token encoder;
+reference introduction for `qa_consistency`); sim_k = BERTScore F1(a_k, G) with the `bertscore` role's token encoder;
 the score is the mean of sim_k over the K questions (`None` when there is none). `qa_faithfulness_f1` /
 `qa_consistency_f1` are a separate variant (answer-vs-span SQuAD token F1), not the paper's score. The paper profile
 uses `mrm8488/t5-base-finetuned-question-generation-ap`, `deepset/roberta-base-squad2` and
-`allenai/scibert_scivocab_uncased`; the offline `lite` profile has no QG/QA model, so the metric is reported as not
+`roberta-large` (BERTScore); the offline `lite` profile has no QG/QA model, so the metric is reported as not
 computed, naming the models it needs.
 """
 
@@ -44,7 +44,7 @@ Args:
     qa_model (`str`, keyword, optional): extractive QA model id or path; default: the profile's
         `question_answering` model.
     bertscore_model (`str`, keyword, optional): the BERTScore encoder of sim_k = BERTScore(a_k, G); default: the
-        profile's `scibert` model (SciBERT, layer 8, in `paper`; the packaged MiniLM in `lite`).
+        profile's `bertscore` model (roberta-large, layer 17, in `paper`; the packaged MiniLM in `lite`).
     profile (`str`, keyword, optional): `paper` or `lite`.
     validate_questions (`bool`, keyword, optional): Q²'s filter (keep a question only when the QA model finds its
         span in the generation); default False (Appendix A keeps all K questions).

@@ -55,6 +55,9 @@ SHAPES: dict[str, Shape] = {
     "scibert": Shape("scibert", "allenai/scibert_scivocab_uncased", "bert",
                      {"vocab_size": 31090, "hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12,
                       "intermediate_size": 3072}, 110),
+    "bertscore": Shape("bertscore", "roberta-large (SciIG's BERTScore, bert_score's English default)", "bert",
+                       {"vocab_size": 50265, "hidden_size": 1024, "num_hidden_layers": 24, "num_attention_heads": 16,
+                        "intermediate_size": 4096}, 355),
     "dense_encoder": Shape("dense_encoder", "BAAI/bge-large-en-v1.5", "bert_cls_sentence",
                            {"vocab_size": 30522, "hidden_size": 1024, "num_hidden_layers": 24,
                             "num_attention_heads": 16, "intermediate_size": 4096}, 335),
@@ -78,7 +81,7 @@ SHAPES: dict[str, Shape] = {
                                  "num_attention_heads": 12, "intermediate_size": 3072}, 124),
 }
 RWGBENCH_ROLES = ("scibert", "nli", "citation_frame")
-SCIIG_ROLES = ("scibert", "bleurt", "contextual_encoder", "summac_nli", "question_generation", "question_answering",
+SCIIG_ROLES = ("bertscore", "bleurt", "contextual_encoder", "summac_nli", "question_generation", "question_answering",
                "gpt2")
 
 

@@ -14,7 +14,8 @@ def test_every_role_is_listed_with_its_model_and_why(monkeypatch):
         monkeypatch.delenv(f"SCIWRITE_MODEL_{role.upper()}", raising=False)
     paper = {row["role"]: row for row in model_rows("paper")}
     assert set(paper) == set(ROLES)
-    assert paper["nli"]["used by"] == "rwgbench" and paper["scibert"]["used by"] == "rwgbench, sciig"
+    assert paper["nli"]["used by"] == "rwgbench" and paper["scibert"]["used by"] == "rwgbench"
+    assert paper["bertscore"]["used by"] == "sciig" and paper["bertscore"]["model"] == "roberta-large"
     assert paper["dense_encoder"]["used by"] == "dense retrieval"
     assert paper["judge"]["model"] == "gpt-5.5" and paper["judge"]["revision"] == "api"
     assert paper["judge"]["why"] == 'RWGBench §5.1: "GPT-5.5 is the default scorer"'

@@ -279,7 +279,7 @@ def test_tiny_models_end_to_end(tiny_models):
     qg_path, qa_path = tiny_models
     models, why = qa_models_for_profile(*tiny_models, profile="lite")  # explicit models win over the profile
     assert why is None and models.model_ids == {"question_generation": qg_path, "question_answering": qa_path,
-                                                "scibert": PACKAGED_MINILM}  # BERTScore of answers vs G
+                                                "bertscore": PACKAGED_MINILM}  # BERTScore of answers vs G
     assert load_question_generator(qg_path) is models.qg and load_extractive_qa(qa_path) is models.qa  # once
     models.qg.max_new_tokens, models.qg.num_beams = 6, 2  # keep the random model's questions short
     preds = [GEN, "Transformers such as BERT improve retrieval on MS MARCO by 3 points."]
@@ -323,7 +323,7 @@ def test_evaluate_module_on_tiny_models(tiny_models):
     results = metric.compute(predictions=[GEN], references=[REFERENCE], abstracts=[SOURCE_ABSTRACT],
                              titles=[SOURCE_TITLE], qg_model=tiny_models[0], qa_model=tiny_models[1],
                              profile="lite", return_rows=True)
-    assert results["models"]["question_answering"] == tiny_models[1] and results["models"]["scibert"] == PACKAGED_MINILM
+    assert results["models"]["question_answering"] == tiny_models[1] and results["models"]["bertscore"] == PACKAGED_MINILM
     assert len(results["rows"]) == 1 and results["rows"][0]["qa_spans"] == 3
     assert results["qa_faithfulness"] is None or 0 <= results["qa_faithfulness"] <= 1
     assert Path(tiny_models[0]).is_dir()

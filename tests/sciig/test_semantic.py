@@ -250,3 +250,19 @@ def test_perplexity_empty_huge_and_offline(tiny_gpt2):
     assert results["perplexity"] is None and "gpt2" in results["not_computed"]
     with pytest.raises(ValueError, match="record 0: field 'predictions' must be a string"):
         score_perplexity([3], lm)
+
+
+def test_sciig_bertscore_is_bert_score_default_english_model():
+    """SciIG names no BERTScore model; its Table 2 scale is bert_score's English default (roberta-large, layer 17),
+    not SciBERT, which RWGBench names. `scibert=X` is still read as SciIG's BERTScore model."""
+    from bert_score.utils import lang2model, model2layers
+
+    from sciwrite.models.plan import resolve_plan
+    from sciwrite.models.registry import ROLES
+    from sciwrite.sciig.benchmark import SCIIG
+
+    assert ROLES["bertscore"].defaults["paper"] == lang2model["en"] == "roberta-large"
+    assert model2layers["roberta-large"] == 17  # the layer load_token_encoder takes for it
+    assert ROLES["scibert"].defaults["paper"] == "allenai/scibert_scivocab_uncased"  # RWGBench keeps SciBERT
+    assert "bertscore" in SCIIG.model_roles and "scibert" not in SCIIG.model_roles
+    assert resolve_plan(["bertscore"], "lite").choices["bertscore"].model_id == "packaged:all-MiniLM-L6-v2"

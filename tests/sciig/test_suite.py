@@ -283,8 +283,8 @@ def test_judge_through_the_suite(papers, monkeypatch):
 
 
 def test_model_line_under_the_table():
-    line = format_model_line({"models": {"judge": "gpt-4o", "scibert": "allenai/scibert_scivocab_uncased",
+    line = format_model_line({"models": {"judge": "gpt-4o", "bertscore": "roberta-large",
                                          "citation_extractor": "regex (offline fallback)", "extra": "x"}})
-    assert line == ("models: BERTScore / QA sim_k = allenai/scibert_scivocab_uncased; citation extraction = regex "
+    assert line == ("models: BERTScore / QA sim_k = roberta-large; citation extraction = regex "
                     "(offline fallback); LLM judge = gpt-4o; extra = x")
     assert format_model_line({"models": {}}) == ""

@@ -8,7 +8,7 @@ loaded once per process, on GPU in fp16 when present:
   score (the [CLS] position, lowest over windows as in the transformers SQuAD 2.0 post-processing) beats it, and
   then the answer is empty.
 
-`qa_models_for_profile` loads both (`QAModels`), with the BERTScore token encoder of the ``scibert`` role that
+`qa_models_for_profile` loads both (`QAModels`), with the BERTScore token encoder of the ``bertscore`` role that
 scores each answer against the generation (SciIG Appendix A: sim_k = BERTScore(a_k, G)), or says why the profile
 has none.
 """
@@ -160,7 +160,7 @@ class ExtractiveQA:
 
 @dataclass
 class QAModels:
-    """The question generator, the QA model and the BERTScore token encoder (``scibert`` role) of one profile."""
+    """The question generator, the QA model and the BERTScore token encoder (``bertscore`` role) of one profile."""
 
     qg: Any
     qa: Any
@@ -197,7 +197,7 @@ def load_extractive_qa(model_id: str) -> ExtractiveQA:
 
 #: The roles of the QA-based metrics: the question generator, the QA model, and the BERTScore encoder of the
 #: answer similarity.
-QA_ROLES = ("question_generation", "question_answering", "scibert")
+QA_ROLES = ("question_generation", "question_answering", "bertscore")
 
 
 def qa_models_for_profile(qg_model: str | None = None, qa_model: str | None = None,
@@ -206,13 +206,13 @@ def qa_models_for_profile(qg_model: str | None = None, qa_model: str | None = No
     """`qa_models_for_plan` for the QA metric by itself (a metric module's): the named models over the
     profile's."""
     plan = resolve_plan(QA_ROLES, profile, {"question_generation": qg_model, "question_answering": qa_model,
-                                            "scibert": bertscore_model})
+                                            "bertscore": bertscore_model})
     return qa_models_for_plan(plan, bertscore_layer, fingerprint=False)
 
 
 def qa_models_for_plan(plan: ModelPlan, bertscore_layer: int | None = None,
                        fingerprint: bool = True) -> tuple[QAModels | None, str | None]:
-    """Both models and the ``scibert`` role's BERTScore token encoder, or (None, why) when the plan lacks the QG or
+    """Both models and the ``bertscore`` role's BERTScore token encoder, or (None, why) when the plan lacks the QG or
     QA model (offline `lite`): the metrics are then not computed, and `why` names the models needed. A named model
     that cannot load raises."""
     reasons = [plan.choices[role].why for role in QA_ROLES[:2] if plan.choices[role].model_id is None]
@@ -221,10 +221,10 @@ def qa_models_for_plan(plan: ModelPlan, bertscore_layer: int | None = None,
     ids = {role: plan.model_id(role) for role in QA_ROLES}
     models = QAModels(load_question_generator(ids["question_generation"]),
                       load_extractive_qa(ids["question_answering"]), ids,
-                      load_token_encoder(ids["scibert"], bertscore_layer))
+                      load_token_encoder(ids["bertscore"], bertscore_layer))
     if fingerprint:
         plan.record("question_generation", models.qg)
         plan.record("question_answering", models.qa)
-        if "scibert" not in plan.fingerprints:
-            plan.record("scibert", models.encoder)
+        if "bertscore" not in plan.fingerprints:
+            plan.record("bertscore", models.encoder)
     return models, None

@@ -46,6 +46,17 @@ ROLES: dict[str, ModelRole] = {
         basis=('RWGBench §4.1.3, §5.1: "SciBERT" (TRT, PSS, BERTScore); SciIG names no BERTScore model and uses this'
                ' role too (our choice)'),
     ),
+    # SciIG §4.2 names BERTScore (Zhang et al. 2020) but no model. Its Table 2 (BERTScore F1 0.82-0.85) is on the
+    # scale of bert_score's default English model, roberta-large at layer 17 without baseline rescaling; SciBERT,
+    # which RWGBench names for its own BERTScore, gives the same texts far lower scores (RWGBench's 0.53-0.64).
+    # So SciIG's BERTScore (and Appendix A's sim_k = BERTScore(a_k, G)) has its own role.
+    "bertscore": ModelRole(
+        "bertscore",
+        "Token encoder of SciIG's BERTScore and of the QA-based metrics' sim_k = BERTScore(a_k, G).",
+        {"paper": "roberta-large", "lite": PACKAGED_MINILM},
+        basis=('SciIG §4.2 names BERTScore (Zhang et al. 2020) without a model; bert_score\'s default for English '
+               '(roberta-large, layer 17, no rescaling) gives the scale of its Table 2 (0.82-0.85): our reading'),
+    ),
     # The paper says only "a DeBERTa-v3 NLI model" (§4.1.2, §5.1). Our choice: DeBERTa-v3-large fine-tuned on MNLI,
     # FEVER-NLI, ANLI, LingNLI and WANLI: three-way (entailment / neutral / contradiction) as Eqs. 2-3 need, the
     # large size, and robust beyond MNLI's genres, which scientific claims need.

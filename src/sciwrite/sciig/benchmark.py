@@ -29,7 +29,7 @@ SCIIG = Benchmark(
     evaluate=evaluate_sciig_files,
     report=report_text,
     splits=SCIIG_CONFIGS,
-    model_roles=("scibert", "bleurt", "contextual_encoder", "keyphrase_encoder", "summac_nli", "question_generation",
+    model_roles=("bertscore", "bleurt", "contextual_encoder", "keyphrase_encoder", "summac_nli", "question_generation",
                  "question_answering", "gpt2", "citation_extractor", "sciig_judge"),
     stage_names=tuple(STAGES),
     evaluate_flags={"upstream": "the prediction file is in the upstream SciIG pred/label/desc format (joined by "

@@ -2,8 +2,10 @@
 
 Reuses the windowed BERTScore of `sciwrite.metrics.bertscore`: texts longer than the encoder's 512-token window
 are encoded window by window and matched whole, never truncated; within one window the scores equal `bert_score`'s.
-The SciIG paper does not name its BERTScore model here, so the `scibert` role is used (SciBERT, layer 8, in the
-paper profile; the packaged MiniLM in lite), as for RWGBench's text quality. An empty generation scores 0.
+The SciIG paper names no BERTScore model; its Table 2 (F1 0.82-0.85) is on the scale of `bert_score`'s default
+English model, so the `bertscore` role is roberta-large at layer 17 (bert_score's layer for it), no baseline
+rescaling, in the paper profile, and the packaged MiniLM in lite. (RWGBench keeps SciBERT, which it names.) An
+empty generation scores 0.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from sciwrite.sciig.metrics.lexical import check_reference_pairs
 
 
 def sciig_bertscore_encoder(model: str | None = None, layer: int | None = None, profile: str | None = None) -> TokenEncoder:
-    """The `scibert` role's token encoder for the profile, loaded once per process."""
-    return load_token_encoder(resolve_model("scibert", model, profile), layer)
+    """The `bertscore` role's token encoder for the profile, loaded once per process."""
+    return load_token_encoder(resolve_model("bertscore", model, profile), layer)
 
 
 def score_sciig_bertscore(predictions: Sequence[str], references: Sequence[str], encoder: TokenEncoder,

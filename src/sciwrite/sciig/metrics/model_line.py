@@ -9,7 +9,7 @@ from typing import Any
 #: Role -> the metric it serves, in the order of the paper's Table 2.
 ROLE_LABELS = (
     ("wordnet", "METEOR synonyms"),
-    ("scibert", "BERTScore / QA sim_k"),
+    ("bertscore", "BERTScore / QA sim_k"),
     ("bleurt", "BLEURT"),
     ("contextual_encoder", "contextual relevance"),
     ("keyphrase_encoder", "keyphrases"),
@@ -23,7 +23,7 @@ ROLE_LABELS = (
 
 
 def format_model_line(summary: Mapping[str, Any]) -> str:
-    """``models: BERTScore / QA sim_k = allenai/scibert_scivocab_uncased; ...`` from ``summary["models"]``
+    """``models: BERTScore / QA sim_k = roberta-large; ...`` from ``summary["models"]``
     (role -> model id); roles not in `ROLE_LABELS` follow under their own names. Empty when there are none."""
     models = dict(summary.get("models") or {})
     if not models:

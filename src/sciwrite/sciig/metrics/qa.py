@@ -17,7 +17,7 @@ Per paper:
    than the QA window are read in overlapping windows (`stride`); the best span over the windows is the answer
    unless the no-answer score beats it, and then the answer is empty.
 5. Score per question: sim_k = BERTScore F1 of the answer a_k (candidate) against G (reference), by the suite's
-   ``scibert`` role token encoder (`sciwrite.metrics.bertscore`: bert_score's greedy cosine matching, no idf, no
+   ``bertscore`` role token encoder (`sciwrite.metrics.bertscore`: bert_score's greedy cosine matching, no idf, no
    rescaling, G read in 512-token windows). An empty answer (unanswerable from C) has no token and scores 0.
 6. The paper's score is the mean over its questions; a paper with no question has ``None`` and ``qa_reason`` says
    why (no candidate span, or no question survived validation).

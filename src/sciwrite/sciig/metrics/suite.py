@@ -114,7 +114,7 @@ class SciIGModels:
     profile: str
     model_ids: dict[str, str] = field(default_factory=dict)  # role -> model id
     wordnet: Any = None  # METEOR's synonym stage
-    token_encoder: Any = None  # scibert role: BERTScore
+    token_encoder: Any = None  # bertscore role: BERTScore and QA sim_k
     bleurt: Any = None
     contextual_encoder: Any = None
     keyphrase_encoder: Any = None
@@ -154,7 +154,7 @@ def metrics_without_judge(metrics: Iterable[str] | None = None) -> list[str]:
 
 #: The model roles each scorer needs (the roles a run resolves are those of its wanted scorers).
 STAGE_ROLES: dict[str, tuple[str, ...]] = {
-    "bertscore": ("scibert",), "bleurt": ("bleurt",), "contextual_relevance": ("contextual_encoder",),
+    "bertscore": ("bertscore",), "bleurt": ("bleurt",), "contextual_relevance": ("contextual_encoder",),
     "keyphrases": ("keyphrase_encoder",), "summac": ("summac_nli",), "qa": QA_ROLES, "perplexity": ("gpt2",),
     "citations": ("citation_extractor",), "judge": ("sciig_judge",),
 }
@@ -178,7 +178,9 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
     wanted = expand_metrics(metrics)
     models = dict(models or {})
     # `--model sciig_judge=X` names the SciIG judge; a plain `judge=X` given to the SciIG suite is taken as it too.
-    overrides = {**models, "sciig_judge": models.get("sciig_judge", models.get("judge"))}
+    # `scibert=X` (the role SciIG's BERTScore had before it got its own) is read as `bertscore=X`.
+    overrides = {**models, "sciig_judge": models.get("sciig_judge", models.get("judge")),
+                 "bertscore": models.get("bertscore", models.get("scibert"))}
     not_requested = {metric: "not requested" for metric in SUITE_METRICS if metric not in wanted}
     stages = [stage for stage in STAGES if not all(m in not_requested for m in STAGES[stage])]
     plan = resolve_plan([role for stage in stages for role in STAGE_ROLES.get(stage, ())], profile, overrides)
@@ -191,9 +193,9 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
         suite.wordnet, why = wordnet_or_reason()
         _record(suite, "wordnet", suite.wordnet, why, "meteor", model_id="wordnet")
     if want("bertscore") or want("qa"):
-        suite.model_ids["scibert"] = plan.model_id("scibert")
-        token_encoder = load_token_encoder(suite.model_ids["scibert"], None)
-        plan.record("scibert", token_encoder)
+        suite.model_ids["bertscore"] = plan.model_id("bertscore")
+        token_encoder = load_token_encoder(suite.model_ids["bertscore"], None)
+        plan.record("bertscore", token_encoder)
         suite.token_encoder = MemoTokenEncoder(token_encoder)
     roles: list[tuple[str, str, str, Callable[[str], Any]]] = [
         ("bleurt", "bleurt", "bleurt", load_bleurt),
