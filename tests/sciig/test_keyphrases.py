@@ -28,7 +28,7 @@ from sciwrite.sciig.metrics.keyphrases import (
     ("graph neural network", "neural network", 0.0, "partial"),  # 2/3
     ("passing messages", "message passing", 0.0, "partial"),  # same stems, another order: 2/2, not 'stem'
     ("deep neural network", "graph neural network", 0.0, "partial"),  # 2/4
-    ("neural network", "network pruning", 0.0, None),  # one shared stem of three: 1/3 < 0.5
+    ("neural network", "network pruning", 0.0, "partial"),  # the README's rule: any shared stem (1 of 3)
     ("language model", "protein folding", 0.0, None),
     ("car", "automobile", 0.69, None),
     ("car", "automobile", 0.7, "cosine"),  # the threshold is inclusive
@@ -36,6 +36,17 @@ from sciwrite.sciig.metrics.keyphrases import (
 ])
 def test_match_criteria(a, b, cosine, expected):
     assert match_criterion(a, b, cosine) == expected
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    ("network", "neural network", "partial"),  # Jaccard 1/2
+    ("deep neural network", "graph neural network", "partial"),  # 2/4
+    ("neural network", "network pruning", None),  # 1/3 < 0.5
+])
+def test_the_former_jaccard_bound_is_an_option(a, b, expected):
+    from sciwrite.sciig.metrics.keyphrases import FORMER_PARTIAL_MIN_JACCARD
+
+    assert match_criterion(a, b, 0.0, partial_min_jaccard=FORMER_PARTIAL_MIN_JACCARD) == expected
 
 
 def test_phrase_stems():

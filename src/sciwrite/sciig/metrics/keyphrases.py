@@ -12,9 +12,11 @@ document's phrases do not depend on which chunk it is in.
 Matching: phrases ``a`` and ``b`` match when any of these holds, tried in this order and logged by the first:
 - ``stem``: identical sequences of Porter stems of their lower-cased word tokens (``neural networks`` ~
   ``neural network``);
-- ``partial``: partial token overlap — their sets of stemmed tokens share at least one stem and their Jaccard
-  overlap |A ∩ B| / |A ∪ B| is at least `PARTIAL_OVERLAP_MIN_JACCARD` = 0.5 (``network`` ~ ``neural network``,
-  ``graph neural network`` ~ ``neural network``; not ``neural network`` ~ ``network pruning``, 1/3);
+- ``partial``: partial token overlap, as the SciIG README states it (no bound): their sets of stemmed tokens
+  share at least one stem (``network`` ~ ``neural network`` ~ ``network pruning``). ``partial_min_jaccard``
+  (our former rule: 0.5, `FORMER_PARTIAL_MIN_JACCARD`) also asks |A ∩ B| / |A ∪ B| >= that bound (then not
+  ``neural network`` ~ ``network pruning``, 1/3); ``scripts/bench/keyphrase_partial_overlap.py`` shows what the
+  bound changes on the sample;
 - ``cosine``: Sentence-BERT cosine of their embeddings (the same encoder) >= `COSINE_THRESHOLD` = 0.7.
 
 Scores per paper (G = generation's phrases, R = reference introduction's, S = title + abstract's):
@@ -43,7 +45,10 @@ TOP_N = 5
 NGRAM_RANGE = (1, 3)
 STOP_WORDS = "english"
 COSINE_THRESHOLD = 0.7
-PARTIAL_OVERLAP_MIN_JACCARD = 0.5
+#: The README's rule: any shared stem is a partial overlap (None: no Jaccard bound).
+PARTIAL_OVERLAP_MIN_JACCARD: float | None = None
+#: The bound sciwrite used before 2026-12-02 (not the paper's), kept as an option.
+FORMER_PARTIAL_MIN_JACCARD = 0.5
 DOCS_PER_CHUNK = 256
 #: Candidate phrases (~5 tokens each) per encoder batch, within the token budget of `sciwrite.models.encoders.embed`: on
 #: 2 CPU cores batches of ~400 phrases ran ~2x faster than batches of 64.
@@ -74,14 +79,15 @@ def phrase_stems(phrase: str) -> tuple[str, ...]:
     return tuple(_porter().stem(token) for token in _TOKEN.findall(phrase.lower()))
 
 
-def match_criterion(a: str, b: str, cosine: float) -> str | None:
+def match_criterion(a: str, b: str, cosine: float,
+                    partial_min_jaccard: float | None = PARTIAL_OVERLAP_MIN_JACCARD) -> str | None:
     """The first matching criterion that holds for phrases `a` and `b` ('stem', 'partial', 'cosine'), or None."""
     stems_a, stems_b = phrase_stems(a), phrase_stems(b)
     if stems_a and stems_a == stems_b:
         return "stem"
     set_a, set_b = set(stems_a), set(stems_b)
     shared = set_a & set_b
-    if shared and len(shared) / len(set_a | set_b) >= PARTIAL_OVERLAP_MIN_JACCARD:
+    if shared and (partial_min_jaccard is None or len(shared) / len(set_a | set_b) >= partial_min_jaccard):
         return "partial"
     if cosine >= COSINE_THRESHOLD:
         return "cosine"
@@ -140,7 +146,8 @@ def extract_keyphrases(texts: Sequence[str], model: Any, top_n: int = TOP_N, bat
     return [found[text] for text in texts]
 
 
-def match_sets(targets: Keyphrases, pool: Keyphrases) -> list[dict[str, Any]]:
+def match_sets(targets: Keyphrases, pool: Keyphrases,
+               partial_min_jaccard: float | None = PARTIAL_OVERLAP_MIN_JACCARD) -> list[dict[str, Any]]:
     """For each target phrase, its best match in `pool`: a stem match before a partial one before the highest
     cosine >= 0.7. Each entry: phrase, matched (None if none), criterion, cosine (to the matched phrase, or the
     best cosine in the pool when nothing matched)."""
@@ -152,7 +159,7 @@ def match_sets(targets: Keyphrases, pool: Keyphrases) -> list[dict[str, Any]]:
         for j, other in enumerate(pool.phrases):
             cosine = float(cosines[i, j])
             top_cosine = cosine if top_cosine is None else max(top_cosine, cosine)
-            criterion = match_criterion(phrase, other, cosine)
+            criterion = match_criterion(phrase, other, cosine, partial_min_jaccard)
             if criterion is None:
                 continue
             rank = CRITERIA.index(criterion)
@@ -166,24 +173,30 @@ def match_sets(targets: Keyphrases, pool: Keyphrases) -> list[dict[str, Any]]:
 
 
 def score_keyphrases(predictions: Sequence[str], references: Sequence[str], titles: Sequence[str] | None,
-                     abstracts: Sequence[str], model: Any, batch_size: int = 64,
-                     show_progress: bool = False) -> list[dict[str, Any]]:
+                     abstracts: Sequence[str], model: Any, batch_size: int = 64, show_progress: bool = False,
+                     partial_min_jaccard: float | None = PARTIAL_OVERLAP_MIN_JACCARD) -> list[dict[str, Any]]:
     """Per paper: the four keyphrase scores, the three phrase lists and ``keyphrase_log`` (one entry per phrase
     and score: metric, phrase, matched, criterion, cosine), for a suite to write under ``keyphrase_outputs/``."""
     check_sciig_inputs(predictions, references, titles, abstracts)
     titles = [""] * len(predictions) if titles is None else titles
     sources = [source_text(t, a) for t, a in zip(titles, abstracts)]
-    n = len(predictions)
     # paper by paper, so that a paper's three texts (which share many candidate phrases) fall in one chunk
     extracted = extract_keyphrases([text for texts in zip(predictions, references, sources) for text in texts],
                                    model, batch_size=batch_size, show_progress=show_progress)
+    return score_extracted(extracted, partial_min_jaccard)
+
+
+def score_extracted(extracted: Sequence[Keyphrases],
+                    partial_min_jaccard: float | None = PARTIAL_OVERLAP_MIN_JACCARD) -> list[dict[str, Any]]:
+    """`score_keyphrases`' rows from the phrases already extracted (generation, reference, source per paper)."""
+    n = len(extracted) // 3
     rows = []
     for i in range(n):
         sets = {"generation": extracted[3 * i], "reference": extracted[3 * i + 1], "source": extracted[3 * i + 2]}
         row: dict[str, Any] = {}
         log: list[dict[str, Any]] = []
         for name, (divided_by, searched) in SCORES.items():
-            matches = match_sets(sets[divided_by], sets[searched])
+            matches = match_sets(sets[divided_by], sets[searched], partial_min_jaccard)
             row[name] = sum(m["matched"] is not None for m in matches) / len(matches) if matches else 0.0
             log.extend({"metric": name, **m} for m in matches)
         row.update(generated_keyphrases=sets["generation"].phrases, reference_keyphrases=sets["reference"].phrases,
