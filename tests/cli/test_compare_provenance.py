@@ -57,7 +57,7 @@ def test_different_provenance_is_refused_unless_asked(tmp_path, capsys, path, va
 def test_another_benchmark_is_never_compared(tmp_path, capsys):
     other = {**BLOCK, "benchmark": "sciig"}
     assert run(system(tmp_path, "a", BLOCK), system(tmp_path, "b", other), "--allow-mixed-provenance") == 2
-    assert "benchmark: 'rwgbench' vs 'sciig'" in capsys.readouterr().err
+    assert "compare needs systems of one benchmark: b (sciig) not rwgbench" in capsys.readouterr().err
 
 
 def test_new_judge_snapshot_and_old_summaries_are_said(tmp_path, capsys):
@@ -67,3 +67,50 @@ def test_new_judge_snapshot_and_old_summaries_are_said(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "warning: b vs a: judge snapshots ['gpt-5.5-2026-04-23'] vs ['gpt-5.5-2026-09-30']" in out
     assert "note: c has no provenance" in out
+
+
+def bare(tmp_path, name, rows):
+    """A per_paper.jsonl alone (no summary beside it), as a user may copy one."""
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return str(path)
+
+
+def test_per_paper_files_of_two_benchmarks_are_refused(tmp_path, capsys):
+    """Issue 23: an RWGBench and a SciIG file share rougeL, bertscore_f1 and paper ids; compare said 'rwgbench'."""
+    rwg = bare(tmp_path, "rwg", [{"paper_id": f"p{i}", "rougeL": 0.2, "bertscore_f1": 0.5, "precision": 0.1,
+                                  "citation_density": 0.9} for i in range(4)])
+    sciig = bare(tmp_path, "sciig", [{"paper_id": f"p{i}", "rougeL": 0.3, "bertscore_f1": 0.8, "rouge1": 0.4,
+                                      "bleu": 0.1} for i in range(4)])
+    assert run(rwg, sciig) == 2
+    assert "compare needs systems of one benchmark: sciig (sciig) not rwgbench" in capsys.readouterr().err
+    named = bare(tmp_path, "named", [{"paper_id": f"p{i}", "benchmark": "sciig", "rougeL": 0.3} for i in range(4)])
+    assert run(rwg, named) == 2  # the rows' own benchmark field decides first
+    assert run(rwg, rwg, "--benchmark", "sciig") == 2
+
+
+def test_runs_with_no_shared_paper_are_refused(tmp_path, capsys):
+    a = bare(tmp_path, "a", [{"paper_id": f"a{i}", "rougeL": 0.2, "precision": 0.1} for i in range(3)])
+    b = bare(tmp_path, "b", [{"paper_id": f"b{i}", "rougeL": 0.2, "precision": 0.1} for i in range(3)])
+    assert run(a, b) == 2
+    assert "b and a share no paper (3 and 3 papers, none in common)" in capsys.readouterr().err
+
+
+def test_a_paper_on_two_lines_is_refused_naming_both(tmp_path, capsys):
+    a = bare(tmp_path, "a", [{"paper_id": "p1", "rougeL": 0.2, "precision": 0.1},
+                             {"paper_id": "p2", "rougeL": 0.3, "precision": 0.1},
+                             {"paper_id": "p1", "rougeL": 0.9, "precision": 0.1}])
+    assert run(a, a) == 2
+    assert f"{a}:3: paper 'p1' again (first at line 1)" in capsys.readouterr().err
+
+
+def test_evaluate_records_the_benchmark_in_every_per_paper_row(mini_sample_copy, tmp_path):
+    predictions = tmp_path / "sys.jsonl"
+    from sciwrite.rwgbench.data.loading import load_rwgbench
+
+    first = load_rwgbench("sample", source=mini_sample_copy)[0]["paper_id"]
+    predictions.write_text(json.dumps({"paper_id": first, "text": "X [1].", "candidates": []}) + "\n")
+    assert main(["evaluate", "rwgbench", "--predictions", str(predictions), "--source", str(mini_sample_copy),
+                 "--profile", "lite", "--metrics", "precision", "--bootstrap", "0", "--out", str(tmp_path / "e")]) == 0
+    rows = [json.loads(line) for line in (tmp_path / "e" / "sys" / "per_paper.jsonl").read_text().splitlines()]
+    assert rows and all(list(row)[:2] == ["system", "benchmark"] and row["benchmark"] == "rwgbench" for row in rows)

@@ -126,3 +126,22 @@ def test_quickstart_with_a_model_runs_the_same_pipeline(mini_sample_copy, tmp_pa
     assert summary["n_papers"] == 2 and summary["no_citation_rate"] == 1.0
     printed = capsys.readouterr().out
     assert "tiny-chat writer" in printed
+
+
+def test_generate_exits_4_when_papers_failed(mini_sample_copy, tmp_path, monkeypatch, capsys):
+    """Issue 23: with the endpoint down every paper failed, and the command still exited 0."""
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    argv = ["generate", "rwgbench", "--model", "tiny-chat", "--base-url", "http://127.0.0.1:9/v1", "--method", "rag",
+            "--split", "sample", "--source", str(mini_sample_copy), "--k", "3", "--out", str(tmp_path),
+            "--max-retries", "0", "--timeout", "5"]
+    assert main(argv) == 4
+    printed = capsys.readouterr().out
+    assert "0 papers written" in printed and "rerun with --retry-failed" in printed
+    assert list(tmp_path.glob("failed_samples_*.jsonl"))
+
+
+def test_generate_help_documents_the_exit_statuses(capsys):
+    with pytest.raises(SystemExit):
+        main(["generate", "sciig", "--help"])
+    assert "exit status: 0 every paper written; 2 usage" in " ".join(capsys.readouterr().out.split())

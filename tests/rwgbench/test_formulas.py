@@ -49,6 +49,13 @@ def test_resolve_citations_counts_out_of_range_and_malformed():
     assert not r.is_empty_citation_output
 
 
+def test_a_negative_marker_is_unresolved_like_zero_and_out_of_range():
+    """Issue 23: "[-1]" was ignored, while "[0]" and "[999]" counted as unresolved."""
+    r = resolve_citations("A [-1] B [0] C [999] D [1] E [ - 2 ]", ["d1"])
+    assert r.doc_ids == ["d1"] and sorted(r.out_of_range) == [-2, -1, 0, 999]
+    assert r.n_unresolved == 4 and r.n_markers == 5
+
+
 def test_resolve_citations_empty_outputs():
     assert resolve_citations("", ["d1"]).is_empty_citation_output
     only_bad = resolve_citations("see [4] and [9]", ["d1", "d2"])

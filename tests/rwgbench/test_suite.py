@@ -150,6 +150,19 @@ def test_metric_selection_skips_the_models_it_does_not_need(mini):
     assert "topical_relevance" not in summary["not_computed"]  # not requested is not a failure
 
 
+@pytest.mark.parametrize("metrics", [["rougeL"], ["rougeL", "precision"]])
+def test_rouge_l_alone_needs_no_token_encoder(mini, metrics):
+    """Issue 23: ``--metrics rougeL`` (without bertscore_f1) crashed on the missing BERTScore encoder."""
+    papers, corpus = mini
+    suite = load_suite_models("lite", metrics=metrics)
+    assert suite.token_encoder is None
+    rows, _ = score_rwgbench([papers[0]["related_work"]], papers[:1], suite, candidates=[papers[0]["citations"]],
+                             corpus=corpus, show_progress=False)
+    assert rows[0]["rougeL"] == pytest.approx(1.0) and "bertscore_f1" not in rows[0]
+    summary = summarize_rwgbench(rows, suite)
+    assert summary["rougeL"] == pytest.approx(1.0) and summary["bertscore_f1"] is None
+
+
 # --- the command -----------------------------------------------------------------------------------------
 
 

@@ -3,7 +3,9 @@ per_paper.jsonl files `sciwrite evaluate` writes. The first system is the baseli
 metric: the mean difference (system - baseline), its paired-bootstrap interval, a paired permutation test p-value
 and the Holm-adjusted p-value across the metrics compared (`sciwrite.stats.paired_comparison`). Systems whose
 summaries' provenance differ (benchmark, dataset, profile, models, judge, prompts) are refused unless
-``--allow-mixed-provenance`` (never across benchmarks)."""
+``--allow-mixed-provenance``; systems of different benchmarks (their rows' ``benchmark``, their provenance, or their
+metrics), systems with no paper in common, and a per-paper file with a paper on two lines are always refused,
+naming the problem."""
 
 from __future__ import annotations
 
@@ -22,13 +24,16 @@ from sciwrite.stats import INTERVAL_METHOD, paired_comparison
 
 def read_per_paper(path: str | Path) -> tuple[str, dict[str, dict[str, Any]]]:
     """(system name, {paper_id: row}) of a per_paper.jsonl file, or of a folder holding one. The name is the
-    rows' ``system`` field, else the folder's name."""
+    rows' ``system`` field, else the folder's name (the file's stem for a file given by name). A paper_id on two
+    lines is an error naming both lines."""
     path = Path(path)
+    fallback = path.name if path.is_dir() else path.stem
     if path.is_dir():
         path = path / "per_paper.jsonl"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such per_paper.jsonl (give the file or the evaluation folder)")
     rows: dict[str, dict[str, Any]] = {}
+    first_line: dict[str, int] = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
@@ -38,11 +43,16 @@ def read_per_paper(path: str | Path) -> tuple[str, dict[str, dict[str, Any]]]:
             raise ValueError(f"{path}, line {number}: not JSON ({err})") from err
         if not isinstance(row, dict) or "paper_id" not in row:
             raise ValueError(f"{path}, line {number}: expected an object with a paper_id")
-        rows[str(row["paper_id"])] = row
+        paper_id = str(row["paper_id"])
+        if paper_id in rows:
+            raise ValueError(f"{path}:{number}: paper {paper_id!r} again (first at line {first_line[paper_id]}): "
+                             "which row counts? keep one row per paper")
+        rows[paper_id], first_line[paper_id] = row, number
     if not rows:
         raise ValueError(f"{path}: no rows")
     names = {row.get("system") for row in rows.values()} - {None}
-    return (names.pop() if len(names) == 1 else path.parent.name), rows
+    name = names.pop() if len(names) == 1 else (path.parent.name if path.name == "per_paper.jsonl" else fallback)
+    return name, rows
 
 
 def read_provenance(path: str | Path) -> dict[str, Any] | None:
@@ -92,6 +102,39 @@ def detect_benchmark(keys: set[str]) -> str:
     if not keys & set(BENCHMARKS[best].metrics):
         raise ValueError("the per_paper files hold no metric of a known benchmark; pass --benchmark and --metrics")
     return best
+
+
+def benchmark_of(path: str | Path, rows: Mapping[str, Mapping[str, Any]],
+                 provenance: Mapping[str, Any] | None) -> str:
+    """The benchmark a system was scored on: its rows' ``benchmark`` field, else its summary's provenance, else the
+    benchmark whose table metrics its rows hold the most of."""
+    named = {row.get("benchmark") for row in rows.values()} - {None}
+    if len(named) > 1:
+        raise ValueError(f"{path}: rows of several benchmarks ({', '.join(sorted(map(str, named)))})")
+    if named:
+        return str(named.pop())
+    if provenance and provenance.get("benchmark"):
+        return str(provenance["benchmark"])
+    return detect_benchmark(numeric_keys(rows))
+
+
+def check_same_benchmark(names: Sequence[str], benchmarks: Sequence[str], asked: str | None) -> str:
+    """The one benchmark every system was scored on (and `asked`, when given); an error naming the odd ones."""
+    expected = asked or benchmarks[0]
+    odd = [f"{name} ({bench})" for name, bench in zip(names, benchmarks) if bench != expected]
+    if odd:
+        raise ValueError(f"compare needs systems of one benchmark: {', '.join(odd)} not {expected}; a difference "
+                         "between two benchmarks' scores means nothing")
+    return expected
+
+
+def check_shared_papers(systems: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    """Each system must share papers with the baseline: a comparison over no paper is no comparison."""
+    base_name, base = systems[0]
+    for name, rows in systems[1:]:
+        if not set(base) & set(rows):
+            raise ValueError(f"{name} and {base_name} share no paper ({len(rows)} and {len(base)} papers, none in "
+                             "common): were they scored on the same split?")
 
 
 def compare_systems(systems: Sequence[tuple[str, Mapping[str, Mapping[str, Any]]]], metrics: Sequence[str],
@@ -146,8 +189,12 @@ def cmd_compare(args: argparse.Namespace) -> None:
     if len(args.systems) < 2:
         raise ValueError("compare needs two or more systems: the baseline, then the others")
     systems = [read_per_paper(p) for p in args.systems]
-    check_comparable([name for name, _ in systems], [read_provenance(p) for p in args.systems],
-                     args.allow_mixed_provenance)
+    blocks = [read_provenance(p) for p in args.systems]
+    benchmark = check_same_benchmark([name for name, _ in systems],
+                                     [benchmark_of(p, rows, block) for p, (_, rows), block in
+                                      zip(args.systems, systems, blocks)], args.benchmark)
+    check_comparable([name for name, _ in systems], blocks, args.allow_mixed_provenance)
+    check_shared_papers(systems)
     if args.name:
         if len(args.name) != len(systems):
             raise ValueError(f"--name needs one name per system ({len(systems)}), got {len(args.name)}")
@@ -155,7 +202,6 @@ def cmd_compare(args: argparse.Namespace) -> None:
     if len({name for name, _ in systems}) != len(systems):
         systems = [(f"{name}#{i}", rows) for i, (name, rows) in enumerate(systems)]
     shared = set.intersection(*(numeric_keys(rows) for _, rows in systems))
-    benchmark = args.benchmark or detect_benchmark(shared)
     metrics = args.metrics or [m for m in get_benchmark(benchmark).metrics if m in shared]
     if not metrics:
         raise ValueError(f"the per_paper files share no {benchmark} metric")
@@ -195,4 +241,5 @@ def add_compare_command(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_compare)
 
 
-__all__ = ["add_compare_command", "compare_systems", "detect_benchmark", "plot_differences", "read_per_paper"]
+__all__ = ["add_compare_command", "benchmark_of", "check_same_benchmark", "check_shared_papers", "compare_systems",
+           "detect_benchmark", "plot_differences", "read_per_paper"]

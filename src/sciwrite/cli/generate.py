@@ -5,7 +5,7 @@ One implementation serves every benchmark of `sciwrite.benchmarks.BENCHMARKS`: t
 published run; explicit flags win), the options the benchmark declares (`Benchmark.generate_options`) and
 ``--push-to-hub``. The benchmark plans the run (`Benchmark.plan_generation`, see `sciwrite.generation.jobs`);
 this module executes each job, prints its report and pushes its file when asked. Exit status 3 when
-``--max-cost`` stopped a run.
+``--max-cost`` stopped a run, 4 when some papers failed (`generate_common.EXIT_STATUSES`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.cli.generate_common import add_config_argument, add_run_arguments, execute, exit_status
+from sciwrite.cli.generate_common import EXIT_STATUSES, add_config_argument, add_run_arguments, execute, exit_status
 from sciwrite.cli.options import add_options, option_values
 from sciwrite.core.hub import push_predictions
 from sciwrite.generation.jobs import GenerationRequest
@@ -69,7 +69,8 @@ def add_generate_commands(sub: argparse._SubParsersAction) -> None:
     generate = sub.add_parser("generate", help="generate predictions with a method and a model").add_subparsers(
         dest="what", required=True)
     for bench in BENCHMARKS.values():
-        p = add_generate_arguments(generate.add_parser(bench.name, help=bench.generate_help), bench)
+        p = add_generate_arguments(generate.add_parser(bench.name, help=bench.generate_help, epilog=EXIT_STATUSES),
+                                   bench)
         p.set_defaults(func=cmd_generate, benchmark=bench.name)
 
 

@@ -30,6 +30,13 @@ from sciwrite.llm.types import Backend, GenerationSettings
 
 #: `sciwrite generate`'s exit status when --max-cost stopped the run (what was written is kept; a rerun resumes).
 EXIT_BUDGET = 3
+#: `sciwrite generate`'s exit status when some papers failed (written to the failures file; rerun with
+#: --retry-failed), so that a script or make does not carry on as if the run had worked.
+EXIT_FAILED = 4
+#: What `sciwrite generate --help` says of its exit statuses.
+EXIT_STATUSES = (f"exit status: 0 every paper written; 2 usage or input error; {EXIT_BUDGET} stopped at --max-cost "
+                 f"(rerun with a higher budget to resume); {EXIT_FAILED} some papers failed (see the failures file; "
+                 "rerun with --retry-failed)")
 #: The usage ledger's file name, beside the predictions.
 LEDGER_NAME = "usage.jsonl"
 
@@ -269,5 +276,7 @@ def execute(args: argparse.Namespace, records: Sequence[Mapping[str, Any]], meth
 
 
 def exit_status(reports: Sequence[RunReport | None]) -> int:
-    """`EXIT_BUDGET` when --max-cost stopped any of the runs, else 0."""
-    return EXIT_BUDGET if any(r is not None and r.stopped == "max_cost" for r in reports) else 0
+    """`EXIT_BUDGET` when --max-cost stopped any of the runs, else `EXIT_FAILED` when any paper failed, else 0."""
+    if any(r is not None and r.stopped == "max_cost" for r in reports):
+        return EXIT_BUDGET
+    return EXIT_FAILED if any(r is not None and r.n_failed for r in reports) else 0

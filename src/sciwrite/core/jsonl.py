@@ -26,9 +26,25 @@ def parse_json_lines(lines: Iterator[str] | list[str]) -> Iterator[JsonLine]:
 
 
 def iter_json_lines(path: str | Path) -> Iterator[JsonLine]:
-    """Each non-blank line of the file at `path`, parsed (see `parse_json_lines`); read lazily."""
-    with Path(path).open(encoding="utf-8-sig") as f:
-        yield from parse_json_lines(f)
+    """Each non-blank line of the file at `path`, parsed (see `parse_json_lines`); read lazily. A line that is not
+    UTF-8 raises `ValueError` naming the file, the line and the byte offset (a latin-1 or binary file)."""
+    yield from parse_json_lines(decoded_lines(path))
+
+
+def decoded_lines(path: str | Path) -> Iterator[str]:
+    """The lines of a UTF-8 file (a leading byte-order mark dropped), each decoded on its own so that a byte that
+    is not UTF-8 is reported as ``FILE:LINE`` with its offset in the file."""
+    offset = 0
+    with Path(path).open("rb") as f:
+        for number, raw in enumerate(f, start=1):
+            data = raw[3:] if number == 1 and raw.startswith(b"\xef\xbb\xbf") else raw
+            try:
+                yield data.decode("utf-8")
+            except UnicodeDecodeError as err:
+                at = offset + (len(raw) - len(data)) + err.start
+                raise ValueError(f"{path}:{number}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset {at}); "
+                                 "save the file as UTF-8") from None
+            offset += len(raw)
 
 
 def read_json_lines(path: str | Path, objects: bool = True) -> list[Any]:

@@ -132,7 +132,8 @@ def read_prediction_records(path: str | Path, *, text_is: str = "the generated r
     records: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
     first_line: dict[str, tuple[int, str]] = {}
-    for number, line, record, problem in json_lines(path):
+    lines = json_lines(path)
+    for number, line, record, problem in lines:
         problem = problem or record_problem(record, text_is=text_is, candidates=candidates)
         if problem is None:
             content = json.dumps([record["text"], record.get("candidates") if candidates else None])
@@ -147,8 +148,15 @@ def read_prediction_records(path: str | Path, *, text_is: str = "the generated r
             continue
         first_line[record["paper_id"]] = (number, content)
         records.append(record)
+    if not records and not rejected:
+        raise ValueError(empty_file(path))
     reject_or_keep(path, rejected, bad_records)
     return records, rejected
+
+
+def empty_file(path: str | Path) -> str:
+    """The message for a prediction file with no line at all (blank lines aside)."""
+    return f"{path}: the file is empty: no prediction line (was the generation run, and did it write here?)"
 
 
 def read_predictions(path: str | Path) -> list[dict[str, Any]]:
@@ -160,6 +168,8 @@ def read_predictions(path: str | Path) -> list[dict[str, Any]]:
             problems.append(f"line {number}: {problem}")
         else:
             records.append(record)
+    if not records and not problems:
+        raise ValueError(empty_file(path))
     if problems:
         raise ValueError(malformed_records(path, problems))
     return records

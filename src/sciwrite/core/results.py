@@ -1,19 +1,25 @@
 """One writer of a scored system's files, for every benchmark: what `sciwrite evaluate` leaves in
 ``<out>/<system>/``.
 
-- ``per_paper.jsonl``: one row per scored paper, ``system`` first;
+- ``per_paper.jsonl``: one row per scored paper, ``system`` and ``benchmark`` first;
 - ``summary.json``: the summary, as built (schema version, means, intervals, join, provenance);
 - any further JSON files the benchmark names (SciIG: ``metric_timings.json``);
 - ``summary.csv``: the benchmark's results-table rows (a metric not computed is an empty cell);
 - per-paper side files (SciIG: ``keyphrase_outputs/<paper_id>.json``): fields too large for the rows, moved out;
 - ``rejected.jsonl`` when lines were rejected (``--bad-records skip``), and no stale one otherwise.
+
+The folder is written whole or not at all (a temporary folder, then a rename), and `check_output_folder` says,
+before any scoring, when the output path cannot hold it.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import os
 import re
+import shutil
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,12 +41,14 @@ def safe_file_name(paper_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", paper_id).strip(".") or "_"
 
 
-def _write_per_paper(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]], side: SideFiles | None) -> Path:
+def _write_per_paper(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]], side: SideFiles | None,
+                     benchmark: str | None) -> Path:
     per_paper = out_dir / "per_paper.jsonl"
     moved = side.fields if side else ()
+    named = {"system": system, **({"benchmark": benchmark} if benchmark else {})}
     with per_paper.open("w", encoding="utf-8") as f:
         for row in rows:
-            f.write(json.dumps({"system": system, **{k: v for k, v in row.items() if k not in moved}},
+            f.write(json.dumps({**named, **{k: v for k, v in row.items() if k not in moved}},
                                ensure_ascii=False) + "\n")
             if side and any(k in row for k in moved):
                 folder = out_dir / side.folder
@@ -59,14 +67,65 @@ def _write_csv(path: Path, rows: Sequence[Mapping[str, Any]]) -> Path:
     return path
 
 
+def check_output_folder(folder: str | Path) -> Path:
+    """`folder` as a results folder: a `ValueError` naming it when it, or a folder above it, is a file, or when it
+    cannot be created; checked before any scoring, so that a finished run is never lost to its output path."""
+    folder = Path(folder)
+    for parent in [folder, *folder.parents]:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"--out {folder}: {parent} is a file, not a folder; name another output folder")
+            break
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(f"--out {folder}: cannot create it ({err.strerror or err})") from None
+    return folder
+
+
 def write_results(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
                   table_rows: Sequence[Mapping[str, Any]], *, rejected: Sequence[Mapping[str, Any]] = (),
-                  extra_json: Mapping[str, Any] | None = None, side_files: SideFiles | None = None) -> list[Path]:
-    """Write a system's files (see the module docstring) into `out_dir`; their paths, in that order.
+                  extra_json: Mapping[str, Any] | None = None, side_files: SideFiles | None = None,
+                  benchmark: str | None = None) -> list[Path]:
+    """Write a system's files (see the module docstring) into `out_dir`; their paths, in that order. Each
+    per-paper row names its `system` and, when given, its `benchmark` (so no tool mixes two benchmarks' rows).
 
-    `table_rows` are the rows of ``summary.csv``; `extra_json` maps further file names to what they hold."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = [_write_per_paper(out_dir, system, rows, side_files)]
+    `table_rows` are the rows of ``summary.csv``; `extra_json` maps further file names to what they hold. The files
+    are written into a temporary folder beside `out_dir`, which then takes its place (files of an earlier run that
+    this one does not write are kept), so a failure never leaves a half-written results folder."""
+    out_dir = Path(out_dir)
+    check_output_folder(out_dir.parent)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    try:
+        names = _write_all(staging, system, rows, summary, table_rows, rejected, extra_json, side_files, benchmark)
+        _swap_in(staging, out_dir)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return [out_dir / name for name in names]
+
+
+def _swap_in(staging: Path, out_dir: Path) -> None:
+    """Put `staging` where `out_dir` is, keeping the files of `out_dir` that `staging` does not replace."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ValueError(f"--out: {out_dir} is a file, not a folder; name another output folder")
+    if out_dir.is_dir():
+        for entry in out_dir.iterdir():
+            if not (staging / entry.name).exists() and entry.name != "rejected.jsonl":  # a stale one would mislead
+                shutil.move(str(entry), staging / entry.name)
+        old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
+        out_dir.rename(old)
+        staging.rename(out_dir)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        staging.rename(out_dir)
+
+
+def _write_all(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
+               table_rows: Sequence[Mapping[str, Any]], rejected: Sequence[Mapping[str, Any]],
+               extra_json: Mapping[str, Any] | None, side_files: SideFiles | None,
+               benchmark: str | None = None) -> list[str]:
+    """Every file of a system into the (new, empty) folder `out_dir`; their names, in order."""
+    written = [_write_per_paper(out_dir, system, rows, side_files, benchmark)]
     summary_json = out_dir / "summary.json"
     summary_json.write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
     written.append(summary_json)
@@ -76,7 +135,7 @@ def write_results(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]],
         written.append(path)
     written.append(_write_csv(out_dir / "summary.csv", table_rows))
     rejected_path = write_rejected(out_dir, rejected)
-    return [*written, *([rejected_path] if rejected_path else [])]
+    return [path.name for path in [*written, *([rejected_path] if rejected_path else [])]]
 
 
-__all__ = ["SideFiles", "safe_file_name", "write_results"]
+__all__ = ["SideFiles", "check_output_folder", "safe_file_name", "write_results"]

@@ -152,6 +152,11 @@ class ResultsStore:
 
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path is not None else default_store_path()
+        if self.path.is_dir():
+            raise ValueError(f"--store {self.path} is a folder; name the SQLite file in it (e.g. "
+                             f"{self.path / 'store.sqlite'})")
+        if self.path.parent.exists() and not self.path.parent.is_dir():
+            raise ValueError(f"--store {self.path}: {self.path.parent} is a file, not a folder")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as conn:
             conn.execute("PRAGMA journal_mode=WAL")

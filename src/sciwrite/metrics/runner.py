@@ -18,7 +18,7 @@ from typing import Any
 from sciwrite.core.engine import LOCAL, RAY, check_engine
 from sciwrite.core.predictions import check_bad_records
 from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance
-from sciwrite.core.results import SideFiles, write_results
+from sciwrite.core.results import SideFiles, check_output_folder, write_results
 from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance
 
 #: One system's scores: its per-paper rows and the seconds of each scorer.
@@ -100,6 +100,12 @@ def evaluate_files(steps: EvaluationSteps, predictions: Sequence[str | Path], sp
     check_bad_records(bad_records)
     started = time.time()
     names = system_names(predictions, systems)
+    if out_dir is not None:  # before any scoring: a bad output path must not cost a finished run
+        check_output_folder(out_dir)
+        for system in names if system_folders else ():
+            if (Path(out_dir) / system).exists() and not (Path(out_dir) / system).is_dir():
+                raise ValueError(f"--out {out_dir}: {Path(out_dir) / system} (system {system!r}) is a file, not a "
+                                 "folder")
     opened = steps.open_split(split, source)
     files = [steps.read(path, opened, bad_records, **flags) for path in predictions]
     if engine == RAY:
@@ -121,7 +127,7 @@ def evaluate_files(steps: EvaluationSteps, predictions: Sequence[str | Path], sp
             folder = Path(out_dir) / system if system_folders else Path(out_dir)
             extra = steps.result_files(summary, system)
             write_results(folder, system, rows, summary, extra.table_rows, rejected=file.rejected,
-                          extra_json=extra.extra_json, side_files=extra.side_files)
+                          extra_json=extra.extra_json, side_files=extra.side_files, benchmark=steps.benchmark)
         summaries.append(summary)
     return summaries
 

@@ -28,6 +28,8 @@ RWGBENCH_CITATION = """
 
 # A bracket that opens with a number but is not a well-formed marker: "[3,]", "[2-]", "[1, a]".
 _BRACKET_WITH_NUMBER = re.compile(r"\[\s*\d[^\[\]\n]{0,40}\]")
+# A negative marker, "[-1]": a number no candidate list has, counted as out of range like [0] and [999].
+_NEGATIVE_MARKER = re.compile(r"\[\s*-\s*(\d+)\s*\]")
 
 
 def parse_citation_markers(text: str) -> list[int]:
@@ -65,7 +67,9 @@ def resolve_citations(text: str, candidates: Sequence[str]) -> ResolvedCitations
     numbers = parse_citation_markers(text)
     well_formed = {m.span() for m in MARKER_GROUP.finditer(text)}
     malformed = sum(1 for m in _BRACKET_WITH_NUMBER.finditer(text) if m.span() not in well_formed)
-    resolved = ResolvedCitations(n_markers=len(numbers), n_malformed=malformed)
+    negative = [-int(m.group(1)) for m in _NEGATIVE_MARKER.finditer(text)]
+    resolved = ResolvedCitations(n_markers=len(numbers) + len(negative), n_malformed=malformed)
+    resolved.out_of_range.extend(negative)
     for n in numbers:
         if 1 <= n <= len(candidates):
             resolved.doc_ids.append(candidates[n - 1])

@@ -264,16 +264,18 @@ def score_claim_support(predictions: Sequence[str], candidates: Sequence[Sequenc
 
 def score_text_quality(predictions: Sequence[str], references: Sequence[str], encoder: Any,
                        show_progress: bool = False) -> list[dict[str, Any]]:
-    """Per paper: ROUGE-L F1 (rouge_score's tokens, Porter stemming) and whole-text BERTScore, markers removed."""
+    """Per paper: ROUGE-L F1 (rouge_score's tokens, Porter stemming) and whole-text BERTScore, markers removed.
+    Without an `encoder` (BERTScore not requested: ``--metrics rougeL``) the rows hold ROUGE-L only."""
 
     check_pairs(predictions, references)
     generated = [strip_markers(p or "") for p in predictions]
     published = [strip_markers(r or "") for r in references]
-    rows = []
+    rouge = [{"rougeL": rouge_f} for _, _, rouge_f in rouge_l_batch(generated, published)]
+    if encoder is None:
+        return rouge
     scores = bertscore(generated, published, encoder, show_progress=show_progress)
-    for (_, _, rouge_f), (p, r, f) in zip(rouge_l_batch(generated, published), scores):
-        rows.append({"rougeL": rouge_f, "bertscore_precision": p, "bertscore_recall": r, "bertscore_f1": f})
-    return rows
+    return [{**row, "bertscore_precision": p, "bertscore_recall": r, "bertscore_f1": f}
+            for row, (p, r, f) in zip(rouge, scores)]
 
 
 def summarize_applicable(rows: Sequence[Mapping[str, Any]], key: str, citations: bool = True) -> dict[str, Any]:
