@@ -215,7 +215,8 @@ def test_evaluate_command_rejects_conflicting_duplicates(mini, mini_sample_folde
                                               {"paper_id": pid, "text": "B [1].", "candidates": ["d"]}])
     assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--source", str(mini_sample_folder),
                  "--profile", "lite", "--out", str(tmp_path / "o")]) == 2
-    assert f"several different predictions, e.g. ['{pid}']" in capsys.readouterr().err
+    assert f"{preds}: 1 paper_id(s) have several different predictions: '{pid}' on lines 1, 2" in \
+        capsys.readouterr().err
     preds = write_jsonl(tmp_path / "q.jsonl", [{"paper_id": "nobody", "text": "A", "candidates": []}])
     assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--source", str(mini_sample_folder),
                  "--profile", "lite", "--out", str(tmp_path / "o")]) == 2

@@ -18,6 +18,7 @@ from sciwrite.core.paper_tables import TableData, TableRow, render_body
 from sciwrite.core.predictions import (
     JoinReport,
     join_by_paper_id,
+    json_lines,
     read_prediction_records,
     read_predictions,
 )
@@ -163,7 +164,7 @@ def _joined(path: str | Path, papers: Any, split: str, missing_as_empty: bool, b
     else:
         records, rejected = read_predictions(path), []
     join = join_by_paper_id([r["paper_id"] for r in records], papers["paper_id"])
-    check_duplicates(records, join)
+    check_duplicates(records, join, path)
     report_join(join, len(papers), missing_as_empty, path)
     pairs = [(records[i], j) for i, j in join.matched]
     if missing_as_empty:
@@ -175,15 +176,22 @@ def _joined(path: str | Path, papers: Any, split: str, missing_as_empty: bool, b
     return pairs, join, rejected
 
 
-def check_duplicates(records: Sequence[Mapping[str, Any]], join: JoinReport) -> None:
-    """A paper_id predicted twice is fine only when both records say the same; otherwise which one counts?"""
+def check_duplicates(records: Sequence[Mapping[str, Any]], join: JoinReport, path: str | Path | None = None) -> None:
+    """A paper_id predicted twice is fine only when both records say the same; otherwise which one counts? The
+    error names each such paper with the lines of `path` that predict it."""
     conflicting = []
     for pid in join.duplicates:
         versions = {json.dumps([r["text"], r["candidates"]]) for r in records if r["paper_id"] == pid}
         if len(versions) > 1:
             conflicting.append(pid)
     if conflicting:
-        raise ValueError(f"{len(conflicting)} paper_id(s) have several different predictions, e.g. {conflicting[:5]}; "
+        lines: dict[str, list[int]] = {pid: [] for pid in conflicting}
+        for number, _, record, _ in (json_lines(path) if path is not None else ()):
+            if isinstance(record, dict) and record.get("paper_id") in lines:
+                lines[record["paper_id"]].append(number)
+        where = "; ".join(f"{pid!r} on lines {', '.join(map(str, lines[pid]))}" if lines[pid] else repr(pid)
+                          for pid in conflicting[:5])
+        raise ValueError(f"{path}: {len(conflicting)} paper_id(s) have several different predictions: {where}; "
                          "keep one record per paper")
 
 
