@@ -5,10 +5,10 @@ import os
 from sciwrite.leaderboard.app import launch
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.mirror import mirror_from_env
-from sciwrite.leaderboard.service import BoardSettings, open_board
+from sciwrite.leaderboard.service import BoardSettings, open_board, space_has_login
 
 splits = {"rwgbench": os.environ.get("SCIWRITE_LEADERBOARD_RWGBENCH_SPLIT", "test"),
           "sciig": os.environ.get("SCIWRITE_LEADERBOARD_SCIIG_SPLIT", "naacl_2025")}
-board = open_board(os.environ.get("SCIWRITE_LEADERBOARD_STORE"), BoardSettings(splits=splits), mirror_from_env())
+board = open_board(os.environ.get("SCIWRITE_LEADERBOARD_STORE"), BoardSettings(splits=splits, hub_login=space_has_login()), mirror_from_env())
 launch(board, host="0.0.0.0", port=int(os.environ.get("PORT", "7860")),
        evaluator=SuiteEvaluator(profile=os.environ.get("SCIWRITE_PROFILE") or None))

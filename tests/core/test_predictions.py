@@ -22,7 +22,7 @@ def test_pred_is_read_as_text_and_text_wins_when_both(tmp_path):
 def test_a_record_without_text_or_pred_names_both_fields(tmp_path):
     path = tmp_path / "p.jsonl"
     path.write_text(json.dumps({"paper_id": "a", "candidates": []}) + "\n")
-    with pytest.raises(ValueError, match=r"line 1: \(paper_id 'a'\) field 'text' \(or 'pred'\) must be a string"):
+    with pytest.raises(ValueError, match=r"p\.jsonl:1: \(paper_id 'a'\) field 'text' \(or 'pred'\) must be a string"):
         read_predictions(path)
 
 

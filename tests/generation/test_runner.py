@@ -241,7 +241,7 @@ def test_method_without_model_fails_per_paper(tmp_path):
 def test_corrupt_middle_line_stops_resume(tmp_path):
     out = tmp_path / "out.jsonl"
     out.write_text('{"paper_id": "p00", "pred": "x"}\nnot json\n{"paper_id": "p01", "pred": "y"}\n')
-    with pytest.raises(ValueError, match="line 2: not valid JSON"):
+    with pytest.raises(ValueError, match=r"out\.jsonl:2: not valid JSON"):
         written_paper_ids(out)
 
 

@@ -95,7 +95,7 @@ def test_submit_score_rank_compare_and_drill_down(served_board, tmp_path, mini_s
     assert other_group == []
     alpha = table[1]
     assert (alpha["Model"], alpha["Method"], alpha["Retriever"], alpha["Weights"], alpha["Profile"],
-            alpha["Papers"]) == ("gpt-4o", "zero-shot", "bm25", "closed", "lite", 2)
+            alpha["Papers"]) == ("gpt-4o", "zero-shot", "bm25", "closed", "lite", "2")
     for label in ("CQ · Prec.", "CQ · Rec.", "CO · CD", "TQ · R-L", "TQ · BS"):
         assert CI_CELL.fullmatch(alpha[label]), (label, alpha[label])
     assert alpha["TQ · LLM"] == "\u2013" and "LLM" in note and "not run on this board" in note
@@ -174,6 +174,34 @@ def test_refused_files_record_nothing(launch_board, cheap_evaluator, tmp_path, m
     assert served.wait_final(sid).status == FINISHED
 
 
+def _raw_call(url: str, api_name: str, data: list) -> tuple[str, dict]:
+    """(event, payload) of one call to the app's HTTP API as any client (curl, another language) makes it."""
+    import urllib.request
+
+    request = urllib.request.Request(f"{url.rstrip('/')}/gradio_api/call/{api_name}",
+                                     data=json.dumps({"data": data}).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        event_id = json.loads(reply.read())["event_id"]
+    with urllib.request.urlopen(f"{url.rstrip('/')}/gradio_api/call/{api_name}/{event_id}", timeout=30) as reply:
+        lines = reply.read().decode().splitlines()
+    event = next(line.removeprefix("event: ") for line in lines if line.startswith("event: "))
+    payload = next(line.removeprefix("data: ") for line in lines if line.startswith("data: "))
+    return event, json.loads(payload)
+
+
+def test_every_refused_api_call_gets_a_reason(launch_board, cheap_evaluator):
+    """A file field Gradio itself refuses (a path on the server, a value that is not a file) is refused before the
+    app sees it; the API client still gets the reason, never {"error": null}, and nothing is recorded."""
+    served = launch_board(cheap_evaluator)
+    form = ["", "System", "", "", "", None, "", "ann"]
+    for file_field, reason in [({"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}}, "not uploaded by a user"),
+                               ("not-a-file", "FileData")]:
+        event, payload = _raw_call(served.url, "submit", ["rwgbench", file_field, *form])
+        assert event == "error" and payload.get("error"), payload
+        assert reason in payload["error"], payload
+    assert served.store.submissions() == []
+
+
 def test_a_failing_evaluation_shows_failed_with_its_reason(launch_board, tmp_path, mini_sample_folder):
     def broken(submission, predictions):
         raise RuntimeError(f"the scorer crashed on {len(predictions.splitlines())} predictions")
@@ -241,3 +269,29 @@ def test_launch_returns_the_app_and_the_worker_it_configured(tmp_path, monkeypat
                    quiet=True)
     alone.close()
     assert alone.worker is None
+
+
+def test_a_board_with_the_hub_login_shows_the_login_button_and_hides_the_typed_name(tmp_path, monkeypatch):
+    from sciwrite.leaderboard.app import build_app
+    from sciwrite.leaderboard.service import BoardSettings, Leaderboard, space_has_login
+    from sciwrite.leaderboard.store import ResultsStore
+
+    def submitter_box(app):
+        return next(b for b in app.blocks.values() if getattr(b, "elem_id", None) == "submit-submitter")
+
+    local = build_app(Leaderboard(ResultsStore(tmp_path / "a.sqlite")))
+    assert not local.expects_oauth and submitter_box(local).visible
+    assert not space_has_login()
+    # What a Space with `hf_oauth: true` sets (gradio reads it when imported, so its copies are set too).
+    import gradio.oauth
+
+    space_env = {"SPACE_ID": "org/board", "OAUTH_CLIENT_ID": "id", "OAUTH_CLIENT_SECRET": "secret",
+                 "OAUTH_SCOPES": "openid profile", "OPENID_PROVIDER_URL": "https://huggingface.co"}
+    for name, value in space_env.items():
+        monkeypatch.setenv(name, value)
+        if hasattr(gradio.oauth, name):
+            monkeypatch.setattr(gradio.oauth, name, value)
+    monkeypatch.setattr(gradio.oauth, "get_space", lambda: "org/board")  # gradio's test of SYSTEM=spaces
+    assert space_has_login()
+    space = build_app(Leaderboard(ResultsStore(tmp_path / "b.sqlite"), BoardSettings(hub_login=True)))
+    assert space.expects_oauth and not submitter_box(space).visible

@@ -10,7 +10,7 @@ import pytest
 from sciwrite.leaderboard import service as service_module
 from sciwrite.leaderboard.service import ADMIN_TOKEN_ENV, BoardSettings, Leaderboard
 from sciwrite.leaderboard.store import PENDING, ResultsStore
-from sciwrite.leaderboard.submission import SubmissionForm, check_predictions, form_problems
+from sciwrite.leaderboard.submission import SubmissionForm, check_predictions, content_digest, form_problems
 
 IDS = ("p1", "p2", "p3")
 
@@ -44,9 +44,7 @@ def test_a_good_file_passes_with_its_digest():
     content = _lines(*(_rwg(p) for p in IDS))
     checked = check_predictions(content, "rwgbench", IDS, candidates=True)
     assert checked.problems == [] and [r["paper_id"] for r in checked.records] == list(IDS)
-    import hashlib
-
-    assert checked.sha256 == hashlib.sha256(content).hexdigest()
+    assert checked.sha256 == content_digest(checked.records, candidates=True)
 
 
 def test_every_problem_of_a_file_is_listed_at_once():
@@ -74,8 +72,8 @@ def test_candidates_are_required_for_rwgbench_only():
 
 
 def test_size_encoding_empty_and_excluded():
-    assert check_predictions(b"x" * 11, "sciig", IDS, candidates=False, max_bytes=10).problems == [
-        "file: 0.0 MB; the limit is 0.0 MB"]
+    assert check_predictions(b"x" * (2**20 + 1), "sciig", IDS, candidates=False, max_bytes=2**20).problems == [
+        "file: 1.01 MiB; the limit is 1 MiB"]
     assert check_predictions(b"\xff\xfe\x00", "sciig", IDS, candidates=False).problems[0].startswith("file: not UTF-8")
     assert check_predictions(b"\n\n", "sciig", IDS, candidates=False).problems == ["file: no predictions (an empty file)"]
     content = _lines(*({"paper_id": p, "text": "t"} for p in (*IDS, "h1")))
@@ -174,3 +172,95 @@ def test_split_ids_come_from_the_split(mini_sample_folder, sciig_mini_folder, tm
     assert ids == tuple(load_rwgbench("sample", source=mini_sample_folder)["paper_id"]) and excluded == {}
     ids, excluded = board.split_ids("sciig")
     assert len(ids) == 3 and len(excluded) == 1 and "holdout" in next(iter(excluded.values()))
+
+
+# --- issue 23: guards that a user cannot get around ----------------------------------------------------------
+
+
+def test_the_same_predictions_reformatted_are_a_duplicate(board):
+    records = [_rwg(p, f"Prior work on {p} [1].") for p in IDS]
+    first = board.submit(_form(system="orig"), _lines(*records))
+    assert first.accepted
+    variants = {
+        "a trailing newline": _lines(*records) + b"\n",
+        "CRLF line endings and a BOM": b"\xef\xbb\xbf" + _lines(*records).replace(b"\n", b"\r\n"),
+        "the lines reordered": _lines(*reversed(records)),
+        "white space in the text": _lines(*({**r, "text": "  " + r["text"].replace(" ", "   ") + "\n"}
+                                            for r in records)),
+        "keys reordered, an unscored field": "\n".join(json.dumps({"candidates": r["candidates"], "note": "x",
+                                                                    "text": r["text"], "paper_id": r["paper_id"]})
+                                                         for r in records).encode(),
+    }
+    for why, content in variants.items():
+        outcome = board.submit(_form(system=why), content)
+        assert not outcome.accepted, why
+        assert outcome.problems == [f"these predictions were already submitted as 'orig' (submission "
+                                    f"{first.submission.id}, PENDING)"], why
+    changed = [{**records[0], "text": records[0]["text"] + " More."}, *records[1:]]
+    assert board.submit(_form(system="changed text"), _lines(*changed)).accepted
+    other_candidates = [{**records[0], "candidates": ["d2", "d1"]}, *records[1:]]
+    assert board.submit(_form(system="changed candidates"), _lines(*other_candidates)).accepted
+
+
+def test_content_digest_ignores_the_form_not_the_content():
+    a = [{"paper_id": "p1", "text": "A  b", "candidates": ["x"]}, {"paper_id": "p2", "text": "c", "candidates": []}]
+    b = [{"paper_id": "p2", "text": "c\n", "candidates": []}, {"paper_id": "p1", "text": "A b", "candidates": ["x"]}]
+    assert content_digest(a, candidates=True) == content_digest(b, candidates=True)
+    assert content_digest(a, candidates=True) != content_digest([{**a[0], "text": "A c"}, a[1]], candidates=True)
+    # SciIG scores no candidates: a stray candidates field does not make a new submission
+    assert content_digest(a, candidates=False) == content_digest([{**a[0], "candidates": ["y"]}, a[1]],
+                                                                  candidates=False)
+
+
+def test_the_rate_limit_counts_the_address_whatever_name_is_typed(board):
+    def content(k):
+        return _lines(*(_rwg(p, f"v{k} [1]") for p in IDS))
+
+    for k in range(3):
+        assert board.submit(_form(system=f"s{k}", submitter=f"name{k}"), content(k), address="10.0.0.1").accepted
+    refused = board.submit(_form(system="s3", submitter="fresh-name"), content(3), address="10.0.0.1")
+    assert refused.problems == ["this address has made 3 submissions in the last 24 h; the limit is 3. Please try "
+                                "again later."]
+    assert board.submit(_form(system="s3", submitter="fresh-name"), content(3), address="10.0.0.2").accepted
+    # the typed name still counts on its own: name0 from another address is not yet at its limit, ann is
+    assert board.submit(_form(system="s4", submitter="name0"), content(4), address="10.0.0.3").accepted
+
+
+def test_on_a_space_the_hub_login_is_the_submitter_and_the_rate_limit(tmp_path, monkeypatch):
+    board = Leaderboard(ResultsStore(tmp_path / "lb.sqlite"), BoardSettings(rate_limit=2, hub_login=True))
+    monkeypatch.setattr(board, "split_ids", lambda benchmark: (IDS, {}))
+
+    def content(k):
+        return _lines(*(_rwg(p, f"v{k} [1]") for p in IDS))
+
+    anonymous = board.submit(_form(), content(0), address="10.0.0.1")
+    assert not anonymous.accepted and anonymous.problems[0].startswith("login: sign in with your Hugging Face account")
+    signed_in = board.submit(_form(submitter="someone-else"), content(0), hub_user="alice", address="10.0.0.1")
+    assert signed_in.accepted and signed_in.submission.submitter == "alice"
+    assert board.submit(_form(submitter="x"), content(1), hub_user="alice", address="10.0.0.2").accepted
+    refused = board.submit(_form(submitter="y"), content(2), hub_user="alice", address="10.0.0.3")
+    assert refused.problems[0].startswith("submitter 'alice' has made 2 submissions")
+    assert board.submit(_form(), content(2), hub_user="bob", address="10.0.0.1").accepted
+
+
+def test_a_store_written_before_the_client_column_opens_and_gains_it(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    ResultsStore(path)
+    with sqlite3.connect(path) as conn:  # the table as the first release wrote it
+        conn.execute("DROP INDEX submissions_client")
+        conn.execute("ALTER TABLE submissions DROP COLUMN client")
+        assert "client" not in {row[1] for row in conn.execute("PRAGMA table_info(submissions)")}
+    store = ResultsStore(path)
+    sub = store.add_submission(benchmark="rwgbench", split="sample", system="s", submitter="ann",
+                               predictions_jsonl="{}", sha256="x", n_predictions=1, client="address:10.0.0.1")
+    assert store.get(sub.id).client == "address:10.0.0.1"
+
+
+def test_sizes_are_said_in_one_unit():
+    from sciwrite.leaderboard.submission import MAX_BYTES, mib
+
+    assert mib(MAX_BYTES) == "20 MiB" and mib(21 * 2**20) == "21 MiB" and mib(2**20 + 1, round_up=True) == "1.01 MiB"
+    too_big = check_predictions(b"x" * (MAX_BYTES + 5 * 2**20 // 100), "sciig", IDS, candidates=False).problems
+    assert too_big == ["file: 20.05 MiB; the limit is 20 MiB"]

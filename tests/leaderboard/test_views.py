@@ -108,7 +108,7 @@ def test_frame_layout_and_interval_text(store):
     assert row["TQ \u00b7 R-L"] == "0.250"  # a value without an interval
     assert row["TQ \u00b7 LLM"] == MISSING == "\u2013"
     assert (row["Rank"], row["System"], row["Model"], row["Method"], row["Retriever"], row["Weights"],
-            row["Profile"], row["Papers"]) == (1, "sys-a", "m1", "rag", "bm25", "open", "lite", 3)
+            row["Profile"], row["Papers"]) == (1, "sys-a", "m1", "rag", "bm25", "open", "lite", "3")
     assert row["Scored under"] == "lite \u00b7 judge unknown"  # a summary without provenance
     empty = leaderboard_frame([], "sciig")
     assert empty.empty and list(empty.columns)[:len(INFO)] == INFO
@@ -524,3 +524,20 @@ def test_plots_name_the_condition_when_rows_are_mixed(mixed, store):
     one = [r for r in mixed if r["condition"] == PAPER_55]
     legend = category_bars(one, "rwgbench", "CQ").axes[0].get_legend().get_texts()
     assert sorted(t.get_text() for t in legend) == ["A", "B"]  # one condition: the names alone
+
+
+def test_a_partial_row_says_its_papers_in_the_table_and_the_plots(store):
+    """Issue 23: the board scores only complete submissions, but a row over part of its split (a store filled by
+    hand, a restored summary) says n/N papers in the Papers column and in every chart."""
+    add(store, "whole", means={"precision": 0.4})
+    part = add(store, "part", means={"precision": 0.9})
+    summary = {**store.summary(part.id), "coverage": {"n_scored": 3, "n_split": 144, "complete": False}}
+    with store._write() as conn:
+        conn.execute("UPDATE results SET summary=? WHERE submission_id=?", (json.dumps(summary), part.id))
+    rows = leaderboard_rows(store, "rwgbench")
+    frame = leaderboard_frame(rows, "rwgbench")
+    assert dict(zip(frame["System"], frame["Papers"])) == {"part": "3/144", "whole": "3"}
+    assert [t.get_text() for t in category_bars(rows, "rwgbench", "CQ").axes[0].get_legend().get_texts()] == [
+        "whole", "part (3/144 papers)"]
+    labels = [t.get_text() for t in metric_chart(rows, "rwgbench", "precision").axes[0].get_yticklabels()]
+    assert sorted(labels) == ["part (3/144 papers)", "whole"]

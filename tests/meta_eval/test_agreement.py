@@ -141,13 +141,13 @@ def test_read_ratings_averages_raters(tmp_path):
 
 
 @pytest.mark.parametrize("line, message", [
-    ('{"paper_id": "p", "system": "a", "criterion": "c"}', "line 2: field 'score'"),
-    ('{"paper_id": "p", "system": "a", "criterion": "c", "score": true}', "line 2: field 'score'"),
-    ('{"paper_id": "p", "system": "", "criterion": "c", "score": 1}', "line 2: field 'system'"),
-    ('{"paper_id": 3, "system": "a", "criterion": "c", "score": 1}', "line 2: field 'paper_id'"),
-    ('{"paper_id": "p", "system": "a", "criterion": "c", "score": 1, "rater": 5}', "line 2: field 'rater'"),
-    ('{"paper_id": "p", "system": "a", "criterion": ', "line 2: not valid JSON"),
-    ('[1, 2]', "line 2: not a JSON object"),
+    ('{"paper_id": "p", "system": "a", "criterion": "c"}', "r\\.jsonl:2: field 'score'"),
+    ('{"paper_id": "p", "system": "a", "criterion": "c", "score": true}', "r\\.jsonl:2: field 'score'"),
+    ('{"paper_id": "p", "system": "", "criterion": "c", "score": 1}', "r\\.jsonl:2: field 'system'"),
+    ('{"paper_id": 3, "system": "a", "criterion": "c", "score": 1}', "r\\.jsonl:2: field 'paper_id'"),
+    ('{"paper_id": "p", "system": "a", "criterion": "c", "score": 1, "rater": 5}', "r\\.jsonl:2: field 'rater'"),
+    ('{"paper_id": "p", "system": "a", "criterion": ', "r\\.jsonl:2: not valid JSON"),
+    ('[1, 2]', "r\\.jsonl:2: not a JSON object"),
 ])
 def test_bad_ratings_name_line_and_field(tmp_path, line, message):
     good = '{"paper_id": "p", "system": "a", "criterion": "c", "score": 1}'

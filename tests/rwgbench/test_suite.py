@@ -47,11 +47,11 @@ def test_read_predictions_lists_every_bad_line(tmp_path):
         read_predictions(path)
     message = str(err.value)
     assert "5 malformed prediction record(s)" in message
-    assert "line 2: not valid JSON" in message
-    assert "line 3: (paper_id 'b') field 'text' (or 'pred') must be a string" in message
-    assert "line 4: (paper_id 'c') field 'candidates' must be a list of doc_id strings" in message
-    assert "line 5: field 'paper_id' must be a non-empty string" in message
-    assert "line 6: expected a JSON object, got list" in message
+    assert "p.jsonl:2: not valid JSON" in message
+    assert "p.jsonl:3: (paper_id 'b') field 'text' (or 'pred') must be a string" in message
+    assert "p.jsonl:4: (paper_id 'c') field 'candidates' must be a list of doc_id strings" in message
+    assert "p.jsonl:5: field 'paper_id' must be a non-empty string" in message
+    assert "p.jsonl:6: expected a JSON object, got list" in message
     with pytest.raises(FileNotFoundError, match="no prediction file"):
         read_predictions(tmp_path / "missing.jsonl")
 
@@ -179,7 +179,8 @@ def test_evaluate_command_writes_tables_and_reports_the_join(mini, mini_sample_f
     assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--split", "sample", "--source",
                  str(mini_sample_folder), "--profile", "lite", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "oracle: 1 papers of RWGBench sample scored (1 missing, 1 extra, 1 duplicate ids)" in printed
+    assert "oracle: 1/2 papers of RWGBench sample scored (1 missing, 1 extra, 1 duplicate ids)" in printed
+    assert "partial: oracle covers 1/2 papers of the split" in printed
     assert "- CQ -" in printed and "- TQ -" in printed and "Soft Rec." in printed
     assert "not computed: soft_citation_recall:" in printed
 
@@ -210,9 +211,9 @@ def test_evaluate_command_writes_tables_and_reports_the_join(mini, mini_sample_f
 
 def test_evaluate_command_rejects_conflicting_duplicates(mini, mini_sample_folder, tmp_path, capsys):
     papers, _ = mini
-    pid = papers[0]["paper_id"]
-    preds = write_jsonl(tmp_path / "p.jsonl", [{"paper_id": pid, "text": "A [1].", "candidates": ["d"]},
-                                              {"paper_id": pid, "text": "B [1].", "candidates": ["d"]}])
+    pid, cited = papers[0]["paper_id"], papers[0]["citations"][:1]
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"paper_id": pid, "text": "A [1].", "candidates": cited},
+                                              {"paper_id": pid, "text": "B [1].", "candidates": cited}])
     assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--source", str(mini_sample_folder),
                  "--profile", "lite", "--out", str(tmp_path / "o")]) == 2
     assert f"{preds}: 1 paper_id(s) have several different predictions: '{pid}' on lines 1, 2" in \

@@ -134,16 +134,17 @@ def test_evaluate_sciig_command(sciig_folder, papers, tmp_path, capsys):
             "bleurt", "--out", str(tmp_path / "out")]
     assert main(argv) == 2  # by default a file with bad lines is refused, every one named, before any model runs
     refused = capsys.readouterr().err
-    assert "3 malformed prediction record(s)" in refused and "line 2: not valid JSON" in refused
-    assert "line 6:" in refused and "line 7:" in refused and "--bad-records skip" in refused
+    assert "3 malformed prediction record(s)" in refused and "preds.jsonl:2: not valid JSON" in refused
+    assert "preds.jsonl:6:" in refused and "preds.jsonl:7:" in refused and "--bad-records skip" in refused
     code = main([*argv, "--bad-records", "skip"])
     out = tmp_path / "out" / "preds"  # <out>/<system>/, as for every benchmark
     printed = capsys.readouterr().out
     assert code == 0
-    assert "2 papers scored (1 missing, 1 extra, 1 holdout, 3 rejected lines)" in printed
-    assert "rejected: line 2: not valid JSON" in printed
-    assert "rejected: line 6:" in printed and "already predicted on line 3" in printed
-    assert "rejected: line 7:" in printed and "field 'text' (or 'pred') must be a string" in printed
+    assert "2/3 papers scored (1 missing, 1 extra, 1 holdout, 3 rejected lines)" in printed
+    assert "partial: preds covers 2/3 papers of the test split" in printed
+    assert f"rejected: {predictions}:2: not valid JSON" in printed
+    assert f"rejected: {predictions}:6:" in printed and "already predicted on line 3" in printed
+    assert f"rejected: {predictions}:7:" in printed and "field 'text' (or 'pred') must be a string" in printed
     assert f"missing: 1 test papers have no prediction, e.g. ['{papers[2]['paper_id']}']" in printed
     assert "extra: 1 predictions name unknown papers, e.g. ['unknown-paper']" in printed
     assert "Lexical" in printed and "ROUGE-L" in printed and "not computed: Semantic BLEURT:" in printed
@@ -185,8 +186,8 @@ def test_evaluate_sciig_upstream_format(sciig_folder, papers, tmp_path, capsys):
                  "--bad-records", "skip"]) == 0
     out = out / "upstream"
     printed = capsys.readouterr().out
-    assert "1 papers scored (2 missing, 0 extra, 0 holdout, 1 rejected lines)" in printed
-    assert "rejected: line 2: label matches no paper's introduction" in printed
+    assert "1/3 papers scored (2 missing, 0 extra, 0 holdout, 1 rejected lines)" in printed
+    assert f"rejected: {predictions}:2: label matches no paper's introduction" in printed
     summary = json.loads((out / "summary.json").read_text())
     assert summary["rougeL"] == pytest.approx(1.0) and summary["upstream"]["matched"] == 1
 

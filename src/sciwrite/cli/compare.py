@@ -17,6 +17,7 @@ from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.evaluate import add_bootstrap_options, metric_labels
+from sciwrite.core.jsonl import iter_json_lines, line_ref
 from sciwrite.core.provenance import provenance_differences, schema_version_of, snapshot_changes
 from sciwrite.core.tables import format_table, headless_pyplot, save_figure, write_table
 from sciwrite.stats import INTERVAL_METHOD, paired_comparison
@@ -34,18 +35,14 @@ def read_per_paper(path: str | Path) -> tuple[str, dict[str, dict[str, Any]]]:
         raise FileNotFoundError(f"{path}: no such per_paper.jsonl (give the file or the evaluation folder)")
     rows: dict[str, dict[str, Any]] = {}
     first_line: dict[str, int] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path}, line {number}: not JSON ({err})") from err
+    for number, _, row, problem in iter_json_lines(path):
+        if problem is not None:
+            raise ValueError(f"{line_ref(path, number)}: {problem}")
         if not isinstance(row, dict) or "paper_id" not in row:
-            raise ValueError(f"{path}, line {number}: expected an object with a paper_id")
+            raise ValueError(f"{line_ref(path, number)}: expected an object with a paper_id")
         paper_id = str(row["paper_id"])
         if paper_id in rows:
-            raise ValueError(f"{path}:{number}: paper {paper_id!r} again (first at line {first_line[paper_id]}): "
+            raise ValueError(f"{line_ref(path, number)}: paper {paper_id!r} again (first at line {first_line[paper_id]}): "
                              "which row counts? keep one row per paper")
         rows[paper_id], first_line[paper_id] = row, number
     if not rows:

@@ -78,7 +78,7 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
                                judge_options=llm_options(args, out), batch_size=args.batch_size,
                                bootstrap=args.bootstrap, seed=args.seed, engine=args.engine,
                                ray_address=args.ray_address, ray_actors=args.ray_actors,
-                               bad_records=args.bad_records, **flags)
+                               bad_records=args.bad_records, require_complete=args.require_complete, **flags)
     print(bench.report(summaries, out))
     for summary in summaries:
         print_llm_record(summary)
@@ -162,6 +162,9 @@ def add_benchmark_evaluate(evaluate: argparse._SubParsersAction, bench: Benchmar
     p.add_argument("--bad-records", choices=BAD_RECORDS, default="error",
                    help="a malformed line (or a paper predicted twice, differently): 'error' refuses the file naming "
                         "every such line (default); 'skip' scores the other lines and writes these to rejected.jsonl")
+    p.add_argument("--require-complete", action="store_true",
+                   help="refuse a prediction file that leaves papers of the split out (default: score the papers it "
+                        "has; every table, CSV row and plot then says n/N papers)")
     for name, text in bench.evaluate_flags.items():
         p.add_argument(f"--{name.replace('_', '-')}", dest=name, action="store_true", help=text)
     p.add_argument("--system", nargs="+", help="system names in the tables (default: the prediction files' stems)")

@@ -14,21 +14,32 @@ from typing import IO, Any
 JsonLine = tuple[int, str, Any, str | None]
 
 
+def line_ref(path: str | Path, number: int) -> str:
+    """``FILE:LINE``, the one way every message names a line of a file (1-based, as editors and compilers do)."""
+    return f"{path}:{number}"
+
+
 def parse_json_lines(lines: Iterator[str] | list[str]) -> Iterator[JsonLine]:
     """Each non-blank line of `lines`, parsed; a line that is not JSON comes with the reason instead."""
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            yield number, line, json.loads(line), None
+            value = json.loads(line)
         except json.JSONDecodeError as err:
             yield number, line, None, f"not valid JSON ({err.msg})"
+        except ValueError as err:  # an integer of more than 4,300 digits, which Python refuses to read
+            yield number, line, None, f"not valid JSON ({err})"
+        except RecursionError:  # arrays or objects nested thousands deep
+            yield number, line, None, "not valid JSON (nested too deeply)"
+        else:
+            yield number, line, value, None
 
 
 def iter_json_lines(path: str | Path) -> Iterator[JsonLine]:
     """Each non-blank line of the file at `path`, parsed (see `parse_json_lines`); read lazily. A line that is not
     UTF-8 raises `ValueError` naming the file, the line and the byte offset (a latin-1 or binary file)."""
-    yield from parse_json_lines(decoded_lines(path))
+    return parse_json_lines(decoded_lines(path))
 
 
 def decoded_lines(path: str | Path) -> Iterator[str]:
@@ -42,7 +53,7 @@ def decoded_lines(path: str | Path) -> Iterator[str]:
                 yield data.decode("utf-8")
             except UnicodeDecodeError as err:
                 at = offset + (len(raw) - len(data)) + err.start
-                raise ValueError(f"{path}:{number}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset {at}); "
+                raise ValueError(f"{line_ref(path, number)}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset {at}); "
                                  "save the file as UTF-8") from None
             offset += len(raw)
 
@@ -53,9 +64,9 @@ def read_json_lines(path: str | Path, objects: bool = True) -> list[Any]:
     values = []
     for number, _, value, problem in iter_json_lines(path):
         if problem is not None:
-            raise ValueError(f"{path}, line {number}: {problem}")
+            raise ValueError(f"{line_ref(path, number)}: {problem}")
         if objects and not isinstance(value, dict):
-            raise ValueError(f"{path}, line {number}: not a JSON object")
+            raise ValueError(f"{line_ref(path, number)}: not a JSON object")
         values.append(value)
     return values
 

@@ -13,12 +13,12 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sciwrite.core.jsonl import JsonLine, iter_json_lines
+from sciwrite.core.jsonl import JsonLine, iter_json_lines, line_ref
 from sciwrite.core.paths import cache_root
 
 logger = logging.getLogger(__name__)
@@ -99,6 +99,15 @@ def malformed_records(path: str | Path, problems: Sequence[str]) -> str:
     return f"{path}: {len(problems)} malformed prediction record(s):\n  {listed}{more}"
 
 
+def rejected_lines_text(path: str | Path, rejected: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What a report prints of a file's rejected lines: the first `MAX_LISTED_PROBLEMS` as ``rejected: FILE:LINE:
+    problem``, then how many more (all of them are in ``rejected.jsonl``)."""
+    lines = [f"rejected: {line_ref(path, item['line'])}: {item['problem']}" for item in rejected[:MAX_LISTED_PROBLEMS]]
+    if len(rejected) > MAX_LISTED_PROBLEMS:
+        lines.append(f"rejected: ... and {len(rejected) - MAX_LISTED_PROBLEMS} more lines (all in rejected.jsonl)")
+    return lines
+
+
 def write_rejected(out_dir: Path, rejected: Sequence[Mapping[str, Any]]) -> Path | None:
     """``rejected.jsonl`` in `out_dir` with the rejected lines (its path), or no such file when there are none: a
     stale one from an earlier run would mislead."""
@@ -111,30 +120,40 @@ def write_rejected(out_dir: Path, rejected: Sequence[Mapping[str, Any]]) -> Path
 
 
 def reject_or_keep(path: str | Path, rejected: Sequence[dict[str, Any]], policy: str) -> None:
-    """Raise for `rejected` lines under the ``error`` policy (every line named); log them under ``skip``."""
+    """Raise for `rejected` lines under the ``error`` policy (every line counted, the first `MAX_LISTED_PROBLEMS`
+    named); log the first of them and a count under ``skip``."""
     check_bad_records(policy)
     if not rejected:
         return
     if policy == "error":
-        problems = [f"line {item['line']}: {item['problem']}" for item in rejected]
+        problems = [f"{line_ref(path, item['line'])}: {item['problem']}" for item in rejected]
         raise ValueError(malformed_records(path, problems) + "\n(fix them, or pass --bad-records skip to score the "
                          "good lines and list these in rejected.jsonl)")
-    for item in rejected:
-        logger.warning("%s, line %d: %s (not scored; written to rejected.jsonl)", path, item["line"], item["problem"])
+    for item in rejected[:MAX_LISTED_PROBLEMS]:
+        logger.warning("%s: %s (not scored; written to rejected.jsonl)", line_ref(path, item["line"]), item["problem"])
+    if len(rejected) > MAX_LISTED_PROBLEMS:  # a file of 300,000 bad lines must not print 300,000 warnings
+        logger.warning("%s: ... and %d more lines not scored (every one in rejected.jsonl)", path,
+                       len(rejected) - MAX_LISTED_PROBLEMS)
+
+
+#: A benchmark's own check of one well-formed record (e.g. RWGBench: its cited doc_ids are in the corpus): why the
+#: record cannot be scored, or None. It runs while the file is read, so its problem is named ``FILE:LINE``.
+RecordCheck = Callable[[dict[str, Any]], str | None]
 
 
 def read_prediction_records(path: str | Path, *, text_is: str = "the generated related-work section",
-                            candidates: bool = True, bad_records: str = "error"
+                            candidates: bool = True, bad_records: str = "error", check: RecordCheck | None = None
                             ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(records, rejected) of a prediction file; each rejected line is ``{line, problem, content}``. A paper_id
     seen again with a different prediction is rejected too (the first is scored); a repeat of the same one counts
-    once. Under `bad_records` ``error`` any rejected line raises (`reject_or_keep`)."""
+    once; a record `check` refuses is rejected. Under `bad_records` ``error`` any rejected line raises
+    (`reject_or_keep`)."""
     records: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
     first_line: dict[str, tuple[int, str]] = {}
     lines = json_lines(path)
     for number, line, record, problem in lines:
-        problem = problem or record_problem(record, text_is=text_is, candidates=candidates)
+        problem = problem or record_problem(record, text_is=text_is, candidates=candidates, check=check)
         if problem is None:
             content = json.dumps([record["text"], record.get("candidates") if candidates else None])
             if record["paper_id"] in first_line:
@@ -159,13 +178,14 @@ def empty_file(path: str | Path) -> str:
     return f"{path}: the file is empty: no prediction line (was the generation run, and did it write here?)"
 
 
-def read_predictions(path: str | Path) -> list[dict[str, Any]]:
-    """The records of a JSON Lines prediction file; a `ValueError` lists every malformed line and field."""
+def read_predictions(path: str | Path, check: RecordCheck | None = None) -> list[dict[str, Any]]:
+    """The records of a JSON Lines prediction file; a `ValueError` lists every malformed line and field (and every
+    record `check` refuses), each named ``FILE:LINE``."""
     records, problems = [], []
     for number, _, record, problem in json_lines(path):
-        problem = problem or record_problem(record)
+        problem = problem or record_problem(record, check=check)
         if problem:
-            problems.append(f"line {number}: {problem}")
+            problems.append(f"{line_ref(path, number)}: {problem}")
         else:
             records.append(record)
     if not records and not problems:
@@ -176,9 +196,10 @@ def read_predictions(path: str | Path) -> list[dict[str, Any]]:
 
 
 def record_problem(record: Any, text_is: str = "the generated related-work section",
-                   candidates: bool = True) -> str | None:
+                   candidates: bool = True, check: RecordCheck | None = None) -> str | None:
     """What is wrong with one prediction record (naming the field), or None. `text_is` says what `text` holds;
-    `candidates` whether the record must carry its candidate doc_ids (RWGBench) or not (SciIG)."""
+    `candidates` whether the record must carry its candidate doc_ids (RWGBench) or not (SciIG); `check`, the
+    benchmark's own test of a well-formed record."""
     if not isinstance(record, dict):
         return f"expected a JSON object, got {type(record).__name__}"
     if "cost_source" in record and "purpose" in record and "text" not in record and "pred" not in record:
@@ -192,7 +213,7 @@ def record_problem(record: Any, text_is: str = "the generated related-work secti
         ids = record.get("candidates")
         if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids):
             return f"(paper_id {paper_id!r}) field 'candidates' must be a list of doc_id strings"
-    return None
+    return check(record) if check is not None else None
 
 
 @dataclass

@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from sciwrite.core.jsonl import iter_json_lines, parse_json_lines
+from sciwrite.core.jsonl import iter_json_lines, line_ref, parse_json_lines
 from sciwrite.llm.backends import scrub_keys
 from sciwrite.llm.ledger import UsageLedger
 from sciwrite.llm.types import Backend, BudgetExceededError, Completion, GenerationError, GenerationSettings, Message
@@ -197,7 +197,7 @@ def written_paper_ids(out_path: Path) -> set[str]:
     done = set()
     for number, _, record, problem in parse_json_lines(data.decode("utf-8").splitlines()):
         if problem is not None:
-            raise ValueError(f"{out_path}, line {number}: {problem}; fix or remove the line to resume")
+            raise ValueError(f"{line_ref(out_path, number)}: {problem}; fix or remove the line to resume")
         if isinstance(record, dict) and isinstance(record.get("paper_id"), str):
             done.add(record["paper_id"])
     return done
@@ -210,7 +210,7 @@ def read_failures(path: Path) -> list[dict[str, Any]]:
     failures: dict[str, dict[str, Any]] = {}
     for number, _, item, problem in iter_json_lines(path):
         if problem is not None:
-            logger.warning("%s, line %d: %s; skipped", path, number, problem)
+            logger.warning("%s: %s; skipped", line_ref(path, number), problem)
             continue
         if isinstance(item, dict) and isinstance(item.get("record"), dict) \
                 and isinstance(item["record"].get("paper_id"), str):

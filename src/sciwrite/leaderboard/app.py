@@ -343,19 +343,26 @@ def _submit_tab(board: Leaderboard, benchmarks: list[str]) -> None:
             model = gr.Textbox(label="Model", elem_id="submit-model")
             method = gr.Textbox(label="Method", elem_id="submit-method")
             retriever = gr.Textbox(label="Retriever", elem_id="submit-retriever")
+        login = board.settings.hub_login
         with gr.Row():
             weights = gr.Radio(label="Weights", choices=list(WEIGHTS), value=None, elem_id="submit-weights")
             url = gr.Textbox(label="Paper or code URL (http/https)", elem_id="submit-url")
-            submitter = gr.Textbox(label="Your name or Hub user name", elem_id="submit-submitter")
+            # On a Space with a Hub login the submitter is the signed-in user (the typed name is not used).
+            submitter = gr.Textbox(label="Your name or Hub user name", elem_id="submit-submitter", visible=not login)
+        if login:
+            gr.LoginButton()
         send = gr.Button("Submit", variant="primary", elem_id="submit-button")
         outcome = gr.Textbox(label="Result", interactive=False, lines=6, elem_id="submit-result")
 
         def submit(name: str, content: bytes | None, hub: str, system_name: str, model_name: str, method_name: str,
-                   retriever_name: str, weights_value: str | None, link: str, who: str) -> str:
+                   retriever_name: str, weights_value: str | None, link: str, who: str,
+                   profile: gr.OAuthProfile | None = None, request: gr.Request | None = None) -> str:
             form = SubmissionForm(benchmark=name, system=system_name or "", submitter=who or "", model=model_name or "",
                                   method=method_name or "", retriever=retriever_name or "", weights=weights_value or "",
                                   url=link or "")
-            result = board.submit(form, content=content, hub_id=hub or None)
+            address = request.client.host if request is not None and request.client is not None else None
+            result = board.submit(form, content=content, hub_id=hub or None,
+                                  hub_user=profile.username if profile is not None else None, address=address)
             if not result.accepted:
                 return "Not accepted:\n" + "\n".join(f"- {p}" for p in result.problems)
             s = result.submission
@@ -434,9 +441,13 @@ def launch(board: Leaderboard, host: str = "127.0.0.1", port: int | None = None,
     The worker beats every `heartbeat_s` seconds, looks at an empty queue every `poll_s` seconds and retries a
     RUNNING submission whose heartbeat is older than `stale_after_s`. `concurrency` is the queue's default limit
     per event; `launch_options` go to `gr.Blocks.launch` (pass ``prevent_thread_lock=True`` to get the handle back
-    while the server runs).
+    while the server runs; ``show_error`` is on unless given: every refused call gets its reason).
     """
     quiet_gradio_queue_warnings()
+    # Without show_error, a call Gradio refuses before the app sees it (a file path it will not read, a value
+    # that is not a file) answers an API client {"error": null}; with it, the reason. The app's own handlers
+    # answer every expected problem in their outputs, and the page holds no secret a message could reveal.
+    launch_options.setdefault("show_error", True)
     running = None
     if worker:
         running = board.make_worker(evaluator, heartbeat_s=heartbeat_s, stale_after_s=stale_after_s)

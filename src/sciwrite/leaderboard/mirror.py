@@ -155,7 +155,9 @@ class HubMirror:
 
     def _files(self, store: ResultsStore, sub: Submission) -> tuple[dict[str, bytes], dict[str, bytes]]:
         """(requests repo files, results repo files) of one submission, path -> content."""
-        request_files = {request_path(sub.benchmark, sub.id): _json_bytes(sub.to_dict()),
+        # The client (a Hub user or an address) is the rate limit's, and an address is not for a public repo.
+        request = {k: v for k, v in sub.to_dict().items() if k != "client"}
+        request_files = {request_path(sub.benchmark, sub.id): _json_bytes(request),
                          predictions_path(sub.benchmark, sub.id): store.predictions(sub.id).encode("utf-8")}
         result_files: dict[str, bytes] = {}
         if sub.status == FINISHED:

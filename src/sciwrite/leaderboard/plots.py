@@ -49,9 +49,11 @@ def _error(row: Mapping[str, Any], key: str) -> tuple[float, float]:
 
 
 def _names(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The system names of `rows`, each followed by its scoring condition when they span several."""
+    """The system names of `rows` (a partial one followed by its n/N papers), each followed by its scoring
+    condition when they span several."""
     conditions = [row_condition(r).label for r in rows]
-    names = [str(r.get("system", "")) for r in rows]
+    names = [str(r.get("system", "")) + (f" ({r.get('papers')} papers)" if r.get("complete") is False else "")
+             for r in rows]
     if len(set(conditions)) <= 1:
         return names
     return [f"{name} [{condition}]" for name, condition in zip(names, conditions)]

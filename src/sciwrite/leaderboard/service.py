@@ -10,7 +10,7 @@ import os
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from sciwrite.leaderboard.drilldown import BenchmarkPapers
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.mirror import HubMirror
 from sciwrite.leaderboard.store import DuplicateSubmissionError, RateLimitedError, ResultsStore, Submission
-from sciwrite.leaderboard.submission import HUB_ID, MAX_BYTES, SubmissionForm, check_predictions, form_problems
+from sciwrite.leaderboard.submission import HUB_ID, MAX_BYTES, SubmissionForm, check_predictions, form_problems, mib
 from sciwrite.leaderboard.worker import Worker
 
 logger = logging.getLogger(__name__)
@@ -37,8 +37,10 @@ class BoardSettings:
     splits: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_SPLITS))  # benchmark -> split / config
     sources: Mapping[str, str | None] = field(default_factory=dict)  # benchmark -> local folder or Hub dataset id
     max_bytes: int = MAX_BYTES
-    rate_limit: int = 10  # submissions per submitter ...
+    rate_limit: int = 10  # submissions per submitter (and per client: a Hub user, or an address) ...
     rate_window_s: float = 24 * 3600.0  # ... in this many seconds
+    #: Submitting needs a Hub login (a Space with ``hf_oauth``): the submitter and the rate limit are the Hub user's.
+    hub_login: bool = False
 
 
 @dataclass
@@ -94,11 +96,18 @@ class Leaderboard:
     # -- submitting ---------------------------------------------------------------------------------------------
 
     def submit(self, form: SubmissionForm, content: bytes | None = None, hub_id: str | None = None,
-               now: float | None = None) -> SubmitOutcome:
+               now: float | None = None, *, hub_user: str | None = None, address: str | None = None) -> SubmitOutcome:
         """Check and queue a submission given as file `content` or as the Hub id of a run pushed with
-        `sciwrite push` (``org/name[:config]``); every problem found is returned at once."""
+        `sciwrite push` (``org/name[:config]``); every problem found is returned at once. `hub_user` (the Hub login)
+        is the submitter and the rate limit's key; without it (locally) the rate limit counts the typed submitter
+        and the client's `address` both. A board with `BoardSettings.hub_login` refuses a submission without one."""
         form = form.cleaned()
+        if hub_user:
+            form = replace(form, submitter=hub_user)
+        client = f"hub:{hub_user}" if hub_user else (f"address:{address}" if address else "")
         problems = form_problems(form, self.benchmarks)
+        if self.settings.hub_login and not hub_user:
+            problems.insert(0, "login: sign in with your Hugging Face account to submit (the button above the form)")
         hub_id = (hub_id or "").strip() or None
         if (content is None) == (hub_id is None):
             problems.append("predictions: upload a JSON Lines file or give a Hub dataset id (one of the two)")
@@ -112,8 +121,8 @@ class Leaderboard:
             except Exception as err:  # a missing or private repo: say so, queue nothing
                 return SubmitOutcome(None, [f"hub id: could not load {hub_id!r}: {err}"])
             if path.stat().st_size > self.settings.max_bytes:
-                return SubmitOutcome(None, [f"hub id: {hub_id!r} holds more than {self.settings.max_bytes / 1e6:.1f} "
-                                            "MB of predictions"])
+                return SubmitOutcome(None, [f"hub id: {hub_id!r} holds {mib(path.stat().st_size, round_up=True)} of predictions; the "
+                                            f"limit is {mib(self.settings.max_bytes)}"])
             content = path.read_bytes()
         assert content is not None
         ids, excluded = self.split_ids(form.benchmark)
@@ -125,7 +134,8 @@ class Leaderboard:
             submission = self.store.add_submission(
                 benchmark=form.benchmark, split=self.split_of(form.benchmark), system=form.system,
                 submitter=form.submitter, model=form.model, method=form.method, retriever=form.retriever,
-                weights=form.weights, url=form.url, source=hub_id or "upload", predictions_jsonl=checked.text,
+                weights=form.weights, url=form.url, client=client, source=hub_id or "upload",
+                predictions_jsonl=checked.text,
                 sha256=checked.sha256, n_predictions=len(checked.records), now=now,
                 rate_limit=(self.settings.rate_limit, self.settings.rate_window_s))
         except (DuplicateSubmissionError, RateLimitedError) as err:
@@ -173,6 +183,12 @@ class Leaderboard:
         evaluator = evaluator or SuiteEvaluator(sources=dict(self.settings.sources))
         profile = evaluator.resolved_profile() if isinstance(evaluator, SuiteEvaluator) else ""
         return Worker(self.store, evaluator, profile=profile, on_change=self.sync_mirror, **options)
+
+
+def space_has_login() -> bool:
+    """Whether this process is a Hugging Face Space with the Hub login on (``hf_oauth: true`` in its card, which
+    makes the Space set ``OAUTH_CLIENT_ID``)."""
+    return bool(os.environ.get("SPACE_ID") and os.environ.get("OAUTH_CLIENT_ID"))
 
 
 def open_board(store: str | Path | None = None, settings: BoardSettings | None = None,

@@ -47,6 +47,7 @@ CREATE TABLE IF NOT EXISTS submissions (
     weights TEXT NOT NULL DEFAULT '',
     url TEXT NOT NULL DEFAULT '',
     submitter TEXT NOT NULL,
+    client TEXT NOT NULL DEFAULT '',
     source TEXT NOT NULL DEFAULT 'upload',
     sha256 TEXT NOT NULL,
     n_predictions INTEGER NOT NULL DEFAULT 0,
@@ -88,6 +89,10 @@ CREATE TABLE IF NOT EXISTS paper_scores (
 """
 
 
+#: Columns added after the first release, with their definitions: a store written before gets them on open.
+_ADDED_COLUMNS = {"client": "TEXT NOT NULL DEFAULT ''"}
+
+
 class DuplicateSubmissionError(ValueError):
     """The same predictions (by sha256) were already submitted for this benchmark and split."""
 
@@ -123,6 +128,7 @@ class Submission:
     retriever: str = ""
     weights: str = ""
     url: str = ""
+    client: str = ""  # who submitted, for the rate limit: "hub:<user>" on a Space, else the client's address
     source: str = "upload"
     n_predictions: int = 0
     error: str = ""
@@ -161,6 +167,11 @@ class ResultsStore:
         with self._connect() as conn:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(_SCHEMA)
+            present = {row["name"] for row in conn.execute("PRAGMA table_info(submissions)")}
+            for column, definition in _ADDED_COLUMNS.items():
+                if column not in present:
+                    conn.execute(f"ALTER TABLE submissions ADD COLUMN {column} {definition}")
+            conn.execute("CREATE INDEX IF NOT EXISTS submissions_client ON submissions (client, submitted_at)")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -195,8 +206,10 @@ class ResultsStore:
         """Record a submission and its predictions (and, for an already-scored run, its `summary` and per-paper
         `rows`) in one transaction; `DuplicateSubmissionError` when the same predictions are already there for this
         benchmark and split. `form` holds the other text columns (model, method, retriever, weights, url, source,
-        profile, error) and, for a restore, the timestamps and counters. `rate_limit` (n, seconds) refuses, in the
-        same transaction, a submitter who already made n submissions in the last `seconds` (`RateLimitedError`)."""
+        profile, error, client) and, for a restore, the timestamps and counters. `rate_limit` (n, seconds) refuses,
+        in the same transaction, a submitter name or a `client` (``form["client"]``: the Hub user or the client
+        address) that already made n submissions in the last `seconds` (`RateLimitedError`): a new name typed
+        from the same address counts against that address."""
         unknown = set(form) - set(_COLUMNS) - {"mirrored_at"}
         if unknown:
             raise TypeError(f"unknown submission field(s) {sorted(unknown)}")
@@ -213,12 +226,7 @@ class ResultsStore:
             if existing is not None:
                 raise DuplicateSubmissionError(_submission(existing))
             if rate_limit is not None:
-                allowed, window = rate_limit
-                recent = conn.execute("SELECT COUNT(*) FROM submissions WHERE submitter=? AND submitted_at>?",
-                                      (submitter, now - window)).fetchone()[0]
-                if recent >= allowed:
-                    raise RateLimitedError(f"submitter {submitter!r} has made {recent} submissions in the last "
-                                      f"{window / 3600:g} h; the limit is {allowed}. Please try again later.")
+                self._check_rate(conn, submitter, row.get("client") or "", now, *rate_limit)
             conn.execute(f"INSERT INTO submissions ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                          tuple(row.values()))
             conn.execute("INSERT INTO predictions (submission_id, jsonl) VALUES (?, ?)", (row["id"], predictions_jsonl))
@@ -226,6 +234,20 @@ class ResultsStore:
             if summary is not None:
                 self._write_results(conn, row["id"], summary, rows)
         return self.get(row["id"])
+
+    @staticmethod
+    def _check_rate(conn: sqlite3.Connection, submitter: str, client: str, now: float, allowed: int,
+                    window: float) -> None:
+        """`RateLimitedError` when the submitter name, or the client, has `allowed` submissions in `window` s."""
+        keys = [("submitter", submitter, f"submitter {submitter!r}")]
+        if client:
+            keys.append(("client", client, "this account" if client.startswith("hub:") else "this address"))
+        for column, value, who in keys:
+            recent = conn.execute(f"SELECT COUNT(*) FROM submissions WHERE {column}=? AND submitted_at>?",
+                                  (value, now - window)).fetchone()[0]
+            if recent >= allowed:
+                raise RateLimitedError(f"{who} has made {recent} submissions in the last {window / 3600:g} h; the "
+                                       f"limit is {allowed}. Please try again later.")
 
     def get(self, submission_id: str) -> Submission:
         """The submission with this id; `KeyError` naming it when there is none."""

@@ -4,22 +4,26 @@ Every problem is found at once and said in one line naming the field, the line o
 everything in one go: the form's fields (lengths, an http(s) URL, open/closed weights), the file (size, UTF-8,
 one JSON object per line with the benchmark's fields, no paper_id twice), its paper_ids against the split (none
 unknown, none missing: a mean over a subset of papers is not comparable with the others), a duplicate of an
-earlier submission (sha256 of the bytes), and the submitter's rate limit. Nothing here touches the file system
+earlier submission (`content_digest`: the sha256 of the scored content, so that a reordered file or another
+line ending is the same submission), and the submitter's rate limit. Nothing here touches the file system
 with a name a user chose: the predictions arrive as bytes.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sciwrite.core.jsonl import parse_json_lines
 from sciwrite.core.predictions import record_problem, with_text
 
-#: Submissions larger than this are refused (the RWGBench test split's predictions are a few MB).
+#: Submissions larger than this are refused (the RWGBench test split's predictions are a few MiB). Sizes are said
+#: in MiB everywhere (`mib`).
 MAX_BYTES = 20 * 1024 * 1024
 #: Longest accepted value of each form field.
 FIELD_LIMITS = {"system": 80, "model": 120, "method": 60, "retriever": 60, "submitter": 64, "url": 300}
@@ -51,12 +55,29 @@ class SubmissionForm:
 
 @dataclass
 class CheckedPredictions:
-    """A predictions file that passed (or failed) the checks: its records, digest and problems."""
+    """A predictions file that passed (or failed) the checks: its records, `content_digest` and problems."""
 
     text: str
     sha256: str
     records: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+
+
+def mib(n_bytes: int | float, round_up: bool = False) -> str:
+    """A size in the one unit the board states limits in: ``"20 MiB"``, ``"21.05 MiB"``; `round_up` for a size
+    over a limit, so that it never prints as the limit itself."""
+    value = n_bytes / 2**20
+    value = math.ceil(value * 100) / 100 if round_up else value
+    return f"{value:.2f}".rstrip("0").rstrip(".") + " MiB"
+
+
+def content_digest(records: Sequence[Mapping[str, Any]], candidates: bool) -> str:
+    """The sha256 of what is scored: each record's paper_id, text (white space normalised) and, with `candidates`,
+    candidate list, sorted by paper_id. Line order, line endings, a BOM, blank lines, key order and unscored
+    fields do not change it, so the same predictions cannot be submitted twice as "new"."""
+    items = sorted([r["paper_id"], " ".join(r["text"].split()), *([r.get("candidates")] if candidates else [])]
+                   for r in records)
+    return hashlib.sha256(json.dumps(items, ensure_ascii=False, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 
 def form_problems(form: SubmissionForm, benchmarks: Collection[str]) -> list[str]:
@@ -85,15 +106,14 @@ def check_predictions(content: bytes, benchmark: str, paper_ids: Collection[str]
     """Check a predictions file's bytes against a split's `paper_ids`; `candidates` says whether each record must
     list its candidate doc_ids (RWGBench). `excluded` maps paper_ids the split holds but never scores to why
     (SciIG's holdout papers): predictions for them are reported as problems too."""
-    digest = hashlib.sha256(content).hexdigest()
     if len(content) > max_bytes:
-        return CheckedPredictions("", digest, problems=[
-            f"file: {len(content) / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.1f} MB"])
+        return CheckedPredictions("", "", problems=[f"file: {mib(len(content), round_up=True)}; the limit is {mib(max_bytes)}"])
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        return CheckedPredictions("", digest, problems=[f"file: not UTF-8 text (byte {err.start})"])
-    checked = CheckedPredictions(text, digest)
+        return CheckedPredictions("", "", problems=[f"file: not UTF-8 text (byte 0x{content[err.start]:02x} at offset "
+                                                    f"{err.start})"])
+    checked = CheckedPredictions(text, "")
     kinds: dict[str, list[str]] = {}
     first_line: dict[str, int] = {}
     what = "the generated related-work section" if candidates else "the generated introduction"
@@ -126,4 +146,5 @@ def check_predictions(content: bytes, benchmark: str, paper_ids: Collection[str]
         checked.problems += lines[:LISTED]
         if len(lines) > LISTED:
             checked.problems.append(f"... and {len(lines) - LISTED} more like the above")
+    checked.sha256 = content_digest(checked.records, candidates)
     return checked

@@ -19,6 +19,7 @@ import pandas as pd
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.coverage import coverage_of
 from sciwrite.core.provenance import schema_version_of
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.leaderboard.conditions import condition_order, row_condition, summary_condition
@@ -36,7 +37,7 @@ SEARCH_FIELDS = ("system", "model", "method", "retriever")
 FILTER_FIELDS = {"models": "model", "methods": "method", "retrievers": "retriever", "conditions": "condition"}
 #: Leading text columns of the displayed frame, and the row field each shows.
 DISPLAY_INFO = {"Rank": None, "Scored under": "condition", "System": "system", "Model": "model", "Method": "method", "Retriever": "retriever",
-                "Weights": "weights", "Profile": "profile", "Judge": "judge", "Papers": "n_papers"}
+                "Weights": "weights", "Profile": "profile", "Judge": "judge", "Papers": "papers"}
 #: Pixel widths of the leading columns, and of every metric column: wide enough that no header word is split
 #: across lines and "0.412 [0.380, 0.440]" fits on one (without them the browser squeezes the headers of columns
 #: whose cells are short, "–", down to a letter a line).
@@ -80,7 +81,7 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
     """One tidy row per FINISHED submission of `benchmark` (and `split`), oldest first: the submission's fields
     (id, system, model, method, retriever, weights, url, split), ``profile``, ``judge`` (`judge_text`),
     ``judge_model`` ("" without a judge, None when unknown) and ``condition`` (its label) of the row's scoring
-    condition (`summary_condition`), ``schema_version``, ``n_papers``, per metric ``<key>``, ``<key>_low`` and
+    condition (`summary_condition`), ``schema_version``, ``n_papers``, ``papers`` (`papers_text`) and ``complete``, per metric ``<key>``, ``<key>_low`` and
     ``<key>_high`` (floats or None), and the summary's ``not_computed`` / ``interval_notes`` (metric -> reason)
     for `not_computed_note`."""
     bench = as_benchmark(benchmark)
@@ -92,6 +93,7 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
         row["judge"] = judge_text(summary)
         row["schema_version"] = schema_version_of(summary)
         row["n_papers"] = summary.get("n_papers")
+        row["papers"], row["complete"] = papers_text(summary), coverage_of(summary).complete
         intervals = summary.get("intervals") or {}
         for key in bench.metrics:
             low, high = (list(intervals.get(key) or []) + [None, None])[:2]
@@ -100,6 +102,13 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
         row["interval_notes"] = dict(summary.get("interval_notes") or {})
         rows.append(row)
     return rows
+
+
+def papers_text(summary: Mapping[str, Any]) -> str:
+    """The Papers cell: the count (the whole split), or ``n/N`` when the summary covers part of it
+    (`sciwrite.core.coverage`; the board itself only scores complete submissions)."""
+    coverage = coverage_of(summary)
+    return str(summary.get("n_papers") or "") if coverage.complete else coverage.fraction
 
 
 def judge_text(summary: Mapping[str, Any]) -> str:
@@ -227,5 +236,5 @@ def not_computed_note(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
 
 
 __all__ = ["LOWER_IS_BETTER", "MISSING", "ci_text", "column_widths", "filter_choices", "higher_is_better", "leaderboard_frame",
-           "leaderboard_rows", "metric_columns", "metric_labels", "not_computed_note", "number", "ranked_rows",
+           "leaderboard_rows", "metric_columns", "metric_labels", "not_computed_note", "number", "papers_text", "ranked_rows",
            "sort_rows"]

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from sciwrite.core.jsonl import iter_json_lines, read_json_lines
+from sciwrite.core.jsonl import iter_json_lines, line_ref, read_json_lines
 
 #: (paper_id, system): one rated output.
 Item = tuple[str, str]
@@ -44,7 +44,7 @@ def read_ratings(path: str | Path) -> dict[str, dict[Item, float]]:
     raises `ValueError` naming the file, the line and the field."""
     sums: dict[str, dict[Item, list[float]]] = defaultdict(lambda: defaultdict(list))
     for number, _, value, problem in iter_json_lines(path):
-        where = f"{path}, line {number}"
+        where = line_ref(path, number)
         if problem is not None:
             raise ValueError(f"{where}: {problem}")
         if not isinstance(value, dict):

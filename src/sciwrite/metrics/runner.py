@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.coverage import Coverage, check_complete
 from sciwrite.core.engine import LOCAL, RAY, check_engine
 from sciwrite.core.predictions import check_bad_records
 from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance
@@ -93,9 +94,11 @@ def evaluate_files(steps: EvaluationSteps, predictions: Sequence[str | Path], sp
                    judge_options: Mapping[str, Any] | None = None, batch_size: int = 64, show_progress: bool = True,
                    bootstrap: int = 1000, seed: int = 0, engine: str = LOCAL, ray_address: str | None = None,
                    ray_actors: int | None = None, bad_records: str = "error", suite: Any = None,
-                   system_folders: bool = True, **flags: Any) -> list[dict[str, Any]]:
+                   system_folders: bool = True, require_complete: bool = False, **flags: Any) -> list[dict[str, Any]]:
     """Score each prediction file on `split`; one summary per file (system), each written to ``out_dir/<system>/``
-    (to `out_dir` itself with `system_folders` False, for one file). `suite`: models already loaded."""
+    (to `out_dir` itself with `system_folders` False, for one file). `suite`: models already loaded. Each summary
+    records its ``coverage`` (papers scored of the split's, `sciwrite.core.coverage`); `require_complete` (the CLI's
+    ``--require-complete``) makes a file that leaves papers out an error, before any model loads."""
     check_engine(engine)
     check_bad_records(bad_records)
     started = time.time()
@@ -108,6 +111,9 @@ def evaluate_files(steps: EvaluationSteps, predictions: Sequence[str | Path], sp
                                  "folder")
     opened = steps.open_split(split, source)
     files = [steps.read(path, opened, bad_records, **flags) for path in predictions]
+    split_ids = list(opened.papers["paper_id"])
+    if require_complete:
+        check_complete({str(file.path): [t["paper_id"] for t in file.targets] for file in files}, split_ids)
     if engine == RAY:
         options = {"profile": profile, "models": models, "metrics": metrics, "judge_options": judge_options}
         scored, suite = steps.score_on_ray(files, opened, options, batch_size, ray_address, ray_actors, show_progress)
@@ -118,6 +124,7 @@ def evaluate_files(steps: EvaluationSteps, predictions: Sequence[str | Path], sp
     for file, system, (rows, timings) in zip(files, names, scored):
         body = steps.summarize(file, rows, timings, suite, system=system, split_name=split, split=opened,
                                bootstrap=bootstrap, seed=seed, judge_options=judge_options, **flags)
+        body["coverage"] = Coverage(len(file.targets), len(split_ids)).as_dict()
         summary = {"schema_version": SUMMARY_SCHEMA_VERSION, **body, "provenance": provenance(
             benchmark=steps.benchmark, config=opened.config, dataset=opened.papers, profile=body.get("profile"),
             models=body.get("models", {}), judge=judge_provenance(body), templates=steps.templates,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.coverage import with_coverage
 from sciwrite.core.tables import format_table, plot_metric_bars, write_table
 from sciwrite.generation.extractive import ExtractiveRWGBench
 from sciwrite.generation.quickstart_run import QuickstartRun, say
@@ -107,7 +108,7 @@ def _plot_systems(summaries: list[dict[str, Any]], path: Path, title: str) -> Pa
     """Grouped bars, one group per computed 0-1 metric (Table 2 labels), one bar per system."""
     labels = {key: label for columns in TABLE2_GROUPS.values() for key, label in columns}
     metrics = [k for k in PLOT_METRICS if summaries[0].get(k) is not None]
-    rows = [{"system": s["system"], **{labels[k]: s[k] for k in metrics}} for s in summaries]
+    rows = [{"system": with_coverage(s["system"], s), **{labels[k]: s[k] for k in metrics}} for s in summaries]
     return plot_metric_bars(rows, "system", [labels[k] for k in metrics], path, title=title)
 
 

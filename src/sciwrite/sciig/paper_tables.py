@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.commands import Option
+from sciwrite.core.coverage import with_coverage
 from sciwrite.core.paper_tables import PaperTable, TableData, TableRow, best_columns, number_cell
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 from sciwrite.sciig.data.loading import load_sciig
@@ -105,6 +106,11 @@ def _value(summary: Mapping[str, Any] | None, key: str) -> Any:
     return summary.get(key)
 
 
+def _labelled(label: str, summary: Mapping[str, Any] | None) -> str:
+    """A column's label, with its papers (n/N) when its summary covers part of the split."""
+    return label if summary is None else with_coverage(label, summary)
+
+
 def _metric_rows(rows: Sequence[tuple[str, str, str]], columns: Mapping[str, Mapping[str, Any] | None],
                  groups: Mapping[str, tuple[str, ...]]) -> tuple[TableRow, ...]:
     """One row per metric over the columns (column key -> summary), the best of each column group marked."""
@@ -132,7 +138,8 @@ def table2(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
               for d in SCIIG_CONFIGS if any(columns[c][0] == d for c in order)}
     rows = _metric_rows(TABLE2_ROWS, {c: columns[c][2] for c in order}, groups)
     return TableData("Table 2: Evaluation metrics categorized across standard and LLM-as-a-Judge criteria.",
-                     ("Category", "Metric"), tuple((c, columns[c][1]) for c in order), rows, groups=groups,
+                     ("Category", "Metric"), tuple((c, with_coverage(columns[c][1], columns[c][2])) for c in order),
+                     rows, groups=groups,
                      notes=("Highest values (per dataset) are marked. " + PERPLEXITY_NOTE,), merged_labels=1)
 
 
@@ -140,7 +147,8 @@ def table3(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
     """Table 3 from prompt level -> summary (`sciwrite.sciig.metrics.tables.summaries_by_column`)."""
     by_level = summaries_by_column(summaries)
     groups = {paradigm: tuple(level for _, level in columns) for paradigm, columns in TABLE3_COLUMNS.items()}
-    columns = tuple((level, label) for paradigm in TABLE3_COLUMNS.values() for label, level in paradigm)
+    columns = tuple((level, _labelled(label, by_level.get(level))) for paradigm in TABLE3_COLUMNS.values()
+                    for label, level in paradigm)
     rows = _metric_rows(TABLE3_ROWS, {level: by_level.get(level) for level, _ in columns},
                         {paradigm: tuple(level for level in members if level in by_level)
                          for paradigm, members in groups.items()})
@@ -169,7 +177,8 @@ def table4(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
                              f"and INPUTS one of {', '.join(INPUTS)}")
         by_column[f"{level}/{inputs}"] = summary
     groups = {level: tuple(f"{level}/{inputs}" for inputs in INPUTS) for level in TABLE4_LEVELS}
-    columns = tuple((key, INPUT_LABELS[key.split("/")[1]]) for keys in groups.values() for key in keys)
+    columns = tuple((key, _labelled(INPUT_LABELS[key.split("/")[1]], by_column.get(key)))
+                    for keys in groups.values() for key in keys)
     rows = _metric_rows(TABLE4_ROWS, {key: by_column.get(key) for key, _ in columns}, {})
     return TableData("Table 4: Ablation Study. Performance with different input configurations: Title-only, "
                      "Title+Abstract, and Title+Abstract+Related Work.", ("Category", "Metric"), columns, rows,

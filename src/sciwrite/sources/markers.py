@@ -5,28 +5,62 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-# One bracket holding numbers separated by commas/semicolons or ranges: [3], [1, 2], [1-3], [2; 5].
-MARKER_GROUP = re.compile(r"\[(\d+(?:\s*[-–,;]\s*\d+)*)\]")
+# A citation number: at most nine digits. A longer run of digits in brackets is no marker (and Python refuses to
+# read a number of more than 4,300 digits as an int).
+_NUMBER = r"\d{1,9}"
+#: What one marker bracket holds: numbers separated by commas/semicolons, or ranges: 3 / 1, 2 / 1-3 / 2; 5.
+MARKER_NUMBERS = rf"{_NUMBER}(?:\s*[-–,;]\s*{_NUMBER})*"
+# One bracket holding them: [3], [1, 2], [1-3], [2; 5].
+MARKER_GROUP = re.compile(rf"\[({MARKER_NUMBERS})\]")
 # Markers standing next to each other on one line, separated only by spaces, commas or semicolons.
-_ADJACENT = re.compile(r"\[(\d+(?:, \d+)*)\](?:[ \t,;]*\[(\d+(?:, \d+)*)\])+")
-_PARENTHESISED = re.compile(r"\([ \t]*((?:\[\d+(?:, \d+)*\][ \t,;]*)+)\)")
+_ADJACENT = re.compile(rf"\[({_NUMBER}(?:, {_NUMBER})*)\](?:[ \t,;]*\[({_NUMBER}(?:, {_NUMBER})*)\])+")
+_PARENTHESISED = re.compile(rf"\([ \t]*((?:\[{_NUMBER}(?:, {_NUMBER})*\][ \t,;]*)+)\)")
+_SEPARATOR = re.compile(r"\s*[,;]\s*")
+#: The widest range a group expands ([1-100] is 100 citations); a wider or descending one keeps its endpoints.
+MAX_RANGE = 100
+
+
+def group_spans(inner: str) -> list[tuple[int, int]]:
+    """'1, 3-5' -> [(1, 1), (3, 5)]: each number or expanded range of a marker group (what `MARKER_GROUP`
+    captures) as (first, last), in order; a descending range or one wider than `MAX_RANGE` gives its endpoints as
+    two numbers; a part that is neither is left out. String methods rather than a regex per part: a text may hold a
+    million markers."""
+    if inner.isdigit():  # "[3]", nearly every marker
+        return [(int(inner), int(inner))]
+    spans: list[tuple[int, int]] = []
+    for part in _SEPARATOR.split(inner) if ("," in inner or ";" in inner) else (inner,):
+        first, dash, last = part.replace("\u2013", "-").partition("-")
+        try:
+            lo, hi = int(first), int(last if dash else first)  # int() allows the spaces around a dash
+        except ValueError:
+            continue
+        if not dash:
+            spans.append((lo, lo))
+        elif 0 < hi - lo <= MAX_RANGE:
+            spans.append((lo, hi))
+        else:
+            spans += [(lo, lo), (hi, hi)]
+    return spans
 
 
 def expand_group(inner: str) -> list[int]:
-    """'1, 3-5' -> [1, 3, 4, 5]; a descending or huge range keeps its endpoints only."""
+    """'1, 3-5' -> [1, 3, 4, 5] (`group_spans`, each span's numbers)."""
     numbers: list[int] = []
-    for part in re.split(r"\s*[,;]\s*", inner.strip()):
-        if re.fullmatch(r"\d+\s*[-–]\s*\d+", part):
-            lo, hi = (int(x) for x in re.split(r"\s*[-–]\s*", part))
-            numbers.extend(range(lo, hi + 1) if 0 < hi - lo <= 100 else [lo, hi])
-        elif part.isdigit():
-            numbers.append(int(part))
+    for lo, hi in group_spans(inner):
+        numbers.extend(range(lo, hi + 1))
     return numbers
 
 
 def marker_numbers(text: str) -> list[int]:
     """Every marker number in `text`, in order of occurrence (with repeats)."""
-    return [n for m in MARKER_GROUP.finditer(text) for n in expand_group(m.group(1))]
+    numbers: list[int] = []
+    for inner in MARKER_GROUP.findall(text):  # findall, no match objects: markers by the million stay fast
+        if inner.isdigit():
+            numbers.append(int(inner))
+        else:
+            for lo, hi in group_spans(inner):
+                numbers.extend(range(lo, hi + 1))
+    return numbers
 
 
 def neutralize_markers(text: str) -> str:

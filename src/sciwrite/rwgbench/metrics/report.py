@@ -8,24 +8,28 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmark import table_labels
+from sciwrite.core.coverage import coverage_of, coverage_text, with_coverage
 from sciwrite.core.engine import LOCAL, ray_engine
 from sciwrite.core.paper_tables import TableData, TableRow, render_body
 from sciwrite.core.predictions import (
     JoinReport,
+    RecordCheck,
     join_by_paper_id,
     json_lines,
     read_prediction_records,
     read_predictions,
+    rejected_lines_text,
 )
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.metrics.judge import llm_record
 from sciwrite.metrics.runner import EvaluationSteps, OpenSplit, PredictionFile, ResultFiles, evaluate_files
 from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.metrics.formulas import resolve_citations
 from sciwrite.rwgbench.metrics.judge import JUDGE_TEMPLATES
 from sciwrite.rwgbench.metrics.suite import (
     PAPER_LABELS,
@@ -58,7 +62,8 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
                               judge_options: Mapping[str, Any] | None = None, missing_as_empty: bool = False,
                               batch_size: int = 64, show_progress: bool = True, bootstrap: int = 1000,
                               seed: int = 0, engine: str = LOCAL, ray_address: str | None = None,
-                              ray_actors: int | None = None, bad_records: str = "error") -> list[dict[str, Any]]:
+                              ray_actors: int | None = None, bad_records: str = "error",
+                              require_complete: bool = False) -> list[dict[str, Any]]:
     """Score each prediction file (JSON Lines) on `split`; returns one summary per file (system) and writes
     each system's tables to ``out_dir/<system>/``. The shared runner (`sciwrite.metrics.runner`) does it with
     RWGBench's steps (`EVALUATION`).
@@ -69,7 +74,8 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
     `missing_as_empty`; predictions for unknown papers are listed and ignored; a malformed line, or a paper_id
     predicted twice with different content, is an error naming every such line (`bad_records` ``error``), or is
     left out, counted in the join report and written to ``rejected.jsonl`` (``skip``). Every file is read and
-    joined before any model runs. Each summary carries a
+    joined before any model runs; `require_complete` makes a file that leaves papers of the split out an error
+    (every summary records its ``coverage``). Each summary carries a
     95% bootstrap interval of every Table 2 metric's mean over papers (``intervals``; `bootstrap` resamples,
     seeded by `seed`; 0 turns them off; see `sciwrite.stats`).
 
@@ -81,21 +87,23 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
                           profile=profile, models=models, metrics=metrics, judge_options=judge_options,
                           batch_size=batch_size, show_progress=show_progress, bootstrap=bootstrap, seed=seed,
                           engine=engine, ray_address=ray_address, ray_actors=ray_actors, bad_records=bad_records,
-                          missing_as_empty=missing_as_empty)
+                          require_complete=require_complete, missing_as_empty=missing_as_empty)
 
 
 def open_split(split: str, source: str | Path | None) -> OpenSplit:
-    """The split's papers and its corpus."""
+    """The split's papers, its corpus and the corpus's doc_ids (a prediction citing another is refused as read)."""
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
     paper_config, corpus_config = SPLITS[split]
+    corpus = load_rwgbench(corpus_config, source=source)
     return OpenSplit(paper_config, load_rwgbench(paper_config, source=source),
-                     {"corpus": load_rwgbench(corpus_config, source=source)})
+                     {"corpus": corpus, "doc_ids": frozenset(corpus["doc_id"])})
 
 
 def read_file(path: str | Path, split: OpenSplit, bad_records: str, missing_as_empty: bool = False) -> PredictionFile:
     """One prediction file joined to the split (`_joined`): texts, candidate lists and papers, in the split's order."""
-    pairs, join, rejected = _joined(path, split.papers, split.config, missing_as_empty, bad_records)
+    pairs, join, rejected = _joined(path, split.papers, split.config, missing_as_empty, bad_records,
+                                    check=cites_the_corpus(split.extra["doc_ids"], set(split.papers["paper_id"])))
     return PredictionFile(path, [r["text"] for r, _ in pairs], split.papers.select([j for _, j in pairs]).to_list(),
                           rejected, context={"pairs": pairs, "join": join,
                                              "candidates": [r.get("candidates") or [] for r, _ in pairs]})
@@ -155,14 +163,31 @@ def run_metadata(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return run
 
 
-def _joined(path: str | Path, papers: Any, split: str, missing_as_empty: bool, bad_records: str = "error"
-            ) -> tuple[list[tuple[dict, int]], JoinReport, list[dict[str, Any]]]:
+def cites_the_corpus(doc_ids: Collection[str], paper_ids: Collection[str]) -> RecordCheck:
+    """A record check: the doc_ids the markers of a prediction for one of `paper_ids` (the split's; the others are
+    ignored) resolve to through its candidates are all in the corpus."""
+
+    def check(record: dict[str, Any]) -> str | None:
+        if record["paper_id"] not in paper_ids:
+            return None
+        unknown = [d for d in resolve_citations(record["text"], record["candidates"]).unique_ids if d not in doc_ids]
+        if unknown:
+            return (f"(paper_id {record['paper_id']!r}) field 'candidates' cites doc_id(s) that are not in the corpus: "
+                    f"{unknown[:5]}")
+        return None
+
+    return check
+
+
+def _joined(path: str | Path, papers: Any, split: str, missing_as_empty: bool, bad_records: str = "error",
+            check: RecordCheck | None = None) -> tuple[list[tuple[dict, int]], JoinReport, list[dict[str, Any]]]:
     """(prediction record, paper row) pairs of one file in the split's order, how the file joined, and the lines
-    rejected under `bad_records` ``skip`` (under ``error`` a bad line raises, naming every one)."""
+    rejected under `bad_records` ``skip`` (under ``error`` a bad line, or one `check` refuses, raises, naming every
+    one)."""
     if bad_records == "skip":
-        records, rejected = read_prediction_records(path, bad_records="skip")
+        records, rejected = read_prediction_records(path, bad_records="skip", check=check)
     else:
-        records, rejected = read_predictions(path), []
+        records, rejected = read_predictions(path, check=check), []
     join = join_by_paper_id([r["paper_id"] for r in records], papers["paper_id"])
     check_duplicates(records, join, path)
     report_join(join, len(papers), missing_as_empty, path)
@@ -210,9 +235,11 @@ def report_join(join: JoinReport, n_papers: int, missing_as_empty: bool, path: s
 
 
 def summary_csv_row(summary: Mapping[str, Any], system: str) -> dict[str, Any]:
-    """The one row of ``summary.csv``: the Table 2 row plus the join counts (a metric not computed is empty)."""
-    return {**table2_row(summary, system), "n_papers": summary["n_papers"],
-            "empty_citation_rate": summary["empty_citation_rate"], "unresolved_markers": summary["unresolved_markers"],
+    """The one row of ``summary.csv``: the Table 2 row plus the coverage (``n/N`` papers) and the join counts (a
+    metric not computed is empty)."""
+    coverage = coverage_of(summary)
+    return {**table2_row(summary, system), "n_papers": summary["n_papers"], "n_split": coverage.total,
+            "coverage": coverage.fraction, "empty_citation_rate": summary["empty_citation_rate"], "unresolved_markers": summary["unresolved_markers"],
             "n_missing": summary["join"]["n_missing"]}
 
 
@@ -247,15 +274,15 @@ def table2(summaries: Sequence[Mapping[str, Any]]) -> TableData:
             if block != previous:
                 blocks[len(rows)], previous = block, block
             method = PAPER_METHODS.get(str(runs[i]["method"]).lower(), runs[i]["method"])
-            labels: tuple[str, ...] = ("", str(runs[i]["model"]), str(method))
+            labels: tuple[str, ...] = ("", str(runs[i]["model"]), with_coverage(str(method), summaries[i]))
         else:
-            labels = (str(summaries[i].get("system", "system")),)
+            labels = (with_coverage(str(summaries[i].get("system", "system")), summaries[i]),)
         rows.append(TableRow(labels, values, {key: table2_cell(v) for key, v in values.items()}))
     return TableData("Table 2. Experimental results across all models, baselines, and retrievers.",
                      ("Retriever", "Model", "Method") if by_run else ("System",), metrics, tuple(rows),
                      groups=groups, blocks=blocks,
-                     notes=("Averaged over the scored papers; \u2013: no value (not computed, or not applicable: CSC "
-                            "and TRT of a Direct system).",))
+                     notes=("Averaged over the scored papers (a row over part of the split says n/N papers); "
+                            "\u2013: no value (not computed, or not applicable: CSC and TRT of a Direct system).",))
 
 
 def block_rank(run: Mapping[str, Any]) -> int:
@@ -281,11 +308,15 @@ def report_text(summaries: Sequence[Mapping[str, Any]], out: Path) -> str:
     for summary in summaries:
         join = summary["join"]
         rejected = f", {join['n_rejected_lines']} rejected lines" if join.get("n_rejected_lines") else ""
-        lines.append(f"{summary['system']}: {summary['n_papers']} papers of RWGBench {summary['split']} scored "
+        partial = coverage_text(summary)
+        lines.append(f"{summary['system']}: {coverage_of(summary).fraction if partial else summary['n_papers']} papers of RWGBench {summary['split']} scored "
                      f"({join['n_missing']} missing, {join['n_extra']} extra, {join['n_duplicates']} duplicate ids"
                      f"{rejected}); empty-citation outputs {summary['empty_citation_rate']:.1%}, unresolved markers "
                      f"{summary['unresolved_markers']}")
-        lines += [f"rejected: line {item['line']}: {item['problem']}" for item in join.get("rejected_lines", [])]
+        if partial:
+            lines.append(f"partial: {summary['system']} covers {partial} of the split; its means are over those only "
+                         "(--require-complete refuses such a file)")
+        lines += rejected_lines_text(summary["predictions"], join.get("rejected_lines", []))
     lines += [f"profile {summaries[0]['profile']}", "", format_table2(summaries)]
     labels = table_labels(TABLE2_GROUPS)
     lines += [f"{s['system']}: {format_intervals(s, labels)}" for s in summaries if format_intervals(s, labels)]

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from sciwrite.core.jsonl import parse_json_lines
+from sciwrite.core.jsonl import line_ref, parse_json_lines
 from sciwrite.core.schema import SchemaError
 from sciwrite.sources.bibliography import parse_authors, parse_year
 
@@ -33,7 +33,7 @@ def read_json_records(path: str | Path) -> list[tuple[str | None, dict[str, Any]
         rows = []
         for number, _, row, problem in parse_json_lines(text.splitlines()):
             if problem is not None:
-                raise SchemaError(f"{path}, line {number}: {problem}")
+                raise SchemaError(f"{line_ref(path, number)}: {problem}")
             rows.append(row)
         data = rows
     if isinstance(data, Mapping):

@@ -28,11 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmark import table_labels
+from sciwrite.core.coverage import coverage_of, coverage_text
 from sciwrite.core.engine import LOCAL, ray_engine
 from sciwrite.core.predictions import (
     join_by_paper_id,
     read_prediction_records,
     reject_or_keep,
+    rejected_lines_text,
 )
 from sciwrite.core.results import SideFiles
 from sciwrite.core.tables import cell, format_table
@@ -80,7 +82,7 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
                         show_progress: bool = True, batch_size: int = 64, bootstrap: int = 1000,
                         seed: int = 0, engine: str = LOCAL, ray_address: str | None = None,
                         ray_actors: int | None = None, bad_records: str = "skip",
-                        suite: SciIGModels | None = None) -> dict[str, Any]:
+                        suite: SciIGModels | None = None, require_complete: bool = False) -> dict[str, Any]:
     """Score `predictions` on the ``test`` split of SciIG config `dataset`; returns the summary and writes the
     outputs to `out_dir` (see the module docstring). `batch_size` is the models' batch size (`score_sciig`).
     The summary carries a 95% bootstrap interval of each Table 2 metric's mean over papers (``intervals``;
@@ -88,13 +90,14 @@ def evaluate_sciig_file(predictions: str | Path, dataset: str = "sample", *, sou
     papers on Ray Data (`sciwrite.scale`; ``sciwrite[scale]``), on a local Ray or the cluster at `ray_address`, over
     `ray_actors` actors that each load the models once: the same rows and summary (``metric_timings`` then sums
     the actors' seconds). `bad_records` (``skip``, or ``error``: see `sciwrite.core.predictions.BAD_RECORDS`) says
-    what a bad line does; `suite`, models already loaded (several files scored with one load)."""
+    what a bad line does; `suite`, models already loaded (several files scored with one load); `require_complete`
+    refuses a file that leaves test papers out (the summary's ``coverage`` says how many it scored)."""
     [summary] = evaluate_files(EVALUATION, [predictions], dataset, systems=[system or Path(predictions).stem],
                                out_dir=out_dir, system_folders=False, source=source, profile=profile, models=models,
                                metrics=metrics, judge_options=judge_options, batch_size=batch_size,
                                show_progress=show_progress, bootstrap=bootstrap, seed=seed, engine=engine,
                                ray_address=ray_address, ray_actors=ray_actors, bad_records=bad_records, suite=suite,
-                               upstream=upstream)
+                               require_complete=require_complete, upstream=upstream)
     return summary
 
 
@@ -210,8 +213,11 @@ def _report_join(missing: list[str], extra: list[str], holdout: list[str], n_pap
 
 
 def summary_csv_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The rows of ``summary.csv``: one (category, metric, value) per Table 2 metric."""
-    return [{"category": row["category"], "metric": row["metric"], "value": row["value"]} for row in table2_rows(summary)]
+    """The rows of ``summary.csv``: one (category, metric, value) per Table 2 metric, each with the papers it is
+    over (``coverage``, n/N of the test split)."""
+    coverage = coverage_of(summary).fraction
+    return [{"category": row["category"], "metric": row["metric"], "value": row["value"], "coverage": coverage}
+            for row in table2_rows(summary)]
 
 
 #: SciIG's steps of the shared evaluation runner.
@@ -223,15 +229,17 @@ EVALUATION = EvaluationSteps(benchmark="sciig", open_split=open_split, read=read
 
 
 def format_sciig_table(summary: Mapping[str, Any]) -> str:
-    """Table 2 as text, one (category, metric, value) line per metric; a metric not computed reads
-    'not computed', and the reasons follow the table."""
+    """Table 2 as text, one (category, metric, value) line per metric (and its papers, n/N, when the summary does
+    not cover the whole test split); a metric not computed reads 'not computed', and the reasons follow the
+    table."""
     rows = table2_rows(summary)
     not_computed = summary.get("not_computed", {})
+    partial = coverage_text(summary)
     lines, previous = [], None
     for r in rows:
         value = "not computed" if r["key"] in not_computed else cell(r["value"])
         lines.append({"category": r["category"] if r["category"] != previous else "", "metric": r["metric"],
-                      "value": value})
+                      "value": value, **({"papers": coverage_of(summary).fraction} if partial else {})})
         previous = r["category"]
     lines = format_table(lines, left=2).split("\n")
     reasons: dict[str, list[str]] = {}
@@ -251,11 +259,15 @@ def report_text(summaries: Sequence[Mapping[str, Any]], out: Path) -> str:
     lines: list[str] = []
     for summary in summaries:
         join = summary["join"]
+        partial = coverage_text(summary)
         lines.append(f"\n{summary['system']}: SciIG {summary['dataset']} (test split; holdout papers are never scored): "
-                     f"{summary['n_papers']} papers scored ({join['n_missing']} missing, {join['n_extra']} extra, "
+                     f"{coverage_of(summary).fraction if partial else summary['n_papers']} papers scored ({join['n_missing']} missing, {join['n_extra']} extra, "
                      f"{join['n_holdout']} holdout, {join['n_rejected_lines']} rejected lines); profile "
                      f"{summary['profile']}")
-        lines += [f"rejected: line {item['line']}: {item['problem']}" for item in join["rejected_lines"]]
+        lines += rejected_lines_text(summary["predictions"], join["rejected_lines"])
+        if partial:
+            lines.append(f"partial: {summary['system']} covers {partial} of the test split; the table's means are over "
+                         "those only (--require-complete refuses such a file)")
         if join["missing"]:
             lines.append(f"missing: {len(join['missing'])} test papers have no prediction, e.g. {join['missing'][:5]}")
         if join["extra"]:

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.coverage import with_coverage
 from sciwrite.core.tables import cell, format_grouped_table
 from sciwrite.sciig.generation.prompts import normalize_level
 
@@ -103,7 +104,8 @@ def table3_rows(summaries: Mapping[str, Mapping[str, Any]]) -> list[dict[str, An
 
 def format_table3(summaries: Mapping[str, Mapping[str, Any]]) -> str:
     """Table 3 as aligned text (`sciwrite.core.tables.format_grouped_table`): the paradigm names over their
-    columns, then ``Category  Metric  Short ... Three-Shot``, the category printed on its group's first row."""
+    columns, then ``Category  Metric  Short ... Three-Shot`` (a level over part of the split says n/N papers), the
+    category printed on its group's first row."""
     rows = table3_rows(summaries)
     width = max(len("Category"), *(len(category) for category, _, _ in TABLE3_ROWS))
     lines, previous = [], None
@@ -112,7 +114,9 @@ def format_table3(summaries: Mapping[str, Mapping[str, Any]]) -> str:
         previous = row["category"]
         label = f"{category.ljust(width)}  {row['metric']}"
         lines.append([label, *(cell(row[column]) for columns in TABLE3_COLUMNS.values() for column, _ in columns)])
-    groups = {paradigm: [column for column, _ in columns] for paradigm, columns in TABLE3_COLUMNS.items()}
+    by_level = summaries_by_column(summaries)
+    groups = {paradigm: [with_coverage(column, by_level[level]) if level in by_level else column
+                         for column, level in columns] for paradigm, columns in TABLE3_COLUMNS.items()}
     return format_grouped_table(lines, f"{'Category'.ljust(width)}  Metric", groups)
 
 

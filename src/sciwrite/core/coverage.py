@@ -1,0 +1,75 @@
+"""One rule for partial coverage: a score over fewer papers than its split says ``n/N papers`` wherever it is shown.
+
+A prediction file for 3 of 144 papers can score a perfect precision; the number is right for those 3 papers and
+misleading as a system's result. So every summary records its ``coverage`` (papers scored, papers in the split),
+and every place that shows a system's scores (the printed tables, the CSV rows, the plots, the leaderboard) labels
+a partial one with `coverage_text`. ``--require-complete`` turns missing papers into an error (`check_complete`);
+the leaderboard always requires every paper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How many of a split's papers a system was scored on (`total` None: unknown, an old summary)."""
+
+    scored: int
+    total: int | None
+
+    @property
+    def complete(self) -> bool:
+        return self.total is None or self.scored >= self.total
+
+    @property
+    def fraction(self) -> str:
+        """``"3/144"`` (the scored count alone when the split's size is unknown)."""
+        return f"{self.scored}/{self.total}" if self.total is not None else str(self.scored)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"n_scored": self.scored, "n_split": self.total, "complete": self.complete}
+
+
+def coverage_of(summary: Mapping[str, Any]) -> Coverage:
+    """A summary's coverage: its ``coverage`` record, or (a summary written before it) ``n_papers`` against the
+    split's size in the provenance."""
+    recorded = summary.get("coverage")
+    if isinstance(recorded, Mapping) and isinstance(recorded.get("n_scored"), int):
+        return Coverage(recorded["n_scored"], recorded.get("n_split"))
+    dataset = (summary.get("provenance") or {}).get("dataset") or {}
+    total = dataset.get("n_papers")
+    return Coverage(int(summary.get("n_papers") or 0), total if isinstance(total, int) else None)
+
+
+def coverage_text(summary: Mapping[str, Any]) -> str:
+    """``"3/144 papers"`` for a partial summary, ``""`` for a complete one: what labels append."""
+    coverage = coverage_of(summary)
+    return "" if coverage.complete else f"{coverage.fraction} papers"
+
+
+def with_coverage(label: str, summary: Mapping[str, Any]) -> str:
+    """`label`, followed by ``(3/144 papers)`` when `summary` does not cover its whole split."""
+    text = coverage_text(summary)
+    return f"{label} ({text})" if text else label
+
+
+def check_complete(scored: Mapping[str, Sequence[str]], split_ids: Sequence[str]) -> None:
+    """Raise `ValueError` naming each prediction file (key of `scored`, its scored paper_ids) that leaves papers of
+    the split out: how many, and the first few."""
+    problems = []
+    for name, ids in scored.items():
+        have = set(ids)
+        missing = [pid for pid in split_ids if pid not in have]
+        if missing:
+            problems.append(f"{name}: {len(split_ids) - len(missing)}/{len(split_ids)} papers predicted, "
+                            f"{len(missing)} missing (e.g. {missing[:5]})")
+    if problems:
+        raise ValueError("--require-complete: not every paper of the split has a prediction:\n  "
+                         + "\n  ".join(problems))
+
+
+__all__ = ["Coverage", "check_complete", "coverage_of", "coverage_text", "with_coverage"]
