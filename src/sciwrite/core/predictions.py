@@ -92,9 +92,11 @@ def check_bad_records(policy: str) -> str:
     return policy
 
 
-def malformed_records(path: str | Path, problems: Sequence[str]) -> str:
-    """The error text naming a file's malformed lines (the first `MAX_LISTED_PROBLEMS`, then how many more)."""
-    listed = "\n  ".join(problems[:MAX_LISTED_PROBLEMS])
+def malformed_records(path: str | Path, problems: Sequence[tuple[int, str]]) -> str:
+    """The error text naming a file's malformed lines, (line number, problem) each: the first
+    `MAX_LISTED_PROBLEMS` as ``FILE:LINE: problem``, then how many more (formatted only as listed: a file may have
+    hundreds of thousands)."""
+    listed = "\n  ".join(f"{line_ref(path, number)}: {problem}" for number, problem in problems[:MAX_LISTED_PROBLEMS])
     more = f"\n  ... and {len(problems) - MAX_LISTED_PROBLEMS} more" if len(problems) > MAX_LISTED_PROBLEMS else ""
     return f"{path}: {len(problems)} malformed prediction record(s):\n  {listed}{more}"
 
@@ -126,7 +128,7 @@ def reject_or_keep(path: str | Path, rejected: Sequence[dict[str, Any]], policy:
     if not rejected:
         return
     if policy == "error":
-        problems = [f"{line_ref(path, item['line'])}: {item['problem']}" for item in rejected]
+        problems = [(item["line"], item["problem"]) for item in rejected]
         raise ValueError(malformed_records(path, problems) + "\n(fix them, or pass --bad-records skip to score the "
                          "good lines and list these in rejected.jsonl)")
     for item in rejected[:MAX_LISTED_PROBLEMS]:
@@ -185,7 +187,7 @@ def read_predictions(path: str | Path, check: RecordCheck | None = None) -> list
     for number, _, record, problem in json_lines(path):
         problem = problem or record_problem(record, check=check)
         if problem:
-            problems.append(f"{line_ref(path, number)}: {problem}")
+            problems.append((number, problem))
         else:
             records.append(record)
     if not records and not problems:
