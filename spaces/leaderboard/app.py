@@ -9,6 +9,7 @@ from sciwrite.leaderboard.service import BoardSettings, open_board, space_has_lo
 
 splits = {"rwgbench": os.environ.get("SCIWRITE_LEADERBOARD_RWGBENCH_SPLIT", "test"),
           "sciig": os.environ.get("SCIWRITE_LEADERBOARD_SCIIG_SPLIT", "naacl_2025")}
-board = open_board(os.environ.get("SCIWRITE_LEADERBOARD_STORE"), BoardSettings(splits=splits, hub_login=space_has_login()), mirror_from_env())
+settings = BoardSettings(splits=splits, hub_login=space_has_login())  # hf_oauth: submit as a signed-in Hub user
+board = open_board(os.environ.get("SCIWRITE_LEADERBOARD_STORE"), settings, mirror_from_env())
 launch(board, host="0.0.0.0", port=int(os.environ.get("PORT", "7860")),
        evaluator=SuiteEvaluator(profile=os.environ.get("SCIWRITE_PROFILE") or None))

@@ -179,7 +179,8 @@ def _raw_call(url: str, api_name: str, data: list) -> tuple[str, dict]:
     import urllib.request
 
     request = urllib.request.Request(f"{url.rstrip('/')}/gradio_api/call/{api_name}",
-                                     data=json.dumps({"data": data}).encode(), headers={"Content-Type": "application/json"})
+                                     data=json.dumps({"data": data}).encode(),
+                                     headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=30) as reply:
         event_id = json.loads(reply.read())["event_id"]
     with urllib.request.urlopen(f"{url.rstrip('/')}/gradio_api/call/{api_name}/{event_id}", timeout=30) as reply:
@@ -194,8 +195,8 @@ def test_every_refused_api_call_gets_a_reason(launch_board, cheap_evaluator):
     app sees it; the API client still gets the reason, never {"error": null}, and nothing is recorded."""
     served = launch_board(cheap_evaluator)
     form = ["", "System", "", "", "", None, "", "ann"]
-    for file_field, reason in [({"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}}, "not uploaded by a user"),
-                               ("not-a-file", "FileData")]:
+    server_file = {"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}}
+    for file_field, reason in [(server_file, "not uploaded by a user"), ("not-a-file", "FileData")]:
         event, payload = _raw_call(served.url, "submit", ["rwgbench", file_field, *form])
         assert event == "error" and payload.get("error"), payload
         assert reason in payload["error"], payload

@@ -42,7 +42,8 @@ def read_per_paper(path: str | Path) -> tuple[str, dict[str, dict[str, Any]]]:
             raise ValueError(f"{line_ref(path, number)}: expected an object with a paper_id")
         paper_id = str(row["paper_id"])
         if paper_id in rows:
-            raise ValueError(f"{line_ref(path, number)}: paper {paper_id!r} again (first at line {first_line[paper_id]}): "
+            raise ValueError(f"{line_ref(path, number)}: paper {paper_id!r} again (first at line "
+                             f"{first_line[paper_id]}): "
                              "which row counts? keep one row per paper")
         rows[paper_id], first_line[paper_id] = row, number
     if not rows:

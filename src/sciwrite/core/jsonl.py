@@ -53,8 +53,8 @@ def decoded_lines(path: str | Path) -> Iterator[str]:
                 yield data.decode("utf-8")
             except UnicodeDecodeError as err:
                 at = offset + (len(raw) - len(data)) + err.start
-                raise ValueError(f"{line_ref(path, number)}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset {at}); "
-                                 "save the file as UTF-8") from None
+                raise ValueError(f"{line_ref(path, number)}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset "
+                                 f"{at}); save the file as UTF-8") from None
             offset += len(raw)
 
 

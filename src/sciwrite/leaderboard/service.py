@@ -120,9 +120,10 @@ class Leaderboard:
                 path = prediction_file(hub_id)
             except Exception as err:  # a missing or private repo: say so, queue nothing
                 return SubmitOutcome(None, [f"hub id: could not load {hub_id!r}: {err}"])
-            if path.stat().st_size > self.settings.max_bytes:
-                return SubmitOutcome(None, [f"hub id: {hub_id!r} holds {mib(path.stat().st_size, round_up=True)} of predictions; the "
-                                            f"limit is {mib(self.settings.max_bytes)}"])
+            size = path.stat().st_size
+            if size > self.settings.max_bytes:
+                return SubmitOutcome(None, [f"hub id: {hub_id!r} holds {mib(size, round_up=True)} of predictions; "
+                                            f"the limit is {mib(self.settings.max_bytes)}"])
             content = path.read_bytes()
         assert content is not None
         ids, excluded = self.split_ids(form.benchmark)

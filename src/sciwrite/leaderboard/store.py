@@ -170,7 +170,11 @@ class ResultsStore:
             present = {row["name"] for row in conn.execute("PRAGMA table_info(submissions)")}
             for column, definition in _ADDED_COLUMNS.items():
                 if column not in present:
-                    conn.execute(f"ALTER TABLE submissions ADD COLUMN {column} {definition}")
+                    try:
+                        conn.execute(f"ALTER TABLE submissions ADD COLUMN {column} {definition}")
+                    except sqlite3.OperationalError as err:  # another process opening the store added it first
+                        if "duplicate column" not in str(err):
+                            raise
             conn.execute("CREATE INDEX IF NOT EXISTS submissions_client ON submissions (client, submitted_at)")
 
     @contextmanager

@@ -107,7 +107,8 @@ def check_predictions(content: bytes, benchmark: str, paper_ids: Collection[str]
     list its candidate doc_ids (RWGBench). `excluded` maps paper_ids the split holds but never scores to why
     (SciIG's holdout papers): predictions for them are reported as problems too."""
     if len(content) > max_bytes:
-        return CheckedPredictions("", "", problems=[f"file: {mib(len(content), round_up=True)}; the limit is {mib(max_bytes)}"])
+        return CheckedPredictions("", "", problems=[f"file: {mib(len(content), round_up=True)}; the limit is "
+                                                    f"{mib(max_bytes)}"])
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError as err:

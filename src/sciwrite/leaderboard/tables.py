@@ -81,9 +81,9 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
     """One tidy row per FINISHED submission of `benchmark` (and `split`), oldest first: the submission's fields
     (id, system, model, method, retriever, weights, url, split), ``profile``, ``judge`` (`judge_text`),
     ``judge_model`` ("" without a judge, None when unknown) and ``condition`` (its label) of the row's scoring
-    condition (`summary_condition`), ``schema_version``, ``n_papers``, ``papers`` (`papers_text`) and ``complete``, per metric ``<key>``, ``<key>_low`` and
-    ``<key>_high`` (floats or None), and the summary's ``not_computed`` / ``interval_notes`` (metric -> reason)
-    for `not_computed_note`."""
+    condition (`summary_condition`), ``schema_version``, ``n_papers``, ``papers`` (`papers_text`) and
+    ``complete`` (`sciwrite.core.coverage`), per metric ``<key>``, ``<key>_low`` and ``<key>_high`` (floats or
+    None), and the summary's ``not_computed`` / ``interval_notes`` (metric -> reason) for `not_computed_note`."""
     bench = as_benchmark(benchmark)
     rows = []
     for submission, summary in store.finished(bench.name, split):
@@ -235,6 +235,6 @@ def not_computed_note(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
     return "\n".join(lines)
 
 
-__all__ = ["LOWER_IS_BETTER", "MISSING", "ci_text", "column_widths", "filter_choices", "higher_is_better", "leaderboard_frame",
-           "leaderboard_rows", "metric_columns", "metric_labels", "not_computed_note", "number", "papers_text", "ranked_rows",
-           "sort_rows"]
+__all__ = ["LOWER_IS_BETTER", "MISSING", "ci_text", "column_widths", "filter_choices", "higher_is_better",
+           "leaderboard_frame", "leaderboard_rows", "metric_columns", "metric_labels", "not_computed_note", "number",
+           "papers_text", "ranked_rows", "sort_rows"]

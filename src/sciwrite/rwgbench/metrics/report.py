@@ -239,7 +239,8 @@ def summary_csv_row(summary: Mapping[str, Any], system: str) -> dict[str, Any]:
     metric not computed is empty)."""
     coverage = coverage_of(summary)
     return {**table2_row(summary, system), "n_papers": summary["n_papers"], "n_split": coverage.total,
-            "coverage": coverage.fraction, "empty_citation_rate": summary["empty_citation_rate"], "unresolved_markers": summary["unresolved_markers"],
+            "coverage": coverage.fraction, "empty_citation_rate": summary["empty_citation_rate"],
+            "unresolved_markers": summary["unresolved_markers"],
             "n_missing": summary["join"]["n_missing"]}
 
 
@@ -309,7 +310,8 @@ def report_text(summaries: Sequence[Mapping[str, Any]], out: Path) -> str:
         join = summary["join"]
         rejected = f", {join['n_rejected_lines']} rejected lines" if join.get("n_rejected_lines") else ""
         partial = coverage_text(summary)
-        lines.append(f"{summary['system']}: {coverage_of(summary).fraction if partial else summary['n_papers']} papers of RWGBench {summary['split']} scored "
+        papers = coverage_of(summary).fraction if partial else summary["n_papers"]
+        lines.append(f"{summary['system']}: {papers} papers of RWGBench {summary['split']} scored "
                      f"({join['n_missing']} missing, {join['n_extra']} extra, {join['n_duplicates']} duplicate ids"
                      f"{rejected}); empty-citation outputs {summary['empty_citation_rate']:.1%}, unresolved markers "
                      f"{summary['unresolved_markers']}")

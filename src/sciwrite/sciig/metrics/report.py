@@ -261,7 +261,8 @@ def report_text(summaries: Sequence[Mapping[str, Any]], out: Path) -> str:
         join = summary["join"]
         partial = coverage_text(summary)
         lines.append(f"\n{summary['system']}: SciIG {summary['dataset']} (test split; holdout papers are never scored): "
-                     f"{coverage_of(summary).fraction if partial else summary['n_papers']} papers scored ({join['n_missing']} missing, {join['n_extra']} extra, "
+                     f"{coverage_of(summary).fraction if partial else summary['n_papers']} papers scored "
+                     f"({join['n_missing']} missing, {join['n_extra']} extra, "
                      f"{join['n_holdout']} holdout, {join['n_rejected_lines']} rejected lines); profile "
                      f"{summary['profile']}")
         lines += rejected_lines_text(summary["predictions"], join["rejected_lines"])
