@@ -79,6 +79,14 @@ def test_require_complete_refuses_before_any_model_loads(mini_sample_folder, tmp
     assert not (out / "few").exists()
 
 
+def test_evaluate_help_documents_the_exit_statuses(capsys):
+    for benchmark in ("rwgbench", "sciig"):
+        with pytest.raises(SystemExit):
+            main(["evaluate", benchmark, "--help"])
+        printed = " ".join(capsys.readouterr().out.split())
+        assert "exit status: 0 every file scored" in printed and "--require-complete" in printed
+
+
 def test_sciig_partial_file_is_labelled_in_the_table_and_every_csv_row(sciig_mini_folder, tmp_path, capsys):
     test = load_sciig("sample", source=sciig_mini_folder, split="test").to_list()
     n = len(test)

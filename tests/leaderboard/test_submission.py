@@ -74,7 +74,10 @@ def test_candidates_are_required_for_rwgbench_only():
 def test_size_encoding_empty_and_excluded():
     assert check_predictions(b"x" * (2**20 + 1), "sciig", IDS, candidates=False, max_bytes=2**20).problems == [
         "file: 1.01 MiB; the limit is 1 MiB"]
-    assert check_predictions(b"\xff\xfe\x00", "sciig", IDS, candidates=False).problems[0].startswith("file: not UTF-8")
+    assert check_predictions(b"\xff\xfe\x00", "sciig", IDS, candidates=False).problems[0].startswith(
+        "line 1: not UTF-8 text (byte 0xff at offset 0)")
+    assert check_predictions(b'{"a": 1}\n{"b": "caf\xe9"}', "sciig", IDS, candidates=False).problems == [
+        "line 2: not UTF-8 text (byte 0xe9 at offset 19); save the file as UTF-8"]
     assert check_predictions(b"\n\n", "sciig", IDS, candidates=False).problems == ["file: no predictions (an empty file)"]
     content = _lines(*({"paper_id": p, "text": "t"} for p in (*IDS, "h1")))
     problems = check_predictions(content, "sciig", IDS, candidates=False, excluded={"h1": "a holdout paper"}).problems

@@ -29,6 +29,12 @@ from sciwrite.sciig.metrics.tables import format_table3, table3_from_summary_fil
 logger = logging.getLogger(__name__)
 
 
+#: What `sciwrite evaluate <benchmark> --help` says of its exit statuses.
+EVALUATE_EXIT_STATUSES = ("exit status: 0 every file scored (a file over part of the split says n/N papers); 2 usage "
+                          "or input error, named FILE:LINE, before any model loads (a bad line, a bad --out, a file "
+                          "--require-complete refuses)")
+
+
 def metric_labels(benchmark: str) -> dict[str, str]:
     """Short metric labels of a benchmark's results table (`Benchmark.metric_labels`)."""
     return get_benchmark(benchmark).metric_labels()
@@ -141,7 +147,7 @@ def add_bootstrap_options(p: argparse.ArgumentParser) -> None:
 def add_benchmark_evaluate(evaluate: argparse._SubParsersAction, bench: Benchmark) -> None:
     """`sciwrite evaluate <bench.name>`: the same options for every benchmark."""
     p = evaluate.add_parser(bench.name, help=f"every {bench.title} metric for prediction files (the paper's results "
-                                             "table)")
+                                             "table)", epilog=EVALUATE_EXIT_STATUSES)
     fields = ", ".join(f'"{name}"' for name in bench.prediction_fields)
     p.add_argument("--predictions", required=True, nargs="+",
                    help=f'JSON Lines files, one per system: {{{fields}, "text" (or "pred")}} per paper; or a dataset '

@@ -112,8 +112,9 @@ def check_predictions(content: bytes, benchmark: str, paper_ids: Collection[str]
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        return CheckedPredictions("", "", problems=[f"file: not UTF-8 text (byte 0x{content[err.start]:02x} at offset "
-                                                    f"{err.start})"])
+        line = content.count(b"\n", 0, err.start) + 1
+        return CheckedPredictions("", "", problems=[f"line {line}: not UTF-8 text (byte 0x{content[err.start]:02x} at "
+                                                    f"offset {err.start}); save the file as UTF-8"])
     checked = CheckedPredictions(text, "")
     kinds: dict[str, list[str]] = {}
     first_line: dict[str, int] = {}
