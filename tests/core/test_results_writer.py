@@ -76,3 +76,26 @@ def test_the_store_must_be_a_file(tmp_path):
 
     with pytest.raises(ValueError, match="is a folder; name the SQLite file"):
         ResultsStore(tmp_path)
+
+
+def test_a_failed_swap_puts_the_earlier_folder_back_with_every_file(tmp_path, monkeypatch):
+    """The new folder cannot take the old one's place (another process holds the name, a permission): the earlier
+    results and the user's own files in the folder are all back where they were."""
+    from pathlib import Path
+
+    folder = tmp_path / "out" / "s"
+    write_results(folder, "s", ROWS, SUMMARY, [{"score": 0.5}])
+    (folder / "notes.txt").write_text("mine")
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    real_rename = Path.rename
+
+    def refuse_the_new_folder(self, target):
+        if Path(target) == folder and self.name.startswith(".s.") and ".old-" not in self.name:
+            raise PermissionError(13, "Permission denied")
+        return real_rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", refuse_the_new_folder)
+    with pytest.raises(PermissionError):
+        write_results(folder, "s", ROWS, {**SUMMARY, "score": 0.9}, [{"score": 0.9}])
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["s"]

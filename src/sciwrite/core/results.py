@@ -105,19 +105,25 @@ def write_results(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]],
 
 
 def _swap_in(staging: Path, out_dir: Path) -> None:
-    """Put `staging` where `out_dir` is, keeping the files of `out_dir` that `staging` does not replace."""
+    """Put `staging` where `out_dir` is, keeping the files of `out_dir` that `staging` does not replace. The earlier
+    folder is set aside whole and comes back untouched if the new one cannot take its place; its other files move
+    into the new folder only once that is in place, so none of them is ever inside a folder that gets removed."""
     if out_dir.exists() and not out_dir.is_dir():
         raise ValueError(f"--out: {out_dir} is a file, not a folder; name another output folder")
-    if out_dir.is_dir():
-        for entry in out_dir.iterdir():
-            if not (staging / entry.name).exists() and entry.name != "rejected.jsonl":  # a stale one would mislead
-                shutil.move(str(entry), staging / entry.name)
-        old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
-        out_dir.rename(old)
+    if not out_dir.is_dir():
         staging.rename(out_dir)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
+        return
+    old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
+    out_dir.rename(old)
+    try:
         staging.rename(out_dir)
+    except BaseException:
+        old.rename(out_dir)
+        raise
+    for entry in old.iterdir():
+        if not (out_dir / entry.name).exists() and entry.name != "rejected.jsonl":  # a stale one would mislead
+            shutil.move(str(entry), out_dir / entry.name)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _write_all(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
