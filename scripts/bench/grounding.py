@@ -52,7 +52,7 @@ def _resolve_chunk(titles: list[str]) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=200_000, help="titles in the synthetic corpus (default 200,000)")
-    parser.add_argument("--references", type=int, default=2000, help="references resolved for the rate")
+    parser.add_argument("--references", type=int, default=20000, help="references resolved for the rate")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="also write the figures as JSON")
     args = parser.parse_args()
