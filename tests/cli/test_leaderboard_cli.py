@@ -48,6 +48,10 @@ def test_an_oracle_run_is_shown_with_the_oracle_retriever(tmp_path):
                                 "method": "rag", "oracle": True}), encoding="utf-8")
     submission, added = import_evaluation(ResultsStore(tmp_path / "lb.sqlite"), "rwgbench", folder)
     assert added and submission.retriever == "oracle" and submission.weights == "open"
+    # the digest is the upload check's: the same predictions uploaded are seen as a copy of the imported run
+    from sciwrite.leaderboard.submission import content_digest
+
+    assert submission.sha256 == content_digest([{"paper_id": "p1", "text": "x", "candidates": []}], candidates=True)
 
 
 def test_worker_once_scores_the_queue(mini_sample_folder, tmp_path, capsys):

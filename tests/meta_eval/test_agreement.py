@@ -165,7 +165,7 @@ def test_metric_scores_from_per_paper(tmp_path):
     assert scores == {"recall": {("p1", "a"): 0.5, ("p2", "a"): 0.7, ("p1", "b"): 0.1},
                       "judge": {("p2", "a"): 0.2, ("p1", "b"): 0.9}}
     bad = write_jsonl(tmp_path / "bad.jsonl", [{"recall": 1}])
-    with pytest.raises(ValueError, match="bad.jsonl, row 1: field 'paper_id'"):
+    with pytest.raises(ValueError, match=r"bad\.jsonl:1: field 'paper_id'"):
         read_per_paper({"x": bad})
 
 
@@ -220,3 +220,13 @@ def test_metric_agreement_one_row_per_criterion_metric_level():
     assert keys == [("quality", "m", "item"), ("quality", "m", "system"), ("fluency", "m", "item"),
                     ("fluency", "m", "system")]
     assert rows[0]["kendall_tau"] == pytest.approx(1.0) and rows[3]["spearman"] == pytest.approx(-1.0)
+
+
+def test_per_paper_errors_count_blank_lines(tmp_path):
+    """The line named is the file's line, blank lines counted, as every other reader names it."""
+    from sciwrite.meta_eval.agreement import read_per_paper
+
+    path = tmp_path / "per_paper.jsonl"
+    path.write_text('{"paper_id": "p1", "m": 1}\n\n{"m": 2}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"per_paper\.jsonl:3: field 'paper_id' missing"):
+        read_per_paper({"a": path})

@@ -45,6 +45,13 @@ def test_revisions_name_the_package_or_the_cached_hub_snapshot(tmp_path):
     assert model_revision("someone/tiny", cache_dir=tmp_path) == commit
     assert model_revision("someone/not-cached", cache_dir=tmp_path) is None
     assert model_revision(str(tmp_path)) is None  # a local folder: no revision to name
+    # a canonical Hub id without an organisation (SciIG's BERTScore model, roberta-large) has a snapshot too
+    bare = tmp_path / "models--roberta-large"
+    (bare / "snapshots" / commit).mkdir(parents=True)
+    (bare / "snapshots" / commit / "config.json").write_text("{}")
+    (bare / "refs").mkdir()
+    (bare / "refs" / "main").write_text(commit)
+    assert model_revision("roberta-large", cache_dir=tmp_path) == commit
 
 
 def test_load_fingerprints_the_weights_and_reports_a_missing_model():
@@ -125,3 +132,16 @@ def test_different_weights_under_one_id_are_not_comparable():
 def test_choose_an_unknown_role_is_an_error():
     with pytest.raises(KeyError, match="unknown model role"):
         choose("no_such_role")
+
+
+def test_the_token_encoder_is_cached_once_however_the_layer_is_passed(monkeypatch):
+    """`load_token_encoder(id)` (RWGBench) and `load_token_encoder(id, None)` (SciIG) reach one cache entry: an
+    `lru_cache` on the function itself keyed them apart, and a run scoring both loaded the model twice."""
+    from sciwrite.models import token_encoder
+
+    calls = []
+    monkeypatch.setattr(token_encoder, "_load_token_encoder", lambda model_id, layer: calls.append((model_id, layer)))
+    token_encoder.load_token_encoder("m")
+    token_encoder.load_token_encoder("m", None)
+    token_encoder.load_token_encoder("m", layer=None)
+    assert calls == [("m", None)] * 3

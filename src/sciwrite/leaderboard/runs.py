@@ -8,7 +8,6 @@ board (same predictions, by sha256) is left as it is.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shlex
@@ -19,7 +18,9 @@ from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.jsonl import read_json_lines
+from sciwrite.core.predictions import with_text
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission, default_store_path
+from sciwrite.leaderboard.submission import content_digest
 
 #: Who the board says submitted the quick start's runs.
 QUICKSTART_SUBMITTER = "sciwrite quickstart"
@@ -40,12 +41,13 @@ def import_evaluation(store: ResultsStore, benchmark: str, evaluation_dir: str |
     split = summary.get(get_benchmark(benchmark).summary_split_key)
     if not split:
         raise ValueError(f"{folder / 'summary.json'}: no split / dataset field; is it a `sciwrite evaluate` summary?")
-    sha256 = hashlib.sha256(content).hexdigest()
+    text = content.decode("utf-8-sig")
+    records = [with_text(json.loads(line)) for line in text.splitlines() if line.strip()]
+    # the digest an upload of the same file gets (`content_digest`), so that neither path adds it twice
+    sha256 = content_digest(records, candidates="candidates" in get_benchmark(benchmark).prediction_fields)
     existing = store.find_by_sha256(benchmark, split, sha256)
     if existing is not None:
         return existing, False
-    text = content.decode("utf-8-sig")
-    records = [json.loads(line) for line in text.splitlines() if line.strip()]
     form = {**_run_fields(records[0] if records else {}), **(fields or {})}
     system = system or summary.get("system") or predictions_path.stem
     created = store.add_submission(benchmark=benchmark, split=split, system=system, submitter=submitter,

@@ -75,8 +75,8 @@ def content_digest(records: Sequence[Mapping[str, Any]], candidates: bool) -> st
     """The sha256 of what is scored: each record's paper_id, text (white space normalised) and, with `candidates`,
     candidate list, sorted by paper_id. Line order, line endings, a BOM, blank lines, key order and unscored
     fields do not change it, so the same predictions cannot be submitted twice as "new"."""
-    items = sorted([r["paper_id"], " ".join(r["text"].split()), *([r.get("candidates")] if candidates else [])]
-                   for r in records)
+    items = sorted([str(r["paper_id"]), " ".join(str(r.get("text") or "").split()),
+                    *([r.get("candidates") or []] if candidates else [])] for r in records)
     return hashlib.sha256(json.dumps(items, ensure_ascii=False, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 

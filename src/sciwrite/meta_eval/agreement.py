@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from sciwrite.core.jsonl import iter_json_lines, line_ref, read_json_lines
+from sciwrite.core.jsonl import iter_json_lines, line_ref
 
 #: (paper_id, system): one rated output.
 Item = tuple[str, str]
@@ -66,10 +66,13 @@ def read_per_paper(paths: Mapping[str, str | Path]) -> dict[str, list[dict[str, 
     """System -> the rows of its ``per_paper.jsonl``; a row without a ``paper_id`` is an error naming the line."""
     rows: dict[str, list[dict[str, Any]]] = {}
     for system, path in paths.items():
-        rows[system] = read_json_lines(path)
-        for number, row in enumerate(rows[system], start=1):
+        rows[system] = []
+        for number, _, row, problem in iter_json_lines(path):
+            if problem is not None or not isinstance(row, dict):
+                raise ValueError(f"{line_ref(path, number)}: {problem or 'not a JSON object'}")
             if not isinstance(row.get("paper_id"), str):
-                raise ValueError(f"{path}, row {number}: field 'paper_id' missing or not a string")
+                raise ValueError(f"{line_ref(path, number)}: field 'paper_id' missing or not a string")
+            rows[system].append(row)
     return rows
 
 

@@ -108,7 +108,7 @@ def model_revision(model_id: str, cache_dir: str | Path | None = None) -> str | 
             return f"{PACKAGES[model_id]} {metadata.version(PACKAGES[model_id])}"
         except metadata.PackageNotFoundError:
             return None
-    if Path(model_id).exists() or model_id.count("/") != 1:
+    if Path(model_id).exists() or model_id.count("/") > 1:  # "roberta-large" is a Hub id too (no organisation)
         return None
     from huggingface_hub import try_to_load_from_cache
 

@@ -87,10 +87,15 @@ class TokenEncoder:
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True), content
 
 
-@lru_cache(maxsize=2)
 def load_token_encoder(model_id: str, layer: int | None = None) -> TokenEncoder:
     """Load once per process; the layer is bert_score's choice for known models, else the last layer. On CPU a
-    BERT model (`onnx_supported`) runs in ONNX Runtime when installed (`use_onnx`)."""
+    BERT model (`onnx_supported`) runs in ONNX Runtime when installed (`use_onnx`). ``f(id)`` and ``f(id, None)``
+    share one cache entry (an `lru_cache` keys them apart, and loaded the model twice)."""
+    return _load_token_encoder(model_id, layer)
+
+
+@lru_cache(maxsize=2)
+def _load_token_encoder(model_id: str, layer: int | None) -> TokenEncoder:
     from transformers import AutoModel
 
     model, tokenizer, device = load_transformer(model_id, AutoModel, "BERTScore model")

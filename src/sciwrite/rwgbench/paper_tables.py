@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from statistics import mean
@@ -30,15 +29,15 @@ from sciwrite.metrics.correlation import load_summaries, metric_correlations
 from sciwrite.rwgbench.data.configs import config_info
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.report import table2
+from sciwrite.sources.markers import MARKER_GROUP
 
 #: Config -> Table 1 column, as the paper names it.
 TABLE1_COLUMNS = {"papers": "Full Dataset", "test": "Test Set", "sample": "Sample"}
-_MARKER = re.compile(r"\[\d+(?:\s*[,;\u2013-]\s*\d+)*\]")
 
 
 def words(text: str | None) -> int:
     """Whitespace tokens of `text` once its ``[k]`` citation markers are removed."""
-    return len(_MARKER.sub(" ", text or "").split())
+    return len(MARKER_GROUP.sub(" ", text or "").split())
 
 
 def coverage_from_report(source: str | Path | None, paper_ids: Sequence[str]) -> float | None:

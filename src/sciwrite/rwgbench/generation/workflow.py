@@ -83,7 +83,7 @@ class Workflow(CandidatesMethod):
 
     `retriever` and `corpus` serve the queries at run time (the target paper is excluded from every hit list).
     Searches run in a worker thread, one at a time (`threading.Lock`), so several papers can be in flight.
-    A record whose ``candidate_docs`` are set is an oracle record: the queries then search only those papers.
+    With ``oracle=True`` the queries search only the record's ``candidate_docs`` (the Oracle list), never the corpus.
     """
 
     name = "workflow"

@@ -104,14 +104,14 @@ def plan_generation(request: GenerationRequest) -> Iterator[GenerationJob]:
     levels = plan_levels(request)
     dataset = request.options.get("dataset", "naacl_2025")
     source = request.options.get("source")
+    inputs = request.options.get("inputs", FULL_INPUTS)
+    if request.extractive and inputs != FULL_INPUTS:  # before any split is loaded
+        raise ValueError("--inputs applies to the prompt levels, not to --model extractive")
     records = load_split(dataset, source, SPLIT)
     if not records:
         raise ValueError(f"SciIG {dataset!r} split {SPLIT!r} (from {source or 'the default source'}) has no papers: "
                          "nothing to generate")
     holdout = load_split(dataset, source, HOLDOUT) if any(level in SHOTS for level in levels) else []
-    inputs = request.options.get("inputs", FULL_INPUTS)
-    if request.extractive and inputs != FULL_INPUTS:
-        raise ValueError("--inputs applies to the prompt levels, not to --model extractive")
     for level in levels:
         if level == EXTRACTIVE:
             method: Any = ExtractiveSciIG()

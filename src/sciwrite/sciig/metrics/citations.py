@@ -35,8 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sciwrite.llm.client import ChatClient
-from sciwrite.metrics.judge import JUDGE_SEED, load_chat_model
-from sciwrite.models.plan import resolve_plan
+from sciwrite.metrics.judge import JUDGE_SEED
 from sciwrite.sciig.data.llm_map import normalise_title, parse_table8_neighbors, table8_messages
 from sciwrite.sources.apa import (
     comparison_key,
@@ -190,14 +189,6 @@ def llm_citation_keys(predictions: Sequence[str], neighbors: Sequence[Sequence[A
         else:
             out.append((keys_from_answer(answer, neighbors[i]), None))
     return out
-
-
-def citation_extractor_for_profile(model: str | None = None, profile: str | None = None,
-                                   **client_kwargs: Any) -> tuple[ChatClient | None, str | None]:
-    """The ``citation_extractor`` role's client, or (None, why): offline `lite` has none, nor has an unconfigured
-    endpoint; the offline extractor is then used and named as the fallback."""
-    return load_chat_model(resolve_plan(["citation_extractor"], profile, {"citation_extractor": model}),
-                           "citation_extractor", **client_kwargs)
 
 
 def score_citation_correctness(predictions: Sequence[str], neighbors: Sequence[Sequence[Any]],
