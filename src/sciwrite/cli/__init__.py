@@ -19,6 +19,7 @@ from sciwrite.cli.models import add_models_command
 from sciwrite.cli.paper_table import add_paper_table_command
 from sciwrite.cli.push import add_push_command
 from sciwrite.cli.quickstart import add_quickstart_command
+from sciwrite.cli.verify_references import add_verify_references_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_models_command(sub)
     add_paper_table_command(sub)
     add_leaderboard_commands(sub)
+    add_verify_references_command(sub)
     add_push_command(sub)
     add_quickstart_command(sub)
     return parser

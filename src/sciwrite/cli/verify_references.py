@@ -1,0 +1,71 @@
+"""`sciwrite verify-references FILE ... [--corpus CONFIG]`: which references of a list name a paper of the corpus.
+
+Reads JSON Lines (titles, reference objects, or `sciwrite generate` prediction lines with ``references``) or BibTeX
+(`sciwrite.grounding.reference_lists`), resolves every reference against the titles of an RWGBench corpus config
+(`sciwrite.grounding`; offline: the sample corpus, corpus only), prints each verdict with its evidence and the
+counts, and writes the verdicts as JSON Lines with ``--out``. An entry that cannot be read is listed as ``invalid``
+with its problem; the others are still checked."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+from sciwrite.core.tables import format_table
+from sciwrite.grounding import ReferenceResolver, TitleIndex
+from sciwrite.grounding.reference_lists import read_reference_list
+from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, VERDICTS
+from sciwrite.rwgbench.data.configs import CONFIGS
+from sciwrite.rwgbench.data.loading import load_rwgbench
+
+INVALID = "invalid"
+
+
+def cmd_verify_references(args: argparse.Namespace) -> int:
+    entries = [entry for path in args.files for entry in read_reference_list(path)]
+    corpus = load_rwgbench(args.corpus, source=args.source)
+    resolver = ReferenceResolver(TitleIndex.from_corpus(corpus), threshold=args.threshold)
+    valid = [e for e in entries if e.reference is not None]
+    verdicts = iter(resolver.resolve([e.reference for e in valid]))
+    rows = []
+    for entry in entries:
+        if entry.reference is None:
+            rows.append({"where": entry.where, "title": "", "verdict": INVALID, "doc_id": None, "corpus title": "",
+                         "score": None, "why": entry.problem})
+            continue
+        verdict = next(verdicts)
+        best = verdict.candidates[0] if verdict.candidates else None
+        rows.append({"where": entry.where, "title": entry.reference.title[:80], "verdict": verdict.verdict,
+                     "doc_id": verdict.doc_id, "corpus title": (best.title[:80] if best and verdict.doc_id else ""),
+                     "score": verdict.score, "why": verdict.why, "_full": verdict.as_dict()})
+    print(format_table([{k: v for k, v in r.items() if k != "_full"} for r in rows], left=4))
+    counts = Counter(r["verdict"] for r in rows)
+    print(f"\n{len(rows)} references against {len(resolver.index):,} titles of RWGBench {args.corpus!r} (corpus only, "
+          f"offline; threshold {args.threshold}): " + ", ".join(f"{counts[v]} {v}" for v in (*VERDICTS, INVALID)))
+    if args.out:
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with out.open("w", encoding="utf-8") as f:
+            for row in rows:
+                f.write(json.dumps({"where": row["where"], **(row.get("_full") or {"verdict": INVALID,
+                                                                                 "why": row["why"]})},
+                                   ensure_ascii=False) + "\n")
+        print(f"wrote {out}")
+    return 0
+
+
+def add_verify_references_command(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("verify-references", help="check which references of a list (JSON Lines or BibTeX) name a "
+                                                 "paper of the corpus: found / ambiguous / not_found, with evidence")
+    p.add_argument("files", nargs="+", metavar="FILE", help="JSON Lines (titles, {title, authors, year}, or "
+                                                            "prediction lines with 'references') or .bib files")
+    p.add_argument("--corpus", default="sample_corpus", choices=[c for c, info in CONFIGS.items() if info.kind == "corpus"],
+                   help="the RWGBench corpus config whose titles are searched (default: sample_corpus, offline)")
+    p.add_argument("--source", help="local dataset folder or Hub repo id of the corpus (default: the sample folder / "
+                                    "the Hub)")
+    p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+                   help=f"score a candidate needs to be found (default: {DEFAULT_THRESHOLD}, calibrated on the corpus)")
+    p.add_argument("--out", help="also write every verdict, with its candidates and evidence, as JSON Lines")
+    p.set_defaults(func=cmd_verify_references)

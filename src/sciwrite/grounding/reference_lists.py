@@ -1,0 +1,86 @@
+"""Reference lists as users have them, read for the resolver: JSON Lines (a title per line, a reference object per
+line, or `sciwrite generate` prediction lines whose ``references`` list what a Direct run cited) and BibTeX
+(bibtexparser). Every reference keeps where it came from (``FILE:LINE``, the paper and its number); one that cannot
+be read is kept with its problem, so a bad entry is named and the others are still checked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.jsonl import iter_json_lines, line_ref
+from sciwrite.grounding.resolver import Reference
+
+
+@dataclass(frozen=True)
+class ListedReference:
+    """One entry of a reference list: where it is, and the reference or why it is none."""
+
+    where: str
+    reference: Reference | None
+    problem: str | None = None
+
+
+def read_reference_list(path: str | Path) -> list[ListedReference]:
+    """Every entry of a ``.bib`` file or a JSON Lines file (see the module docstring); a file that is neither
+    readable nor holds any entry raises `ValueError` naming it."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no reference list {path}")
+    entries = _bibtex(path) if path.suffix.lower() == ".bib" else _json_lines(path)
+    if not entries:
+        raise ValueError(f"{path}: no reference in it (a JSON Lines file of titles or references, or a .bib file)")
+    return entries
+
+
+def _entry(where: str, item: Any) -> ListedReference:
+    try:
+        return ListedReference(where, Reference.from_record(item))
+    except ValueError as err:
+        return ListedReference(where, None, str(err))
+
+
+def _json_lines(path: Path) -> list[ListedReference]:
+    entries = []
+    for number, _, value, problem in iter_json_lines(path):
+        where = line_ref(path, number)
+        if problem is not None:
+            entries.append(ListedReference(where, None, problem))
+        elif isinstance(value, dict) and "references" in value and "title" not in value:
+            listed = value["references"]
+            paper = f" (paper_id {value.get('paper_id')!r})" if value.get("paper_id") is not None else ""
+            if not isinstance(listed, list):
+                entries.append(ListedReference(where + paper, None, "field 'references' must be a list of references"))
+                continue
+            for k, item in enumerate(listed, start=1):
+                n = item.get("n", k) if isinstance(item, dict) else k
+                entries.append(_entry(f"{where}{paper} reference [{n}]", item))
+        else:
+            entries.append(_entry(where, value))
+    return entries
+
+
+def _bibtex(path: Path) -> list[ListedReference]:
+    import bibtexparser
+    from bibtexparser.middlewares import LatexDecodingMiddleware
+
+    library = bibtexparser.parse_string(path.read_text(encoding="utf-8-sig"),
+                                        append_middleware=[LatexDecodingMiddleware()])
+    entries = []
+    for entry in library.entries:
+        fields = {key: field.value for key, field in entry.fields_dict.items()}
+        where = f"{line_ref(path, entry.start_line + 1)} @{entry.entry_type}{{{entry.key}}}"
+        if not fields.get("title"):
+            entries.append(ListedReference(where, None, "no title field"))
+            continue
+        year = str(fields.get("year") or "").strip()[:4]  # "2019a", "2019--2020": the year it starts with
+        entries.append(_entry(where, {"title": fields["title"], "authors": fields.get("author") or "",
+                                      "year": int(year) if year.isdigit() else None}))
+    for block in library.failed_blocks:
+        entries.append(ListedReference(line_ref(path, block.start_line + 1), None,
+                                       f"not a BibTeX entry ({str(getattr(block, 'error', '') or 'unreadable')[:120]})"))
+    return entries
+
+
+__all__ = ["ListedReference", "read_reference_list"]

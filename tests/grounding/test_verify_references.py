@@ -1,0 +1,52 @@
+"""`sciwrite verify-references`: JSON Lines and BibTeX lists checked against the corpus, bad entries named and the
+others still checked."""
+
+from __future__ import annotations
+
+import json
+
+from sciwrite.cli import main
+from sciwrite.grounding.reference_lists import read_reference_list
+from sciwrite.rwgbench.data.loading import load_rwgbench
+
+
+def test_json_lines_and_bibtex_lists_are_checked(mini_sample_folder, tmp_path, capsys):
+    corpus = load_rwgbench("sample_corpus", source=mini_sample_folder).to_list()
+    real = next(r for r in corpus if len((r["title"] or "").split()) >= 5)
+    listed = tmp_path / "refs.jsonl"
+    listed.write_text("\n".join([
+        json.dumps(real["title"].lower()),  # a title alone, retyped
+        json.dumps({"title": "Quantum gravity for recipe generation in the kitchen", "year": 2021}),
+        json.dumps({"paper_id": "P1", "text": "...", "references": [{"n": 1, "title": real["title"]},
+                                                                       {"n": 2, "title": 7}]}),
+        "{not json",
+    ]) + "\n", encoding="utf-8")
+    bib = tmp_path / "draft.bib"
+    bib.write_text("@inproceedings{mine,\n  title = {" + real["title"] + "},\n  author = {Someone, A.},\n"
+                   "  year = {2019a}\n}\n@misc{untitled, note = {no title}}\n", encoding="utf-8")
+    out = tmp_path / "verdicts.jsonl"
+    assert main(["verify-references", str(listed), str(bib), "--source", str(mini_sample_folder),
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "7 references against" in printed and "3 found, 0 ambiguous, 1 not_found, 3 invalid" in printed
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["verdict"] for r in rows] == ["found", "not_found", "found", "invalid", "invalid", "found", "invalid"]
+    assert {rows[i]["doc_id"] for i in (0, 2, 5)} == {real["doc_id"]}
+    assert rows[2]["where"] == f"{listed}:3 (paper_id 'P1') reference [1]"
+    assert rows[3]["where"] == f"{listed}:3 (paper_id 'P1') reference [2]"
+    assert rows[3]["why"] == "field 'title' must be a string, got int"
+    assert rows[4]["where"] == f"{listed}:4" and rows[4]["why"].startswith("not valid JSON")
+    assert rows[5]["where"] == f"{bib}:1 @inproceedings{{mine}}" and rows[5]["candidates"]
+    assert rows[6]["why"] == "no title field"
+
+
+def test_an_empty_list_is_named(tmp_path):
+    empty = tmp_path / "none.jsonl"
+    empty.write_text("\n", encoding="utf-8")
+    try:
+        read_reference_list(empty)
+    except ValueError as err:
+        assert str(empty) in str(err) and "no reference in it" in str(err)
+    else:
+        raise AssertionError("an empty list was accepted")
+    assert main(["verify-references", str(tmp_path / "missing.bib")]) == 2
