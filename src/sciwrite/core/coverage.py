@@ -30,6 +30,11 @@ class Coverage:
         """``"3/144"`` (the scored count alone when the split's size is unknown)."""
         return f"{self.scored}/{self.total}" if self.total is not None else str(self.scored)
 
+    @property
+    def text(self) -> str:
+        """``"3/144 papers"`` when partial, ``""`` when complete: what labels append."""
+        return "" if self.complete else f"{self.fraction} papers"
+
     def as_dict(self) -> dict[str, Any]:
         return {"n_scored": self.scored, "n_split": self.total, "complete": self.complete}
 
@@ -46,14 +51,13 @@ def coverage_of(summary: Mapping[str, Any]) -> Coverage:
 
 
 def coverage_text(summary: Mapping[str, Any]) -> str:
-    """``"3/144 papers"`` for a partial summary, ``""`` for a complete one: what labels append."""
-    coverage = coverage_of(summary)
-    return "" if coverage.complete else f"{coverage.fraction} papers"
+    """``"3/144 papers"`` for a partial summary, ``""`` for a complete one (`Coverage.text`)."""
+    return coverage_of(summary).text
 
 
-def with_coverage(label: str, summary: Mapping[str, Any]) -> str:
-    """`label`, followed by ``(3/144 papers)`` when `summary` does not cover its whole split."""
-    text = coverage_text(summary)
+def with_coverage(label: str, summary: Mapping[str, Any] | None) -> str:
+    """`label`, followed by ``(3/144 papers)`` when `summary` does not cover its whole split (no summary: as is)."""
+    text = coverage_text(summary) if summary is not None else ""
     return f"{label} ({text})" if text else label
 
 

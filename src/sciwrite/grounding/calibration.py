@@ -100,12 +100,13 @@ class Operating:
 
 def evaluate_thresholds(index: TitleIndex, items: Sequence[CalibrationItem],
                         thresholds: Sequence[float] = THRESHOLDS) -> list[Operating]:
-    """Each threshold's operating point on `items` (each reference resolved once, at the lowest threshold: a
-    higher one only turns some ``found`` verdicts into ``not_found``... or an ``ambiguous`` into ``found``, so each
-    threshold is resolved on its own; the candidates are found once)."""
+    """Each threshold's operating point on `items`: the references are scored once (`ReferenceResolver.score`) and
+    decided at each threshold."""
+    resolver = ReferenceResolver(index)
+    scored = resolver.score([Reference(i.title) for i in items])
     points = []
     for threshold in thresholds:
-        verdicts = ReferenceResolver(index, threshold=threshold).resolve([Reference(i.title) for i in items])
+        verdicts = [resolver.decide(s, threshold) for s in scored]
         found = [(item, v) for item, v in zip(items, verdicts) if v.verdict == FOUND]
         wrong = sum(1 for item, v in found if v.doc_id != item.doc_id)
         real = [item for item in items if item.doc_id is not None]

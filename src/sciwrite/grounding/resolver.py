@@ -100,6 +100,15 @@ class Verdict:
                 "why": self.why, "candidates": [c.as_dict() for c in self.candidates]}
 
 
+@dataclass(frozen=True)
+class ScoredReference:
+    """A reference, its normalised title and its candidates scored, best first (`ReferenceResolver.score`)."""
+
+    reference: Reference
+    key: str
+    candidates: tuple[Candidate, ...]
+
+
 def title_similarity(key: str, head: str, paper: IndexedPaper) -> float:
     """The best rapidfuzz similarity (0-1) of a reference's title keys against a paper's: whole to whole, and the
     main title (before a subtitle) of either against the other whole."""
@@ -112,8 +121,7 @@ def score_candidate(reference: Reference, key: str, head: str, paper: IndexedPap
     names = {s for s in map(surname, reference.authors) if s}
     surnames_match = bool(names & paper.surnames) if names and paper.surnames else None
     year_match = abs(reference.year - paper.year) <= 1 if reference.year and paper.year else None
-    score = similarity + {True: SURNAME_BONUS, None: 0.0, False: 0.0}[surnames_match] + \
-        {True: YEAR_BONUS, None: 0.0, False: 0.0}[year_match]
+    score = similarity + (SURNAME_BONUS if surnames_match else 0.0) + (YEAR_BONUS if year_match else 0.0)
     if similarity < 1.0:  # a title written exactly is the paper even with wrong metadata (a misremembered year)
         score -= (SURNAME_PENALTY if surnames_match is False else 0.0) + (YEAR_PENALTY if year_match is False else 0.0)
     return Candidate(paper.doc_id, paper.title, round(similarity, 4), surnames_match, year_match,
@@ -132,6 +140,11 @@ class ReferenceResolver:
     def resolve(self, references: Sequence[Reference | Mapping[str, Any] | str]) -> list[Verdict]:
         """One verdict per reference, in order (a reference that is not a title or an object with one raises
         `ValueError` naming its position)."""
+        return [self.decide(scored) for scored in self.score(references)]
+
+    def score(self, references: Sequence[Reference | Mapping[str, Any] | str]) -> list[ScoredReference]:
+        """Each reference with its candidates scored, best first: the part of resolving that no threshold changes
+        (the calibration scores once and decides at every threshold)."""
         refs = []
         for i, item in enumerate(references):
             try:
@@ -140,22 +153,27 @@ class ReferenceResolver:
                 raise ValueError(f"reference {i + 1}: {err}") from None
         keys = [normalize_reference_title(r.title[:MAX_TITLE_CHARS]) for r in refs]
         heads = [without_subtitle(r.title[:MAX_TITLE_CHARS]) for r in refs]
-        found = self.index.candidates(keys, k=self.k)
-        return [self._verdict(ref, key, head, positions) for ref, key, head, positions in zip(refs, keys, heads, found)]
+        out = []
+        for ref, key, head, positions in zip(refs, keys, heads, self.index.candidates(keys, k=self.k)):
+            scored = sorted((score_candidate(ref, key, head, self.index.papers[p]) for p in positions),
+                            key=lambda c: (-c.score, -c.title_similarity, c.doc_id))
+            out.append(ScoredReference(ref, key, tuple(scored)))
+        return out
 
-    def _verdict(self, reference: Reference, key: str, head: str, positions: list[int]) -> Verdict:
-        if not key:
+    def decide(self, scored: ScoredReference, threshold: float | None = None) -> Verdict:
+        """The verdict on a scored reference at `threshold` (default: the resolver's)."""
+        threshold = self.threshold if threshold is None else threshold
+        reference, ranked = scored.reference, scored.candidates
+        if not scored.key:
             return Verdict(reference, NOT_FOUND, None, None, "the reference has no title to look up")
-        scored = sorted((score_candidate(reference, key, head, self.index.papers[p]) for p in positions),
-                        key=lambda c: (-c.score, -c.title_similarity, c.doc_id))
-        kept = tuple(scored[:self.kept])
+        kept = ranked[:self.kept]
         cut = " (its title cut at 500 characters)" if len(reference.title) > MAX_TITLE_CHARS else ""
-        if not scored or scored[0].score < self.threshold:
-            best = f"; the best candidate scores {scored[0].score:.3f}" if scored else "; no title shares a word"
-            return Verdict(reference, NOT_FOUND, None, None, f"no corpus title scores {self.threshold:.2f} or more"
+        if not ranked or ranked[0].score < threshold:
+            best = f"; the best candidate scores {ranked[0].score:.3f}" if ranked else "; no title shares a word"
+            return Verdict(reference, NOT_FOUND, None, None, f"no corpus title scores {threshold:.2f} or more"
                            f"{best}{cut}", kept)
-        best = scored[0]
-        rivals = [c for c in scored[1:] if c.score >= self.threshold and best.score - c.score <= self.margin]
+        best = ranked[0]
+        rivals = [c for c in ranked[1:] if c.score >= threshold and best.score - c.score <= self.margin]
         if rivals:
             names = ", ".join(c.doc_id for c in [best, *rivals])
             return Verdict(reference, AMBIGUOUS, None, best.score, f"{len(rivals) + 1} corpus papers score within "
@@ -169,4 +187,4 @@ class ReferenceResolver:
 
 
 __all__ = ["AMBIGUOUS", "DEFAULT_MARGIN", "DEFAULT_THRESHOLD", "FOUND", "NOT_FOUND", "VERDICTS", "Candidate",
-           "Reference", "ReferenceResolver", "Verdict", "score_candidate", "title_similarity"]
+           "Reference", "ReferenceResolver", "ScoredReference", "Verdict", "score_candidate", "title_similarity"]

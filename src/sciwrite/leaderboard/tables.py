@@ -19,7 +19,7 @@ import pandas as pd
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import get_benchmark
-from sciwrite.core.coverage import coverage_of
+from sciwrite.core.coverage import Coverage, coverage_of
 from sciwrite.core.provenance import schema_version_of
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.leaderboard.conditions import condition_order, row_condition, summary_condition
@@ -93,7 +93,8 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
         row["judge"] = judge_text(summary)
         row["schema_version"] = schema_version_of(summary)
         row["n_papers"] = summary.get("n_papers")
-        row["papers"], row["complete"] = papers_text(summary), coverage_of(summary).complete
+        coverage = coverage_of(summary)
+        row["papers"], row["complete"] = papers_text(summary, coverage), coverage.complete
         intervals = summary.get("intervals") or {}
         for key in bench.metrics:
             low, high = (list(intervals.get(key) or []) + [None, None])[:2]
@@ -104,10 +105,10 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
     return rows
 
 
-def papers_text(summary: Mapping[str, Any]) -> str:
+def papers_text(summary: Mapping[str, Any], coverage: Coverage | None = None) -> str:
     """The Papers cell: the count (the whole split), or ``n/N`` when the summary covers part of it
-    (`sciwrite.core.coverage`; the board itself only scores complete submissions)."""
-    coverage = coverage_of(summary)
+    (`sciwrite.core.coverage`, `coverage` when already read; the board itself only scores complete submissions)."""
+    coverage = coverage or coverage_of(summary)
     return str(summary.get("n_papers") or "") if coverage.complete else coverage.fraction
 
 

@@ -106,11 +106,6 @@ def _value(summary: Mapping[str, Any] | None, key: str) -> Any:
     return summary.get(key)
 
 
-def _labelled(label: str, summary: Mapping[str, Any] | None) -> str:
-    """A column's label, with its papers (n/N) when its summary covers part of the split."""
-    return label if summary is None else with_coverage(label, summary)
-
-
 def _metric_rows(rows: Sequence[tuple[str, str, str]], columns: Mapping[str, Mapping[str, Any] | None],
                  groups: Mapping[str, tuple[str, ...]]) -> tuple[TableRow, ...]:
     """One row per metric over the columns (column key -> summary), the best of each column group marked."""
@@ -147,7 +142,7 @@ def table3(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
     """Table 3 from prompt level -> summary (`sciwrite.sciig.metrics.tables.summaries_by_column`)."""
     by_level = summaries_by_column(summaries)
     groups = {paradigm: tuple(level for _, level in columns) for paradigm, columns in TABLE3_COLUMNS.items()}
-    columns = tuple((level, _labelled(label, by_level.get(level))) for paradigm in TABLE3_COLUMNS.values()
+    columns = tuple((level, with_coverage(label, by_level.get(level))) for paradigm in TABLE3_COLUMNS.values()
                     for label, level in paradigm)
     rows = _metric_rows(TABLE3_ROWS, {level: by_level.get(level) for level, _ in columns},
                         {paradigm: tuple(level for level in members if level in by_level)
@@ -177,7 +172,7 @@ def table4(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
                              f"and INPUTS one of {', '.join(INPUTS)}")
         by_column[f"{level}/{inputs}"] = summary
     groups = {level: tuple(f"{level}/{inputs}" for inputs in INPUTS) for level in TABLE4_LEVELS}
-    columns = tuple((key, _labelled(INPUT_LABELS[key.split("/")[1]], by_column.get(key)))
+    columns = tuple((key, with_coverage(INPUT_LABELS[key.split("/")[1]], by_column.get(key)))
                     for keys in groups.values() for key in keys)
     rows = _metric_rows(TABLE4_ROWS, {key: by_column.get(key) for key, _ in columns}, {})
     return TableData("Table 4: Ablation Study. Performance with different input configurations: Title-only, "

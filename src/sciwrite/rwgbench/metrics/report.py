@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmark import table_labels
-from sciwrite.core.coverage import coverage_of, coverage_text, with_coverage
+from sciwrite.core.coverage import coverage_of, with_coverage
 from sciwrite.core.engine import LOCAL, ray_engine
 from sciwrite.core.paper_tables import TableData, TableRow, render_body
 from sciwrite.core.predictions import (
@@ -309,14 +309,14 @@ def report_text(summaries: Sequence[Mapping[str, Any]], out: Path) -> str:
     for summary in summaries:
         join = summary["join"]
         rejected = f", {join['n_rejected_lines']} rejected lines" if join.get("n_rejected_lines") else ""
-        partial = coverage_text(summary)
-        papers = coverage_of(summary).fraction if partial else summary["n_papers"]
+        coverage = coverage_of(summary)
+        papers = summary["n_papers"] if coverage.complete else coverage.fraction
         lines.append(f"{summary['system']}: {papers} papers of RWGBench {summary['split']} scored "
                      f"({join['n_missing']} missing, {join['n_extra']} extra, {join['n_duplicates']} duplicate ids"
                      f"{rejected}); empty-citation outputs {summary['empty_citation_rate']:.1%}, unresolved markers "
                      f"{summary['unresolved_markers']}")
-        if partial:
-            lines.append(f"partial: {summary['system']} covers {partial} of the split; its means are over those only "
+        if not coverage.complete:
+            lines.append(f"partial: {summary['system']} covers {coverage.text} of the split; its means are over those only "
                          "(--require-complete refuses such a file)")
         lines += rejected_lines_text(summary["predictions"], join.get("rejected_lines", []))
     lines += [f"profile {summaries[0]['profile']}", "", format_table2(summaries)]

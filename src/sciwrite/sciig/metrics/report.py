@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmark import table_labels
-from sciwrite.core.coverage import coverage_of, coverage_text
+from sciwrite.core.coverage import coverage_of
 from sciwrite.core.engine import LOCAL, ray_engine
 from sciwrite.core.predictions import (
     join_by_paper_id,
@@ -234,12 +234,12 @@ def format_sciig_table(summary: Mapping[str, Any]) -> str:
     table."""
     rows = table2_rows(summary)
     not_computed = summary.get("not_computed", {})
-    partial = coverage_text(summary)
+    coverage = coverage_of(summary)
     lines, previous = [], None
     for r in rows:
         value = "not computed" if r["key"] in not_computed else cell(r["value"])
         lines.append({"category": r["category"] if r["category"] != previous else "", "metric": r["metric"],
-                      "value": value, **({"papers": coverage_of(summary).fraction} if partial else {})})
+                      "value": value, **({} if coverage.complete else {"papers": coverage.fraction})})
         previous = r["category"]
     lines = format_table(lines, left=2).split("\n")
     reasons: dict[str, list[str]] = {}
@@ -259,15 +259,15 @@ def report_text(summaries: Sequence[Mapping[str, Any]], out: Path) -> str:
     lines: list[str] = []
     for summary in summaries:
         join = summary["join"]
-        partial = coverage_text(summary)
+        coverage = coverage_of(summary)
         lines.append(f"\n{summary['system']}: SciIG {summary['dataset']} (test split; holdout papers are never scored): "
-                     f"{coverage_of(summary).fraction if partial else summary['n_papers']} papers scored "
+                     f"{summary['n_papers'] if coverage.complete else coverage.fraction} papers scored "
                      f"({join['n_missing']} missing, {join['n_extra']} extra, "
                      f"{join['n_holdout']} holdout, {join['n_rejected_lines']} rejected lines); profile "
                      f"{summary['profile']}")
         lines += rejected_lines_text(summary["predictions"], join["rejected_lines"])
-        if partial:
-            lines.append(f"partial: {summary['system']} covers {partial} of the test split; the table's means are over "
+        if not coverage.complete:
+            lines.append(f"partial: {summary['system']} covers {coverage.text} of the test split; the table's means are over "
                          "those only (--require-complete refuses such a file)")
         if join["missing"]:
             lines.append(f"missing: {len(join['missing'])} test papers have no prediction, e.g. {join['missing'][:5]}")

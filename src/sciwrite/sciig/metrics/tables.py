@@ -115,8 +115,8 @@ def format_table3(summaries: Mapping[str, Mapping[str, Any]]) -> str:
         label = f"{category.ljust(width)}  {row['metric']}"
         lines.append([label, *(cell(row[column]) for columns in TABLE3_COLUMNS.values() for column, _ in columns)])
     by_level = summaries_by_column(summaries)
-    groups = {paradigm: [with_coverage(column, by_level[level]) if level in by_level else column
-                         for column, level in columns] for paradigm, columns in TABLE3_COLUMNS.items()}
+    groups = {paradigm: [with_coverage(column, by_level.get(level)) for column, level in columns]
+              for paradigm, columns in TABLE3_COLUMNS.items()}
     return format_grouped_table(lines, f"{'Category'.ljust(width)}  Metric", groups)
 
 
