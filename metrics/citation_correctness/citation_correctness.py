@@ -17,6 +17,11 @@ with the identifiers of the cited works: precision is the share of the generatio
 work, recall the share of cited works the generation cites. Identifiers match up to case, "&" vs "and",
 spacing, punctuation and the year's suffix letter. A generation with no citation scores 0 on both and is
 counted in `no_citation_rate`.
+
+Apart from precision, `unmatched_citation_rate` is the automatic counterpart of the "Hallucinated Citations"
+criterion of the SciIG human rubric (Table 7): the share of a generation's citations whose first surname is no
+cited work's ("(Smith et al., 2021)" with no Smith among them). A citation with a cited work's surname but another
+year or form is a near miss, counted apart (`n_near_miss_citations`).
 """
 
 _CITATION = SCIIG_CITATION
@@ -30,6 +35,9 @@ Returns:
     precision (`float`): mean over papers of |cited ∩ neighbors| / |cited| (0 for a generation with no citation).
     recall (`float`): mean over papers of |cited ∩ neighbors| / |neighbors|.
     no_citation_rate (`float`): share of generations with no author-year citation.
+    unmatched_citation_rate (`float` or `None`): mean over the papers that cite anything of the share of their
+        citations whose first surname no cited work has (None when no generation cites).
+    n_unmatched_citations (`int`), n_near_miss_citations (`int`), n_papers_citing (`int`): the counts behind it.
 Examples:
     >>> import evaluate
     >>> metric = evaluate.load("metrics/citation_correctness")
@@ -39,6 +47,8 @@ Examples:
     ... )
     >>> round(results["precision"], 4), round(results["recall"], 4), results["no_citation_rate"]
     (0.6667, 0.6667, 0.0)
+    >>> round(results["unmatched_citation_rate"], 4), results["n_unmatched_citations"]  # Brown is no cited author
+    (0.3333, 1)
 """
 
 

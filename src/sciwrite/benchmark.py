@@ -38,6 +38,8 @@ class Benchmark:
     stage_names: tuple[str, ...] = ()  # scorer names `--metrics` accepts besides metric keys
     #: on/off options only this benchmark's `evaluate` takes: keyword -> help
     evaluate_flags: Mapping[str, str] = field(default_factory=dict)
+    #: options with a value only this benchmark's `evaluate` takes (`sciwrite.core.commands.Option`), by keyword
+    evaluate_options: tuple[Any, ...] = ()
     split_aliases: tuple[str, ...] = ()  # former names of `--split` (deprecated, still read)
     load_models: Callable[..., Any] | None = None  # (profile, models, metrics, judge_options) -> the suite's models
     #: score_items(items, models, batch_size) -> (rows, stage seconds): what the Ray engine's actors run
@@ -59,6 +61,11 @@ class Benchmark:
     summary_split_key: str = "split"  # the summary.json key that names the split or config scored
     prediction_split: str | None = None  # the split of a config its predictions are for, when the config has several
     printed_labels: Mapping[str, str] = field(default_factory=dict)  # metric -> header as the paper prints it
+    #: columns the leaderboard shows after the paper's table (not in the paper: grounding): group -> ((key, label),
+    #: ...), their values read from a summary by `board_values(summary) -> {key: (mean, low, high)}`; per-paper rows
+    #: hold each key at the top level
+    board_groups: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    board_values: Callable[[Mapping[str, Any]], Mapping[str, tuple[Any, Any, Any]]] | None = None
     per_paper_notes: Mapping[str, str] = field(default_factory=dict)  # metric -> what its per-paper value is
     generate_help: str = ""  # what `sciwrite generate <name>` writes, for its --help
     #: the options only this benchmark's `sciwrite generate` takes (`sciwrite.core.commands.Option`)
@@ -73,6 +80,11 @@ class Benchmark:
     def metrics(self) -> tuple[str, ...]:
         """The suite's metric keys, in the results table's order."""
         return tuple(key for columns in self.table_groups.values() for key, _ in columns)
+
+    @property
+    def board_metrics(self) -> tuple[str, ...]:
+        """The leaderboard's metric keys: the suite's, then the `board_groups`'."""
+        return (*self.metrics, *(key for columns in self.board_groups.values() for key, _ in columns))
 
     def metric_labels(self) -> dict[str, str]:
         """Short metric labels of the results table (see `table_labels`)."""

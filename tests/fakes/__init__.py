@@ -1,5 +1,6 @@
 """Local stand-ins for the network services sciwrite talks to, for tests and benchmarks: one OpenAI-compatible
-chat-completions server (`fakes.openai_server`) and one Semantic Scholar Graph API (`fakes.semantic_scholar`).
+chat-completions server (`fakes.openai_server`), one Semantic Scholar Graph API (`fakes.semantic_scholar`) and one
+OpenAlex works API (`fakes.openalex`).
 
 Both listen on 127.0.0.1 on a free port, answer from a script the caller gives, and record every request. Tests
 import them as ``fakes.<module>`` (pytest's default import mode puts ``tests/``, which is not a package, on
@@ -9,9 +10,11 @@ scripts put ``tests/`` on ``sys.path`` first (see ``scripts/bench/generation.py`
 
 from __future__ import annotations
 
+import json
 import sys
 import threading
-from http.server import ThreadingHTTPServer
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
@@ -49,3 +52,41 @@ class Running:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class JsonServer(Running):
+    """A fake JSON API: every GET or POST is recorded in `requests` as {method, path, query, body, headers
+    (lower-case names)} and answered by `handle(request) -> (status, JSON payload, headers)`."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+                url = urllib.parse.urlsplit(self.path)
+                data = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
+                request = {"method": self.command, "path": url.path, "query": dict(urllib.parse.parse_qsl(url.query)),
+                           "body": json.loads(data) if data else None,
+                           "headers": {k.lower(): v for k, v in self.headers.items()}}
+                outer.requests.append(request)
+                status, payload, headers = outer.handle(request)
+                text = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(text)))
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(text)
+
+            do_POST = do_GET  # noqa: N815 - the name http.server calls
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = LocalHTTPServer(Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.port}"
+
+    def handle(self, request: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
+        raise NotImplementedError

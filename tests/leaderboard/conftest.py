@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -47,17 +47,22 @@ class ServedBoard:
             time.sleep(0.1)
 
 
-def rwgbench_lines(folder, variant: int = 0) -> list[str]:
+def rwgbench_lines(folder, variant: int = 0, listed: Sequence[str] = ()) -> list[str]:
     """A valid RWGBench predictions file for `folder` (one JSON line per paper); `variant` changes the text and
-    the candidate lists so that each variant is a distinct submission with distinct scores."""
+    the candidate lists so that each variant is a distinct submission with distinct scores. With `listed`, each
+    line also lists references (as a Direct run keeps them): the first gold paper's title, then `listed`."""
     from sciwrite.rwgbench.data.loading import load_rwgbench
 
+    titles = dict(zip(*(load_rwgbench("sample_corpus", source=folder)[c] for c in ("doc_id", "title")))) if listed else {}
     lines = []
     for paper in load_rwgbench("sample", source=folder).to_list():
         gold = list(paper["citations"])
         k = 1 + variant % max(len(gold), 1)
         text = f"Variant {variant}: earlier work [1] and [2] differ" + ("; see also [3]." if variant % 2 else ".")
-        lines.append(json.dumps({"paper_id": paper["paper_id"], "text": text, "candidates": gold[:k] + gold[k:][:1]}))
+        record = {"paper_id": paper["paper_id"], "text": text, "candidates": gold[:k] + gold[k:][:1]}
+        if listed:
+            record["references"] = [{"n": n, "title": t} for n, t in enumerate([titles[gold[0]], *listed], 1)]
+        lines.append(json.dumps(record))
     return lines
 
 

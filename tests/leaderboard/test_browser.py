@@ -21,6 +21,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-component-update", "--disable-sync"]
 XSS = "<img src=x onerror=alert(1)>"
 SCRIPT = "<script>alert(2)</script>"
+#: A listed reference the corpus does not hold, written as HTML: the drill-down marks it not found, as text.
+INVENTED = "<b>Hyperbolic</b> Llama Parsing <img src=y onerror=alert(3)>"
 #: The scoring condition of a run scored by the lite suites without an LLM judge.
 NO_JUDGE = "lite \u00b7 no judge"
 #: Where a human can look at the last run's page.
@@ -69,7 +71,7 @@ def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_
     seeded = served_board.board.submit(
         SubmissionForm(benchmark="rwgbench", system="Seeded baseline", submitter="maintainer", model="gpt-4o",
                        method="zero-shot", retriever="bm25", weights="closed"),
-        content="\n".join(rwgbench_lines(mini_sample_folder, 0)).encode())
+        content="\n".join(rwgbench_lines(mini_sample_folder, 0, listed=[INVENTED])).encode())
     assert seeded.accepted, seeded.problems
     assert served_board.wait_final(seeded.submission.id).status == FINISHED
     upload = tmp_path / "predictions.jsonl"
@@ -140,6 +142,19 @@ def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_
             assert page.locator("script", has_text="alert(2)").count() == 0
             screenshot = tmp_path / "leaderboard.png"
             page.screenshot(path=str(screenshot), full_page=True)
+
+            # the drill-down marks each listed reference: the gold title found, the invented one not found (as text)
+            page.get_by_role("tab", name="Drill-down").click()
+            _choose(page, "#drilldown-system", "Seeded baseline", expect)
+            page.locator("#drilldown-paper input").click()
+            page.get_by_role("option").first.click()
+            page.locator("#drilldown-show").click()
+            references = page.locator("#drilldown-citations")
+            expect(references.get_by_role("gridcell", name=INVENTED, exact=True)).to_be_visible(timeout=WAIT_MS)
+            expect(references.get_by_role("gridcell", name="not found", exact=True)).to_be_visible()
+            expect(references.get_by_role("gridcell", name="found", exact=True)).to_be_visible()
+            assert page.locator('img[src="y"]').count() == 0 and page.locator("#drilldown-citations b").count() == 0
+            page.screenshot(path=str(tmp_path / "drilldown.png"), full_page=True)
 
             page.get_by_role("tab", name="Submissions").click()
             page.locator("#refresh-submissions").click()

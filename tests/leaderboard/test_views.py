@@ -21,6 +21,7 @@ from sciwrite.leaderboard.plots import category_bars, metric_chart
 from sciwrite.leaderboard.store import FINISHED, PENDING, ResultsStore
 from sciwrite.leaderboard.tables import (
     MISSING,
+    board_columns,
     column_widths,
     filter_choices,
     leaderboard_frame,
@@ -28,6 +29,7 @@ from sciwrite.leaderboard.tables import (
     metric_columns,
     not_computed_note,
 )
+from sciwrite.sciig.metrics.drilldown import UNMATCHED
 from sciwrite.stats import paired_comparison
 
 RWG = get_benchmark("rwgbench")
@@ -101,7 +103,7 @@ def test_frame_layout_and_interval_text(store):
         means={"precision": 0.412, "recall": 0.5, "rougeL": 0.25},
         intervals={"precision": [0.38, 0.44], "recall": [0.4996, 0.5004]})
     frame = leaderboard_frame(leaderboard_rows(store, "rwgbench"), "rwgbench")
-    assert list(frame.columns) == INFO + [label for _, _, label in metric_columns("rwgbench")]
+    assert list(frame.columns) == INFO + [label for _, _, label in board_columns("rwgbench")]
     row = frame.iloc[0]
     assert row["CQ \u00b7 Prec."] == "0.412 [0.380, 0.440]"
     assert row["CQ \u00b7 Rec."] == "0.500 [0.500, 0.500]"
@@ -112,6 +114,27 @@ def test_frame_layout_and_interval_text(store):
     assert row["Scored under"] == "lite \u00b7 judge unknown"  # a summary without provenance
     empty = leaderboard_frame([], "sciig")
     assert empty.empty and list(empty.columns)[:len(INFO)] == INFO
+
+
+def test_grounding_columns_follow_the_papers_table_and_rank_lower_hallucination_first(store):
+    assert [label for _, _, label in board_columns("rwgbench")][len(RWG.metrics):] == [
+        "Grounding \u00b7 Found", "Grounding \u00b7 Not found", "Grounding \u00b7 G-Prec.", "Grounding \u00b7 G-Rec."]
+    assert [label for _, _, label in board_columns("sciig")][len(SCIIG.metrics):] == ["Grounding \u00b7 Unmatched cit."]
+    grounding = {"grounding_found_rate": 0.75, "grounding_hallucination_rate": 0.25, "grounded_precision": 0.5,
+                 "grounded_recall": 0.125, "intervals": {"grounding_found_rate": [0.6, 0.9]}}
+    add(store, "direct-a", means={"grounding": grounding})
+    add(store, "direct-b", means={"grounding": {**grounding, "grounding_hallucination_rate": 0.05}})
+    add(store, "rag", means={"precision": 0.4})  # scored before grounding: its cells are empty, never an error
+    rows = leaderboard_rows(store, "rwgbench")
+    assert (rows[0]["grounding_found_rate"], rows[0]["grounding_found_rate_low"]) == (0.75, 0.6)
+    frame = leaderboard_frame(rows, "rwgbench", sort_by="grounding_hallucination_rate")
+    assert list(frame["System"]) == ["direct-b", "direct-a", "rag"]  # less hallucination first, no value last
+    assert frame.iloc[1]["Grounding \u00b7 Found"] == "0.750 [0.600, 0.900]"
+    assert frame.iloc[2]["Grounding \u00b7 Not found"] == MISSING
+    add(store, "intro", benchmark="sciig", means={"unmatched_citation_rate": 0.2,
+                                                   "unmatched_citation_interval": [0.1, 0.3]})
+    sciig = leaderboard_frame(leaderboard_rows(store, "sciig"), "sciig", sort_by="unmatched_citation_rate")
+    assert sciig.iloc[0]["Grounding \u00b7 Unmatched cit."] == "0.200 [0.100, 0.300]"
 
 
 @pytest.mark.parametrize("benchmark", ["rwgbench", "sciig"])
@@ -296,7 +319,7 @@ def test_rwgbench_drilldown_on_the_mini_sample(store, mini_sample_folder):
     assert scores["TQ \u00b7 LLM"] == MISSING
 
     frame = paper_scores_frame(store, sub.id)
-    assert list(frame.columns) == ["paper_id", *(label for _, _, label in metric_columns("rwgbench"))]
+    assert list(frame.columns) == ["paper_id", *(label for _, _, label in board_columns("rwgbench"))]
     assert frame.iloc[0]["paper_id"] == pid and frame.iloc[0]["CQ \u00b7 Rec."] == 0.123
 
     with pytest.raises(KeyError, match="no-such-paper"):
@@ -305,6 +328,38 @@ def test_rwgbench_drilldown_on_the_mini_sample(store, mini_sample_folder):
         paper_view(store, sub.id, "E06-1051", papers)
     with pytest.raises(ValueError, match="rwgbench/test"):
         paper_view(store, sub.id, pid, BenchmarkPapers("rwgbench", "test", []))
+
+
+def test_rwgbench_drilldown_marks_each_listed_reference(store, mini_sample_folder):
+    from sciwrite.grounding.resolver import lazy_resolver
+    from sciwrite.rwgbench.data.loading import load_rwgbench
+    from sciwrite.rwgbench.metrics.grounding import score_reference_grounding
+
+    papers = BenchmarkPapers.load("rwgbench", "sample", source=mini_sample_folder)
+    corpus = load_rwgbench("sample_corpus", source=mini_sample_folder)
+    titles = dict(zip(corpus["doc_id"], corpus["title"]))
+    pid = "P06-1112"
+    gold = list(papers.paper(pid)["citations"])
+    listed = [{"n": 1, "title": titles[gold[0]].lower()}, {"n": 2, "title": XSS + " Hyperbolic Llama Parsing"}]
+    text = "Earlier systems [1] used patterns."
+    grounded, = score_reference_grounding([text], [[]], [listed], [gold], [pid], lambda ids: {}, lazy_resolver(corpus))
+    prediction = json.dumps({"paper_id": pid, "text": text, "candidates": [], "references": listed})
+    sub = add(store, "direct", predictions=prediction + "\n", rows=[paper_row(pid, recall=0.0, **grounded)])
+    view = paper_view(store, sub.id, pid, papers)
+    first, second = view.citations.to_dict("records")
+    assert (first["Ref"], first["Verdict"], first["doc_id"], first["Corpus title"], first["In gold set"],
+            first["Cited in text"]) == ("[1]", "found", gold[0], titles[gold[0]], "yes", "yes")
+    assert "title similarity" in first["Evidence"]
+    assert (second["Listed title"], second["Verdict"], second["Cited in text"]) == (
+        XSS + " Hyperbolic Llama Parsing", "not found", "no")  # returned verbatim: escaping is the page's job
+    assert list(view.extra["doc_id"]) == gold[1:] and list(view.extra["Title"]) == [titles[d] for d in gold[1:]]
+    assert "no listed reference names" in view.extra_caption
+    scores = dict(zip(view.scores["Metric"], view.scores["Score"]))
+    assert scores["Grounding \u00b7 Found"] == "0.500" and scores["Grounding \u00b7 Not found"] == "0.500"
+
+    old = add(store, "old", predictions=prediction + " \n", rows=[paper_row(pid, recall=0.0)])
+    view = paper_view(store, old.id, pid, papers)
+    assert list(view.citations["Verdict"]) == [MISSING, MISSING] and "shown unchecked" in view.notes[0]
 
 
 @pytest.fixture
@@ -328,14 +383,23 @@ def test_sciig_drilldown_marks_the_cited_works(store, sciig_mini_folder):
     text = f"Code generation ({keys[0]}) and more (Nobody et al., 1999)."
     prediction = json.dumps({"paper_id": pid, "text": text})
     row = paper_row(pid, rouge1=0.25, citation_precision=0.5, cited_keys=[keys[0], "Nobody et al., 1999"],
-                    not_in_neighbors=["Nobody et al., 1999"])
+                    not_in_neighbors=["Nobody et al., 1999"],
+                    unmatched_citations=[{"citation": "Nobody et al., 1999", "text": "and more (Nobody et al., 1999)."}],
+                    near_miss_citations=[], unmatched_citation_rate=0.5)
     sub = add(store, "intro", benchmark="sciig", predictions=prediction, rows=[row])
     view = paper_view(store, sub.id, pid, papers)
     assert view.reference == paper["introduction"] and view.generated == text
     assert list(view.citations["Key"]) == keys
     assert list(view.citations["Title"]) == [n["title"] for n in paper["neighbors"]]
     assert list(view.citations["Cited by the generation"]) == ["yes"] + ["no"] * (len(keys) - 1)
-    assert list(view.extra["Citation"]) == ["Nobody et al., 1999"]
+    assert view.extra.to_dict("records") == [{"Citation": "Nobody et al., 1999", "Mark": UNMATCHED,
+                                              "In the text": "and more (Nobody et al., 1999)."}]
+    assert dict(zip(view.scores["Metric"], view.scores["Score"]))["Grounding \u00b7 Unmatched cit."] == "0.500"
+    near = paper_row(pid, cited_keys=[keys[0]], not_in_neighbors=["X, 2001"], unmatched_citations=[],
+                     near_miss_citations=[{"citation": "X, 2001", "text": None, "neighbors": [keys[0]]}])
+    marked = paper_view(store, add(store, "near", benchmark="sciig", predictions=prediction + "  ", rows=[near]).id,
+                        pid, papers).extra
+    assert marked.iloc[0]["Mark"] == f"near miss: a cited work by this surname ({keys[0]})"
 
     bare = add(store, "bare", benchmark="sciig", predictions=prediction + " ", rows=[paper_row(pid, rouge1=0.2)])
     view = paper_view(store, bare.id, pid, papers)

@@ -24,10 +24,10 @@ from sciwrite.sciig.data.builder import (
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS, card_configs_block
 from sciwrite.sciig.data.links import link_paragraphs, match_by_author_year
 from sciwrite.sciig.data.llm_map import TABLE8_TASK, parse_table8_neighbors, table8_messages
-from sciwrite.sciig.data.semantic_scholar import SemanticScholarClient
 from sciwrite.sources.aclsum import aclsum_paper_dir
 from sciwrite.sources.apa import find_citations
 from sciwrite.sources.grobid import Paragraph
+from sciwrite.sources.semantic_scholar import SemanticScholarClient
 from tests.fakes.openai_server import ChatServer
 from tests.fakes.semantic_scholar import SemanticScholarServer
 

@@ -31,6 +31,31 @@ def test_precision_and_recall_by_hand():
     assert row["not_in_neighbors"] == ["Brown, 2019"] and row["no_citation"] is False
 
 
+def test_unmatched_citations_are_reported_with_their_text_apart_from_precision():
+    text = ("Parsers improved (Li et al., 2019; Smith & Jones, 2020), as Brown (2019) showed.\n"
+            "Graph methods (García et al.) followed, and Chen et al. (2021) agree.")
+    row = citation_correctness(text, NEIGHBORS)
+    # cited: li 2019 (near miss of Li et al., 2022), smith and jones 2020 (a neighbor), brown 2019 (no Brown),
+    # garcia et al (no year, no Garcia), chen et al 2021 (a neighbor): 5 works, 2 correct
+    assert row["precision"] == pytest.approx(2 / 5)
+    assert [u["citation"] for u in row["unmatched_citations"]] == ["Brown, 2019", "García et al."]
+    assert row["unmatched_citations"][1]["text"].startswith("…") and "(García et al.) followed" in \
+        row["unmatched_citations"][1]["text"] and "\n" not in row["unmatched_citations"][1]["text"]
+    assert row["near_miss_citations"] == [{"citation": "Li et al., 2019", "neighbors": ["Li et al., 2022"],
+                                           "text": row["near_miss_citations"][0]["text"]}]
+    assert "(Li et al., 2019;" in row["near_miss_citations"][0]["text"]
+    assert row["unmatched_citation_rate"] == pytest.approx(2 / 5)
+    assert 1 - row["precision"] == pytest.approx(row["unmatched_citation_rate"] + 1 / 5)  # + the near miss
+    assert citation_correctness("Nothing cited.", NEIGHBORS)["unmatched_citation_rate"] is None
+
+
+def test_an_unmatched_citation_is_counted_once_per_work_and_tails_of_surnames_are_near():
+    row = citation_correctness("(Wu, 2020a) and (Wu, 2020b); Berg et al. (2018).", ["van der Berg et al., 2019"])
+    assert [u["citation"] for u in row["unmatched_citations"]] == ["Wu, 2020a"]  # a and b: one work, as cited
+    assert [n["citation"] for n in row["near_miss_citations"]] == ["Berg et al., 2018"]
+    assert row["unmatched_citation_rate"] == pytest.approx(1 / 2)
+
+
 def test_neighbor_records_and_normalisation():
     records = [{"key": "LI ET AL.  2022"}, {"key": "Smith & Jones, 2020"}]
     row = citation_correctness("See (Li et al., 2022) and Smith and Jones (2020).", records)
@@ -54,13 +79,15 @@ def test_paper_without_neighbors_is_an_error_naming_it():
 def test_summary_is_a_macro_mean():
     rows = score_citation_correctness(["(Li, 2020)", "Nothing cited."], [["Li, 2020", "Wu, 2019"], ["Li, 2020"]])
     summary = summarize_citation_correctness(rows)
-    assert summary == {"precision": 0.5, "recall": 0.25, "no_citation_rate": 0.5}
+    assert summary == {"precision": 0.5, "recall": 0.25, "no_citation_rate": 0.5, "unmatched_citation_rate": 0.0,
+                       "n_unmatched_citations": 0, "n_near_miss_citations": 0, "n_papers_citing": 1}
 
 
 def test_evaluate_module():
     metric = sciwrite.load_metric("citation_correctness")
     result = metric.compute(predictions=["(Li, 2020) and Wu (2019).", "none"], references=[["Li, 2020"], ["Wu, 2019"]])
-    assert result == {"precision": 0.25, "recall": 0.5, "no_citation_rate": 0.5}
+    assert result == {"precision": 0.25, "recall": 0.5, "no_citation_rate": 0.5, "unmatched_citation_rate": 0.5,
+                      "n_unmatched_citations": 1, "n_near_miss_citations": 0, "n_papers_citing": 1}
     assert "arXiv:2508.14273" in metric.citation
 
 
@@ -149,3 +176,4 @@ def test_suite_names_the_offline_fallback():
     summary = summarize_sciig(rows, suite)
     assert summary["citation_extractor"] == "regex (offline fallback)" == summary["models"]["citation_extractor"]
     assert summary["citation_precision"] == 1.0 and summary["citation_recall"] == 1.0
+    assert summary["unmatched_citation_rate"] == 0.0 and summary["n_papers_citing"] == 1

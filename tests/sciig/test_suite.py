@@ -164,7 +164,9 @@ def test_evaluate_sciig_command(sciig_folder, papers, tmp_path, capsys):
     assert json.loads((out / "metric_timings.json").read_text()) == summary["metric_timings"]
     with (out / "summary.csv").open() as f:
         table = list(csv.DictReader(f))
-    assert [(r["category"], r["metric"]) for r in table] == [(c, label) for c, _, label in TABLE2]
+    assert [(r["category"], r["metric"]) for r in table] == [(c, label) for c, _, label in TABLE2] + [
+        ("Grounding", "Unmatched citation rate")]  # apart from Table 2, as printed
+    assert float(table[-1]["value"]) == pytest.approx(summary["unmatched_citation_rate"])
     assert next(r for r in table if r["metric"] == "BLEURT")["value"] == ""
     # 95% bootstrap intervals over the 2 papers; BLEU (corpus BLEU) has none, sentence BLEU has
     assert summary["n_resamples"] == 1000 and summary["confidence"] == 0.95 and summary["interval_method"]

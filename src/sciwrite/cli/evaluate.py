@@ -3,7 +3,7 @@
 One implementation serves every benchmark of `sciwrite.benchmarks.BENCHMARKS`, with the same flags: ``--split``,
 one or several ``--predictions`` (one system each, written to ``<out>/<system>/``), ``--bad-records error|skip``,
 the model, judge, bootstrap and engine options, and the few on/off options a benchmark declares
-(`Benchmark.evaluate_flags`). The benchmark scores (`Benchmark.evaluate`) and says what to print
+(`Benchmark.evaluate_flags`, and `Benchmark.evaluate_options` with a value). The benchmark scores (`Benchmark.evaluate`) and says what to print
 (`Benchmark.report`); this module only parses and prints. ``sciwrite evaluate sciig-table3`` prints SciIG's Table 3
 from several levels' summaries.
 """
@@ -20,6 +20,7 @@ from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.engine_options import add_engine_options
 from sciwrite.cli.generate_common import LEDGER_NAME, model_option
+from sciwrite.cli.options import add_options, option_values
 from sciwrite.core.predictions import BAD_RECORDS
 from sciwrite.core.tables import write_table
 from sciwrite.llm.capabilities import describe_adjustment
@@ -78,7 +79,7 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
     out = Path(args.out or Path("outputs") / bench.name)
     systems = args.system or [Path(p).stem for p in args.predictions]
     metrics = bench.metrics_without_judge(args.metrics) if args.no_judge else args.metrics
-    flags = {name: getattr(args, name) for name in bench.evaluate_flags}
+    flags = {name: getattr(args, name) for name in bench.evaluate_flags} | option_values(args, bench.evaluate_options)
     summaries = bench.evaluate(args.predictions, args.split, source=args.source, out_dir=out, systems=systems,
                                profile=args.profile, models=dict(args.model or []), metrics=metrics,
                                judge_options=llm_options(args, out), batch_size=args.batch_size,
@@ -173,6 +174,7 @@ def add_benchmark_evaluate(evaluate: argparse._SubParsersAction, bench: Benchmar
                         "has; every table, CSV row and plot then says n/N papers)")
     for name, text in bench.evaluate_flags.items():
         p.add_argument(f"--{name.replace('_', '-')}", dest=name, action="store_true", help=text)
+    add_options(p, bench.evaluate_options)
     p.add_argument("--system", nargs="+", help="system names in the tables (default: the prediction files' stems)")
     p.add_argument("--out", help=f"output folder; each system writes to <out>/<system>/ (default: outputs/{bench.name})")
     p.add_argument("--batch-size", type=int, default=64, help="model batch size")

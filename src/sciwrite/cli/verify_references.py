@@ -4,7 +4,8 @@ Reads JSON Lines (titles, reference objects, or `sciwrite generate` prediction l
 (`sciwrite.grounding.reference_lists`), resolves every reference against the titles of an RWGBench corpus config
 (`sciwrite.grounding`; offline: the sample corpus, corpus only), prints each verdict with its evidence and the
 counts, and writes the verdicts as JSON Lines with ``--out``. An entry that cannot be read is listed as ``invalid``
-with its problem; the others are still checked."""
+with its problem; the others are still checked. ``--verify-online semantic_scholar|openalex`` looks what the corpus
+lacks up on that service (`sciwrite.grounding.online`), for a fourth verdict, ``exists_outside_corpus``."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from sciwrite.cli.options import add_options
 from sciwrite.core.tables import format_table
 from sciwrite.grounding import ReferenceResolver, TitleIndex
+from sciwrite.grounding.online import OFFLINE, ONLINE_OPTIONS, OnlineLookup
 from sciwrite.grounding.reference_lists import read_reference_list
-from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, VERDICTS
+from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, EXISTS_OUTSIDE_CORPUS, VERDICTS
 from sciwrite.rwgbench.data.configs import CONFIGS
 from sciwrite.rwgbench.data.loading import load_rwgbench
 
@@ -27,8 +30,13 @@ def cmd_verify_references(args: argparse.Namespace) -> int:
     entries = [entry for path in args.files for entry in read_reference_list(path)]
     corpus = load_rwgbench(args.corpus, source=args.source)
     resolver = ReferenceResolver(TitleIndex.from_corpus(corpus), threshold=args.threshold)
+    online = (OnlineLookup.for_service(args.verify_online, cache_path=args.online_cache, threshold=args.threshold)
+              if args.verify_online else None)
     valid = [e for e in entries if e.reference is not None]
-    verdicts = iter(resolver.resolve([e.reference for e in valid]))
+    verdicts = resolver.resolve([e.reference for e in valid])
+    if online is not None:
+        verdicts = online.second_opinions(verdicts, show_progress=True)
+    verdicts = iter(verdicts)
     rows = []
     for entry in entries:
         if entry.reference is None:
@@ -37,13 +45,24 @@ def cmd_verify_references(args: argparse.Namespace) -> int:
             continue
         verdict = next(verdicts)
         best = verdict.candidates[0] if verdict.candidates else None
+        named = (best.title if best and verdict.doc_id else
+                 f"{verdict.outside['title']} ({verdict.outside['source']} {verdict.outside['id']})"
+                 if verdict.outside else "")
         rows.append({"where": entry.where, "title": entry.reference.title[:80], "verdict": verdict.verdict,
-                     "doc_id": verdict.doc_id, "corpus title": (best.title[:80] if best and verdict.doc_id else ""),
+                     "doc_id": verdict.doc_id, "corpus title": named[:80],
                      "score": verdict.score, "why": verdict.why, "_full": verdict.as_dict()})
     print(format_table([{k: v for k, v in r.items() if k != "_full"} for r in rows], left=4))
     counts = Counter(r["verdict"] for r in rows)
-    print(f"\n{len(rows)} references against {len(resolver.index):,} titles of RWGBench {args.corpus!r} (corpus only, "
-          f"offline; threshold {args.threshold}): " + ", ".join(f"{counts[v]} {v}" for v in (*VERDICTS, INVALID)))
+    shown = (*VERDICTS, *((EXISTS_OUTSIDE_CORPUS,) if online else ()), INVALID)
+    print(f"\n{len(rows)} references against {len(resolver.index):,} titles of RWGBench {args.corpus!r} "
+          f"({online.description if online else OFFLINE}; threshold {args.threshold}): "
+          + ", ".join(f"{counts[v]} {v}" for v in shown))
+    if online is not None:
+        report = online.report()
+        print(f"{report['service']}: {report['looked_up']} looked up ({report['requests']} requests, "
+              f"{report['from_cache']} from the cache {report['cache']})"
+              + (f"; {report['failed']} failed and stay not_found: rerun to retry them" if report["failed"] else "")
+              + (f"; stopped: {report['stopped']}" if report["stopped"] else ""))
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -68,4 +87,5 @@ def add_verify_references_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
                    help=f"score a candidate needs to be found (default: {DEFAULT_THRESHOLD}, calibrated on the corpus)")
     p.add_argument("--out", help="also write every verdict, with its candidates and evidence, as JSON Lines")
+    add_options(p, ONLINE_OPTIONS)
     p.set_defaults(func=cmd_verify_references)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from sciwrite.grounding.normalize import normalize_reference_title, surname, without_subtitle
 
@@ -63,9 +64,19 @@ class TitleIndex:
         np.cumsum(np.bincount(word_ids, minlength=len(self.vocab)), out=self.offsets[1:])
 
     @classmethod
-    def from_corpus(cls, corpus: Iterable[Mapping[str, Any]]) -> TitleIndex:
+    def from_corpus(cls, corpus: Iterable[Mapping[str, Any]] | Mapping[str, Any], show_progress: bool = False
+                    ) -> TitleIndex:
+        """The index of a corpus's records: a `datasets.Dataset` (read for its title fields only, not its
+        abstracts), an iterable of records, or a doc_id -> record (or -> title) mapping."""
+        names = getattr(corpus, "column_names", None)
+        if names is not None:
+            corpus = corpus.select_columns([c for c in ("doc_id", "title", "authors", "year") if c in names])
+        elif isinstance(corpus, Mapping):
+            corpus = [{**v, "doc_id": d} if isinstance(v, Mapping) else {"doc_id": d, "title": v}
+                      for d, v in corpus.items()]
         papers = []
-        for record in corpus:
+        for record in tqdm(corpus, desc="title index", unit=" papers", disable=not show_progress,
+                           total=len(corpus) if hasattr(corpus, "__len__") else None):
             key = normalize_reference_title(record.get("title"))
             if not key:
                 continue  # a corpus paper without a title cannot be named by one

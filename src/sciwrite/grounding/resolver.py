@@ -13,7 +13,7 @@ corpus (`sciwrite.grounding.calibration`); `DEFAULT_THRESHOLD` is the value chos
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,9 +24,12 @@ from sciwrite.grounding.normalize import normalize_reference_title, surname, wit
 
 FOUND, AMBIGUOUS, NOT_FOUND = "found", "ambiguous", "not_found"
 VERDICTS = (FOUND, AMBIGUOUS, NOT_FOUND)
+#: The fourth verdict, given only by the optional second opinion online (`sciwrite.grounding.online`): the corpus
+#: lacks the paper, a bibliographic service has it.
+EXISTS_OUTSIDE_CORPUS = "exists_outside_corpus"
 #: The score at or above which a candidate is the paper a reference names: `calibration.choose_threshold` on the
 #: offline sample corpus (300 titles, 4,268 references, seed 0; scripts/bench/grounding.py): precision 0.991,
-#: recall 0.967 (0.80: 0.979 / 0.973; 0.90: 0.9995 / 0.940).
+#: recall 0.967 (0.80: 0.979 / 0.974; 0.90: 0.9995 / 0.940).
 DEFAULT_THRESHOLD = 0.83
 #: Candidates within this much of the best one, and above the threshold, make the reference ambiguous.
 DEFAULT_MARGIN = 0.02
@@ -86,7 +89,7 @@ class Candidate:
 @dataclass(frozen=True)
 class Verdict:
     """A reference's verdict: `doc_id` and `score` of the best candidate (None when not found), the candidates
-    behind it (best first) and why."""
+    behind it (best first) and why; `outside` the paper a service online has (``exists_outside_corpus`` only)."""
 
     reference: Reference
     verdict: str
@@ -94,10 +97,12 @@ class Verdict:
     score: float | None
     why: str
     candidates: tuple[Candidate, ...] = field(default=())
+    outside: Mapping[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"title": self.reference.title, "verdict": self.verdict, "doc_id": self.doc_id, "score": self.score,
-                "why": self.why, "candidates": [c.as_dict() for c in self.candidates]}
+                "why": self.why, "candidates": [c.as_dict() for c in self.candidates],
+                **({"outside": dict(self.outside)} if self.outside else {})}
 
 
 @dataclass(frozen=True)
@@ -178,13 +183,31 @@ class ReferenceResolver:
             names = ", ".join(c.doc_id for c in [best, *rivals])
             return Verdict(reference, AMBIGUOUS, None, best.score, f"{len(rivals) + 1} corpus papers score within "
                            f"{self.margin:.2f} of each other ({names}){cut}", kept)
-        evidence = [f"title similarity {best.title_similarity:.3f}"]
-        if best.surnames_match is not None:
-            evidence.append("an author surname matches" if best.surnames_match else "no author surname matches")
-        if best.year_match is not None:
-            evidence.append("the year matches" if best.year_match else "the year differs")
-        return Verdict(reference, FOUND, best.doc_id, best.score, "; ".join(evidence) + cut, kept)
+        return Verdict(reference, FOUND, best.doc_id, best.score, evidence(best) + cut, kept)
 
 
-__all__ = ["AMBIGUOUS", "DEFAULT_MARGIN", "DEFAULT_THRESHOLD", "FOUND", "NOT_FOUND", "VERDICTS", "Candidate",
-           "Reference", "ReferenceResolver", "ScoredReference", "Verdict", "score_candidate", "title_similarity"]
+def evidence(candidate: Candidate) -> str:
+    """A scored candidate's evidence in words: its title similarity, and whether the surnames and year agree."""
+    parts = [f"title similarity {candidate.title_similarity:.3f}"]
+    if candidate.surnames_match is not None:
+        parts.append("an author surname matches" if candidate.surnames_match else "no author surname matches")
+    if candidate.year_match is not None:
+        parts.append("the year matches" if candidate.year_match else "the year differs")
+    return "; ".join(parts)
+
+
+def lazy_resolver(corpus: Any, show_progress: bool = False, **options: Any) -> Callable[[], ReferenceResolver]:
+    """A resolver over `corpus`'s titles (`TitleIndex.from_corpus`), built at its first call and reused after:
+    indexing 1.09M titles takes about a minute, which a run whose predictions list no reference never spends."""
+    built: list[ReferenceResolver] = []
+
+    def resolver() -> ReferenceResolver:
+        if not built:
+            built.append(ReferenceResolver(TitleIndex.from_corpus(corpus, show_progress=show_progress), **options))
+        return built[0]
+
+    return resolver
+
+
+__all__ = ["AMBIGUOUS", "DEFAULT_MARGIN", "DEFAULT_THRESHOLD", "EXISTS_OUTSIDE_CORPUS", "FOUND", "NOT_FOUND", "VERDICTS", "Candidate",
+           "Reference", "ReferenceResolver", "ScoredReference", "Verdict", "evidence", "lazy_resolver", "score_candidate", "title_similarity"]

@@ -36,6 +36,7 @@ from sciwrite.leaderboard.store import STALE_AFTER_S, Submission
 from sciwrite.leaderboard.submission import WEIGHTS, SubmissionForm
 from sciwrite.leaderboard.tables import (
     DISPLAY_INFO,
+    board_columns,
     column_widths,
     filter_choices,
     higher_is_better,
@@ -125,14 +126,18 @@ def build_app(board: Leaderboard, title: str = "sciwrite leaderboard") -> gr.Blo
 
 def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
     info = get_benchmark(benchmark)
-    metrics = metric_columns(benchmark)
+    metrics = board_columns(benchmark)
     with gr.Tab(info.title, id=f"tab-{benchmark}"):
         gr.Markdown(f"{info.title} ({info.paper}), split `{board.split_of(benchmark)}`. Columns follow the paper's "
                     "table; the Profile column says which models scored each system (`paper` on a GPU, `lite` "
                     "otherwise) and the Judge column which LLM judged it. Scores under different profiles or judges "
                     "are not comparable, so rows are grouped by **Scored under** (profile and judge model; the "
                     "`paper` profile first, then the larger groups) and ranked only within their group. Choose a "
-                    "metric below to sort, pick groups with *Scored under*, and click a row to see its provenance.")
+                    "metric below to sort, pick groups with *Scored under*, and click a row to see its provenance. "
+                    "The **Grounding** columns come after the paper's: which generated references name a real "
+                    "paper (RWGBench: found in the corpus, not found, and the found papers' precision and recall "
+                    "against the gold citations; SciIG: citations matching no cited work). They are not in the "
+                    "paper's table and never change it.")
         with gr.Row():
             search = gr.Textbox(label="Search", placeholder="system, model, method or retriever", scale=2)
             # The choices arrive with the first load; API callers never get them, so any value is let through
@@ -282,17 +287,19 @@ def _drilldown_tab(board: Leaderboard, benchmarks: list[str]) -> None:
         benchmark = gr.Radio(label="Benchmark", choices=[(get_benchmark(b).title, b) for b in benchmarks],
                              value=benchmarks[0])
         with gr.Row():
-            system = gr.Dropdown(label="System", choices=[], allow_custom_value=True)  # as in the Compare tab
-            paper = gr.Dropdown(label="Paper", choices=[], allow_custom_value=True)
-            show = gr.Button("Show")
+            system = gr.Dropdown(label="System", choices=[], allow_custom_value=True,  # as in the Compare tab
+                                 elem_id="drilldown-system")
+            paper = gr.Dropdown(label="Paper", choices=[], allow_custom_value=True, elem_id="drilldown-paper")
+            show = gr.Button("Show", elem_id="drilldown-show")
         provenance = gr.Textbox(label="Provenance", interactive=False, lines=8, elem_id="drilldown-provenance")
         scores = gr.Dataframe(label="Per-paper scores", interactive=False, datatype="str", max_height=300)
         with gr.Row():
             generated = gr.Textbox(label="Generated", interactive=False, lines=14)
             reference = gr.Textbox(label="Reference", interactive=False, lines=14)
-        citations = gr.Dataframe(label="Citations of the generated text", interactive=False, datatype="str",
+        citations = gr.Dataframe(label="Citations of the generated text (a listed reference list: each reference\x27s "
+                                       "grounding)", interactive=False, datatype="str",
                                  elem_id="drilldown-citations")
-        extra = gr.Dataframe(label="More", interactive=False, datatype="str")
+        extra = gr.Dataframe(label="More", interactive=False, datatype="str", elem_id="drilldown-extra")
         message = gr.Textbox(label="Notes", interactive=False)
 
         def choose(name: str):

@@ -18,15 +18,16 @@ from typing import Any
 import pandas as pd
 
 from sciwrite.leaderboard.store import ResultsStore
-from sciwrite.leaderboard.tables import MISSING, as_benchmark, metric_columns, number
+from sciwrite.leaderboard.tables import MISSING, as_benchmark, board_columns, number
 from sciwrite.rwgbench.metrics.drilldown import OUT_OF_RANGE  # the out-of-range cell text, for users of this module
 
 
 def paper_scores_frame(store: ResultsStore, submission_id: str) -> pd.DataFrame:
     """One row per scored paper of the submission (paper order): paper_id, then each metric of its benchmark's
-    results table (column labels of `metric_columns`) rounded to 3 decimals, NaN where it has no value."""
+    results table and each board column (column labels of `board_columns`) rounded to 3 decimals, NaN where it has
+    no value."""
     submission = store.get(submission_id)
-    columns = metric_columns(submission.benchmark)
+    columns = board_columns(submission.benchmark)
     records = [{"paper_id": row["paper_id"],
                 **{label: None if (v := number(row.get(key))) is None else round(v, 3) for _, key, label in columns}}
                for row in store.paper_rows(submission_id)]
@@ -102,8 +103,11 @@ class PaperView:
     generated: str  # the submission's text
     reference: str  # RWGBench: the published related work; SciIG: the published introduction
     scores: pd.DataFrame  # Metric, Score (3 decimals; MISSING without a value)
-    citations: pd.DataFrame  # RWGBench: CITATION_COLUMNS; SciIG: NEIGHBOR_COLUMNS
-    extra: pd.DataFrame  # RWGBench: gold papers not cited (UNCITED_GOLD_COLUMNS); SciIG: citations outside the works
+    # RWGBench: CITATION_COLUMNS, or REFERENCE_COLUMNS for a listed reference list (Direct); SciIG: NEIGHBOR_COLUMNS
+    citations: pd.DataFrame
+    # RWGBench: gold papers not cited (UNCITED_GOLD_COLUMNS); SciIG: citations outside the works, each marked
+    # unmatched or near miss (OUTSIDE_COLUMNS)
+    extra: pd.DataFrame
     extra_caption: str
     notes: list[str] = field(default_factory=list)
 
@@ -123,7 +127,7 @@ def _prediction(store: ResultsStore, submission_id: str, paper_id: str) -> dict[
 
 
 def _scores(row: Mapping[str, Any] | None, benchmark: str) -> pd.DataFrame:
-    values = [(label, number((row or {}).get(key))) for _, key, label in metric_columns(benchmark)]
+    values = [(label, number((row or {}).get(key))) for _, key, label in board_columns(benchmark)]
     return pd.DataFrame([{"Metric": label, "Score": MISSING if v is None else f"{v:.3f}"} for label, v in values],
                         columns=["Metric", "Score"])
 

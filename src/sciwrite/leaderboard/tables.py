@@ -1,5 +1,6 @@
 """The leaderboard table: tidy numeric rows from the results store, and the filtered, sorted text frame the page
-shows (one column per metric of the benchmark's results table, "mean [low, high]").
+shows (one column per metric of the benchmark's results table, then its board columns, the reference grounding,
+each "mean [low, high]").
 
 Pure functions over plain data (no UI library): the page calls `leaderboard_rows` once per refresh and
 `leaderboard_frame` on every search / filter / sort change, so filtering never touches the store. Rows are
@@ -26,7 +27,8 @@ from sciwrite.leaderboard.conditions import condition_order, row_condition, summ
 from sciwrite.leaderboard.store import ResultsStore
 
 #: Metrics where a lower value is better (everything else: higher is better). The one place that says so.
-LOWER_IS_BETTER: frozenset[str] = frozenset({"perplexity"})
+LOWER_IS_BETTER: frozenset[str] = frozenset({"perplexity", "grounding_hallucination_rate", "grounding_ambiguous_rate",
+                                             "unmatched_citation_rate"})
 #: What a cell shows for a metric without a value (not computed, or not applicable), as the papers print it.
 MISSING = MISSING_CELL
 #: Submission fields copied onto each row, then the summary fields.
@@ -65,6 +67,14 @@ def metric_columns(benchmark: str | Benchmark) -> list[tuple[str, str, str]]:
             for group, columns in bench.table_groups.items() for key, label in columns]
 
 
+def board_columns(benchmark: str | Benchmark) -> list[tuple[str, str, str]]:
+    """The leaderboard's columns: `metric_columns`, then the benchmark's board columns (`Benchmark.board_groups`:
+    "Grounding · Found", ...), each (group, key, label)."""
+    bench = as_benchmark(benchmark)
+    return [*metric_columns(bench), *((group, key, f"{group} \u00b7 {label}")
+                                      for group, columns in bench.board_groups.items() for key, label in columns)]
+
+
 def metric_labels(benchmark: str | Benchmark) -> dict[str, str]:
     """Metric key -> column label."""
     return {key: label for _, key, label in metric_columns(benchmark)}
@@ -82,8 +92,8 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
     (id, system, model, method, retriever, weights, url, split), ``profile``, ``judge`` (`judge_text`),
     ``judge_model`` ("" without a judge, None when unknown) and ``condition`` (its label) of the row's scoring
     condition (`summary_condition`), ``schema_version``, ``n_papers``, ``papers`` (`papers_text`) and
-    ``complete`` (`sciwrite.core.coverage`), per metric ``<key>``, ``<key>_low`` and ``<key>_high`` (floats or
-    None), and the summary's ``not_computed`` / ``interval_notes`` (metric -> reason) for `not_computed_note`."""
+    ``complete`` (`sciwrite.core.coverage`), per metric and board column (`board_columns`) ``<key>``, ``<key>_low``
+    and ``<key>_high`` (floats or None), and the summary's ``not_computed`` / ``interval_notes`` (metric -> reason) for `not_computed_note`."""
     bench = as_benchmark(benchmark)
     rows = []
     for submission, summary in store.finished(bench.name, split):
@@ -99,6 +109,8 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
         for key in bench.metrics:
             low, high = (list(intervals.get(key) or []) + [None, None])[:2]
             row[key], row[f"{key}_low"], row[f"{key}_high"] = number(summary.get(key)), number(low), number(high)
+        for key, values in (bench.board_values(summary) if bench.board_values else {}).items():
+            row[key], row[f"{key}_low"], row[f"{key}_high"] = (number(v) for v in values)
         row["not_computed"] = dict(summary.get("not_computed") or {})
         row["interval_notes"] = dict(summary.get("interval_notes") or {})
         rows.append(row)
@@ -163,7 +175,8 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
                       conditions: Iterable[str] = (), sort_by: str | None = None,
                       descending: bool | None = None) -> pd.DataFrame:
     """The displayed table: Rank, Scored under, System, Model, Method, Retriever, Weights, Profile, Judge, Papers,
-    then one text column per metric ("0.412 [0.380, 0.440]", `MISSING` when not computed).
+    then one text column per metric and board column (`board_columns`: "0.412 [0.380, 0.440]", `MISSING` when
+    not computed).
 
     Rows come grouped by scoring condition ("Scored under": profile and judge model, in `condition_order`), each
     group sorted by metric `sort_by` (default: the benchmark's first metric) numerically, in `descending` order
@@ -173,10 +186,11 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
     (condition labels) keep rows whose value is one of them (empty: all). ``frame.attrs["ids"]`` holds the
     submission ids in row order (for a click on a row)."""
     bench = as_benchmark(benchmark)
-    columns = metric_columns(bench)
+    columns = board_columns(bench)
     sort_by = sort_by or bench.metrics[0]
-    if sort_by not in bench.metrics:
-        raise ValueError(f"cannot sort by {sort_by!r}: not a {bench.title} metric; choose one of {list(bench.metrics)}")
+    if sort_by not in bench.board_metrics:
+        raise ValueError(f"cannot sort by {sort_by!r}: not a {bench.title} metric; choose one of "
+                         f"{list(bench.board_metrics)}")
     needle = search.strip().casefold()
     filters = {FILTER_FIELDS["models"]: set(models), FILTER_FIELDS["methods"]: set(methods),
                FILTER_FIELDS["retrievers"]: set(retrievers), FILTER_FIELDS["conditions"]: set(conditions)}
@@ -196,7 +210,11 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
 
 def column_widths(benchmark: str | Benchmark) -> list[str]:
     """The width of each column of `leaderboard_frame`'s frame, in its order (for the page's table)."""
-    return [f"{INFO_WIDTHS[name]}px" for name in DISPLAY_INFO] + [f"{METRIC_WIDTH}px"] * len(metric_columns(benchmark))
+    paper = [f"{METRIC_WIDTH}px"] * len(metric_columns(benchmark))
+    # a board header ("Grounding · Not found") is one label longer than the paper's short ones: wide enough to fit
+    # on one line at about 9 px a character
+    board = [f"{max(METRIC_WIDTH, 9 * len(label) + 24)}px" for _, _, label in board_columns(benchmark)[len(paper):]]
+    return [f"{INFO_WIDTHS[name]}px" for name in DISPLAY_INFO] + paper + board
 
 
 def filter_choices(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
@@ -236,6 +254,6 @@ def not_computed_note(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
     return "\n".join(lines)
 
 
-__all__ = ["LOWER_IS_BETTER", "MISSING", "ci_text", "column_widths", "filter_choices", "higher_is_better",
+__all__ = ["LOWER_IS_BETTER", "MISSING", "board_columns", "ci_text", "column_widths", "filter_choices", "higher_is_better",
            "leaderboard_frame", "leaderboard_rows", "metric_columns", "metric_labels", "not_computed_note", "number",
            "papers_text", "ranked_rows", "sort_rows"]

@@ -10,7 +10,14 @@ from sciwrite.rwgbench.generation import plan
 from sciwrite.rwgbench.generation.methods import METHODS
 from sciwrite.rwgbench.metrics import sensitivity
 from sciwrite.rwgbench.metrics.drilldown import citation_view, drilldown_papers
-from sciwrite.rwgbench.metrics.report import SPLITS, evaluate_prediction_files, report_text, scored_papers
+from sciwrite.rwgbench.metrics.grounding import BOARD_GROUPS, board_values
+from sciwrite.rwgbench.metrics.report import (
+    EVALUATE_OPTIONS,
+    SPLITS,
+    evaluate_prediction_files,
+    report_text,
+    scored_papers,
+)
 from sciwrite.rwgbench.metrics.suite import (
     PAPER_LABELS,
     TABLE2_GROUPS,
@@ -37,6 +44,7 @@ RWGBENCH = Benchmark(
     splits=tuple(SPLITS),
     model_roles=("scibert", "nli", "citation_frame", "judge"),
     evaluate_flags={"missing_as_empty": "score papers without a prediction as empty sections"},
+    evaluate_options=EVALUATE_OPTIONS,
     scored_papers=scored_papers,
     quickstart=run_rwgbench_quickstart,
     sample_dir=default_data_dir,
@@ -48,6 +56,8 @@ RWGBENCH = Benchmark(
     load_models=load_suite_models,
     score_items=score_items,
     printed_labels=PAPER_LABELS,
+    board_groups=BOARD_GROUPS,
+    board_values=board_values,
     generate_help="RWGBench related-work sections: Direct, RAG, ALCE, TAG, Workflow (+ Oracle)",
     generate_options=plan.GENERATE_OPTIONS,
     plan_generation=plan.plan_generation,

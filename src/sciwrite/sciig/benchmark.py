@@ -9,6 +9,7 @@ from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation import plan
 from sciwrite.sciig.generation.prompts import LEVELS
 from sciwrite.sciig.metrics import sensitivity
+from sciwrite.sciig.metrics.citations import BOARD_GROUPS, board_values
 from sciwrite.sciig.metrics.drilldown import citation_view, drilldown_papers
 from sciwrite.sciig.metrics.report import evaluate_sciig_files, report_text, scored_papers
 from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS, load_sciig_models, metrics_without_judge, score_items
@@ -48,6 +49,8 @@ SCIIG = Benchmark(
     summary_split_key="dataset",
     prediction_split="test",
     per_paper_notes={"bleu": "sentence BLEU per paper"},
+    board_groups=BOARD_GROUPS,
+    board_values=board_values,
     generate_help="SciIG introductions with one or more of the seven prompting regimes",
     generate_options=plan.GENERATE_OPTIONS,
     plan_generation=plan.plan_generation,

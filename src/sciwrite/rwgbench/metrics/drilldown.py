@@ -1,7 +1,12 @@
 """What the leaderboard's drill-down shows of one RWGBench paper: each distinct marker [i] resolved to
 ``candidates[i-1]`` (`sciwrite.rwgbench.metrics.formulas`) with the cited paper's title and whether it is one of the
 published section's citations (the gold set); a number outside the candidate list is flagged; the gold papers the
-generation did not cite are listed apart, with their place in the candidate list if they were there."""
+generation did not cite are listed apart, with their place in the candidate list if they were there.
+
+A prediction that lists its own references (Direct, which has no candidate list) is shown by its list instead: each
+reference with its grounding verdict from the per-paper row (`sciwrite.rwgbench.metrics.grounding`): found, with the
+corpus title it names, ambiguous, not found or, online, outside the corpus, with the evidence; whether a marker [n]
+of the text cites it; and the gold papers no listed reference names."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from sciwrite.core.tables import MISSING_CELL
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.formulas import parse_citation_markers
 from sciwrite.rwgbench.metrics.report import SPLITS
@@ -18,6 +24,11 @@ from sciwrite.rwgbench.metrics.report import SPLITS
 OUT_OF_RANGE = "not in the candidate list"
 CITATION_COLUMNS = ("Marker", "doc_id", "Cited title", "In gold set")
 UNCITED_GOLD_COLUMNS = ("doc_id", "Title", "In candidate list")
+REFERENCE_COLUMNS = ("Ref", "Listed title", "Verdict", "Corpus title", "doc_id", "In gold set", "Cited in text",
+                     "Evidence")
+#: How the reference table words each verdict.
+VERDICT_TEXT = {"found": "found", "ambiguous": "ambiguous", "not_found": "not found",
+                "exists_outside_corpus": "exists outside the corpus", "invalid": "invalid"}
 
 
 def drilldown_papers(split: str, source: Any = None) -> tuple[list[dict[str, Any]], Any]:
@@ -48,18 +59,59 @@ def rwgbench_citations(text: str, candidates: Sequence[str], gold: Sequence[str]
     return pd.DataFrame(rows, columns=list(CITATION_COLUMNS)), pd.DataFrame(uncited, columns=list(UNCITED_GOLD_COLUMNS))
 
 
+def listed_references_view(text: str, listed: Sequence[Any], row: Mapping[str, Any] | None, gold: Sequence[str],
+                           titles: Callable[[Iterable[str]], Mapping[str, str]]
+                           ) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """(one row per listed reference: REFERENCE_COLUMNS; the gold papers no found reference names: doc_id, Title;
+    notes) of a prediction with its own reference list. The verdicts are the per-paper row's
+    (``grounding_references``); without them the titles are listed unchecked, and a note says so."""
+    entries = list((row or {}).get("grounding_references") or [])
+    notes: list[str] = []
+    if (row or {}).get("grounding_error"):
+        notes.append(str(row["grounding_error"]))
+    elif not entries and listed:
+        notes.append("the per-paper row holds no reference grounding (scored before it existed): the listed titles "
+                     "are shown unchecked")
+        entries = [{"n": item.get("n", i) if isinstance(item, Mapping) else i,
+                    "title": item.get("title", "") if isinstance(item, Mapping) else str(item), "verdict": None}
+                   for i, item in enumerate(listed, start=1)]
+    markers = set(parse_citation_markers(text))
+    gold_set = set(gold)
+    table = [{"Ref": f"[{e.get('n')}]", "Listed title": str(e.get("title") or ""),
+              "Verdict": VERDICT_TEXT.get(e.get("verdict"), MISSING_CELL),
+              "Corpus title": str(e.get("corpus_title") or ""), "doc_id": str(e.get("doc_id") or ""),
+              "In gold set": "yes" if e.get("gold") else "no" if e.get("verdict") else MISSING_CELL,
+              "Cited in text": "yes" if e.get("n") in markers else "no", "Evidence": str(e.get("why") or "")}
+             for e in entries]
+    named = {e.get("doc_id") for e in entries if e.get("verdict") == "found"}
+    missed = [d for d in dict.fromkeys(gold) if d not in named]
+    known = titles(missed)
+    uncited = pd.DataFrame([{"doc_id": d, "Title": known.get(d, "")} for d in missed], columns=["doc_id", "Title"])
+    if not gold_set:
+        notes.append("the paper has no gold citations")
+    return pd.DataFrame(table, columns=list(REFERENCE_COLUMNS)), uncited, notes
+
+
 def citation_view(record: Mapping[str, Any], paper: Mapping[str, Any], row: Mapping[str, Any] | None,
                   titles: Callable[[Iterable[str]], Mapping[str, str]]
                   ) -> tuple[pd.DataFrame, pd.DataFrame, str, str, list[str]]:
-    """(citations, gold papers not cited, the second table's caption, the reference text, notes) of one paper."""
+    """(citations, gold papers not cited, the second table's caption, the reference text, notes) of one paper: a
+    prediction that lists references is shown by its list (`listed_references_view`)."""
     text = str(record.get("text", record.get("pred", "")) or "")
-    candidates = [str(c) for c in record.get("candidates") or []]
     gold = [str(g) for g in paper.get("citations") or []]
+    listed = record.get("references")
+    if listed is not None:
+        if not isinstance(listed, list):
+            listed = []
+        references, uncited, notes = listed_references_view(text, listed, row, gold, titles)
+        return (references, uncited, "Gold papers (cited by the published section) that no listed reference names",
+                str(paper.get("related_work") or ""), notes)
+    candidates = [str(c) for c in record.get("candidates") or []]
     citations, extra = rwgbench_citations(text, candidates, gold, titles([*candidates, *gold]))
     notes = [] if candidates else ["the prediction has no candidate list (Direct): no marker resolves to a paper"]
     return (citations, extra, "Gold papers (cited by the published section) the generation does not cite",
             str(paper.get("related_work") or ""), notes)
 
 
-__all__ = ["CITATION_COLUMNS", "OUT_OF_RANGE", "UNCITED_GOLD_COLUMNS", "citation_view", "drilldown_papers",
-           "rwgbench_citations"]
+__all__ = ["CITATION_COLUMNS", "OUT_OF_RANGE", "REFERENCE_COLUMNS", "UNCITED_GOLD_COLUMNS", "VERDICT_TEXT",
+           "citation_view", "drilldown_papers", "listed_references_view", "rwgbench_citations"]

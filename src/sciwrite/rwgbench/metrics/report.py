@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +27,22 @@ from sciwrite.core.predictions import (
     read_predictions,
     rejected_lines_text,
 )
-from sciwrite.core.tables import MISSING_CELL
+from sciwrite.core.tables import MISSING_CELL, format_table
+from sciwrite.grounding.online import ONLINE_OPTIONS, OnlineLookup
+from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, lazy_resolver
+from sciwrite.grounding.scoring import GROUNDING_KEYS, summarize_grounding
 from sciwrite.metrics.judge import llm_record
 from sciwrite.metrics.runner import EvaluationSteps, OpenSplit, PredictionFile, ResultFiles, evaluate_files
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.formulas import resolve_citations
+from sciwrite.rwgbench.metrics.grounding import (
+    CANDIDATES,
+    GROUNDING_COLUMNS,
+    listed_references,
+    score_reference_grounding,
+)
 from sciwrite.rwgbench.metrics.judge import JUDGE_TEMPLATES
+from sciwrite.rwgbench.metrics.scorers import corpus_titles
 from sciwrite.rwgbench.metrics.suite import (
     PAPER_LABELS,
     SUITE_METRICS,
@@ -51,6 +63,8 @@ RUN_FIELDS = ("model", "method", "retriever", "oracle")
 PAPER_BLOCKS = ("BM25 (Sparse Retrieval)", "Dense (Semantic Retrieval)", "Oracle (Ground-Truth Citations)", "Baselines",
                 "Other")
 PAPER_METHODS = {"rag": "RAG", "alce": "ALCE", "tag": "TAG", "workflow": "Workflow", "direct": "Direct", "gt": "GT"}
+#: What `sciwrite evaluate rwgbench` takes besides the shared options: the grounding's second opinion online.
+EVALUATE_OPTIONS = ONLINE_OPTIONS
 #: split name -> (paper config, corpus config) of RWGBench.
 SPLITS: dict[str, tuple[str, str]] = {"test": ("test", "corpus"), "sample": ("sample", "sample_corpus")}
 
@@ -63,7 +77,8 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
                               batch_size: int = 64, show_progress: bool = True, bootstrap: int = 1000,
                               seed: int = 0, engine: str = LOCAL, ray_address: str | None = None,
                               ray_actors: int | None = None, bad_records: str = "error",
-                              require_complete: bool = False) -> list[dict[str, Any]]:
+                              require_complete: bool = False, verify_online: str | None = None,
+                              online_cache: str | Path | None = None) -> list[dict[str, Any]]:
     """Score each prediction file (JSON Lines) on `split`; returns one summary per file (system) and writes
     each system's tables to ``out_dir/<system>/``. The shared runner (`sciwrite.metrics.runner`) does it with
     RWGBench's steps (`EVALUATION`).
@@ -82,22 +97,30 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
     `engine` ``"ray"`` scores the papers on Ray Data (`sciwrite.scale`; ``sciwrite[scale]``): on a local Ray, or the
     cluster at `ray_address`, over `ray_actors` actors that each load the models once; the rows and summaries
     are the ones ``"local"`` (one process, the default) gives.
+
+    Each summary's ``grounding`` resolves the references a prediction lists against the corpus's titles, offline
+    by default; `verify_online` (``semantic_scholar`` or ``openalex``) asks that service about the ones the corpus
+    lacks (`sciwrite.grounding.online`), its answers cached at `online_cache` (default: `default_cache_path`).
     """
-    return evaluate_files(EVALUATION, predictions, split, source=source, out_dir=out_dir, systems=systems,
+    online = OnlineLookup.for_service(verify_online, cache_path=online_cache) if verify_online else None
+    steps = EVALUATION if online is None else replace(EVALUATION, open_split=partial(open_split, online=online))
+    return evaluate_files(steps, predictions, split, source=source, out_dir=out_dir, systems=systems,
                           profile=profile, models=models, metrics=metrics, judge_options=judge_options,
                           batch_size=batch_size, show_progress=show_progress, bootstrap=bootstrap, seed=seed,
                           engine=engine, ray_address=ray_address, ray_actors=ray_actors, bad_records=bad_records,
                           require_complete=require_complete, missing_as_empty=missing_as_empty)
 
 
-def open_split(split: str, source: str | Path | None) -> OpenSplit:
-    """The split's papers, its corpus and the corpus's doc_ids (a prediction citing another is refused as read)."""
+def open_split(split: str, source: str | Path | None, online: OnlineLookup | None = None) -> OpenSplit:
+    """The split's papers, its corpus, the corpus's doc_ids (a prediction citing another is refused as read), the
+    resolver over its titles and the optional second opinion `online`."""
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; choose one of {list(SPLITS)}")
     paper_config, corpus_config = SPLITS[split]
     corpus = load_rwgbench(corpus_config, source=source)
     return OpenSplit(paper_config, load_rwgbench(paper_config, source=source),
-                     {"corpus": corpus, "doc_ids": frozenset(corpus["doc_id"])})
+                     {"corpus": corpus, "doc_ids": frozenset(corpus["doc_id"]),
+                      "resolver": lazy_resolver(corpus, show_progress=True), "online": online})
 
 
 def read_file(path: str | Path, split: OpenSplit, bad_records: str, missing_as_empty: bool = False) -> PredictionFile:
@@ -106,23 +129,35 @@ def read_file(path: str | Path, split: OpenSplit, bad_records: str, missing_as_e
                                     check=cites_the_corpus(split.extra["doc_ids"], set(split.papers["paper_id"])))
     return PredictionFile(path, [r["text"] for r, _ in pairs], split.papers.select([j for _, j in pairs]).to_list(),
                           rejected, context={"pairs": pairs, "join": join,
-                                             "candidates": [r.get("candidates") or [] for r, _ in pairs]})
+                                             "candidates": [r.get("candidates") or [] for r, _ in pairs],
+                                             "references": [listed_references(r) for r, _ in pairs]})
 
 
 def score_file(file: PredictionFile, split: OpenSplit, suite: SuiteModels, batch_size: int,
                show_progress: bool) -> tuple[list[dict[str, Any]], dict[str, float]]:
     return score_rwgbench(file.texts, file.targets, suite, candidates=file.context["candidates"],
-                          corpus=split.extra["corpus"], batch_size=batch_size, show_progress=show_progress)
+                          corpus=split.extra["corpus"], batch_size=batch_size, show_progress=show_progress,
+                          references=file.context["references"], resolver=split.extra.get("resolver"),
+                          online=split.extra.get("online"))
 
 
 def score_files_on_ray(files: Sequence[PredictionFile], split: OpenSplit, suite_options: Mapping[str, Any],
                        batch_size: int, address: str | None, actors: int | None,
                        show_progress: bool) -> tuple[list[tuple[list[dict[str, Any]], dict[str, float]]], Any]:
-    """Every file's papers in one Ray Data run (`sciwrite.scale.ray_evaluate.score_rwgbench`)."""
+    """Every file's papers in one Ray Data run (`sciwrite.scale.ray_evaluate.score_rwgbench`); the reference
+    grounding then here, against the split's one title index (an actor holds only its papers' corpus records)."""
     jobs = [(file.texts, file.context["candidates"], file.targets) for file in files]
     rows_per_file, suite = ray_engine().score_rwgbench(jobs, split.extra["corpus"], suite_options,
                                                        batch_size=batch_size, address=address, actors=actors,
                                                        show_progress=show_progress)
+    for file, rows in zip(files, rows_per_file):
+        grounding = score_reference_grounding(
+            file.texts, file.context["candidates"], file.context["references"],
+            [t["citations"] for t in file.targets], [t["paper_id"] for t in file.targets],
+            lambda ids: corpus_titles(split.extra["corpus"], ids), split.extra["resolver"], split.extra.get("online"),
+            show_progress)
+        for row, extra in zip(rows, grounding):
+            row.update(extra)
     return [(rows, {}) for rows in rows_per_file], suite
 
 
@@ -135,12 +170,27 @@ def summarize_file(file: PredictionFile, rows: Sequence[Mapping[str, Any]], timi
     means = summarize_rwgbench(rows, suite)
     return {"system": system, "split": split_name, "predictions": str(file.path), "run": run, **means,
             **summary_intervals(rows, SUITE_METRICS, bootstrap, seed=seed, means=means),
+            "grounding": grounding_summary(rows, bootstrap, seed, split.extra.get("online")),
             "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
                      "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty,
                      **({"n_rejected_lines": len(rejected),
                          "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]}
                         if rejected else {})},
             **llm_record({"judge": getattr(suite, "judge", None)}, judge_options)}
+
+
+def grounding_summary(rows: Sequence[Mapping[str, Any]], bootstrap: int, seed: int,
+                      online: OnlineLookup | None = None) -> dict[str, Any]:
+    """A system's reference grounding (`sciwrite.grounding.scoring.summarize_grounding`) with a bootstrap interval
+    of each rate and score over the papers where it is defined, and what the `online` lookups did (their counts
+    so far: one lookup serves every system of a run); ``{}`` when no prediction has references."""
+    grounding = summarize_grounding(rows, online=online.client.name if online else None, threshold=DEFAULT_THRESHOLD)
+    if grounding and online is not None:
+        grounding["online"] = online.report()
+    if grounding:
+        grounding.update(summary_intervals([r for r in rows if r.get("grounding_source")], GROUNDING_KEYS,
+                                           bootstrap, seed=seed, means=grounding))
+    return grounding
 
 
 def result_files(summary: Mapping[str, Any], system: str) -> ResultFiles:
@@ -241,7 +291,8 @@ def summary_csv_row(summary: Mapping[str, Any], system: str) -> dict[str, Any]:
     return {**table2_row(summary, system), "n_papers": summary["n_papers"], "n_split": coverage.total,
             "coverage": coverage.fraction, "empty_citation_rate": summary["empty_citation_rate"],
             "unresolved_markers": summary["unresolved_markers"],
-            "n_missing": summary["join"]["n_missing"]}
+            "n_missing": summary["join"]["n_missing"],
+            **{f"Grounding {label}": (summary.get("grounding") or {}).get(key) for key, label in GROUNDING_COLUMNS}}
 
 
 def table2_cell(value: Any) -> str:
@@ -323,7 +374,78 @@ def report_text(summaries: Sequence[Mapping[str, Any]], out: Path) -> str:
     labels = table_labels(TABLE2_GROUPS)
     lines += [f"{s['system']}: {format_intervals(s, labels)}" for s in summaries if format_intervals(s, labels)]
     lines += [f"not computed: {metric}: {why}" for metric, why in summaries[0]["not_computed"].items()]
+    grounding = format_grounding_table(summaries)
+    if grounding:
+        lines += ["", grounding]
     return "\n".join(lines)
+
+
+def format_grounding_table(summaries: Sequence[Mapping[str, Any]]) -> str:
+    """The Grounding table printed beside Table 2 (it never changes Table 2): per system, where its references
+    come from and how many, the found / ambiguous / not-found (hallucinated) / outside-the-corpus rates and the
+    grounded precision and recall, each with its interval; '' when no system has references."""
+    rows = []
+    for summary in summaries:
+        grounding = summary.get("grounding") or {}
+        if not grounding:
+            continue
+        sources = grounding.get("sources") or []
+        origin = ("candidates (exact)" if sources == [CANDIDATES] else "listed" if sources == ["references"]
+                  else "+".join(sources) or "none")
+        row = {"System": str(summary.get("system", "system")),
+               "References": f"{grounding['n_references']} {origin}"}
+        for key, label in GROUNDING_COLUMNS:
+            if key == "grounding_outside_rate" and grounding.get(key) is None:
+                continue
+            row[label] = interval_cell(grounding.get(key), (grounding.get("intervals") or {}).get(key))
+        rows.append(row)
+    if not rows:
+        return ""
+    columns = ["System", "References", *(label for key, label in GROUNDING_COLUMNS if any(label in r for r in rows))]
+    first = next(s["grounding"] for s in summaries if s.get("grounding"))
+    notes = ["Grounding (beside Table 2; it never changes Table 2, where Direct keeps its 0.000 and \u2013): each "
+             "system's references resolved against the corpus's titles "
+             f"({first.get('lookup')}; threshold {first.get('threshold')}).",
+             "Found / Ambig. / Not found (hallucinated): shares of each paper's readable references, averaged over "
+             "the papers that list any; G-Prec. / G-Rec.: found doc_ids against the gold citations, every unfound "
+             "reference counted as a wrong citation.",
+             "candidates (exact): a RAG-style method's references are the candidates its markers resolve to, corpus "
+             "papers by construction, so its Found is 1 and G-Prec. / G-Rec. are Table 2's P / R."]
+    entries = sum((s.get("grounding") or {}).get("counts", {}).get("invalid", 0) for s in summaries)
+    lists = sum((s.get("grounding") or {}).get("n_invalid_lists", 0) for s in summaries)
+    if entries or lists:
+        notes.append(f"could not be read: {entries} reference(s) and {lists} reference list(s) (invalid: each named, "
+                     "with its paper and reference, in per_paper.jsonl and the summary's grounding.problems); left "
+                     "out of the rates.")
+    online = next((s["grounding"]["online"] for s in reversed(summaries) if (s.get("grounding") or {}).get("online")),
+                  None)
+    if online:
+        notes.append(online_note(online))
+    return "\n".join([notes[0], "", format_table(rows, columns, left=2), *notes[1:]])
+
+
+def online_note(report: Mapping[str, Any]) -> str:
+    """What the second opinion online did, in one line (`OnlineLookup.report`)."""
+    text = (f"Outside: not in the corpus, found on {report['service']} at the same threshold ({report['looked_up']} "
+            f"looked up, {report['exists_outside_corpus']} found; {report['requests']} requests, {report['from_cache']} "
+            f"answers from the cache {report['cache']})")
+    if report.get("cost_usd") is not None:
+        text += f"; the service's price: ${report['cost_usd']:.4f}"
+    if report.get("failed"):
+        text += (f"; {report['failed']} lookup(s) failed and stay not found (listed in the summary's "
+                 "grounding.online.failures): rerun the same command to retry them")
+    if report.get("stopped"):
+        text += f"; lookups stopped: {report['stopped']}"
+    return text + "."
+
+
+def interval_cell(value: Any, interval: Sequence[Any] | None) -> str:
+    """A mean to three decimals with its interval, ``0.712 [0.650, 0.770]``; an en dash for no value."""
+    if value is None:
+        return MISSING_CELL
+    if interval and interval[0] is not None and interval[1] is not None:
+        return f"{value:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]"
+    return f"{value:.3f}"
 
 
 

@@ -108,6 +108,18 @@ def corpus_texts(corpus: Mapping[str, str] | Any, doc_ids: Iterable[str]) -> dic
     return found
 
 
+def corpus_titles(corpus: Mapping[str, Any] | Any, doc_ids: Iterable[str]) -> dict[str, str]:
+    """The title of each of `doc_ids` the corpus holds: a corpus `Dataset`'s ``title`` field, or a mapping's value
+    (its ``title`` when the value is a record, '' when it is text)."""
+    wanted = list(dict.fromkeys(doc_ids))
+    if isinstance(corpus, Mapping):
+        return {d: (corpus[d].get("title") or "") if isinstance(corpus[d], Mapping) else "" for d in wanted
+                if d in corpus}
+    row_of = {doc_id: i for i, doc_id in enumerate(corpus["doc_id"])} if wanted else {}
+    rows = corpus.select([row_of[d] for d in wanted if d in row_of]).select_columns(["doc_id", "title"])
+    return {r["doc_id"]: r["title"] or "" for r in rows}
+
+
 def corpus_abstracts(corpus: Mapping[str, Any] | Any, doc_ids: Iterable[str]) -> dict[str, str]:
     """The abstract of each of `doc_ids` (Eqs. 3-4 compare abstracts): a corpus `Dataset`'s ``abstract`` field,
     or a mapping's value: its ``abstract`` when the value is a record, the string itself when it is text (a

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from datasets import Dataset
 from tqdm.auto import tqdm
 
+from sciwrite.grounding.resolver import ReferenceResolver, lazy_resolver
+from sciwrite.grounding.scoring import GROUNDING_KEYS
 from sciwrite.metrics.judge import load_chat_model, snapshot_counts
 from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
 from sciwrite.models.citation_frames import load_citation_frame_classifier
@@ -27,10 +29,12 @@ from sciwrite.models.token_encoder import load_token_encoder
 from sciwrite.rwgbench.data.corpus_files import CORPUS_COLUMNS
 from sciwrite.rwgbench.metrics.formulas import NOT_APPLICABLE_NO_CANDIDATES, resolve_citations
 from sciwrite.rwgbench.metrics.frames import score_citation_frame_alignment
+from sciwrite.rwgbench.metrics.grounding import score_reference_grounding
 from sciwrite.rwgbench.metrics.judge import judge_sections
 from sciwrite.rwgbench.metrics.scorers import (
     corpus_abstracts,
     corpus_texts,
+    corpus_titles,
     score_citation_density,
     score_citation_distribution_balance,
     score_citation_precision_recall,
@@ -83,6 +87,7 @@ _STAGES: dict[str, tuple[str, ...]] = {
     "citation_frame_alignment": ("citation_frame_alignment",),
     "text_quality": ("rougeL", "bertscore_f1"),
     "llm_judge": ("llm_judge",),
+    "reference_grounding": GROUNDING_KEYS,  # beside Table 2, never in it (`sciwrite.rwgbench.metrics.grounding`)
 }
 
 
@@ -183,12 +188,19 @@ def check_cited_ids(predictions: Sequence[str], candidates: Sequence[Sequence[st
 
 def score_rwgbench(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]], models: SuiteModels, *,
                    candidates: Sequence[Sequence[str] | None], corpus: Mapping[str, str] | Any, batch_size: int = 64,
-                   show_progress: bool = True) -> tuple[list[dict[str, Any]], dict[str, float]]:
+                   show_progress: bool = True, references: Sequence[Any] | None = None,
+                   resolver: Callable[[], ReferenceResolver] | None = None,
+                   online: Any = None) -> tuple[list[dict[str, Any]], dict[str, float]]:
     """(one row per prediction, aligned with `papers`; wall seconds per scorer): SciIG's `score_sciig` argument
     order and return shape, with RWGBench's two inputs more, each prediction's `candidates` and the `corpus`.
 
     `papers` are the target papers (paper_id, title, abstract, related_work, citations); the corpus is read
     once for every cited and gold doc_id. Metrics the models cannot compute are left out of the rows.
+
+    Each row also holds its reference grounding (`sciwrite.rwgbench.metrics.grounding`): `references[i]` is the
+    list prediction i carries (None: its candidates are its references), resolved by `resolver()` (default: one
+    built over `corpus`'s titles the first time a prediction lists a reference) and, optionally, an `online`
+    second opinion.
     """
     if not len(predictions) == len(candidates) == len(papers):
         raise ValueError(f"predictions ({len(predictions)}), candidates ({len(candidates)}) and papers "
@@ -204,7 +216,10 @@ def score_rwgbench(predictions: Sequence[str], papers: Sequence[Mapping[str, Any
     check_papers(papers)
     paper_ids = [p["paper_id"] for p in papers]
     gold = [list(p["citations"]) for p in papers]
-    references = [p["related_work"] for p in papers]
+    listed, references = references, [p["related_work"] for p in papers]
+    if listed is not None and len(listed) != len(predictions):
+        raise ValueError(f"references ({len(listed)}) must give one reference list (or None) per prediction "
+                         f"({len(predictions)})")
     candidates = [list(c or []) for c in candidates]
     cited = [d for text, cands in zip(predictions, candidates) for d in resolve_citations(text, cands).unique_ids]
     texts = _known_texts(corpus, [*cited, *(d for g in gold for d in g)])
@@ -214,6 +229,9 @@ def score_rwgbench(predictions: Sequence[str], papers: Sequence[Mapping[str, Any
     rows: list[dict[str, Any]] = [{"paper_id": pid} for pid in paper_ids]
     stages = _stages(predictions, candidates, papers, references, gold, texts, abstracts, models, batch_size,
                      show_progress)
+    stages.append(("reference_grounding", lambda: score_reference_grounding(
+        predictions, candidates, listed or [None] * len(predictions), gold, paper_ids,
+        lambda ids: corpus_titles(corpus, ids), resolver or lazy_resolver(corpus, show_progress), online, show_progress)))
     timings: dict[str, float] = {}
     bar = tqdm(stages, desc="RWGBench metrics", disable=not show_progress)
     for name, run in bar:

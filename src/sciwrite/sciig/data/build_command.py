@@ -25,8 +25,8 @@ from sciwrite.sciig.data.builder import (
     write_sciig_folder,
 )
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS, default_sciig_dir
-from sciwrite.sciig.data.semantic_scholar import SemanticScholarClient
 from sciwrite.sciig.data.upstream import import_upstream_release
+from sciwrite.sources.semantic_scholar import SemanticScholarClient
 
 logger = logging.getLogger(__name__)
 

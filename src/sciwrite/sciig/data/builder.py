@@ -42,11 +42,12 @@ from sciwrite.sciig.data.configs import (
 )
 from sciwrite.sciig.data.links import Link, link_paragraphs, neighbors_from_links
 from sciwrite.sciig.data.llm_map import MappingRequest, map_with_llm
-from sciwrite.sciig.data.semantic_scholar import SemanticScholarClient, enrich_neighbor
+from sciwrite.sciig.data.semantic_scholar import enrich_neighbor
 from sciwrite.sources.aclsum import aclsum_paper_dir, anthology_venue
 from sciwrite.sources.bibliography import parse_year
 from sciwrite.sources.grobid import bib_entries, load_grobid_json, section_paragraphs
 from sciwrite.sources.headings import is_introduction_heading
+from sciwrite.sources.semantic_scholar import SemanticScholarClient
 
 logger = logging.getLogger(__name__)
 

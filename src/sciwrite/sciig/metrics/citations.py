@@ -27,10 +27,19 @@ often not a citation).
 Precision is |cited ∩ neighbors| / |cited| (a citation to a work outside the neighbors counts against it), recall
 |cited ∩ neighbors| / |neighbors|. A generation with no citation scores 0 on both and is flagged; a paper without
 neighbors is an error, since recall is undefined.
+
+Unmatched citations (`unmatched_citations`), reported apart from precision: the automatic counterpart of the
+"Hallucinated Citations" criterion of the SciIG human rubric (Table 7: "Are any citations fabricated, irrelevant,
+or inaccurately attributed?"). A citation outside the neighbors whose first surname is no neighbor's ("(Smith et
+al., 2021)" with no Smith among them) is *unmatched*, a fabrication as far as the inputs tell; one whose surname a
+neighbor has but whose year or author form differs ("Li et al., 2019" for "Li et al., 2022") is a *near miss*, a
+real input cited inaccurately. Each is listed with the text around it. The paper's rate is unmatched / |cited|, so
+1 - precision = unmatched rate + near-miss rate; a generation with no citation has no rate (None).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -42,11 +51,13 @@ from sciwrite.sources.apa import (
     extract_citation_keys,
     find_yearless_keys,
     first_author,
+    fold,
     yearless_comparison_key,
 )
 
 OFFLINE_EXTRACTOR = "regex (offline fallback)"
 EXTRACTOR_MAX_TOKENS = 4096
+CONTEXT_CHARS = 80  # characters of the generation kept on each side of an unmatched citation
 
 
 def _neighbor_keys(neighbors: Sequence[Any]) -> list[str]:
@@ -111,6 +122,7 @@ def citation_correctness(prediction: str, neighbors: Sequence[Any], record: str 
     cited_keys = offline_citation_keys(prediction) if keys is None else list(dict.fromkeys(keys))
     cited, outside, dropped = resolve_keys(cited_keys, neighbors)
     correct = cited & gold
+    unmatched, near_misses = unmatched_citations(prediction, outside, neighbors)
     return {
         "precision": len(correct) / len(cited) if cited else 0.0,
         "recall": len(correct) / len(gold),
@@ -121,7 +133,66 @@ def citation_correctness(prediction: str, neighbors: Sequence[Any], record: str 
         "not_in_neighbors": sorted(outside),
         "cited_keys": cited_keys,
         "dropped_single_surnames": dropped,
+        "unmatched_citations": unmatched,
+        "near_miss_citations": near_misses,
+        "unmatched_citation_rate": len(unmatched) / len(cited) if cited else None,
     }
+
+
+def _citation_surname(key: str) -> str:
+    """The first surname of an author-year or year-less key, folded ("Gašić et al., 2021" -> "gasic")."""
+    first = first_author(key)
+    if first is None:
+        first = re.split(r"\s+(?:et\s*al\b\.?|and|&)\s*", key.strip(), maxsplit=1, flags=re.IGNORECASE)[0]
+    return fold(first)
+
+
+def _surname_forms(key: str) -> set[str]:
+    """A key's first surname folded whole and by its last word ("van der Berg" -> {"vanderberg", "berg"})."""
+    first = first_author(key) or key
+    words = first.split()
+    return {fold(first), fold(words[-1])} if words else {fold(first)}
+
+
+def citation_context(prediction: str, key: str, chars: int = CONTEXT_CHARS) -> str | None:
+    """The generation's text around the first mention of `key`'s first surname (None when it is not in the text,
+    as for an identifier only an LLM extractor returned)."""
+    first = first_author(key) or re.split(r"\s+(?:et\s*al\b\.?|and|&)\s*", key.strip(), maxsplit=1,
+                                          flags=re.IGNORECASE)[0]
+    match = re.search(rf"(?<!\w){re.escape(first.strip())}(?!\w)", prediction) if first.strip() else None
+    if match is None:
+        return None
+    start, end = max(0, match.start() - chars), min(len(prediction), match.end() + chars)
+    text = " ".join(prediction[start:end].split())
+    return f"{'…' if start else ''}{text}{'…' if end < len(prediction) else ''}"
+
+
+def unmatched_citations(prediction: str, outside: Sequence[str], neighbors: Sequence[Any]
+                        ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The citations outside the neighbors, split: (unmatched: no neighbor has the first surname, near misses: one
+    does, so the year or author form is wrong), each once per cited work with the text around it; a near miss
+    also names the neighbors it is near."""
+    by_surname: dict[str, list[str]] = {}
+    for key in _neighbor_keys(neighbors):
+        if isinstance(key, str) and key.strip():
+            for form in _surname_forms(key):
+                by_surname.setdefault(form, []).append(key)
+    unmatched: list[dict[str, Any]] = []
+    near: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for key in outside:
+        work = comparison_key(key) if first_author(key) else f"{yearless_comparison_key(key)} (no year)"
+        if work in seen:
+            continue
+        seen.add(work)
+        surname = _citation_surname(key)
+        named = sorted({k for form in ({surname} | _surname_forms(key)) for k in by_surname.get(form, [])})
+        entry = {"citation": key, "text": citation_context(prediction, key)}
+        if named and surname:
+            near.append({**entry, "neighbors": named})
+        else:
+            unmatched.append(entry)
+    return unmatched, near
 
 
 def _surname_tails(keys: Sequence[str]) -> dict[str, str]:
@@ -216,10 +287,35 @@ def score_citation_correctness(predictions: Sequence[str], neighbors: Sequence[S
     return rows
 
 
-def summarize_citation_correctness(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
-    """Macro means of precision and recall (no-citation generations count as 0), and the no-citation rate."""
+def summarize_citation_correctness(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Macro means of precision and recall (no-citation generations count as 0), the no-citation rate, and the
+    unmatched citations apart (`summarize_unmatched`)."""
     n = len(rows)
     if not n:
-        return {"precision": 0.0, "recall": 0.0, "no_citation_rate": 0.0}
+        return {"precision": 0.0, "recall": 0.0, "no_citation_rate": 0.0, **summarize_unmatched(rows)}
     return {"precision": sum(r["precision"] for r in rows) / n, "recall": sum(r["recall"] for r in rows) / n,
-            "no_citation_rate": sum(r["no_citation"] for r in rows) / n}
+            "no_citation_rate": sum(r["no_citation"] for r in rows) / n, **summarize_unmatched(rows)}
+
+
+def summarize_unmatched(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The system's unmatched citations, apart from precision: ``unmatched_citation_rate`` (the mean of the papers'
+    rates, over the papers that cite anything; None when none does), ``n_unmatched_citations``,
+    ``n_near_miss_citations`` and ``n_papers_citing``."""
+    rates = [r["unmatched_citation_rate"] for r in rows if r.get("unmatched_citation_rate") is not None]
+    return {"unmatched_citation_rate": sum(rates) / len(rates) if rates else None,
+            "n_unmatched_citations": sum(len(r.get("unmatched_citations") or []) for r in rows),
+            "n_near_miss_citations": sum(len(r.get("near_miss_citations") or []) for r in rows),
+            "n_papers_citing": len(rates)}
+
+
+#: The leaderboard's grounding column (`Benchmark.board_groups`): the unmatched-citation rate, apart from precision.
+BOARD_GROUPS = {"Grounding": (("unmatched_citation_rate", "Unmatched cit."),)}
+
+
+def board_values(summary: Mapping[str, Any]) -> dict[str, tuple[Any, Any, Any]]:
+    """(mean, low, high) of the unmatched-citation rate from a SciIG summary (None when not computed)."""
+    low, high = (list(summary.get("unmatched_citation_interval") or []) + [None, None])[:2]
+    return {"unmatched_citation_rate": (summary.get("unmatched_citation_rate"), low, high)}
+
+
+

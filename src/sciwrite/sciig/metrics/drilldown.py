@@ -1,6 +1,8 @@
 """What the leaderboard's drill-down shows of one SciIG paper: the paper's cited works, each marked cited or not by
 the generation as the citation-correctness scorer read it (its ``cited_keys`` on the per-paper row), and the
-citations it makes outside them."""
+citations it makes outside them, each marked as the scorer split them (`sciwrite.sciig.metrics.citations`):
+*unmatched* (no cited work has its surname: fabricated, as far as the inputs tell) or a *near miss* (a cited work
+by that surname, with another year or author form), with the text around it."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ from sciwrite.sciig.metrics.citations import resolve_keys
 from sciwrite.sources.apa import comparison_key
 
 NEIGHBOR_COLUMNS = ("Key", "Title", "Cited by the generation")
+OUTSIDE_COLUMNS = ("Citation", "Mark", "In the text")
+UNMATCHED = "unmatched: no cited work has this surname"
 
 
 def drilldown_papers(config: str, source: Any = None) -> tuple[list[dict[str, Any]], None]:
@@ -38,8 +42,23 @@ def sciig_citations(neighbors: Sequence[Mapping[str, Any]], row: Mapping[str, An
     table = [{"Key": n.get("key", ""), "Title": n.get("title", ""),
               "Cited by the generation": MISSING_CELL if cited is None else
               ("yes" if comparison_key(str(n.get("key", ""))) in cited else "no")} for n in neighbors]
-    extra = pd.DataFrame([{"Citation": k} for k in (row or {}).get("not_in_neighbors", outside)], columns=["Citation"])
-    return pd.DataFrame(table, columns=list(NEIGHBOR_COLUMNS)), extra, notes
+    return pd.DataFrame(table, columns=list(NEIGHBOR_COLUMNS)), outside_citations(row, outside), notes
+
+
+def outside_citations(row: Mapping[str, Any] | None, outside: Sequence[str]) -> pd.DataFrame:
+    """The generation's citations outside the cited works (OUTSIDE_COLUMNS): each marked unmatched or near miss
+    (naming the works it is near) with the text around it, from the row's ``unmatched_citations`` and
+    ``near_miss_citations``; a row scored before that split lists ``not_in_neighbors`` unmarked."""
+    row = row or {}
+    if "unmatched_citations" not in row:
+        return pd.DataFrame([{"Citation": k, "Mark": MISSING_CELL, "In the text": ""}
+                             for k in row.get("not_in_neighbors", outside)], columns=list(OUTSIDE_COLUMNS))
+    marked = [{"Citation": e.get("citation", ""), "Mark": UNMATCHED, "In the text": e.get("text") or ""}
+              for e in row.get("unmatched_citations") or []]
+    marked += [{"Citation": e.get("citation", ""), "Mark": "near miss: a cited work by this surname ("
+                + "; ".join(map(str, e.get("neighbors") or [])) + ")", "In the text": e.get("text") or ""}
+               for e in row.get("near_miss_citations") or []]
+    return pd.DataFrame(marked, columns=list(OUTSIDE_COLUMNS))
 
 
 def citation_view(record: Mapping[str, Any], paper: Mapping[str, Any], row: Mapping[str, Any] | None,
@@ -47,8 +66,10 @@ def citation_view(record: Mapping[str, Any], paper: Mapping[str, Any], row: Mapp
                   ) -> tuple[pd.DataFrame, pd.DataFrame, str, str, list[str]]:
     """(the cited works, citations outside them, the second table's caption, the reference text, notes)."""
     citations, extra, notes = sciig_citations(list(paper.get("neighbors") or []), row)
-    return (citations, extra, "Citations in the generation that are not among the paper's cited works",
+    return (citations, extra, "Citations in the generation that are not among the paper's cited works: unmatched "
+                              "(fabricated, as far as the inputs tell) or near misses",
             str(paper.get("introduction") or ""), notes)
 
 
-__all__ = ["NEIGHBOR_COLUMNS", "citation_view", "drilldown_papers", "sciig_citations"]
+__all__ = ["NEIGHBOR_COLUMNS", "OUTSIDE_COLUMNS", "UNMATCHED", "citation_view", "drilldown_papers",
+           "outside_citations", "sciig_citations"]

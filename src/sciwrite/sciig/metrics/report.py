@@ -185,6 +185,9 @@ def summarize_file(file: PredictionFile, rows: Sequence[Mapping[str, Any]], timi
     if bootstrap > 0:
         intervals["interval_notes"] = {"bleu": "corpus BLEU is not a mean over papers: no interval; sentence_bleu "
                                                "holds the interval of the mean per-paper sentence BLEU"}
+    if means.get("unmatched_citation_rate") is not None and bootstrap > 0:  # apart from Table 2's intervals
+        means["unmatched_citation_interval"] = summary_intervals(
+            rows, ["unmatched_citation_rate"], bootstrap, seed=seed)["intervals"]["unmatched_citation_rate"]
     return {"system": system, "dataset": dataset, "split": "test", "predictions": str(file.path),
             **means, **intervals, "metric_timings": timings,
             "join": {"n_matched": len(join.matched), "n_missing": len(join.missing), "n_extra": len(extra),
@@ -214,10 +217,15 @@ def _report_join(missing: list[str], extra: list[str], holdout: list[str], n_pap
 
 def summary_csv_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The rows of ``summary.csv``: one (category, metric, value) per Table 2 metric, each with the papers it is
-    over (``coverage``, n/N of the test split)."""
+    over (``coverage``, n/N of the test split), then the unmatched-citation rate under "Grounding" when computed
+    (apart from Table 2, as the report prints it)."""
     coverage = coverage_of(summary).fraction
-    return [{"category": row["category"], "metric": row["metric"], "value": row["value"], "coverage": coverage}
+    rows = [{"category": row["category"], "metric": row["metric"], "value": row["value"], "coverage": coverage}
             for row in table2_rows(summary)]
+    if summary.get("unmatched_citation_rate") is not None:
+        rows.append({"category": "Grounding", "metric": "Unmatched citation rate",
+                     "value": summary["unmatched_citation_rate"], "coverage": coverage})
+    return rows
 
 
 #: SciIG's steps of the shared evaluation runner.
@@ -277,6 +285,8 @@ def report_text(summaries: Sequence[Mapping[str, Any]], out: Path) -> str:
         if format_intervals(summary, labels):
             lines.append(f"\n{summary['system']}: {format_intervals(summary, labels)} (BLEU is corpus BLEU: no "
                          "interval; sentence BLEU's is the mean per-paper sentence BLEU's)")
+        if format_unmatched_line(summary):
+            lines.append(format_unmatched_line(summary))
         if format_model_line(summary):
             lines.append(format_model_line(summary))
         for stage, errors in summary["scoring_errors"].items():
@@ -287,6 +297,22 @@ def report_text(summaries: Sequence[Mapping[str, Any]], out: Path) -> str:
                      f"{folder / 'metric_timings.json'} and {folder / 'keyphrase_outputs'}"
                      + (f"; rejected lines in {folder / 'rejected.jsonl'}" if join["n_rejected_lines"] else ""))
     return "\n".join(lines)
+
+
+def format_unmatched_line(summary: Mapping[str, Any]) -> str:
+    """The unmatched citations, printed apart from Table 2's citation precision (empty when not computed)."""
+    rate = summary.get("unmatched_citation_rate")
+    if "n_unmatched_citations" not in summary:
+        return ""
+    low, high = summary.get("unmatched_citation_interval") or (None, None)
+    interval = f" [{low:.3f}, {high:.3f}]" if low is not None and high is not None else ""
+    value = f"{rate:.3f}{interval} over the {summary['n_papers_citing']} papers that cite" if rate is not None \
+        else "none (no paper cites anything)"
+    return (f"{summary['system']}: unmatched citations (apart from citation precision; the automatic counterpart of "
+            f"the human rubric's Hallucinated Citations, Table 7): rate {value}; "
+            f"{summary['n_unmatched_citations']} cite a surname no cited work has, "
+            f"{summary['n_near_miss_citations']} near misses (a cited work's surname, another year or form); "
+            "each with its text in per_paper.jsonl")
 
 
 def scored_papers(config: str, source: Any = None) -> tuple[tuple[str, ...], dict[str, str]]:

@@ -40,6 +40,7 @@ from sciwrite.sciig.metrics.citations import (
     OFFLINE_EXTRACTOR,
     citation_correctness,
     score_citation_correctness,
+    summarize_unmatched,
 )
 from sciwrite.sciig.metrics.contextual_relevance import check_sources, score_contextual_relevance
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, check_texts
@@ -456,6 +457,7 @@ def summarize_sciig(rows: Sequence[Mapping[str, Any]], models: SciIGModels) -> d
     if "citation_precision" not in models.not_computed:
         scored = [r for r in rows if "citations" not in r.get("errors", {})]
         summary["no_citation_rate"] = sum(bool(r.get("no_citation")) for r in scored) / len(scored) if scored else None
+        summary.update(summarize_unmatched(scored))  # apart from citation precision (Table 7's counterpart)
     if models.wants("judge"):
         summary["judge_failures"] = sum(1 for r in rows if r.get("judge_errors"))
         summary["judge_snapshots"] = snapshot_counts(rows, "judge_snapshots")

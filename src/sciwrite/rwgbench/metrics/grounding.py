@@ -1,0 +1,81 @@
+"""RWGBench's reference grounding: which papers a generated related-work section's references name in the corpus.
+
+A prediction's references are the list it carries (``references``: what a Direct run listed after its "References"
+line, `sciwrite generate`), resolved against the corpus's titles (`sciwrite.grounding.scoring`). A prediction without
+that field but with a candidate list (RAG, ALCE, TAG, Workflow, Oracle) cites its candidates: its references are the
+candidates its markers resolve to, corpus papers by construction, so each is ``found`` with score 1 and its grounded
+precision and recall are Table 2's P and R. A prediction with neither has no reference list and no grounding row.
+
+The Grounding table is printed beside Table 2 and never changes it: Direct keeps the paper's 0.000 recall (§5.2)
+there, while here its listed titles are resolved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from sciwrite.grounding.resolver import FOUND, ReferenceResolver
+from sciwrite.grounding.scoring import ground_reference_lists, paper_row
+from sciwrite.rwgbench.metrics.formulas import resolve_citations
+
+#: Sources of a prediction's references, as rows and tables name them.
+LISTED, CANDIDATES = "references", "candidates"
+BY_CONSTRUCTION = "a candidate the generator was given: a corpus paper by construction"
+#: The Grounding table's columns: (summary key, printed header).
+GROUNDING_COLUMNS = (("grounding_found_rate", "Found"), ("grounding_ambiguous_rate", "Ambig."),
+                     ("grounding_hallucination_rate", "Not found"), ("grounding_outside_rate", "Outside"),
+                     ("grounded_precision", "G-Prec."), ("grounded_recall", "G-Rec."))
+
+
+def score_reference_grounding(predictions: Sequence[str], candidates: Sequence[Sequence[str]],
+                              references: Sequence[Any], gold: Sequence[Sequence[str]], paper_ids: Sequence[str],
+                              titles: Callable[[Sequence[str]], Mapping[str, str]],
+                              resolver: Callable[[], ReferenceResolver], online: Any = None,
+                              show_progress: bool = False) -> list[dict[str, Any]]:
+    """One grounding row per prediction (see the module docstring); `references[i]` is prediction i's listed
+    references (None: it has none), `titles(doc_ids)` the corpus titles of doc_ids, `resolver()` the corpus's
+    resolver (called only when a prediction lists references), `online` the optional second opinion on what the
+    corpus does not hold (`sciwrite.grounding.online.OnlineLookup`)."""
+    listed = [i for i, refs in enumerate(references) if refs is not None]
+    rows: list[dict[str, Any]] = [{} for _ in predictions]
+    grounded = ground_reference_lists([references[i] for i in listed], [gold[i] for i in listed],
+                                      [f"paper_id {paper_ids[i]!r}" for i in listed], resolver, online,
+                                      show_progress)
+    for i, row in zip(listed, grounded):
+        rows[i] = row
+    cited = {i: (cands, resolve_citations(text, cands).unique_ids)
+             for i, (text, cands) in enumerate(zip(predictions, candidates)) if references[i] is None and cands}
+    known = titles([d for _, ids in cited.values() for d in ids]) if cited else {}
+    for i, (cands, ids) in cited.items():
+        position = {d: n for n, d in enumerate(cands, start=1)}
+        gold_ids = set(gold[i])
+        entries = [{"n": position[d], "title": known.get(d, ""), "verdict": FOUND, "doc_id": d, "score": 1.0,
+                    "why": BY_CONSTRUCTION, "corpus_title": known.get(d), "gold": d in gold_ids} for d in ids]
+        rows[i] = paper_row(CANDIDATES, entries, gold[i])
+    return [row or {"grounding_source": None} for row in rows]
+
+
+#: The leaderboard's grounding columns (`Benchmark.board_groups`): fewer than the printed table's, the ones a reader
+#: ranks by.
+BOARD_GROUPS = {"Grounding": (("grounding_found_rate", "Found"), ("grounding_hallucination_rate", "Not found"),
+                              ("grounded_precision", "G-Prec."), ("grounded_recall", "G-Rec."))}
+
+
+def board_values(summary: Mapping[str, Any]) -> dict[str, tuple[Any, Any, Any]]:
+    """(mean, low, high) of each leaderboard grounding column, from a summary's ``grounding`` (all None when the
+    system lists no references, or was scored before grounding existed)."""
+    grounding = summary.get("grounding") or {}
+    intervals = grounding.get("intervals") or {}
+    return {key: (grounding.get(key), *(list(intervals.get(key) or []) + [None, None])[:2])
+            for columns in BOARD_GROUPS.values() for key, _ in columns}
+
+
+def listed_references(record: Mapping[str, Any]) -> Any:
+    """A prediction record's own reference list (None when it carries none: the candidates are its references)."""
+    return record.get("references")
+
+
+__all__ = ["BOARD_GROUPS", "BY_CONSTRUCTION", "CANDIDATES", "GROUNDING_COLUMNS", "LISTED", "board_values",
+           "listed_references",
+           "score_reference_grounding"]

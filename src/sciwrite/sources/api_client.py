@@ -1,0 +1,162 @@
+"""The HTTP side shared by the bibliographic APIs sciwrite asks (Semantic Scholar, OpenAlex): JSON GETs, cached on
+disk, rate-limited and retried.
+
+- rate limiting: at least `min_interval` seconds between requests, across threads;
+- retries with exponential back-off (honouring ``Retry-After``) on the statuses a service answers when it is
+  busy (`retry_statuses`); a status that says the day's allowance is spent (`quota_statuses`, OpenAlex's 429)
+  raises `QuotaExceededError` at once, since retrying cannot help before the allowance resets;
+- a JSON Lines cache of every answer, "not found" included, appended one whole line per answer: a rerun sends no
+  repeat request, and a run that stops (a crash, a spent quota) resumes where it stopped. An older cache written as
+  one JSON object (url -> answer) is still read. Credentials are never part of a cached key.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.jsonl import append_whole_line, parse_json_lines
+
+logger = logging.getLogger(__name__)
+
+
+class ApiError(RuntimeError):
+    """A request that failed for good (after the retries, or with a status that is not worth retrying)."""
+
+
+class QuotaExceededError(ApiError):
+    """The service says this key's (or this address's) allowance is spent; requests fail until it resets."""
+
+
+class JsonApiClient:
+    """GET JSON from one service (`name`, at `base_url`): cached, rate-limited, retried (see the module
+    docstring). Subclasses say which headers and query parameters authenticate (`auth_headers`, `auth_params`)."""
+
+    name = "the API"
+    error_class: type[ApiError] = ApiError  # what a failed request raises (a subclass names the service)
+    retry_statuses: frozenset[int] = frozenset({429, 500, 502, 503, 504})
+    quota_statuses: frozenset[int] = frozenset()
+
+    def __init__(self, base_url: str, *, cache_path: str | Path | None = None, min_interval: float = 1.0,
+                 max_retries: int = 5, backoff: float = 1.0, timeout: float = 30.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.cache_path = Path(cache_path) if cache_path else None
+        self.min_interval, self.max_retries, self.backoff, self.timeout = min_interval, max_retries, backoff, timeout
+        self.n_requests = 0  # requests sent, retries included
+        self.n_cached = 0  # answers read from the cache instead
+        self._last_request = 0.0
+        self._lock = threading.Lock()
+        self._cache, self._needs_newline = self._read_cache()
+
+    def auth_headers(self) -> dict[str, str]:
+        return {}
+
+    def auth_params(self) -> dict[str, str]:
+        return {}
+
+    def get(self, path: str, params: Mapping[str, str]) -> Any | None:
+        """The JSON answer to ``GET base_url + path?params``, or None when the service says there is no such thing
+        (404); from the cache when it was asked before."""
+        key = f"{self.base_url}{path}?{urllib.parse.urlencode(params)}"
+        if key in self._cache:
+            self.n_cached += 1
+            return self._cache[key]
+        query = urllib.parse.urlencode({**params, **self.auth_params()})
+        answer = self._request(f"{self.base_url}{path}?{query}", shown=key)
+        self._remember(key, answer)
+        return answer
+
+    def on_response(self, headers: Mapping[str, str]) -> None:
+        """Called with every successful response's headers (OpenAlex reports each request's cost there)."""
+
+    def _request(self, url: str, shown: str) -> Any | None:
+        headers = {"Accept": "application/json", "User-Agent": "sciwrite", **self.auth_headers()}
+        for attempt in range(self.max_retries + 1):
+            self._wait_turn()
+            try:
+                with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=self.timeout) as r:
+                    self.on_response(r.headers)
+                    return json.loads(r.read().decode("utf-8"))
+            except urllib.error.HTTPError as err:
+                if err.code == 404:
+                    return None  # "not found" is an answer, cached like any other
+                detail = error_message(err)
+                if err.code in self.quota_statuses:
+                    raise QuotaExceededError(f"{self.name} request {shown} refused: HTTP {err.code} {detail} (the "
+                                        "allowance is spent; rerun after it resets: answers so far are cached)") from err
+                if err.code in self.retry_statuses and attempt < self.max_retries:
+                    delay = self._retry_delay(err, attempt)
+                    logger.info("%s answered %s; retrying in %.1f s", self.name, err.code, delay)
+                    time.sleep(delay)
+                    continue
+                raise self.error_class(f"{self.name} request {shown} failed: HTTP {err.code} {detail}") from err
+            except (urllib.error.URLError, TimeoutError, ConnectionError) as err:
+                if attempt < self.max_retries:
+                    time.sleep(self.backoff * 2 ** attempt)
+                    continue
+                raise self.error_class(f"{self.name} request {shown} failed: {err}") from err
+        raise self.error_class(f"{self.name} request {shown} failed after {self.max_retries} retries")
+
+    def _retry_delay(self, err: urllib.error.HTTPError, attempt: int) -> float:
+        retry_after = err.headers.get("Retry-After") if err.headers else None
+        try:
+            return max(float(retry_after), 0.0) if retry_after else self.backoff * 2 ** attempt
+        except ValueError:  # an HTTP date instead of seconds
+            return self.backoff * 2 ** attempt
+
+    def _wait_turn(self) -> None:
+        with self._lock:
+            pause = self._last_request + self.min_interval - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
+            self._last_request = time.monotonic()
+            self.n_requests += 1
+
+    def _read_cache(self) -> tuple[dict[str, Any], bool]:
+        """Earlier answers (url -> answer) and whether the file ends mid-line (a write cut short)."""
+        if self.cache_path is None or not self.cache_path.exists():
+            return {}, False
+        text = self.cache_path.read_text(encoding="utf-8")
+        if text.lstrip().startswith("{") and "\n" not in text.strip():  # one object: the old whole-file format
+            try:
+                whole = json.loads(text)
+            except json.JSONDecodeError as err:
+                raise self.error_class(f"{self.cache_path}: the {self.name} cache is not valid JSON ({err})") from err
+            if not {"url", "answer"} <= set(whole):
+                return dict(whole), False
+        cache = {}
+        for _, _, record, _ in parse_json_lines(text.splitlines()):  # a line cut short by a crash is skipped
+            if isinstance(record, dict) and isinstance(record.get("url"), str):
+                cache[record["url"]] = record.get("answer")
+        return cache, bool(text) and not text.endswith("\n")
+
+    def _remember(self, key: str, answer: Any) -> None:
+        with self._lock:
+            self._cache[key] = answer
+            if self.cache_path is None:
+                return
+            self.cache_path.parent.mkdir(parents=True, exist_ok=True)
+            lead = "\n" if self._needs_newline else ""  # never glue an answer onto a cut-off last line
+            append_whole_line(self.cache_path, lead + json.dumps({"url": key, "answer": answer}, ensure_ascii=False))
+            self._needs_newline = False
+
+
+def error_message(err: urllib.error.HTTPError) -> str:
+    """The reason and, when the body is a JSON error (``{"message": ...}`` / ``{"error": ...}``), its text."""
+    try:
+        body = json.loads(err.read().decode("utf-8") or "null")
+    except (ValueError, OSError):
+        body = None
+    text = (body.get("message") or body.get("error")) if isinstance(body, dict) else None
+    return f"{err.reason}: {text}" if text and text != err.reason else str(err.reason)
+
+
+__all__ = ["ApiError", "JsonApiClient", "QuotaExceededError", "error_message"]

@@ -1,0 +1,65 @@
+"""One fake OpenAlex works API for tests: title queries over a list of works, priced and with a daily allowance,
+optionally failing its first calls, recording every request.
+
+- ``GET /works?filter=title.search:<words>&per_page=N&select=...``: the works whose normalised title shares the
+  most with the words (rapidfuzz ``token_set_ratio`` 60 or more), best first, at most N, each cut to the
+  ``select`` fields: ``{"meta": {"count": ...}, "results": [...]}``. A filter that is not one
+  ``title.search:`` (a comma starts a second filter) is a 400, as the real API answers an unknown filter;
+- every answer carries ``x-ratelimit-cost-usd`` (`COST_USD`, a list call's price) and
+  ``x-ratelimit-remaining-usd``; once `allowance_usd` is spent, 429 (the daily limit);
+- a call `fail_first` makes fail answers that status with the documented body (``{"error", "message"}``): 403
+  "Rate limit exceeded" (slow down), 429 the daily limit, 5xx a server error.
+
+Point a client at ``server.url``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from sciwrite.sources.titles import normalize_title
+from tests.fakes import JsonServer
+
+COST_USD = 0.0001
+MATCH_CUTOFF = 60.0
+ERRORS = {403: {"error": "Rate limit exceeded", "message": "Rate limit exceeded; slow down"},
+          429: {"error": "Rate limit exceeded", "message": "Daily limit exceeded"},
+          500: {"error": "Internal Server Error", "message": "Temporary issue; retry with backoff"}}
+
+
+class OpenAlexServer(JsonServer):
+    """The works API over `works` (records with ``id``, ``display_name``, ``publication_year``, ``authorships``,
+    ``doi``) on 127.0.0.1. Not serving until `start()` (or ``with``)."""
+
+    def __init__(self, works: Sequence[Mapping[str, Any]], fail_first: Iterable[int] = (),
+                 allowance_usd: float = 1.0) -> None:
+        super().__init__()
+        self.works = list(works)
+        self.failures = list(fail_first)
+        self.remaining = allowance_usd
+
+    def handle(self, request: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
+        """(status, JSON payload, headers) for one recorded request."""
+        if self.failures:
+            status = self.failures.pop(0)
+            return status, ERRORS.get(status, ERRORS[500]), {}
+        if self.remaining < COST_USD:
+            return 429, ERRORS[429], {}
+        if request["path"] != "/works":
+            return 404, {"error": "Not Found", "message": f"no endpoint {request['path']}"}, {}
+        field, _, words = request["query"].get("filter", "").partition(":")
+        if field != "title.search" or "," in words:
+            return 400, {"error": "Invalid query parameters error.",
+                         "message": f"Invalid filter: {request['query'].get('filter')!r}"}, {}
+        self.remaining -= COST_USD
+        scored = sorted(((fuzz.token_set_ratio(normalize_title(words), normalize_title(w["display_name"])), i)
+                         for i, w in enumerate(self.works)), key=lambda pair: -pair[0])
+        hits = [self.works[i] for score, i in scored if score >= MATCH_CUTOFF]
+        per_page = int(request["query"].get("per_page", 25))
+        select = [f for f in request["query"].get("select", "").split(",") if f]
+        results = [{k: v for k, v in w.items() if not select or k in select} for w in hits[:per_page]]
+        return 200, {"meta": {"count": len(hits), "per_page": per_page}, "results": results}, {
+            "x-ratelimit-cost-usd": str(COST_USD), "x-ratelimit-remaining-usd": f"{self.remaining:.4f}"}
