@@ -168,11 +168,12 @@ def test_evaluate_rwgbench_online_adds_the_outside_column(mini_sample_folder, tm
     direct = [{"paper_id": p["paper_id"], "text": "See [1] and [2].", "candidates": [], "method": "direct",
                "references": [{"n": 1, "title": OUTSIDE["title"]},
                               {"n": 2, "title": "An Invented Survey of Hyperbolic Llama Parsing"}]} for p in papers]
-    path = tmp_path / "direct.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in direct), encoding="utf-8")
+    path, again = tmp_path / "direct.jsonl", tmp_path / "again.jsonl"
+    for file in (path, again):
+        file.write_text("".join(json.dumps(r) + "\n" for r in direct), encoding="utf-8")
     with SemanticScholarServer({"bert": OUTSIDE}) as server:
         monkeypatch.setenv("S2_API_BASE_URL", f"{server.url}/graph/v1")
-        assert main(["evaluate", "rwgbench", "--predictions", str(path), "--source", str(mini_sample_folder),
+        assert main(["evaluate", "rwgbench", "--predictions", str(path), str(again), "--source", str(mini_sample_folder),
                      "--profile", "lite", "--metrics", "precision", "recall", "--out", str(tmp_path / "out"),
                      "--verify-online", "semantic_scholar", "--online-cache", str(tmp_path / "s2.jsonl")]) == 0
         asked = len(server.requests)
@@ -184,3 +185,6 @@ def test_evaluate_rwgbench_online_adds_the_outside_column(mini_sample_folder, tm
     assert summary["grounding_outside_rate"] == 0.5 and summary["grounding_hallucination_rate"] == 0.5
     assert summary["counts"]["exists_outside_corpus"] == len(papers) and summary["online"]["looked_up"] == 2 * len(papers)
     assert asked == 2  # one request per distinct title; the other papers' lookups came from the cache
+    assert summary["online"]["requests"] == 2 and summary["online"]["from_cache"] == 2 * len(papers) - 2
+    second = json.loads((tmp_path / "out" / "again" / "summary.json").read_text())["grounding"]["online"]
+    assert (second["looked_up"], second["requests"], second["from_cache"]) == (2 * len(papers), 0, 2 * len(papers))

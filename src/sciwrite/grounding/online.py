@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -142,17 +142,28 @@ class OnlineLookup:
     def _failed(self, verdict: Verdict, err: Exception) -> None:
         self.failures.append({"title": verdict.reference.title, "error": str(err)})
 
-    def report(self) -> dict[str, Any]:
-        """What the lookups did: counts, requests sent and read from the cache, failures (to retry by rerunning),
-        and the price the service reported (OpenAlex)."""
+    def counters(self) -> dict[str, float]:
+        """The running counts, to take before one system's lookups and pass to `report` after them."""
         client = self.client
-        return {"service": self.service, "looked_up": self.looked_up, "exists_outside_corpus": self.outside,
-                "failed": len(self.failures), "failures": self.failures[:MAX_LISTED_FAILURES],
-                "stopped": self.stopped, "requests": getattr(client, "n_requests", None),
-                "from_cache": getattr(client, "n_cached", None),
-                "cache": str(client.cache_path) if getattr(client, "cache_path", None) else None,
-                **({"cost_usd": round(client.cost_usd, 6), "remaining_usd": client.remaining_usd}
-                   if hasattr(client, "cost_usd") else {})}
+        return {"looked_up": self.looked_up, "exists_outside_corpus": self.outside, "failed": len(self.failures),
+                "requests": getattr(client, "n_requests", 0), "from_cache": getattr(client, "n_cached", 0),
+                "cost_usd": getattr(client, "cost_usd", 0.0)}
+
+    def report(self, since: Mapping[str, float] | None = None) -> dict[str, Any]:
+        """What the lookups did (since the `counters` taken as `since`; default: since the start): counts, requests
+        sent and answers read from the cache, failures (to retry by rerunning), and the price the service reported
+        (OpenAlex)."""
+        since = since or {}
+        now = self.counters()
+        done = {key: now[key] - since.get(key, 0) for key in now}
+        report: dict[str, Any] = {"service": self.service, **{k: int(v) for k, v in done.items() if k != "cost_usd"},
+                                  "failures": self.failures[int(since.get("failed", 0)):][:MAX_LISTED_FAILURES],
+                                  "stopped": self.stopped,
+                                  "cache": str(self.client.cache_path) if getattr(self.client, "cache_path", None)
+                                  else None}
+        if hasattr(self.client, "cost_usd"):
+            report.update(cost_usd=round(done["cost_usd"], 6), remaining_usd=self.client.remaining_usd)
+        return report
 
 
 __all__ = ["MAX_LISTED_FAILURES", "OFFLINE", "ONLINE_OPTIONS", "SERVICES", "OnlineLookup", "default_cache_path"]

@@ -84,7 +84,12 @@ class JsonApiClient:
             try:
                 with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=self.timeout) as r:
                     self.on_response(r.headers)
-                    return json.loads(r.read().decode("utf-8"))
+                    body = r.read()
+                try:
+                    return json.loads(body.decode("utf-8"))
+                except ValueError as err:  # an HTML error page behind a 200, a cut body: not an answer to cache
+                    raise self.error_class(f"{self.name} request {shown} answered something that is not JSON "
+                                           f"({err}): {body[:80]!r}") from err
             except urllib.error.HTTPError as err:
                 if err.code == 404:
                     return None  # "not found" is an answer, cached like any other
@@ -128,10 +133,10 @@ class JsonApiClient:
         if text.lstrip().startswith("{") and "\n" not in text.strip():  # one object: the old whole-file format
             try:
                 whole = json.loads(text)
-            except json.JSONDecodeError as err:
-                raise self.error_class(f"{self.cache_path}: the {self.name} cache is not valid JSON ({err})") from err
-            if not {"url", "answer"} <= set(whole):
-                return dict(whole), False
+            except json.JSONDecodeError:
+                whole = None  # a first answer cut short: read as lines below (and skipped)
+            if isinstance(whole, dict) and not {"url", "answer"} <= set(whole):
+                return whole, False
         cache = {}
         for _, _, record, _ in parse_json_lines(text.splitlines()):  # a line cut short by a crash is skipped
             if isinstance(record, dict) and isinstance(record.get("url"), str):

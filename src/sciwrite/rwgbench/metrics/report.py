@@ -135,10 +135,15 @@ def read_file(path: str | Path, split: OpenSplit, bad_records: str, missing_as_e
 
 def score_file(file: PredictionFile, split: OpenSplit, suite: SuiteModels, batch_size: int,
                show_progress: bool) -> tuple[list[dict[str, Any]], dict[str, float]]:
-    return score_rwgbench(file.texts, file.targets, suite, candidates=file.context["candidates"],
-                          corpus=split.extra["corpus"], batch_size=batch_size, show_progress=show_progress,
-                          references=file.context["references"], resolver=split.extra.get("resolver"),
-                          online=split.extra.get("online"))
+    online = split.extra.get("online")
+    before = online.counters() if online else None
+    scored = score_rwgbench(file.texts, file.targets, suite, candidates=file.context["candidates"],
+                            corpus=split.extra["corpus"], batch_size=batch_size, show_progress=show_progress,
+                            references=file.context["references"], resolver=split.extra.get("resolver"),
+                            online=online)
+    if online:  # this system's lookups (one lookup, and its cache, serves every file of the run)
+        file.context["online"] = online.report(since=before)
+    return scored
 
 
 def score_files_on_ray(files: Sequence[PredictionFile], split: OpenSplit, suite_options: Mapping[str, Any],
@@ -150,14 +155,17 @@ def score_files_on_ray(files: Sequence[PredictionFile], split: OpenSplit, suite_
     rows_per_file, suite = ray_engine().score_rwgbench(jobs, split.extra["corpus"], suite_options,
                                                        batch_size=batch_size, address=address, actors=actors,
                                                        show_progress=show_progress)
+    online = split.extra.get("online")
     for file, rows in zip(files, rows_per_file):
+        before = online.counters() if online else None
         grounding = score_reference_grounding(
             file.texts, file.context["candidates"], file.context["references"],
             [t["citations"] for t in file.targets], [t["paper_id"] for t in file.targets],
-            lambda ids: corpus_titles(split.extra["corpus"], ids), split.extra["resolver"], split.extra.get("online"),
-            show_progress)
+            lambda ids: corpus_titles(split.extra["corpus"], ids), split.extra["resolver"], online, show_progress)
         for row, extra in zip(rows, grounding):
             row.update(extra)
+        if online:
+            file.context["online"] = online.report(since=before)
     return [(rows, {}) for rows in rows_per_file], suite
 
 
@@ -170,7 +178,8 @@ def summarize_file(file: PredictionFile, rows: Sequence[Mapping[str, Any]], timi
     means = summarize_rwgbench(rows, suite)
     return {"system": system, "split": split_name, "predictions": str(file.path), "run": run, **means,
             **summary_intervals(rows, SUITE_METRICS, bootstrap, seed=seed, means=means),
-            "grounding": grounding_summary(rows, bootstrap, seed, split.extra.get("online")),
+            "grounding": grounding_summary(rows, bootstrap, seed, split.extra.get("online"),
+                                           file.context.get("online")),
             "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
                      "duplicates": join.duplicates, "missing_scored_as_empty": missing_as_empty,
                      **({"n_rejected_lines": len(rejected),
@@ -180,13 +189,13 @@ def summarize_file(file: PredictionFile, rows: Sequence[Mapping[str, Any]], timi
 
 
 def grounding_summary(rows: Sequence[Mapping[str, Any]], bootstrap: int, seed: int,
-                      online: OnlineLookup | None = None) -> dict[str, Any]:
+                      online: OnlineLookup | None = None, lookups: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A system's reference grounding (`sciwrite.grounding.scoring.summarize_grounding`) with a bootstrap interval
-    of each rate and score over the papers where it is defined, and what the `online` lookups did (their counts
-    so far: one lookup serves every system of a run); ``{}`` when no prediction has references."""
+    of each rate and score over the papers where it is defined, and what this system's `online` lookups did
+    (`lookups`, `OnlineLookup.report`); ``{}`` when no prediction has references."""
     grounding = summarize_grounding(rows, online=online.client.name if online else None, threshold=DEFAULT_THRESHOLD)
     if grounding and online is not None:
-        grounding["online"] = online.report()
+        grounding["online"] = dict(lookups) if lookups is not None else online.report()
     if grounding:
         grounding.update(summary_intervals([r for r in rows if r.get("grounding_source")], GROUNDING_KEYS,
                                            bootstrap, seed=seed, means=grounding))
@@ -417,25 +426,28 @@ def format_grounding_table(summaries: Sequence[Mapping[str, Any]]) -> str:
         notes.append(f"could not be read: {entries} reference(s) and {lists} reference list(s) (invalid: each named, "
                      "with its paper and reference, in per_paper.jsonl and the summary's grounding.problems); left "
                      "out of the rates.")
-    online = next((s["grounding"]["online"] for s in reversed(summaries) if (s.get("grounding") or {}).get("online")),
-                  None)
-    if online:
-        notes.append(online_note(online))
+    lookups = [s["grounding"]["online"] for s in summaries if (s.get("grounding") or {}).get("online")]
+    if lookups:
+        notes.append(online_note(lookups))
     return "\n".join([notes[0], "", format_table(rows, columns, left=2), *notes[1:]])
 
 
-def online_note(report: Mapping[str, Any]) -> str:
-    """What the second opinion online did, in one line (`OnlineLookup.report`)."""
-    text = (f"Outside: not in the corpus, found on {report['service']} at the same threshold ({report['looked_up']} "
-            f"looked up, {report['exists_outside_corpus']} found; {report['requests']} requests, {report['from_cache']} "
-            f"answers from the cache {report['cache']})")
-    if report.get("cost_usd") is not None:
-        text += f"; the service's price: ${report['cost_usd']:.4f}"
-    if report.get("failed"):
-        text += (f"; {report['failed']} lookup(s) failed and stay not found (listed in the summary's "
+def online_note(reports: Sequence[Mapping[str, Any]]) -> str:
+    """What the second opinion online did for the systems' `reports` (`OnlineLookup.report`), in one line."""
+    total = {key: sum(r.get(key) or 0 for r in reports)
+             for key in ("looked_up", "exists_outside_corpus", "requests", "from_cache", "failed", "cost_usd")}
+    first = reports[0]
+    text = (f"Outside: not in the corpus, found on {first['service']} at the same threshold ({total['looked_up']} "
+            f"looked up, {total['exists_outside_corpus']} found; {total['requests']} requests, {total['from_cache']} "
+            f"answers from the cache {first['cache']})")
+    if any("cost_usd" in r for r in reports):
+        text += f"; the service's price: ${total['cost_usd']:.4f}"
+    if total["failed"]:
+        text += (f"; {total['failed']} lookup(s) failed and stay not found (listed in each summary's "
                  "grounding.online.failures): rerun the same command to retry them")
-    if report.get("stopped"):
-        text += f"; lookups stopped: {report['stopped']}"
+    stopped = next((r["stopped"] for r in reports if r.get("stopped")), None)
+    if stopped:
+        text += f"; lookups stopped: {stopped}"
     return text + "."
 
 

@@ -46,7 +46,8 @@ BUILD_OPTIONS: tuple[Option, ...] = (
     Option("s2", "fill missing abstracts/authors from Semantic Scholar", switch=True),
     Option("s2_api_key", "Semantic Scholar API key (default: $S2_API_KEY)"),
     Option("s2_base_url", "Graph API base URL (default: https://api.semanticscholar.org/graph/v1)"),
-    Option("s2_cache", "JSON cache of Semantic Scholar answers (default: <out>/s2_cache.json)"),
+    Option("s2_cache", "cache of Semantic Scholar answers, one JSON line each, so a rerun resumes (default: "
+                       "<out>/s2_cache.json; an older one-object cache there is still read)"),
     Option("release", "import this upstream SciIG release (JSON / JSON Lines with title, abstract, introduction, "
                       "neighbors) instead of building from papers; needs --venue"),
 )
