@@ -23,11 +23,16 @@ quickstart: install
 leaderboard: install
 	$(OFFLINE) $(BIN)/sciwrite leaderboard serve
 
+# Two pytest-xdist workers: the suite waits on servers, subprocesses and Ray actors as much as it computes, so two
+# finish in about 5/6 of one's time on 2 cores; the tests of one Ray session share a worker (--dist loadgroup).
+TEST_WORKERS ?= 2
+PYTEST := $(OFFLINE) $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
+
 test: install
-	$(OFFLINE) $(BIN)/python -m pytest -q
+	$(PYTEST)
 
 test-quick: install
-	$(OFFLINE) $(BIN)/python -m pytest -q -m "not slow"
+	$(PYTEST) -m "not slow"
 
 lint: install
 	$(BIN)/ruff check .
