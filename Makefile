@@ -23,10 +23,11 @@ quickstart: install
 leaderboard: install
 	$(OFFLINE) $(BIN)/sciwrite leaderboard serve
 
-# Two pytest-xdist workers: the suite waits on servers, subprocesses and Ray actors as much as it computes, so two
-# finish in about 5/6 of one's time on 2 cores; the tests of one Ray session share a worker (--dist loadgroup).
+# Two pytest-xdist workers, a test file each at a time (--dist loadfile): the suite waits on servers, subprocesses
+# and Ray actors as much as it computes, so two finish sooner on 2 cores. The tests that start the session's local
+# Ray share one file (tests/scale/test_ray_equals_one_process.py), hence one worker and one Ray.
 TEST_WORKERS ?= 2
-PYTEST := $(OFFLINE) $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
+PYTEST := $(OFFLINE) $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 test: install
 	$(PYTEST)

@@ -75,6 +75,7 @@ class Benchmark:
     plan_generation: Callable[[Any], Iterable[Any]] | None = None
     builds: tuple[Any, ...] = ()  # `sciwrite build` commands (`sciwrite.core.commands.BuildCommand`)
     paper_tables: tuple[Any, ...] = ()  # the paper's numbered tables (`sciwrite.core.paper_tables.PaperTable`)
+    human_study: Any = None  # the paper's human study (`sciwrite.human_eval.study.HumanStudy`)
 
     @property
     def metrics(self) -> tuple[str, ...]:

@@ -1,25 +1,16 @@
-"""One local Ray (2 CPUs) for the whole session, started on first use, in one test worker; the tests skip when Ray
-is missing."""
+"""One local Ray (2 CPUs) for the whole session, started on first use; the tests skip when Ray is missing. The tests
+that use it share one file (`test_ray_equals_one_process.py`), so under `make test`'s two workers (``--dist
+loadfile``) one worker starts it."""
 
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import pytest
 
 from sciwrite.core.engine import ray_available
 
 RAY_MISSING = "the Ray engine needs Ray Data: install sciwrite[scale] (pip install 'ray[data]')"
-HERE = Path(__file__).parent
-
-
-def pytest_collection_modifyitems(items):
-    """Every test here runs in one pytest-xdist worker (`make test` runs two, ``--dist loadgroup``), so the session
-    starts one local Ray, not one per worker on the same two cores."""
-    for item in items:
-        if HERE in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.xdist_group("ray"))
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -1,5 +1,5 @@
 """The `sciwrite` command: build datasets, build and query retrieval indexes, generate, evaluate, compare systems,
-meta-evaluate the metrics, list the models, print the papers' tables, publish predictions, run the quick start, serve the leaderboard."""
+meta-evaluate the metrics, run the papers' human studies, list the models, print the papers' tables, publish predictions, run the quick start, serve the leaderboard."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from sciwrite.cli.compare import add_compare_command
 from sciwrite.cli.evaluate import add_evaluate_commands
 from sciwrite.cli.generate import add_generate_commands
 from sciwrite.cli.generate_common import parse_args
+from sciwrite.cli.human_eval import add_human_eval_commands
 from sciwrite.cli.index import add_index_commands
 from sciwrite.cli.leaderboard import add_leaderboard_commands
 from sciwrite.cli.meta_eval import add_meta_eval_commands
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_compare_command(sub)
     add_generate_commands(sub)
     add_meta_eval_commands(sub)
+    add_human_eval_commands(sub)
     add_models_command(sub)
     add_paper_table_command(sub)
     add_leaderboard_commands(sub)

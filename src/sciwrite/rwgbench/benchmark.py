@@ -8,6 +8,7 @@ from sciwrite.rwgbench.data.configs import CONFIGS, default_data_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.generation import plan
 from sciwrite.rwgbench.generation.methods import METHODS
+from sciwrite.rwgbench.human_eval import RWGBENCH_STUDY
 from sciwrite.rwgbench.metrics import sensitivity
 from sciwrite.rwgbench.metrics.drilldown import citation_view, drilldown_papers
 from sciwrite.rwgbench.metrics.grounding import BOARD_GROUPS, board_values
@@ -63,4 +64,5 @@ RWGBENCH = Benchmark(
     plan_generation=plan.plan_generation,
     builds=BUILD_COMMANDS,
     paper_tables=PAPER_TABLES,
+    human_study=RWGBENCH_STUDY,
 )

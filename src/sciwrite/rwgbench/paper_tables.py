@@ -11,7 +11,7 @@
   reference sections scored as a system (``sciwrite build rwgbench-human-gt``, then ``evaluate``).
 - **Table 3**, Spearman correlations across systems, as ``meta-eval correlation`` computes them, over the paper's
   seven metrics, two decimals.
-- **Table 5**, the human validation, needs the human-evaluation kit's analysis (not built yet): the command says so.
+- **Table 5**, the human validation: consistency and metric-human alignment counts (`sciwrite human-eval analyze`).
 """
 
 from __future__ import annotations
@@ -25,9 +25,11 @@ from typing import Any
 from sciwrite.core.commands import Option
 from sciwrite.core.paper_tables import PaperTable, TableData, TableRow, number_cell
 from sciwrite.core.tables import MISSING_CELL
+from sciwrite.human_eval.table5 import read_table5
 from sciwrite.metrics.correlation import load_summaries, metric_correlations
 from sciwrite.rwgbench.data.configs import config_info
 from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.human_eval import table5 as human_table5
 from sciwrite.rwgbench.metrics.report import table2
 from sciwrite.sources.markers import MARKER_GROUP
 
@@ -137,10 +139,7 @@ def build_table3(options: Mapping[str, Any]) -> TableData:
 
 
 def build_table5(options: Mapping[str, Any]) -> TableData:
-    raise ValueError("RWGBench Table 5 (human validation) is printed from the human-evaluation kit's analysis: "
-                     "the A/B annotations of the 60 tasks by six annotators (presentation-order sensitivity, "
-                     "high-consensus and clear-margin agreement per metric). The kit does not exist yet; this table "
-                     "needs its analysis file as input once it does.")
+    return human_table5(read_table5(options["analysis"], "rwgbench"))
 
 
 PAPER_TABLES: tuple[PaperTable, ...] = (
@@ -159,8 +158,9 @@ PAPER_TABLES: tuple[PaperTable, ...] = (
                "evaluation folders of at least three systems (as meta-eval correlation)",
                (Option("evals", "evaluation folders (one system each) holding summary.json", many=True, required=True,
                        metavar="DIR"),), build_table3),
-    PaperTable("rwgbench-table5", "Human validation", "the human-evaluation kit's analysis (not built yet)", (),
-               build_table5),
+    PaperTable("rwgbench-table5", "Human validation", "`sciwrite human-eval analyze --benchmark rwgbench` (table5.json)",
+               (Option("analysis", "table5.json, or the folder `human-eval analyze --out` wrote it to", required=True,
+                       metavar="PATH"),), build_table5),
 )
 
 __all__ = ["PAPER_TABLES", "TABLE1_ROWS", "TABLE3_METRICS", "config_statistics", "coverage_from_report", "table1",

@@ -8,6 +8,7 @@ from sciwrite.sciig.data.configs import SCIIG_CONFIGS, default_sciig_dir
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation import plan
 from sciwrite.sciig.generation.prompts import LEVELS
+from sciwrite.sciig.human_eval import SCIIG_STUDY
 from sciwrite.sciig.metrics import sensitivity
 from sciwrite.sciig.metrics.citations import BOARD_GROUPS, board_values
 from sciwrite.sciig.metrics.drilldown import citation_view, drilldown_papers
@@ -56,4 +57,5 @@ SCIIG = Benchmark(
     plan_generation=plan.plan_generation,
     builds=BUILD_COMMANDS,
     paper_tables=PAPER_TABLES,
+    human_study=SCIIG_STUDY,
 )

@@ -11,7 +11,7 @@
 - **Table 3**, one model's prompt levels (`sciwrite.sciig.metrics.tables`), the best of each paradigm bold.
 - **Table 4**, the input ablation: ELABORATE and MEDIUM under Title-only, Title+Abstract and T+A+Related
   (``sciwrite generate sciig --inputs``; the baseline configs ``baselines/sciig/*_title*.yaml``).
-- **Table 5**, the human evaluation, needs the human-evaluation kit's analysis (not built yet): the command says so.
+- **Table 5**, the human evaluation: criteria x systems, the mean rating of each (`sciwrite human-eval analyze`).
 """
 
 from __future__ import annotations
@@ -25,9 +25,11 @@ from typing import Any
 from sciwrite.core.commands import Option
 from sciwrite.core.coverage import with_coverage
 from sciwrite.core.paper_tables import PaperTable, TableData, TableRow, best_columns, number_cell
+from sciwrite.human_eval.table5 import read_table5
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.prompts import FULL_INPUTS, INPUT_LABELS, INPUTS, normalize_level
+from sciwrite.sciig.human_eval import table5 as human_table5
 from sciwrite.sciig.metrics.tables import TABLE3_COLUMNS, TABLE3_ROWS, summaries_by_column
 
 #: Config -> the name the paper gives its dataset.
@@ -203,9 +205,7 @@ def named_path(text: str) -> tuple[str, str]:
 
 
 def build_table5(options: Mapping[str, Any]) -> TableData:
-    raise ValueError("SciIG Table 5 (human evaluation: ten criteria x systems, Table 7's rubric) is printed from the "
-                     "human-evaluation kit's analysis of the 1-5 ratings. The kit does not exist yet; this table "
-                     "needs its analysis file as input once it does.")
+    return human_table5(read_table5(options["analysis"], "sciig"))
 
 
 PAPER_TABLES: tuple[PaperTable, ...] = (
@@ -228,8 +228,9 @@ PAPER_TABLES: tuple[PaperTable, ...] = (
                (Option("summary", "LEVEL/INPUTS=SUMMARY, e.g. MEDIUM/title-abstract=... (LEVEL=SUMMARY: the full input)",
                        many=True, required=True, type=named_path, metavar="LEVEL/INPUTS=SUMMARY"),),
                lambda options: table4(read_summaries(options["summary"]))),
-    PaperTable("sciig-table5", "Human evaluation", "the human-evaluation kit's analysis (not built yet)", (),
-               build_table5),
+    PaperTable("sciig-table5", "Human evaluation", "`sciwrite human-eval analyze --benchmark sciig` (table5.json)",
+               (Option("analysis", "table5.json, or the folder `human-eval analyze --out` wrote it to", required=True,
+                       metavar="PATH"),), build_table5),
 )
 
 __all__ = ["DATASET_NAMES", "PAPER_TABLES", "TABLE2_ROWS", "TABLE4_ROWS", "config_statistics", "table1", "table2",

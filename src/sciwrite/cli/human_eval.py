@@ -1,0 +1,108 @@
+"""`sciwrite human-eval tasks|analyze`: a benchmark's human study (`Benchmark.human_study`), from drawing its
+blinded tasks to its Table 5.
+
+- ``tasks --benchmark B --predictions A.jsonl B.jsonl ... --papers N --seed S --out DIR``: ``DIR/tasks.jsonl``
+  (what annotators see; no system named), ``DIR/key.jsonl`` (which system wrote each text) and ``DIR/study.json``
+  (the dimensions and their questions);
+- ``analyze --benchmark B --tasks DIR --votes FILE [--evals DIR ... --align DIMENSION=METRIC ...] --out OUT``: the
+  paper's Table 5, printed and written as ``OUT/table5.json`` and ``OUT/table5.csv``, which
+  `sciwrite paper-table rwgbench-table5|sciig-table5 --analysis OUT` prints again.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from sciwrite.benchmarks import BENCHMARKS, get_benchmark
+from sciwrite.core.paper_tables import render
+from sciwrite.core.predictions import read_prediction_records
+from sciwrite.human_eval.answers import read_answers
+from sciwrite.human_eval.table5 import write_table5
+from sciwrite.human_eval.tasks import draw_tasks, read_task_folder, system_texts, write_tasks
+
+STUDIES = [name for name, bench in BENCHMARKS.items() if bench.human_study is not None]
+
+
+def _study(name: str):
+    bench = get_benchmark(name)
+    if bench.human_study is None:
+        raise ValueError(f"{bench.title} declares no human study")
+    return bench, bench.human_study
+
+
+def cmd_tasks(args: argparse.Namespace) -> None:
+    bench, study = _study(args.benchmark)
+    names = args.system or [Path(p).stem for p in args.predictions]
+    if len(names) != len(args.predictions) or len(set(names)) != len(names):
+        raise ValueError(f"need one distinct system name per prediction file, got {names}")
+    records = {name: read_prediction_records(path, candidates=False)[0] for name, path in zip(names, args.predictions)}
+    papers = bench.load(args.split or bench.offline_config, source=args.source,
+                        **({"split": bench.prediction_split} if bench.prediction_split else {}))
+    by_id = {str(p["paper_id"]): p for p in papers.select_columns(
+        [c for c in ("paper_id", "title", "abstract") if c in papers.column_names]).to_list()}
+    drawn = draw_tasks(study, system_texts(records), by_id, args.papers, seed=args.seed,
+                       pairs_per_paper=args.pairs_per_paper)
+    out = write_tasks(drawn, args.out, force=args.force)
+    what = (f"{drawn.study['n_papers']} papers x {args.pairs_per_paper} pair(s) x 2 presentation orders"
+            if study.design == "pairwise" else f"{drawn.study['n_papers']} papers x {len(names)} systems")
+    print(f"{len(drawn.tasks)} {study.design} tasks ({what}), seed {args.seed}: {out / 'tasks.jsonl'} (for the "
+          f"annotators), {out / 'key.jsonl'} (keep it apart: it names the systems), {out / 'study.json'}")
+
+
+def cmd_analyze(args: argparse.Namespace) -> None:
+    _, study = _study(args.benchmark)
+    tasks, key, record = read_task_folder(args.tasks)
+    if record.get("benchmark") != study.benchmark:
+        raise ValueError(f"{args.tasks} holds a {record.get('benchmark')!r} study, not {study.benchmark!r}")
+    answers = read_answers(args.votes, study.design, {t["task_id"] for t in tasks}, [d.key for d in study.dimensions])
+    rows = study.analyze(tasks, key, answers, evals=args.evals or (), align=dict(args.align or []),
+                         direct=args.direct or ())
+    data = {"benchmark": study.benchmark, "design": study.design, "choices": list(study.choices), "rows": rows}
+    print(render(study.table(data)))
+    print(f"\n{len(answers)} answers to {len({a['task_id'] for a in answers})} of {len(tasks)} tasks from "
+          f"{len({a['annotator'] for a in answers})} annotator(s)")
+    if args.out:
+        json_path, csv_path = write_table5(rows, args.out, record, study.choices)
+        print(f"wrote {json_path} and {csv_path}")
+
+
+def _alignment(value: str) -> tuple[str, str]:
+    dimension, sep, metric = value.partition("=")
+    if not sep or not dimension or not metric:
+        raise argparse.ArgumentTypeError(f"expected DIMENSION=METRIC (e.g. scholarly_positioning=pss), got {value!r}")
+    return dimension, metric
+
+
+def add_human_eval_commands(sub: argparse._SubParsersAction) -> None:
+    """The `human-eval` group."""
+    group = sub.add_parser("human-eval", help="run a paper's human study: blinded tasks, then its Table 5"
+                           ).add_subparsers(dest="what", required=True)
+    p = group.add_parser("tasks", help="draw a study's blinded tasks from prediction files")
+    p.add_argument("--benchmark", required=True, choices=STUDIES)
+    p.add_argument("--predictions", required=True, nargs="+", metavar="FILE", help="one JSON Lines file per system")
+    p.add_argument("--system", nargs="+", help="system names, one per file (default: the files' stems)")
+    p.add_argument("--papers", type=int, required=True, metavar="N", help="papers drawn (seeded) from those every "
+                                                                          "system predicted")
+    p.add_argument("--seed", type=int, default=0, help="seed of the draw, the pairs, the orders and the ids (default 0)")
+    p.add_argument("--pairs-per-paper", type=int, default=1, metavar="K",
+                   help="pairwise studies: system pairs per paper, each in both orders (default 1)")
+    p.add_argument("--split", help="the split or config the predictions are for (default: the offline one)")
+    p.add_argument("--source", help="local dataset folder or Hub repo id (default: the sample folder / the Hub)")
+    p.add_argument("--out", required=True, metavar="DIR", help="the task folder to write")
+    p.add_argument("--force", action="store_true", help="overwrite an existing task folder (its answers then refer "
+                                                        "to tasks that are gone)")
+    p.set_defaults(func=cmd_tasks)
+    p = group.add_parser("analyze", help="a study's Table 5 from its task folder and answers")
+    p.add_argument("--benchmark", required=True, choices=STUDIES)
+    p.add_argument("--tasks", required=True, metavar="DIR", help="the task folder `human-eval tasks` wrote")
+    p.add_argument("--votes", "--ratings", dest="votes", required=True, metavar="FILE",
+                   help="the answers, JSON Lines (as `human-eval export` writes them)")
+    p.add_argument("--evals", nargs="+", metavar="DIR", help="RWGBench: `sciwrite evaluate` folders of the systems")
+    p.add_argument("--align", nargs="+", type=_alignment, metavar="DIMENSION=METRIC",
+                   help="RWGBench: each dimension's metric, e.g. writing_quality=llm_judge scholarly_positioning=pss "
+                        "overall_usefulness=soft_recall support_quality=csc")
+    p.add_argument("--direct", nargs="+", metavar="SYSTEM", help="RWGBench: systems that are Direct runs (besides "
+                                                                 "those whose summary says so)")
+    p.add_argument("--out", metavar="DIR", help="write DIR/table5.json and DIR/table5.csv")
+    p.set_defaults(func=cmd_analyze)

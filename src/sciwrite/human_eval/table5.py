@@ -1,0 +1,45 @@
+"""Table 5's rows as files: ``table5.json`` (the rows, the study and the choices the kit made) and ``table5.csv``,
+which `sciwrite paper-table rwgbench-table5|sciig-table5` prints from.
+
+A row holds ``target`` (what is validated: a dimension, or "Human consistency"), ``signal`` (the metric, or the
+system rated), ``protocol``, and either counts (``agree``, ``n``, ``share``) or a mean rating (``mean``, ``n``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.tables import write_table
+
+NAME = "table5"
+#: The columns every row leads with, in this order (a rating study's rows have ``mean`` instead of the counts).
+LEADING = ("target", "signal", "protocol", "agree", "n", "share", "mean")
+
+
+def write_table5(rows: Sequence[Mapping[str, Any]], out: str | Path, study: Mapping[str, Any],
+                 choices: Sequence[str]) -> tuple[Path, Path]:
+    """``<out>/table5.json`` (rows, study, choices) and ``<out>/table5.csv`` (the rows)."""
+    rows = [{**{k: row[k] for k in LEADING if k in row}, **row} for row in rows]
+    json_path, csv_path = write_table(rows, Path(out) / NAME)
+    json_path.write_text(json.dumps({"benchmark": study.get("benchmark"), "design": study.get("design"),
+                                     "choices": list(choices), "rows": list(rows)}, indent=2, ensure_ascii=False)
+                         + "\n", encoding="utf-8")  # the rows again, with the study and the choices made
+    return json_path, csv_path
+
+
+def read_table5(path: str | Path, benchmark: str) -> dict[str, Any]:
+    """A ``table5.json`` (or the folder holding it) of `benchmark`; an error says what was expected."""
+    path = Path(path)
+    path = path / f"{NAME}.json" if path.is_dir() else path
+    if not path.exists():
+        raise ValueError(f"{path}: no such file (`sciwrite human-eval analyze --out DIR` writes DIR/{NAME}.json)")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("benchmark") != benchmark:
+        raise ValueError(f"{path} is the analysis of a {data.get('benchmark')!r} study, not {benchmark!r}")
+    return data
+
+
+__all__ = ["LEADING", "NAME", "read_table5", "write_table5"]
