@@ -4,6 +4,9 @@ blinded tasks to its Table 5.
 - ``tasks --benchmark B --predictions A.jsonl B.jsonl ... --papers N --seed S --out DIR``: ``DIR/tasks.jsonl``
   (what annotators see; no system named), ``DIR/key.jsonl`` (which system wrote each text) and ``DIR/study.json``
   (the dimensions and their questions);
+- ``annotators add NAME --tasks DIR --store PATH``: a sign-in token for a new annotator (shown once, stored hashed);
+  ``annotators list``;
+- ``export --tasks DIR --store PATH --out votes.jsonl``: every answer given, as `analyze` reads them;
 - ``analyze --benchmark B --tasks DIR --votes FILE [--evals DIR ... --align DIMENSION=METRIC ...] --out OUT``: the
   paper's Table 5, printed and written as ``OUT/table5.json`` and ``OUT/table5.csv``, which
   `sciwrite paper-table rwgbench-table5|sciig-table5 --analysis OUT` prints again.
@@ -18,6 +21,7 @@ from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.paper_tables import render
 from sciwrite.core.predictions import read_prediction_records
 from sciwrite.human_eval.answers import read_answers
+from sciwrite.human_eval.store import study_store
 from sciwrite.human_eval.table5 import write_table5
 from sciwrite.human_eval.tasks import draw_tasks, read_task_folder, system_texts, write_tasks
 
@@ -67,6 +71,25 @@ def cmd_analyze(args: argparse.Namespace) -> None:
         print(f"wrote {json_path} and {csv_path}")
 
 
+def _store(args: argparse.Namespace):
+    tasks, _, study = read_task_folder(args.tasks)
+    return study_store(args.store, study, tasks)
+
+
+def cmd_annotators(args: argparse.Namespace) -> None:
+    store = _store(args)
+    if args.action == "add":
+        token = store.add_annotator(args.name)
+        print(f"annotator {args.name!r} added; their sign-in token (shown this once, stored hashed):\n{token}")
+        return
+    print("\n".join(store.annotators()) or "no annotators yet")
+
+
+def cmd_export(args: argparse.Namespace) -> None:
+    n = _store(args).export(args.out)
+    print(f"wrote {n} answers to {args.out}")
+
+
 def _alignment(value: str) -> tuple[str, str]:
     dimension, sep, metric = value.partition("=")
     if not sep or not dimension or not metric:
@@ -93,6 +116,17 @@ def add_human_eval_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--force", action="store_true", help="overwrite an existing task folder (its answers then refer "
                                                         "to tasks that are gone)")
     p.set_defaults(func=cmd_tasks)
+    for name, helped in (("annotators", "add an annotator (prints their sign-in token) or list them"),
+                         ("export", "write every answer of a store as JSON Lines")):
+        p = group.add_parser(name, help=helped)
+        if name == "annotators":
+            p.add_argument("action", choices=["add", "list"])
+            p.add_argument("name", nargs="?", default="", help="the annotator's name (add)")
+        p.add_argument("--tasks", required=True, metavar="DIR", help="the task folder `human-eval tasks` wrote")
+        p.add_argument("--store", required=True, metavar="PATH", help="the study's SQLite answer store")
+        if name == "export":
+            p.add_argument("--out", required=True, metavar="FILE", help="votes.jsonl to write")
+        p.set_defaults(func=cmd_annotators if name == "annotators" else cmd_export)
     p = group.add_parser("analyze", help="a study's Table 5 from its task folder and answers")
     p.add_argument("--benchmark", required=True, choices=STUDIES)
     p.add_argument("--tasks", required=True, metavar="DIR", help="the task folder `human-eval tasks` wrote")

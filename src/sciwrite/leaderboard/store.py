@@ -3,7 +3,7 @@ summary and its per-paper scores.
 
 Why SQLite: it is embedded (a Space needs no server), durable across crashes (every change is one transaction,
 and WAL lets the page read while the worker writes), and safe for several writers (each write takes the database
-lock with ``BEGIN IMMEDIATE`` and waits up to `BUSY_TIMEOUT_S` for it). A submission moves PENDING -> RUNNING ->
+lock with ``BEGIN IMMEDIATE`` and waits up to `sciwrite.core.sqlite_file.BUSY_TIMEOUT_S` for it). A submission moves PENDING -> RUNNING ->
 FINISHED | FAILED. A worker claims the oldest PENDING one (or a RUNNING one whose heartbeat is stale: its worker
 died), beats while it scores, and writes the summary, the per-paper rows and the FINISHED status in one
 transaction, so a killed worker leaves nothing half-written. Each connection lives for one operation, so the
@@ -17,18 +17,16 @@ import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from sciwrite.core.paths import data_root
+from sciwrite.core.sqlite_file import SqliteFile
 
 PENDING, RUNNING, FINISHED, FAILED = "PENDING", "RUNNING", "FINISHED", "FAILED"
 STATUSES = (PENDING, RUNNING, FINISHED, FAILED)
-#: Seconds a write waits for another writer's lock before it fails.
-BUSY_TIMEOUT_S = 30.0
 #: A RUNNING submission whose heartbeat is older than this is taken to belong to a dead worker.
 STALE_AFTER_S = 120.0
 #: A submission whose worker died this many times is failed rather than retried forever.
@@ -153,19 +151,12 @@ def default_store_path() -> Path:
     return Path(named) if named else data_root() / "leaderboard" / "leaderboard.sqlite"
 
 
-class ResultsStore:
+class ResultsStore(SqliteFile):
     """The SQLite results store at `path` (created with its folder when missing)."""
 
     def __init__(self, path: str | Path | None = None):
-        self.path = Path(path) if path is not None else default_store_path()
-        if self.path.is_dir():
-            raise ValueError(f"--store {self.path} is a folder; name the SQLite file in it (e.g. "
-                             f"{self.path / 'store.sqlite'})")
-        if self.path.parent.exists() and not self.path.parent.is_dir():
-            raise ValueError(f"--store {self.path}: {self.path.parent} is a file, not a folder")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        super().__init__(path if path is not None else default_store_path())
         with self._connect() as conn:
-            conn.execute("PRAGMA journal_mode=WAL")
             conn.executescript(_SCHEMA)
             present = {row["name"] for row in conn.execute("PRAGMA table_info(submissions)")}
             for column, definition in _ADDED_COLUMNS.items():
@@ -176,29 +167,6 @@ class ResultsStore:
                         if "duplicate column" not in str(err):
                             raise
             conn.execute("CREATE INDEX IF NOT EXISTS submissions_client ON submissions (client, submitted_at)")
-
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        try:
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at each checkpoint, never corrupt
-            conn.row_factory = sqlite3.Row
-            yield conn
-        finally:
-            conn.close()
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction holding the database lock from its start (no upgrade deadlocks)."""
-        with self._connect() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
 
     # -- submissions --------------------------------------------------------------------------------------------
 
