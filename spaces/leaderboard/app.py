@@ -9,7 +9,10 @@ from sciwrite.leaderboard.service import BoardSettings, open_board, space_has_lo
 
 splits = {"rwgbench": os.environ.get("SCIWRITE_LEADERBOARD_RWGBENCH_SPLIT", "test"),
           "sciig": os.environ.get("SCIWRITE_LEADERBOARD_SCIIG_SPLIT", "naacl_2025")}
-settings = BoardSettings(splits=splits, hub_login=space_has_login())  # hf_oauth: submit as a signed-in Hub user
+# hf_oauth: submit as a signed-in Hub user; a human study's folder and answer store add its annotation tab
+settings = BoardSettings(splits=splits, hub_login=space_has_login(),
+                         human_eval_tasks=os.environ.get("SCIWRITE_HUMAN_EVAL_TASKS") or None,
+                         human_eval_store=os.environ.get("SCIWRITE_HUMAN_EVAL_STORE") or None)
 board = open_board(os.environ.get("SCIWRITE_LEADERBOARD_STORE"), settings, mirror_from_env())
 launch(board, host="0.0.0.0", port=int(os.environ.get("PORT", "7860")),
        evaluator=SuiteEvaluator(profile=os.environ.get("SCIWRITE_PROFILE") or None))

@@ -115,3 +115,33 @@ def test_the_cli_adds_annotators_and_exports(tmp_path, capsys):
     assert [(a["task_id"], a["annotator"], a["choice"]) for a in exported] == [("t0", "ada", "tie")]
     assert main(["human-eval", "annotators", "list", "--tasks", str(folder), "--store", str(db)]) == 0
     assert "ada" in capsys.readouterr().out
+
+
+def test_export_pushes_the_answers_with_a_card(tmp_path, monkeypatch, capsys):
+    """The push, with the Hub calls replaced (no network)."""
+    import datasets
+    import huggingface_hub
+
+    folder = tmp_path / "study"
+    folder.mkdir()
+    (folder / "tasks.jsonl").write_text("".join(json.dumps({"task_id": t, "paper_id": "p"}) + "\n" for t in TASKS))
+    (folder / "study.json").write_text(json.dumps({"benchmark": "rwgbench", "design": "pairwise", "seed": 0,
+                                                   "attribution": "RWGBench §5.6",
+                                                   "dimensions": [{"key": d, "name": d, "question": f"{d}?"}
+                                                                  for d in DIMENSIONS]}))
+    db = tmp_path / "answers.sqlite"
+    store = store_at(db)
+    store.add_annotator("ada")
+    store.record("ada", "t0", "writing_quality", choice="A")
+    calls = {}
+    monkeypatch.setattr(datasets.Dataset, "push_to_hub",
+                        lambda self, repo_id, **kw: calls.setdefault("dataset", (repo_id, self.to_list(), kw)))
+    monkeypatch.setattr(huggingface_hub.DatasetCard, "push_to_hub",
+                        lambda self, repo_id, **kw: calls.setdefault("card", (repo_id, self.content)))
+    assert main(["human-eval", "export", "--tasks", str(folder), "--store", str(db), "--out",
+                 str(tmp_path / "votes.jsonl"), "--push", "me/study", "--config", "round1"]) == 0
+    assert "pushed them to https://huggingface.co/datasets/me/study as config 'round1'" in capsys.readouterr().out
+    repo, rows, options = calls["dataset"]
+    assert repo == "me/study" and options["config_name"] == "round1" and rows[0]["choice"] == "A"
+    assert "| `writing_quality` | writing_quality | writing_quality? |" in calls["card"][1]
+    assert "1 answers from 1 annotator(s)" in calls["card"][1] and "human-evaluation" in calls["card"][1]

@@ -6,6 +6,7 @@ blinded tasks to its Table 5.
   (the dimensions and their questions);
 - ``annotators add NAME --tasks DIR --store PATH``: a sign-in token for a new annotator (shown once, stored hashed);
   ``annotators list``;
+- ``serve --tasks DIR --store PATH``: the annotation app (`sciwrite.human_eval.app`);
 - ``export --tasks DIR --store PATH --out votes.jsonl``: every answer given, as `analyze` reads them;
 - ``analyze --benchmark B --tasks DIR --votes FILE [--evals DIR ... --align DIMENSION=METRIC ...] --out OUT``: the
   paper's Table 5, printed and written as ``OUT/table5.json`` and ``OUT/table5.csv``, which
@@ -21,6 +22,8 @@ from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.paper_tables import render
 from sciwrite.core.predictions import read_prediction_records
 from sciwrite.human_eval.answers import read_answers
+from sciwrite.human_eval.app import serve_annotation
+from sciwrite.human_eval.hub import push_answers
 from sciwrite.human_eval.store import study_store
 from sciwrite.human_eval.table5 import write_table5
 from sciwrite.human_eval.tasks import draw_tasks, read_task_folder, system_texts, write_tasks
@@ -72,7 +75,7 @@ def cmd_analyze(args: argparse.Namespace) -> None:
 
 
 def _store(args: argparse.Namespace):
-    tasks, _, study = read_task_folder(args.tasks)
+    tasks, _, study = read_task_folder(args.tasks, with_key=False)
     return study_store(args.store, study, tasks)
 
 
@@ -85,9 +88,20 @@ def cmd_annotators(args: argparse.Namespace) -> None:
     print("\n".join(store.annotators()) or "no annotators yet")
 
 
+def cmd_serve(args: argparse.Namespace) -> None:
+    from_folder = read_task_folder(args.tasks, with_key=False)
+    print(f"serving {len(from_folder[0])} tasks of the {from_folder[2]['benchmark']} study on http://{args.host}:"
+          f"{args.port or 7860} (answers: {args.store})", flush=True)
+    serve_annotation(args.tasks, args.store, host=args.host, port=args.port)
+
+
 def cmd_export(args: argparse.Namespace) -> None:
     n = _store(args).export(args.out)
     print(f"wrote {n} answers to {args.out}")
+    if args.push:
+        study = read_task_folder(args.tasks, with_key=False)[2]
+        url = push_answers(args.out, args.push, study, config_name=args.config, private=args.private)
+        print(f"pushed them to {url} as config {args.config!r}")
 
 
 def _alignment(value: str) -> tuple[str, str]:
@@ -117,7 +131,8 @@ def add_human_eval_commands(sub: argparse._SubParsersAction) -> None:
                                                         "to tasks that are gone)")
     p.set_defaults(func=cmd_tasks)
     for name, helped in (("annotators", "add an annotator (prints their sign-in token) or list them"),
-                         ("export", "write every answer of a store as JSON Lines")):
+                         ("export", "write every answer of a store as JSON Lines"),
+                         ("serve", "the annotation app: annotators sign in and answer, every answer saved at once")):
         p = group.add_parser(name, help=helped)
         if name == "annotators":
             p.add_argument("action", choices=["add", "list"])
@@ -126,7 +141,13 @@ def add_human_eval_commands(sub: argparse._SubParsersAction) -> None:
         p.add_argument("--store", required=True, metavar="PATH", help="the study's SQLite answer store")
         if name == "export":
             p.add_argument("--out", required=True, metavar="FILE", help="votes.jsonl to write")
-        p.set_defaults(func=cmd_annotators if name == "annotators" else cmd_export)
+            p.add_argument("--push", metavar="REPO", help="also push them to this Hub dataset, with a card")
+            p.add_argument("--config", default="answers", help="the pushed config's name (default: answers)")
+            p.add_argument("--private", action="store_true", help="create the repo private")
+        if name == "serve":
+            p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+            p.add_argument("--port", type=int, help="port (default: Gradio's, 7860)")
+        p.set_defaults(func={"annotators": cmd_annotators, "export": cmd_export, "serve": cmd_serve}[name])
     p = group.add_parser("analyze", help="a study's Table 5 from its task folder and answers")
     p.add_argument("--benchmark", required=True, choices=STUDIES)
     p.add_argument("--tasks", required=True, metavar="DIR", help="the task folder `human-eval tasks` wrote")

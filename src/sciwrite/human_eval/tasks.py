@@ -95,15 +95,18 @@ def write_tasks(tasks: TaskSet, out: str | Path, force: bool = False) -> Path:
     return out
 
 
-def read_task_folder(folder: str | Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
-    """(tasks, key, study record) of a folder `write_tasks` wrote; an error names what is missing."""
+def read_task_folder(folder: str | Path, with_key: bool = True
+                     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
+    """(tasks, key, study record) of a folder `write_tasks` wrote; an error names what is missing. Without
+    `with_key` the key is neither needed nor read (the annotation server's folder need not hold it) and is []."""
     folder = Path(folder)
-    missing = [name for name in (TASKS, KEY, STUDY) if not (folder / name).exists()]
+    needed = (TASKS, KEY, STUDY) if with_key else (TASKS, STUDY)
+    missing = [name for name in needed if not (folder / name).exists()]
     if missing:
         raise ValueError(f"{folder}: not a task folder (no {', '.join(missing)}; `sciwrite human-eval tasks` writes one)")
     read = [[json.loads(line) for line in (folder / name).read_text(encoding="utf-8").splitlines() if line.strip()]
-            for name in (TASKS, KEY)]
-    return read[0], read[1], json.loads((folder / STUDY).read_text(encoding="utf-8"))
+            for name in (TASKS, *((KEY,) if with_key else ()))]
+    return read[0], read[1] if with_key else [], json.loads((folder / STUDY).read_text(encoding="utf-8"))
 
 
 def system_texts(records_by_system: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, dict[str, str]]:

@@ -26,6 +26,7 @@ import gradio as gr
 import pandas as pd
 
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.human_eval.app import annotation_ui, folder_session
 from sciwrite.leaderboard.about import about_markdown
 from sciwrite.leaderboard.compare import compare_systems
 from sciwrite.leaderboard.conditions import provenance_text
@@ -113,6 +114,9 @@ def build_app(board: Leaderboard, title: str = "sciwrite leaderboard") -> gr.Blo
             _drilldown_tab(board, benchmarks)
             _submit_tab(board, benchmarks)
             _submissions_tab(app, board)
+            if board.settings.human_eval_tasks and board.settings.human_eval_store:
+                with gr.Tab("Human evaluation", id="tab-human-eval"):
+                    annotation_ui(folder_session(board.settings.human_eval_tasks, board.settings.human_eval_store))
             with gr.Tab("About"):
                 gr.Markdown(about_markdown())
 

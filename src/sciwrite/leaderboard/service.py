@@ -41,6 +41,10 @@ class BoardSettings:
     rate_window_s: float = 24 * 3600.0  # ... in this many seconds
     #: Submitting needs a Hub login (a Space with ``hf_oauth``): the submitter and the rate limit are the Hub user's.
     hub_login: bool = False
+    #: A human study served as the board's "Human evaluation" tab: its task folder (`sciwrite human-eval tasks`,
+    #: without the key) and the SQLite store of its answers; both None: no such tab.
+    human_eval_tasks: str | None = None
+    human_eval_store: str | None = None
 
 
 @dataclass

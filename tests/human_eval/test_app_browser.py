@@ -1,0 +1,129 @@
+"""The annotation app in a real browser (headless Chromium through Playwright): an annotator signs in, answers three
+tasks and reloads the page (the answers are there, progress says 3); the server is killed and restarted and the
+export holds every answer; no page shows a system name; a section holding ``<script>`` shows it as text; two
+annotators answering at once both keep their answers. Skips, saying why, without Playwright or Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from sciwrite.human_eval.store import AnswerStore
+from tests.leaderboard.test_browser import CHROMIUM, CHROMIUM_ARGS, SKIP_REASON
+
+pytestmark = [pytest.mark.skipif(bool(SKIP_REASON), reason=SKIP_REASON), pytest.mark.slow]
+WAIT_MS = 60_000
+SYSTEMS = ("alpha-system", "beta-system")
+SCRIPT = "<script>alert(7)</script>"
+DIMENSIONS = [{"key": "writing_quality", "name": "Writing quality", "question": "Which is better written?"},
+              {"key": "scholarly_positioning", "name": "Scholarly positioning", "question": "Which positions better?"}]
+
+
+def task_folder(tmp_path):
+    folder = tmp_path / "study"
+    folder.mkdir()
+    tasks = [{"task_id": f"t{i}", "paper_id": f"p{i}", "title": f"Paper {i}", "abstract": "An abstract.",
+              "section_a": f"{SCRIPT} Section text {i}a.", "section_b": f"Section text {i}b."} for i in range(4)]
+    (folder / "tasks.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tasks))
+    (folder / "study.json").write_text(json.dumps({"benchmark": "rwgbench", "design": "pairwise", "seed": 1,
+                                                   "dimensions": DIMENSIONS, "text_label": "related-work section"}))
+    # the key stays with the organiser, outside the folder the server reads
+    (tmp_path / "key.jsonl").write_text("".join(json.dumps({"task_id": t["task_id"], "system_a": SYSTEMS[0],
+                                                            "system_b": SYSTEMS[1]}) + "\n" for t in tasks))
+    return folder
+
+
+def serve(folder, db, port):
+    env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1"}
+    process = subprocess.Popen([sys.executable, "-m", "sciwrite.cli", "human-eval", "serve", "--tasks", str(folder),
+                                "--store", str(db), "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as answer:
+                if answer.status == 200:
+                    return process
+        except OSError:
+            time.sleep(0.3)
+    process.kill()
+    raise AssertionError("the annotation server did not start")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def sign_in(page, url, token, expect):
+    page.goto(url, wait_until="domcontentloaded")
+    page.locator("#he-token input").fill(token)
+    page.locator("#he-sign-in").click()
+    expect(page.locator("#he-progress textarea")).to_have_value(re.compile(r"tasks answered"), timeout=WAIT_MS)
+
+
+def answer(page, choice, expect, done):
+    for dimension in DIMENSIONS:
+        page.locator(f"#he-{dimension['key']}").get_by_text(choice, exact=True).click()
+    expect(page.locator("#he-progress textarea")).to_have_value(re.compile(rf": {done}/4 tasks"), timeout=WAIT_MS)
+    page.locator("#he-next").click()
+
+
+def test_annotators_answer_reload_and_survive_a_killed_server(tmp_path):
+    from playwright.sync_api import expect, sync_playwright
+
+    folder, db = task_folder(tmp_path), tmp_path / "answers.sqlite"
+    store = AnswerStore(db, "pairwise", [f"t{i}" for i in range(4)], [d["key"] for d in DIMENSIONS])
+    ada, bob = store.add_annotator("ada"), store.add_annotator("bob")
+    port = free_port()
+    server = serve(folder, db, port)
+    url = f"http://127.0.0.1:{port}/"
+    dialogs: list[str] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+            try:
+                first, second = browser.new_page(), browser.new_page()
+                for page in (first, second):
+                    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+                sign_in(first, url, ada, expect)
+                sign_in(second, url, bob, expect)
+                section = first.locator("#he-section-a textarea")
+                expect(section).to_have_value(re.compile(re.escape(SCRIPT)))  # shown as text
+                for done in (1, 2, 3):  # the two annotators answer at the same time, a task each in turn
+                    answer(first, "A", expect, done)
+                    answer(second, "B", expect, done)
+                for page in (first, second):
+                    assert not any(name in page.content() for name in SYSTEMS)
+                    assert page.locator("script", has_text="alert(7)").count() == 0
+                first.reload()
+                sign_in(first, url, ada, expect)
+                expect(first.locator("#he-progress textarea")).to_have_value(
+                    re.compile(r"^ada: 3/4 tasks answered on every question; this is task 4 of 4"))
+                first.locator("#he-previous").click()  # the third task, answered before the reload
+                expect(first.locator("#he-writing_quality input[value='A']")).to_be_checked(timeout=WAIT_MS)
+            finally:
+                browser.close()
+        os.killpg(server.pid, signal.SIGKILL)  # no clean shutdown
+        server.wait(30)
+        server = serve(folder, db, port)  # restarted on the same store, which the export then reads
+        votes = tmp_path / "votes.jsonl"
+        AnswerStore(db, "pairwise", [f"t{i}" for i in range(4)], [d["key"] for d in DIMENSIONS]).export(votes)
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(30)
+    exported = [json.loads(line) for line in votes.read_text().splitlines()]
+    by_annotator = {name: [a for a in exported if a["annotator"] == name] for name in ("ada", "bob")}
+    assert len(by_annotator["ada"]) == len(by_annotator["bob"]) == 3 * len(DIMENSIONS)
+    assert {a["choice"] for a in by_annotator["ada"]} == {"A"} and {a["choice"] for a in by_annotator["bob"]} == {"B"}
+    assert dialogs == []
