@@ -117,6 +117,10 @@ def test_rwgbench_table5_rows_and_cells(tmp_path):
     _, more = study_of({**PAIRS, "P2": ("p2", "alpha", "beta", "AAAAAA", "......")}, "scholarly_positioning")
     both = analyze_rwgbench([], key, answers + more)
     assert agreement_cell(both[0]) == "4 to 5/5; 79.7 to 83.7%"
+    with pytest.raises(ValueError, match="--align needs --evals"):
+        analyze_rwgbench([], key, answers, align={"writing_quality": "llm"})
+    with pytest.raises(ValueError, match="unknown dimension 'style'"):
+        analyze_rwgbench([], key, answers, evals=evals(tmp_path / "z"), align={"style": "llm"})
     with pytest.raises(ValueError, match="cannot be aligned"):
         analyze_rwgbench([], key, answers, evals=evals(tmp_path / "x"), align={"writing_quality": "citation_density"})
     with pytest.raises(ValueError, match=r"no --evals folder holds: \['gamma'\]"):
@@ -167,6 +171,8 @@ def test_the_draw_is_seeded_blinded_and_writes_both_orders():
     assert rated.study["dimensions"][5]["name"] == "Hallucinated Citations"
     with pytest.raises(ValueError, match="5 papers are predicted by every system"):
         draw_tasks(RWGBENCH_STUDY, texts, papers, n_papers=6)
+    with pytest.raises(ValueError, match="cannot be named 'tie'"):
+        draw_tasks(RWGBENCH_STUDY, {**texts, "tie": texts["alpha"]}, papers, n_papers=1)
 
 
 def test_bad_answers_are_named_by_line(tmp_path):

@@ -36,6 +36,9 @@ def draw_tasks(study: HumanStudy, texts: Mapping[str, Mapping[str, str]], papers
     """The tasks of `study` over `texts` (system -> paper_id -> text) for `n_papers` papers of `papers` (paper_id
     -> record with ``title`` and ``abstract``), drawn with `seed`."""
     systems = sorted(texts)
+    if study.design == PAIRWISE and "tie" in systems:
+        raise ValueError("a system cannot be named 'tie' in a pairwise study (a vote for it would read as a tie); "
+                         "name it with --system")
     if len(systems) < (2 if study.design == PAIRWISE else 1):
         raise ValueError(f"a {study.design} study needs {'two' if study.design == PAIRWISE else 'one'} or more "
                          f"systems, got {systems}")

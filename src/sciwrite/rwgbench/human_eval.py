@@ -97,6 +97,8 @@ def analyze(tasks: Sequence[Mapping[str, Any]], key: Sequence[Mapping[str, Any]]
     """Table 5's rows: human consistency per answered dimension (and the range over them, as the paper prints it),
     then per aligned dimension=metric every protocol's agreement."""
     align = {RWGBENCH_STUDY.dimension(d).key: metric_key(m) for d, m in (align or {}).items()}
+    if align and not evals:
+        raise ValueError("--align needs --evals: the `sciwrite evaluate rwgbench` folders of the systems compared")
     systems = {s for k in key for s in (k["system_a"], k["system_b"])}
     values, direct_runs = evaluation_values(evals) if align else ({}, set())
     if align:
