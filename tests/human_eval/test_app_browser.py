@@ -73,10 +73,15 @@ def sign_in(page, url, token, expect):
 
 
 def answer(page, choice, expect, done):
+    """Answer the task shown (the `done`-th) on every dimension, see it counted, and move on: the next task is on
+    the page before anything is clicked again (a click before that belongs to the task still shown)."""
+    progress = page.locator("#he-progress textarea")
+    expect(progress).to_have_value(re.compile(rf"this is task {done} of 4$"), timeout=WAIT_MS)
     for dimension in DIMENSIONS:
         page.locator(f"#he-{dimension['key']}").get_by_text(choice, exact=True).click()
-    expect(page.locator("#he-progress textarea")).to_have_value(re.compile(rf": {done}/4 tasks"), timeout=WAIT_MS)
+    expect(progress).to_have_value(re.compile(rf": {done}/4 tasks"), timeout=WAIT_MS)
     page.locator("#he-next").click()
+    expect(progress).to_have_value(re.compile(rf"this is task {done + 1} of 4$"), timeout=WAIT_MS)
 
 
 def test_annotators_answer_reload_and_survive_a_killed_server(tmp_path):
