@@ -17,6 +17,7 @@ import urllib.request
 
 import pytest
 
+from sciwrite.human_eval.app import serve_annotation
 from sciwrite.human_eval.store import AnswerStore
 from tests.leaderboard.test_browser import CHROMIUM, CHROMIUM_ARGS, SKIP_REASON
 
@@ -84,8 +85,10 @@ def answer(page, choice, expect, done):
     expect(progress).to_have_value(re.compile(rf"this is task {done + 1} of 4$"), timeout=WAIT_MS)
 
 
-def test_annotators_answer_reload_and_survive_a_killed_server(tmp_path):
+def test_annotators_answer_reload_and_survive_a_killed_server(tmp_path, monkeypatch):
     from playwright.sync_api import expect, sync_playwright
+
+    monkeypatch.setenv("GRADIO_ANALYTICS_ENABLED", "False")  # the restart runs in this process
 
     folder, db = task_folder(tmp_path), tmp_path / "answers.sqlite"
     store = AnswerStore(db, "pairwise", [f"t{i}" for i in range(4)], [d["key"] for d in DIMENSIONS])
@@ -119,14 +122,18 @@ def test_annotators_answer_reload_and_survive_a_killed_server(tmp_path):
                 expect(first.locator("#he-writing_quality input[value='A']")).to_be_checked(timeout=WAIT_MS)
             finally:
                 browser.close()
+    finally:
         os.killpg(server.pid, signal.SIGKILL)  # no clean shutdown
         server.wait(30)
-        server = serve(folder, db, port)  # restarted on the same store, which the export then reads
+    # restarted (here, in this process: one server start-up less) on the same store, which the export then reads
+    restarted = serve_annotation(folder, db, port=port, prevent_thread_lock=True, quiet=True)
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
+            assert page.status == 200
         votes = tmp_path / "votes.jsonl"
         AnswerStore(db, "pairwise", [f"t{i}" for i in range(4)], [d["key"] for d in DIMENSIONS]).export(votes)
     finally:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait(30)
+        restarted.close()
     exported = [json.loads(line) for line in votes.read_text().splitlines()]
     by_annotator = {name: [a for a in exported if a["annotator"] == name] for name in ("ada", "bob")}
     assert len(by_annotator["ada"]) == len(by_annotator["bob"]) == 3 * len(DIMENSIONS)
