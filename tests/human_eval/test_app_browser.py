@@ -17,7 +17,7 @@ import urllib.request
 
 import pytest
 
-from sciwrite.human_eval.app import serve_annotation
+from sciwrite.human_eval.app import folder_session, serve_annotation
 from sciwrite.human_eval.store import AnswerStore
 from tests.leaderboard.test_browser import CHROMIUM, CHROMIUM_ARGS, SKIP_REASON
 
@@ -126,7 +126,7 @@ def test_annotators_answer_reload_and_survive_a_killed_server(tmp_path, monkeypa
         os.killpg(server.pid, signal.SIGKILL)  # no clean shutdown
         server.wait(30)
     # restarted (here, in this process: one server start-up less) on the same store, which the export then reads
-    restarted = serve_annotation(folder, db, port=port, prevent_thread_lock=True, quiet=True)
+    restarted = serve_annotation(folder_session(folder, db), port=port, prevent_thread_lock=True, quiet=True)
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
             assert page.status == 200

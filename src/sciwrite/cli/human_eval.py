@@ -22,7 +22,7 @@ from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.paper_tables import render
 from sciwrite.core.predictions import read_prediction_records
 from sciwrite.human_eval.answers import read_answers
-from sciwrite.human_eval.app import serve_annotation
+from sciwrite.human_eval.app import folder_session, serve_annotation
 from sciwrite.human_eval.hub import push_answers
 from sciwrite.human_eval.store import study_store
 from sciwrite.human_eval.table5 import write_table5
@@ -89,10 +89,10 @@ def cmd_annotators(args: argparse.Namespace) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
-    from_folder = read_task_folder(args.tasks, with_key=False)
-    print(f"serving {len(from_folder[0])} tasks of the {from_folder[2]['benchmark']} study on http://{args.host}:"
+    session = folder_session(args.tasks, args.store)
+    print(f"serving {len(session.tasks)} tasks of the {session.study['benchmark']} study on http://{args.host}:"
           f"{args.port or 7860} (answers: {args.store})", flush=True)
-    serve_annotation(args.tasks, args.store, host=args.host, port=args.port)
+    serve_annotation(session, host=args.host, port=args.port)
 
 
 def cmd_export(args: argparse.Namespace) -> None:

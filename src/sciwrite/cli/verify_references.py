@@ -17,13 +17,12 @@ from pathlib import Path
 from sciwrite.cli.options import add_options
 from sciwrite.core.tables import format_table
 from sciwrite.grounding import ReferenceResolver, TitleIndex
-from sciwrite.grounding.online import OFFLINE, ONLINE_OPTIONS, OnlineLookup
+from sciwrite.grounding.online import OFFLINE, ONLINE_OPTIONS, OnlineLookup, lookups_note
 from sciwrite.grounding.reference_lists import read_reference_list
 from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, EXISTS_OUTSIDE_CORPUS, VERDICTS
+from sciwrite.grounding.scoring import INVALID
 from sciwrite.rwgbench.data.configs import CONFIGS
 from sciwrite.rwgbench.data.loading import load_rwgbench
-
-INVALID = "invalid"
 
 
 def cmd_verify_references(args: argparse.Namespace) -> int:
@@ -58,11 +57,7 @@ def cmd_verify_references(args: argparse.Namespace) -> int:
           f"({online.description if online else OFFLINE}; threshold {args.threshold}): "
           + ", ".join(f"{counts[v]} {v}" for v in shown))
     if online is not None:
-        report = online.report()
-        print(f"{report['service']}: {report['looked_up']} looked up ({report['requests']} requests, "
-              f"{report['from_cache']} from the cache {report['cache']})"
-              + (f"; {report['failed']} failed and stay not_found: rerun to retry them" if report["failed"] else "")
-              + (f"; stopped: {report['stopped']}" if report["stopped"] else ""))
+        print(lookups_note([online.report()], "the verdicts, each with its reason"))
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)

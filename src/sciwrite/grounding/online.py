@@ -166,4 +166,24 @@ class OnlineLookup:
         return report
 
 
-__all__ = ["MAX_LISTED_FAILURES", "OFFLINE", "ONLINE_OPTIONS", "SERVICES", "OnlineLookup", "default_cache_path"]
+def lookups_note(reports: Sequence[Mapping[str, Any]], failures_listed: str) -> str:
+    """What the second opinion online did, in one line, over one or several `OnlineLookup.report`s (one per system
+    of a run); `failures_listed` says where the failed lookups are listed."""
+    total = {key: sum(r.get(key) or 0 for r in reports)
+             for key in ("looked_up", "exists_outside_corpus", "requests", "from_cache", "failed", "cost_usd")}
+    first = reports[0]
+    text = (f"Outside: not in the corpus, found on {first['service']} at the same threshold ({total['looked_up']} "
+            f"looked up, {total['exists_outside_corpus']} found; {total['requests']} requests, {total['from_cache']} "
+            f"answers from the cache {first['cache']})")
+    if any("cost_usd" in r for r in reports):
+        text += f"; the service's price: ${total['cost_usd']:.4f}"
+    if total["failed"]:
+        text += (f"; {total['failed']} lookup(s) failed and stay not found (listed in {failures_listed}): rerun the "
+                 "same command to retry them")
+    stopped = next((r["stopped"] for r in reports if r.get("stopped")), None)
+    if stopped:
+        text += f"; lookups stopped: {stopped}"
+    return text + "."
+
+
+__all__ = ["MAX_LISTED_FAILURES", "OFFLINE", "ONLINE_OPTIONS", "SERVICES", "OnlineLookup", "default_cache_path", "lookups_note"]

@@ -165,11 +165,11 @@ def folder_session(tasks_dir: str | Path, store_path: str | Path) -> AnnotationS
     return AnnotationSession(tasks, study, study_store(store_path, study, tasks))
 
 
-def serve_annotation(tasks_dir: str | Path, store_path: str | Path, host: str = "127.0.0.1",
-                     port: int | None = None, **launch_options: Any) -> gr.Blocks:
-    """Serve a task folder's study, its answers in the SQLite file at `store_path`; `launch_options` go to
-    `gr.Blocks.launch` (``prevent_thread_lock=True`` returns while the server runs)."""
-    app = build_annotation_app(folder_session(tasks_dir, store_path))
+def serve_annotation(session: AnnotationSession, host: str = "127.0.0.1", port: int | None = None,
+                     **launch_options: Any) -> gr.Blocks:
+    """Serve a study's page (`folder_session`); `launch_options` go to `gr.Blocks.launch`
+    (``prevent_thread_lock=True`` returns while the server runs)."""
+    app = build_annotation_app(session)
     app.queue(default_concurrency_limit=8)
     app.launch(server_name=host, server_port=port, **launch_options)
     return app

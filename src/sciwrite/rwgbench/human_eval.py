@@ -9,11 +9,11 @@ so). The protocols are `sciwrite.human_eval.pairwise`'s.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.jsonl import read_json_lines
 from sciwrite.core.paper_tables import TableData, TableRow
 from sciwrite.human_eval.pairwise import (
     HIGH_CONSENSUS,
@@ -84,10 +84,8 @@ def evaluation_values(evals: Sequence[str | Path]) -> tuple[dict[tuple[str, str]
         per_paper = folder / "per_paper.jsonl"
         if not per_paper.exists():
             raise ValueError(f"{folder}: no per_paper.jsonl (the alignment compares per-paper values)")
-        for line in per_paper.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
-                rows[(system, str(row["paper_id"]))] = row
+        for row in read_json_lines(per_paper):
+            rows[(system, str(row["paper_id"]))] = row
     return rows, direct
 
 

@@ -28,7 +28,7 @@ from sciwrite.core.predictions import (
     rejected_lines_text,
 )
 from sciwrite.core.tables import MISSING_CELL, format_table
-from sciwrite.grounding.online import ONLINE_OPTIONS, OnlineLookup
+from sciwrite.grounding.online import ONLINE_OPTIONS, OnlineLookup, lookups_note
 from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, lazy_resolver
 from sciwrite.grounding.scoring import GROUNDING_KEYS, summarize_grounding
 from sciwrite.metrics.judge import llm_record
@@ -428,27 +428,8 @@ def format_grounding_table(summaries: Sequence[Mapping[str, Any]]) -> str:
                      "out of the rates.")
     lookups = [s["grounding"]["online"] for s in summaries if (s.get("grounding") or {}).get("online")]
     if lookups:
-        notes.append(online_note(lookups))
+        notes.append(lookups_note(lookups, "each summary's grounding.online.failures"))
     return "\n".join([notes[0], "", format_table(rows, columns, left=2), *notes[1:]])
-
-
-def online_note(reports: Sequence[Mapping[str, Any]]) -> str:
-    """What the second opinion online did for the systems' `reports` (`OnlineLookup.report`), in one line."""
-    total = {key: sum(r.get(key) or 0 for r in reports)
-             for key in ("looked_up", "exists_outside_corpus", "requests", "from_cache", "failed", "cost_usd")}
-    first = reports[0]
-    text = (f"Outside: not in the corpus, found on {first['service']} at the same threshold ({total['looked_up']} "
-            f"looked up, {total['exists_outside_corpus']} found; {total['requests']} requests, {total['from_cache']} "
-            f"answers from the cache {first['cache']})")
-    if any("cost_usd" in r for r in reports):
-        text += f"; the service's price: ${total['cost_usd']:.4f}"
-    if total["failed"]:
-        text += (f"; {total['failed']} lookup(s) failed and stay not found (listed in each summary's "
-                 "grounding.online.failures): rerun the same command to retry them")
-    stopped = next((r["stopped"] for r in reports if r.get("stopped")), None)
-    if stopped:
-        text += f"; lookups stopped: {stopped}"
-    return text + "."
 
 
 def interval_cell(value: Any, interval: Sequence[Any] | None) -> str:
