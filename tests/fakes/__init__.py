@@ -1,8 +1,8 @@
 """Local stand-ins for the network services sciwrite talks to, for tests and benchmarks: one OpenAI-compatible
-chat-completions server (`fakes.openai_server`), one Semantic Scholar Graph API (`fakes.semantic_scholar`) and one
-OpenAlex works API (`fakes.openalex`).
+chat-completions server (`fakes.openai_server`), one Semantic Scholar Graph API (`fakes.semantic_scholar`), one
+OpenAlex works API (`fakes.openalex`) and one arXiv (its Atom API and HTML pages, `fakes.arxiv`).
 
-Both listen on 127.0.0.1 on a free port, answer from a script the caller gives, and record every request. Tests
+Each listens on 127.0.0.1 on a free port, answer from a script the caller gives, and record every request. Tests
 import them as ``fakes.<module>`` (pytest's default import mode puts ``tests/``, which is not a package, on
 ``sys.path``);
 scripts put ``tests/`` on ``sys.path`` first (see ``scripts/bench/generation.py``).
@@ -56,7 +56,8 @@ class Running:
 
 class JsonServer(Running):
     """A fake JSON API: every GET or POST is recorded in `requests` as {method, path, query, body, headers
-    (lower-case names)} and answered by `handle(request) -> (status, JSON payload, headers)`."""
+    (lower-case names)} and answered by `handle(request) -> (status, payload, headers)`: a payload is sent as JSON,
+    or as it is when it is bytes (with the Content-Type `headers` give)."""
 
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
@@ -71,9 +72,11 @@ class JsonServer(Running):
                            "headers": {k.lower(): v for k, v in self.headers.items()}}
                 outer.requests.append(request)
                 status, payload, headers = outer.handle(request)
-                text = json.dumps(payload).encode()
+                raw = isinstance(payload, bytes)  # a body sent as it is (Atom, HTML, plain text)
+                text = payload if raw else json.dumps(payload).encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                if "Content-Type" not in headers:
+                    self.send_header("Content-Type", "application/octet-stream" if raw else "application/json")
                 self.send_header("Content-Length", str(len(text)))
                 for name, value in headers.items():
                     self.send_header(name, value)

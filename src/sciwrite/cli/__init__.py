@@ -1,4 +1,4 @@
-"""The `sciwrite` command: build datasets, build and query retrieval indexes, generate, evaluate, compare systems,
+"""The `sciwrite` command: fetch arXiv papers, build datasets, build and query retrieval indexes, generate, evaluate, compare systems,
 meta-evaluate the metrics, run the papers' human studies, list the models, print the papers' tables, publish predictions, run the quick start, serve the leaderboard."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import sys
 from sciwrite.cli.build import add_build_commands
 from sciwrite.cli.compare import add_compare_command
 from sciwrite.cli.evaluate import add_evaluate_commands
+from sciwrite.cli.fetch import add_fetch_commands
 from sciwrite.cli.generate import add_generate_commands
 from sciwrite.cli.generate_common import parse_args
 from sciwrite.cli.human_eval import add_human_eval_commands
@@ -28,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sciwrite", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
     sub = parser.add_subparsers(dest="command", required=True)
+    add_fetch_commands(sub)
     add_build_commands(sub)
     add_index_commands(sub)
     add_evaluate_commands(sub)

@@ -1,5 +1,5 @@
-"""The HTTP side shared by the bibliographic APIs sciwrite asks (Semantic Scholar, OpenAlex): JSON GETs, cached on
-disk, rate-limited and retried.
+"""The HTTP side shared by the bibliographic APIs sciwrite asks (Semantic Scholar, OpenAlex, arXiv): GETs that are
+rate-limited and retried (`PoliteHttpClient`), and JSON GETs that are also cached on disk (`JsonApiClient`).
 
 - rate limiting: at least `min_interval` seconds between requests, across threads;
 - retries with exponential back-off (honouring ``Retry-After``) on the statuses a service answers when it is
@@ -36,63 +36,43 @@ class QuotaExceededError(ApiError):
     """The service says this key's (or this address's) allowance is spent; requests fail until it resets."""
 
 
-class JsonApiClient:
-    """GET JSON from one service (`name`, at `base_url`): cached, rate-limited, retried (see the module
-    docstring). Subclasses say which headers and query parameters authenticate (`auth_headers`, `auth_params`)."""
+class PoliteHttpClient:
+    """GETs to one service (`name`): rate-limited and retried (see the module docstring), with a User-Agent that says
+    who asks (`user_agent`). `fetch` answers the body, or None for a 404."""
 
     name = "the API"
+    user_agent = "sciwrite"
     error_class: type[ApiError] = ApiError  # what a failed request raises (a subclass names the service)
     retry_statuses: frozenset[int] = frozenset({429, 500, 502, 503, 504})
     quota_statuses: frozenset[int] = frozenset()
 
-    def __init__(self, base_url: str, *, cache_path: str | Path | None = None, min_interval: float = 1.0,
-                 max_retries: int = 5, backoff: float = 1.0, timeout: float = 30.0) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.cache_path = Path(cache_path) if cache_path else None
+    def __init__(self, *, min_interval: float = 1.0, max_retries: int = 5, backoff: float = 1.0,
+                 timeout: float = 30.0) -> None:
         self.min_interval, self.max_retries, self.backoff, self.timeout = min_interval, max_retries, backoff, timeout
         self.n_requests = 0  # requests sent, retries included
-        self.n_cached = 0  # answers read from the cache instead
         self._last_request = 0.0
         self._lock = threading.Lock()
-        self._cache, self._needs_newline = self._read_cache()
 
     def auth_headers(self) -> dict[str, str]:
         return {}
 
-    def auth_params(self) -> dict[str, str]:
-        return {}
-
-    def get(self, path: str, params: Mapping[str, str]) -> Any | None:
-        """The JSON answer to ``GET base_url + path?params``, or None when the service says there is no such thing
-        (404); from the cache when it was asked before."""
-        key = f"{self.base_url}{path}?{urllib.parse.urlencode(params)}"
-        if key in self._cache:
-            self.n_cached += 1
-            return self._cache[key]
-        query = urllib.parse.urlencode({**params, **self.auth_params()})
-        answer = self._request(f"{self.base_url}{path}?{query}", shown=key)
-        self._remember(key, answer)
-        return answer
-
     def on_response(self, headers: Mapping[str, str]) -> None:
         """Called with every successful response's headers (OpenAlex reports each request's cost there)."""
 
-    def _request(self, url: str, shown: str) -> Any | None:
-        headers = {"Accept": "application/json", "User-Agent": "sciwrite", **self.auth_headers()}
+    def fetch(self, url: str, shown: str | None = None, accept: str = "*/*") -> bytes | None:
+        """The body of ``GET url``, or None when the service says there is no such thing (404). `shown` is the url as
+        error messages print it (without credentials)."""
+        shown = shown or url
+        headers = {"Accept": accept, "User-Agent": self.user_agent, **self.auth_headers()}
         for attempt in range(self.max_retries + 1):
             self._wait_turn()
             try:
                 with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=self.timeout) as r:
                     self.on_response(r.headers)
-                    body = r.read()
-                try:
-                    return json.loads(body.decode("utf-8"))
-                except ValueError as err:  # an HTML error page behind a 200, a cut body: not an answer to cache
-                    raise self.error_class(f"{self.name} request {shown} answered something that is not JSON "
-                                           f"({err}): {body[:80]!r}") from err
+                    return r.read()
             except urllib.error.HTTPError as err:
                 if err.code == 404:
-                    return None  # "not found" is an answer, cached like any other
+                    return None
                 detail = error_message(err)
                 if err.code in self.quota_statuses:
                     raise QuotaExceededError(f"{self.name} request {shown} refused: HTTP {err.code} {detail} (the "
@@ -124,6 +104,44 @@ class JsonApiClient:
                 time.sleep(pause)
             self._last_request = time.monotonic()
             self.n_requests += 1
+
+
+class JsonApiClient(PoliteHttpClient):
+    """GET JSON from one service (`name`, at `base_url`): cached, rate-limited, retried (see the module
+    docstring). Subclasses say which headers and query parameters authenticate (`auth_headers`, `auth_params`)."""
+
+    def __init__(self, base_url: str, *, cache_path: str | Path | None = None, min_interval: float = 1.0,
+                 max_retries: int = 5, backoff: float = 1.0, timeout: float = 30.0) -> None:
+        super().__init__(min_interval=min_interval, max_retries=max_retries, backoff=backoff, timeout=timeout)
+        self.base_url = base_url.rstrip("/")
+        self.cache_path = Path(cache_path) if cache_path else None
+        self.n_cached = 0  # answers read from the cache instead
+        self._cache, self._needs_newline = self._read_cache()
+
+    def auth_params(self) -> dict[str, str]:
+        return {}
+
+    def get(self, path: str, params: Mapping[str, str]) -> Any | None:
+        """The JSON answer to ``GET base_url + path?params``, or None when the service says there is no such thing
+        (404); from the cache when it was asked before."""
+        key = f"{self.base_url}{path}?{urllib.parse.urlencode(params)}"
+        if key in self._cache:
+            self.n_cached += 1
+            return self._cache[key]
+        query = urllib.parse.urlencode({**params, **self.auth_params()})
+        answer = self._request(f"{self.base_url}{path}?{query}", shown=key)
+        self._remember(key, answer)  # "not found" is an answer, cached like any other
+        return answer
+
+    def _request(self, url: str, shown: str) -> Any | None:
+        body = self.fetch(url, shown, accept="application/json")
+        if body is None:
+            return None
+        try:
+            return json.loads(body.decode("utf-8"))
+        except ValueError as err:  # an HTML error page behind a 200, a cut body: not an answer to cache
+            raise self.error_class(f"{self.name} request {shown} answered something that is not JSON "
+                                   f"({err}): {body[:80]!r}") from err
 
     def _read_cache(self) -> tuple[dict[str, Any], bool]:
         """Earlier answers (url -> answer) and whether the file ends mid-line (a write cut short)."""
@@ -164,4 +182,4 @@ def error_message(err: urllib.error.HTTPError) -> str:
     return f"{err.reason}: {text}" if text and text != err.reason else str(err.reason)
 
 
-__all__ = ["ApiError", "JsonApiClient", "QuotaExceededError", "error_message"]
+__all__ = ["ApiError", "JsonApiClient", "PoliteHttpClient", "QuotaExceededError", "error_message"]

@@ -1,0 +1,222 @@
+"""The arXiv API (Atom feeds, parsed with feedparser) and arXiv's HTML pages, asked politely.
+
+arXiv's terms for its API ask for at most one request every three seconds, from one connection, with a
+User-Agent that says who is asking; `ArxivClient` keeps that rule for every request it sends, the HTML pages
+included (`MIN_INTERVAL`). What the API answers that an ideal API would not, and how it is handled:
+
+- ``HTTP 503`` (often with ``Retry-After``) or a plain-text ``Rate exceeded.`` when asked too fast: retried after
+  the wait it asks for (`sciwrite.sources.api_client.PoliteHttpClient`);
+- a page with no entries although ``totalResults`` says there are more (a known hiccup of the search backend):
+  asked again, a few times, before the run stops there and says so (`EmptyPageError`);
+- ``HTTP 200`` with one entry titled ``Error`` for a query it cannot read: raised as `ArxivError`, with its text;
+- titles and abstracts hard-wrapped mid-sentence: whitespace is collapsed;
+- ids with their version (``2607.01234v2``): split into `ArxivPaper.arxiv_id` and `ArxivPaper.version`.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import urllib.parse
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from typing import Any
+
+import feedparser
+
+from sciwrite.sources.api_client import ApiError, PoliteHttpClient
+from sciwrite.sources.licences import licence_name
+
+API_URL = "https://export.arxiv.org/api/query"
+HTML_URL = "https://arxiv.org/html"
+MIN_INTERVAL = 3.0  # seconds between two requests: arXiv's published rule for its API
+PAGE_SIZE = 100
+USER_AGENT = ("sciwrite/0.1 (fresh RWGBench and SciIG test sets; https://github.com/sciwrite/sciwrite; "
+              "one request every 3 s)")
+
+_ID = re.compile(r"(?:arxiv\.org/abs/)?(?P<id>(?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v(?P<v>\d+))?$")
+_WITHDRAWN = re.compile(r"\b(?:has been|was|is)\s+withdrawn\b|^\s*withdrawn\b|\bwithdrawn by the authors?\b", re.I)
+
+
+class ArxivError(ApiError):
+    """arXiv answered something that is not a usable feed (an ``Error`` entry, a body that is not Atom)."""
+
+
+class EmptyPageError(ArxivError):
+    """A page of results came back empty, again and again, before ``totalResults`` were all read."""
+
+
+def split_arxiv_id(text: str) -> tuple[str, int | None]:
+    """'http://arxiv.org/abs/2607.01234v2' -> ('2607.01234', 2); an id without version -> (id, None)."""
+    match = _ID.search(text.strip())
+    if match is None:
+        raise ArxivError(f"not an arXiv id: {text!r}")
+    return match.group("id"), int(match.group("v")) if match.group("v") else None
+
+
+def _squash(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+@dataclass
+class ArxivPaper:
+    """One paper's metadata as the API gives it, for its latest version."""
+
+    arxiv_id: str  # without version: '2607.01234'
+    version: int
+    published: str  # date of version 1, ISO (YYYY-MM-DD): the paper's publication date
+    updated: str  # date of this version
+    title: str
+    abstract: str
+    authors: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    primary_category: str = ""
+    comment: str = ""
+    licence: str = ""  # the licence URL arXiv records ("" when the feed gives none)
+    doi: str = ""
+    journal_ref: str = ""
+
+    @property
+    def versioned_id(self) -> str:
+        return f"{self.arxiv_id}v{self.version}"
+
+    @property
+    def withdrawn(self) -> bool:
+        """The latest version withdraws the paper (arXiv keeps a stub whose comment or abstract says so)."""
+        return bool(_WITHDRAWN.search(self.comment) or _WITHDRAWN.search(self.abstract[:300]))
+
+    @property
+    def licence_name(self) -> str:
+        return licence_name(self.licence)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _licence(entry: Any) -> str:
+    value = entry.get("arxiv_license", "")
+    return (value.get("href", "") if isinstance(value, dict) else value or "").strip()
+
+
+def paper_from_entry(entry: Any) -> ArxivPaper:
+    """An `ArxivPaper` from one feedparser entry."""
+    arxiv_id, version = split_arxiv_id(entry.get("id", ""))
+    primary = entry.get("arxiv_primary_category") or {}
+    return ArxivPaper(
+        arxiv_id=arxiv_id, version=version or 1,
+        published=(entry.get("published") or "")[:10], updated=(entry.get("updated") or "")[:10],
+        title=_squash(entry.get("title")), abstract=_squash(entry.get("summary")),
+        authors=[_squash(a.get("name")) for a in entry.get("authors", []) if a.get("name")],
+        categories=[t["term"] for t in entry.get("tags", []) if t.get("term")],
+        primary_category=primary.get("term", "") if isinstance(primary, dict) else "",
+        comment=_squash(entry.get("arxiv_comment")), licence=_licence(entry),
+        doi=_squash(entry.get("arxiv_doi")), journal_ref=_squash(entry.get("arxiv_journal_ref")))
+
+
+def parse_feed(body: bytes | str, shown: str = "the arXiv API") -> tuple[int, list[ArxivPaper]]:
+    """(totalResults, papers) of one Atom page; raises `ArxivError` for an ``Error`` entry or a body that is not a
+    feed (such as the plain-text ``Rate exceeded.``)."""
+    feed = feedparser.parse(body)
+    total = feed.feed.get("opensearch_totalresults")
+    if total is None and not feed.entries:
+        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+        raise ArxivError(f"{shown} answered something that is not an Atom feed: {text.strip()[:120]!r}")
+    entries = list(feed.entries)
+    if len(entries) == 1 and _squash(entries[0].get("title")) == "Error":
+        raise ArxivError(f"{shown} refused the query: {_squash(entries[0].get('summary'))}")
+    return int(total or len(entries)), [paper_from_entry(e) for e in entries]
+
+
+def _stamp(day: date, end: bool) -> str:
+    return day.strftime("%Y%m%d") + ("2359" if end else "0000")
+
+
+def category_query(categories: Sequence[str], since: date, until: date | None = None) -> str:
+    """The API's ``search_query`` for papers in any of `categories` first submitted from `since` to `until`
+    (inclusive; open-ended up to today without `until`)."""
+    if not categories:
+        raise ValueError("give at least one arXiv category, e.g. cs.CL")
+    cats = " OR ".join(f"cat:{c}" for c in categories)
+    last = until or date.today()
+    return f"({cats}) AND submittedDate:[{_stamp(since, False)} TO {_stamp(last, True)}]"
+
+
+class ArxivClient(PoliteHttpClient):
+    """The arXiv API and HTML pages at one rate (`MIN_INTERVAL` between any two requests)."""
+
+    name = "arXiv"
+    error_class = ArxivError
+    user_agent = USER_AGENT
+
+    def __init__(self, api_url: str = API_URL, html_url: str = HTML_URL, *, min_interval: float = MIN_INTERVAL,
+                 max_retries: int = 5, backoff: float = 3.0, timeout: float = 60.0, empty_page_retries: int = 3,
+                 page_size: int = PAGE_SIZE, contact: str | None = None) -> None:
+        super().__init__(min_interval=min_interval, max_retries=max_retries, backoff=backoff, timeout=timeout)
+        self.api_url, self.html_url = api_url, html_url.rstrip("/")
+        self.empty_page_retries, self.page_size = empty_page_retries, page_size
+        if contact:
+            self.user_agent = f"{USER_AGENT[:-1]}; mailto:{contact})"
+
+    def page(self, query: str, start: int, max_results: int = PAGE_SIZE, *, id_list: Sequence[str] = ()
+             ) -> tuple[int, list[ArxivPaper]]:
+        """One page of results, oldest submission first."""
+        params = {"search_query": query, "start": str(start), "max_results": str(max_results),
+                  "sortBy": "submittedDate", "sortOrder": "ascending"}
+        if id_list:
+            params["id_list"] = ",".join(id_list)
+        url = f"{self.api_url}?{urllib.parse.urlencode(params)}"
+        for attempt in range(self.max_retries + 1):
+            body = self.fetch(url, accept="application/atom+xml")
+            if body is None:
+                raise ArxivError(f"arXiv API at {self.api_url} answered 404")
+            if body.strip() == b"Rate exceeded." and attempt < self.max_retries:  # sent with a 200 at times
+                time.sleep(self.backoff * 2 ** attempt)
+                continue
+            return parse_feed(body, f"arXiv API ({url})")
+        raise ArxivError(f"arXiv API kept answering 'Rate exceeded.' to {url}")
+
+    def search(self, query: str, limit: int | None = None) -> Iterator[ArxivPaper]:
+        """Every paper the query finds (at most `limit`), `page_size` a request. An empty page before ``totalResults`` is
+        asked again up to `empty_page_retries` times, then raises `EmptyPageError` (the papers already yielded
+        stand)."""
+        start, total, yielded = 0, None, 0
+        while total is None or start < total:
+            size = self.page_size if limit is None else min(self.page_size, limit - yielded)
+            if size <= 0:
+                return
+            for _ in range(self.empty_page_retries + 1):
+                total, papers = self.page(query, start, size)
+                if papers or start >= total:
+                    break
+            else:
+                raise EmptyPageError(f"arXiv returned an empty page at start={start} of {total} results "
+                                     f"{self.empty_page_retries + 1} times")
+            if not papers:
+                return
+            for paper in papers:
+                yield paper
+                yielded += 1
+            start += len(papers)
+
+    def by_ids(self, ids: Sequence[str]) -> list[ArxivPaper]:
+        """The latest metadata of these papers (up to `page_size` a request)."""
+        found: list[ArxivPaper] = []
+        for i in range(0, len(ids), self.page_size):
+            chunk = list(ids[i:i + self.page_size])
+            found += self.page("", 0, len(chunk), id_list=chunk)[1]
+        return found
+
+    def title_search(self, title: str, max_results: int = 3) -> list[ArxivPaper]:
+        """Papers whose title matches `title` as a phrase (how a cited work missing from the corpus is looked up)."""
+        phrase = re.sub(r"[\"():]", " ", title)
+        return self.page(f'ti:"{_squash(phrase)}"', 0, max_results)[1]
+
+    def html(self, versioned_id: str) -> str | None:
+        """The LaTeXML HTML page of this version, or None where arXiv has none (404)."""
+        body = self.fetch(f"{self.html_url}/{versioned_id}", accept="text/html")
+        return None if body is None else body.decode("utf-8", "replace")
+
+
+__all__ = ["API_URL", "ArxivClient", "ArxivError", "ArxivPaper", "EmptyPageError", "HTML_URL", "MIN_INTERVAL",
+           "USER_AGENT", "category_query", "paper_from_entry", "parse_feed", "split_arxiv_id"]

@@ -1,0 +1,120 @@
+"""One fake arXiv for tests: the Atom API (``GET /api/query``) and the HTML pages (``GET /html/<id>v<version>``),
+recording every request.
+
+The feed is written the way arXiv's API writes it (https://info.arxiv.org/help/api/user-manual.html, section 3.3:
+an Atom ``feed`` with ``opensearch:totalResults``/``startIndex``/``itemsPerPage``, one ``entry`` per paper whose
+``id`` is ``http://arxiv.org/abs/<id>v<version>``, ``arxiv:comment``, ``arxiv:primary_category``, ``arxiv:license``,
+titles and abstracts hard-wrapped). Papers come oldest first, ``start``/``max_results`` paginate, ``id_list`` picks
+papers and ``ti:"..."`` matches a title phrase; the category and date part of a query is not evaluated: the server
+holds the papers a test wants found.
+
+Scripted misbehaviour, as arXiv shows it:
+
+- `fail_first`: the first API calls answer ``503`` with ``Retry-After: <seconds>`` and arXiv's plain-text body;
+- `empty_pages`: ``{start: n}``: the page at `start` comes back with no entries (``totalResults`` unchanged) `n`
+  times before it is served;
+- a paper without a page in `pages` answers ``404`` on ``/html/...``, as arXiv does for a paper it could not
+  convert;
+- set `papers` again (a paper with a higher `version`) to publish a new version between two runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape
+
+from tests.fakes import JsonServer
+
+ATOM = "application/atom+xml; charset=utf-8"
+
+
+def atom_entry(paper: Mapping[str, Any]) -> str:
+    """One ``entry`` of arXiv's feed for `paper` (arxiv_id, version, published, updated, title, abstract, authors,
+    categories, comment, licence)."""
+    versioned = f"{paper['arxiv_id']}v{paper.get('version', 1)}"
+    categories = paper.get("categories", ["cs.CL"])
+    wrapped_abstract = "\n  ".join(re.findall(r".{1,70}(?:\s|$)", paper.get("abstract", "")))
+    authors = "".join(f"\n    <author>\n      <name>{escape(a)}</name>\n    </author>" for a in paper.get("authors", []))
+    comment = f"\n    <arxiv:comment>{escape(paper['comment'])}</arxiv:comment>" if paper.get("comment") else ""
+    licence = f"\n    <arxiv:license>{escape(paper['licence'])}</arxiv:license>" if paper.get("licence") else ""
+    cats = "".join(f'\n    <category term="{c}" scheme="http://arxiv.org/schemas/atom"/>' for c in categories)
+    return f"""
+  <entry>
+    <id>http://arxiv.org/abs/{versioned}</id>
+    <updated>{paper.get('updated', paper['published'])}T17:59:59Z</updated>
+    <published>{paper['published']}T17:59:59Z</published>
+    <title>{escape(paper['title'])}</title>
+    <summary>  {escape(wrapped_abstract)}
+</summary>{authors}{comment}
+    <link href="http://arxiv.org/abs/{versioned}" rel="alternate" type="text/html"/>
+    <link title="pdf" href="http://arxiv.org/pdf/{versioned}" rel="related" type="application/pdf"/>
+    <arxiv:primary_category term="{categories[0]}" scheme="http://arxiv.org/schemas/atom"/>{cats}{licence}
+  </entry>"""
+
+
+def atom_feed(entries: Sequence[Mapping[str, Any]], total: int, start: int, query: str = "") -> bytes:
+    """A whole feed page."""
+    body = "".join(atom_entry(p) for p in entries)
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:arxiv="http://arxiv.org/schemas/atom">
+  <link href="http://arxiv.org/api/query?{escape(query)}" rel="self" type="application/atom+xml"/>
+  <title type="html">ArXiv Query: {escape(query)}</title>
+  <id>http://arxiv.org/api/fake</id>
+  <updated>2026-12-01T00:00:00-05:00</updated>
+  <opensearch:totalResults>{total}</opensearch:totalResults>
+  <opensearch:startIndex>{start}</opensearch:startIndex>
+  <opensearch:itemsPerPage>{len(entries)}</opensearch:itemsPerPage>{body}
+</feed>
+""".encode()
+
+
+class ArxivServer(JsonServer):
+    """arXiv's API over `papers` (records as `atom_entry` takes them) and HTML `pages` (versioned id -> HTML) on
+    127.0.0.1. Point an `ArxivClient` at ``server.api_url`` and ``server.html_url``."""
+
+    def __init__(self, papers: Sequence[Mapping[str, Any]], pages: Mapping[str, str] | None = None, *,
+                 fail_first: int = 0, retry_after: int = 1, empty_pages: Mapping[int, int] | None = None) -> None:
+        super().__init__()
+        self.papers = list(papers)
+        self.pages = dict(pages or {})
+        self.fail_first, self.retry_after = fail_first, retry_after
+        self.empty_pages = dict(empty_pages or {})
+        self.api_url, self.html_url = f"{self.url}/api/query", f"{self.url}/html"
+
+    def api_requests(self) -> list[dict[str, Any]]:
+        return [r for r in self.requests if r["path"] == "/api/query"]
+
+    def html_requests(self) -> list[str]:
+        return [r["path"].removeprefix("/html/") for r in self.requests if r["path"].startswith("/html/")]
+
+    def handle(self, request: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
+        if request["path"] == "/api/query":
+            return self._query(request["query"])
+        if request["path"].startswith("/html/"):
+            page = self.pages.get(request["path"].removeprefix("/html/"))
+            if page is None:
+                return 404, b"<html><body><h1>No HTML for this paper</h1><p>HTML is not available for the source.</p>" \
+                            b"</body></html>", {"Content-Type": "text/html"}
+            return 200, page.encode(), {"Content-Type": "text/html; charset=utf-8"}
+        return 404, b"not found", {"Content-Type": "text/plain"}
+
+    def _query(self, query: Mapping[str, str]) -> tuple[int, Any, dict[str, str]]:
+        if self.fail_first > 0:
+            self.fail_first -= 1
+            return 503, b"Rate exceeded.", {"Content-Type": "text/plain", "Retry-After": str(self.retry_after)}
+        start, size = int(query.get("start", 0)), int(query.get("max_results", 10))
+        search = query.get("search_query", "")
+        papers = sorted(self.papers, key=lambda p: (p["published"], p["arxiv_id"]))
+        if query.get("id_list"):
+            wanted = query["id_list"].split(",")
+            papers = [p for p in papers if p["arxiv_id"] in wanted]
+        title = re.search(r'ti:"([^"]*)"', search)
+        if title:
+            phrase = " ".join(title.group(1).lower().split())
+            papers = [p for p in papers if phrase in " ".join(re.sub(r"[\"():]", " ", p["title"]).lower().split())]
+        if self.empty_pages.get(start, 0) > 0:
+            self.empty_pages[start] -= 1
+            return 200, atom_feed([], len(papers), start, search), {"Content-Type": ATOM}
+        return 200, atom_feed(papers[start:start + size], len(papers), start, search), {"Content-Type": ATOM}
