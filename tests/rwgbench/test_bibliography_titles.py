@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup
 
 from sciwrite.rwgbench.data.builder import LINK_METHODS, build_paper_candidates, build_rwgbench_folder, link_entry
 from sciwrite.rwgbench.data.corpus import MIN_TITLE_TOKENS_IN_TEXT, CorpusTitleIndex
-from sciwrite.rwgbench.data.latexml import BibEntry, parse_arxiv_html, parse_bib_entry
+from sciwrite.sources.latexml import BibEntry, parse_arxiv_html, parse_bib_entry
 
 
 def one_block(text: str, n: int = 1) -> str:

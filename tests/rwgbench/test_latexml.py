@@ -7,7 +7,7 @@ import pickle
 import pytest
 from bs4 import BeautifulSoup
 
-from sciwrite.rwgbench.data.latexml import (
+from sciwrite.sources.latexml import (
     RELATED_WORK_HEADINGS,
     BibEntry,
     LatexmlParseError,

@@ -9,7 +9,6 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from sciwrite.rwgbench.data.latexml import is_related_work_heading
 from sciwrite.rwgbench.data.sample import build_sample, is_introduction_heading
 from sciwrite.rwgbench.data.sample_folder import REPORT_FILE, write_sample_folder
 from sciwrite.sources.aclsum import anthology_venue
@@ -21,6 +20,7 @@ from sciwrite.sources.grobid import (
     replace_cite_spans,
     section_paragraphs,
 )
+from sciwrite.sources.latexml import is_related_work_heading
 from sciwrite.sources.markers import marker_numbers, order_of_first_appearance
 from sciwrite.sources.titles import title_doc_id
 

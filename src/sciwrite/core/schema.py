@@ -12,6 +12,13 @@ class SchemaError(ValueError):
     """A dataset, folder or record does not match a benchmark's schema."""
 
 
+#: Columns a record built from arXiv carries besides its benchmark's schema (`sciwrite build ... --from-arxiv`):
+#: which paper and version it was taken from, its publication date (version 1, ISO YYYY-MM-DD: what
+#: ``sciwrite evaluate --cutoff`` splits on) and the licence arXiv records for it. All four or none.
+ARXIV_PROVENANCE = Features({"arxiv_id": Value("string"), "arxiv_version": Value("int32"),
+                             "published": Value("string"), "licence": Value("string")})
+
+
 def _type_name(feature: object) -> str:
     if isinstance(feature, Value):
         return feature.dtype
@@ -54,13 +61,21 @@ def schema_problems(features: Features, expected: Features) -> list[str]:
     return problems
 
 
+def with_optional(features: Features, expected: Features, optional: Features | None) -> Features:
+    """`expected`, plus the `optional` columns when `features` has any of them (then it must have them all)."""
+    if optional is None or not any(name in features for name in optional):
+        return expected
+    return Features({**expected, **optional})
+
+
 def validate_features(ds: Dataset | DatasetDict, expected: Features, schema: str,
-                      where: str = "dataset") -> Dataset | DatasetDict:
+                      where: str = "dataset", optional: Features | None = ARXIV_PROVENANCE) -> Dataset | DatasetDict:
     """Raise `SchemaError` naming `where` unless `ds` has the `expected` features (`schema` names them in the
-    message); cast it to the exact features."""
+    message), and either all or none of the `optional` ones; cast it to the exact features."""
     if isinstance(ds, DatasetDict):
-        return DatasetDict({name: validate_features(split, expected, schema, f"{where} (split {name!r})")
+        return DatasetDict({name: validate_features(split, expected, schema, f"{where} (split {name!r})", optional)
                             for name, split in ds.items()})
+    expected = with_optional(ds.features, expected, optional)
     problems = schema_problems(ds.features, expected)
     if problems:
         columns = ", ".join(f"{k}: {_type_name(v)}" for k, v in expected.items())

@@ -9,11 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.commands import BuildCommand, BuildResult, Option
+from sciwrite.rwgbench.data.arxiv_build import LicenceRule, build_rwgbench_from_arxiv
 from sciwrite.rwgbench.data.builder import build_rwgbench_folder
 from sciwrite.rwgbench.data.configs import default_data_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
 from sciwrite.rwgbench.data.upstream import UPSTREAM_REPO_ID, import_upstream_folder
+from sciwrite.sources.arxiv import API_URL, MIN_INTERVAL, ArxivClient
 
 
 def json_mapping(text: str) -> dict[str, Any]:
@@ -49,6 +51,20 @@ def build_sample(options: Mapping[str, Any]) -> BuildResult:
 
 
 def build_from_html(options: Mapping[str, Any]) -> BuildResult:
+    """From a folder of fetched arXiv papers (``--from-arxiv``), or from saved pages and the SurGE corpus."""
+    if options.get("from_arxiv"):
+        if not options.get("corpus"):
+            raise ValueError("--from-arxiv needs --corpus: the dataset folder or Hub repo whose corpus the "
+                             "citations are aligned with (e.g. the published RWGBench)")
+        client = ArxivClient(options["arxiv_api_url"] or API_URL, min_interval=options["arxiv_min_interval"])
+        stats = build_rwgbench_from_arxiv(
+            options["from_arxiv"], options["corpus"], options["out"], corpus_config=options["corpus_config"],
+            accepted_titles=options.get("accepted_titles"), client=client, lookup_missing=options["arxiv_lookup"],
+            licences=LicenceRule(options["allow_non_commercial"], options["keep_all_licences"]))
+        return BuildResult(f"fresh RWGBench split written to {options['out']} (filters and their keep shares: "
+                           f"{options['out']}/build_report.json)", stats)
+    if not options.get("html_dir") or not options.get("surge_corpus"):
+        raise ValueError("give --from-arxiv DIR --corpus SOURCE, or --html-dir and --surge-corpus")
     summary = build_rwgbench_folder(html_dir=options["html_dir"], surge_corpus=options["surge_corpus"],
                                     out=options["out"], arxiv_records=options.get("arxiv_records"),
                                     accepted_titles=options.get("accepted_titles"))
@@ -66,11 +82,24 @@ BUILD_COMMANDS: tuple[BuildCommand, ...] = (
         Option("out", "folder to write (default: $SCIWRITE_DATA_DIR or ~/.cache/sciwrite/rwgbench)"),
         Option("paper_dir", "folder of grobid2json papers (default: the aclsum package's)"),
     ), build_sample),
-    BuildCommand("rwgbench", "RWGBench from arXiv HTML pages and the SurGE corpus", (
-        Option("html_dir", "folder of LaTeXML arXiv HTML pages (<arxiv id>.html)", required=True),
-        Option("surge_corpus", "SurGE corpus.json", required=True),
+    BuildCommand("rwgbench", "RWGBench from fetched arXiv papers (--from-arxiv) or saved arXiv HTML pages and the "
+                             "SurGE corpus", (
+        Option("from_arxiv", "folder written by `sciwrite fetch arxiv`: build a fresh split from it"),
+        Option("corpus", "with --from-arxiv: dataset folder or Hub repo id holding the corpus to align with"),
+        Option("corpus_config", "with --from-arxiv: the corpus config of --corpus", default="corpus"),
+        Option("arxiv_lookup", "with --from-arxiv: look up cited works missing from the corpus on the arXiv API "
+                               "(cached in the --from-arxiv folder)", switch=True, default=True),
+        Option("allow_non_commercial", "with --from-arxiv: keep CC BY-NC(-SA) papers too (a non-commercial split)",
+               switch=True),
+        Option("keep_all_licences", "with --from-arxiv: keep every paper whatever its licence (for your own use; "
+                                    "the card says it may not be redistributed)", switch=True),
+        Option("arxiv_api_url", "the arXiv API (default: export.arxiv.org; another for a mirror)"),
+        Option("arxiv_min_interval", "seconds between two arXiv requests", type=float, default=MIN_INTERVAL),
+        Option("html_dir", "folder of LaTeXML arXiv HTML pages (<arxiv id>.html)"),
+        Option("surge_corpus", "SurGE corpus.json"),
         Option("arxiv_records", "JSON Lines of extra arXiv records for cited papers missing from SurGE"),
-        Option("accepted_titles", "CSV/TSV/JSONL/txt of accepted ICLR/NeurIPS/ICML titles (for `test`)"),
+        Option("accepted_titles", "CSV/TSV/JSONL/txt of accepted ICLR/NeurIPS/ICML titles (for `test`; optional "
+                                  "with --from-arxiv)"),
         Option("out", "dataset folder to write", required=True),
     ), build_from_html),
     BuildCommand("rwgbench-upstream", f"import the upstream release {UPSTREAM_REPO_ID} into our schema", (

@@ -20,15 +20,15 @@ from tqdm.auto import tqdm
 from sciwrite.core.datasets import write_json
 from sciwrite.rwgbench.data.configs import card_configs_yaml, write_dataset_folder
 from sciwrite.rwgbench.data.corpus import CorpusTitleIndex, assemble_corpus, read_arxiv_records, read_surge_corpus
-from sciwrite.rwgbench.data.latexml import (
+from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES
+from sciwrite.rwgbench.data.selection import read_accepted_titles, select_test_papers
+from sciwrite.sources.latexml import (
     BibEntry,
     LatexmlParseError,
     MissingRelatedWorkError,
     ParsedArxivPaper,
     parse_arxiv_html_file,
 )
-from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES
-from sciwrite.rwgbench.data.selection import read_accepted_titles, select_test_papers
 from sciwrite.sources.markers import renumber_by_first_appearance
 
 logger = logging.getLogger(__name__)

@@ -70,22 +70,24 @@ def _number(value: Any) -> float | None:
 
 def select_test_papers(
     candidates: Iterable[Mapping[str, Any]],
-    accepted_titles: Mapping[str, str | None] | Iterable[str],
+    accepted_titles: Mapping[str, str | None] | Iterable[str] | None,
     corpus_ids: Collection[str],
     *,
     min_extraction_rate: float = 0.95,
     min_citations: int = 10,
     max_citations: int = 50,
+    extra_fields: Iterable[str] = (),
 ) -> tuple[list[dict[str, Any]], SelectionReport]:
     """Apply the RWGBench selection rules; return the kept papers (paper-schema records) and a report.
 
     Rules, checked in order: extraction_rate > `min_extraction_rate` (strictly); `min_citations` <=
     len(citations) <= `max_citations`; normalised title among `accepted_titles` (a title -> venue
-    mapping or plain titles); coverage == 1 and every citation in `corpus_ids`; and a paper_id not
-    kept before. A missing extraction_rate or coverage fails its rule. The kept record carries only
-    the `PAPER_FEATURES` fields, its `venue` taken from the accepted list when that names one.
+    mapping or plain titles; None leaves the venue rule out); coverage == 1 and every citation in
+    `corpus_ids`; and a paper_id not kept before. A missing extraction_rate or coverage fails its rule.
+    The kept record carries the `PAPER_FEATURES` fields and `extra_fields`, its `venue` taken from the
+    accepted list when that names one.
     """
-    venues = _venue_by_title(accepted_titles)
+    venues = _venue_by_title(accepted_titles) if accepted_titles is not None else None
     if not isinstance(corpus_ids, (set, frozenset)):
         corpus_ids = set(corpus_ids)
     report = SelectionReport()
@@ -102,16 +104,16 @@ def select_test_papers(
             report.reject("extraction-rate", paper_id)
         elif not min_citations <= len(citations) <= max_citations:
             report.reject("citation-count", paper_id)
-        elif not key or key not in venues:
+        elif venues is not None and (not key or key not in venues):
             report.reject("not-accepted", paper_id)
         elif coverage is None or coverage < 1.0 - 1e-9 or any(c not in corpus_ids for c in citations):
             report.reject("citation-coverage", paper_id)
         elif paper_id in kept_ids:
             report.reject("duplicate-paper_id", paper_id)
         else:
-            record = {name: cand.get(name) for name in PAPER_FEATURES}
+            record = {name: cand.get(name) for name in (*PAPER_FEATURES, *extra_fields)}
             record["citations"] = citations
-            if venues[key]:
+            if venues is not None and venues[key]:
                 record["venue"] = venues[key]
             kept.append(record)
             kept_ids.add(paper_id)

@@ -1,4 +1,5 @@
-"""Parse arXiv HTML pages produced by LaTeXML (arxiv.org/html) into a related-work record.
+"""Parse arXiv HTML pages produced by LaTeXML (arxiv.org/html): into a related-work record for RWGBench
+(`parse_arxiv_html`), or into an introduction and the works it cites for SciIG (`parse_arxiv_introduction`).
 
 The related-work section is located by its heading (never by its number), its text is rendered as
 plain text, and every citation in it is resolved to the bibliography entry it links to and replaced
@@ -40,12 +41,15 @@ __all__ = [
     "RELATED_WORK_HEADINGS",
     "BibEntry",
     "LatexmlParseError",
+    "MissingIntroductionError",
     "MissingRelatedWorkError",
     "ParsedArxivPaper",
+    "ParsedIntroduction",
     "UnresolvedCitation",
     "is_related_work_heading",
     "parse_arxiv_html",
     "parse_arxiv_html_file",
+    "parse_arxiv_introduction",
     "parse_bib_entry",
 ]
 
@@ -70,6 +74,7 @@ class BibEntry:
     year: int | None = None
     raw: str = ""
     title_source: str = field(default="", compare=False)
+    label: str = field(default="", compare=False)  # the entry's tag as the paper prints it: "Li et al. (2022)"
 
 
 @dataclass
@@ -516,7 +521,7 @@ def parse_bib_entry(li_element_or_html: Tag | str) -> BibEntry:
             year = years[-1] if years else None
         source = "single_block"
     return BibEntry(key=key, title=title, authors=authors, year=year, raw=raw,
-                    title_source=source if title is not None else "")
+                    title_source=source if title is not None else "", label=tag_text)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -708,6 +713,38 @@ def _abstract(soup: BeautifulSoup) -> str:
     return _section_text(abstract) if abstract is not None else ""
 
 
+def _soup(html: str | bytes, paper_id: str) -> BeautifulSoup:
+    if isinstance(html, bytes):
+        html = html.decode("utf-8", errors="replace")
+    if not isinstance(html, str):
+        raise LatexmlParseError(f"expected HTML text, got {type(html).__name__}", paper_id)
+    if not html.strip():
+        raise LatexmlParseError("empty document", paper_id)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return BeautifulSoup(html, "lxml")
+    except Exception as exc:  # lxml rejects some binary garbage outright
+        raise LatexmlParseError(f"not parseable as HTML ({exc})", paper_id) from exc
+
+
+def _bibliography(soup: BeautifulSoup, paper_id: str, title_in_text: TitleInText | None) -> dict[str, BibEntry]:
+    """The bibliography entries by id; raises `LatexmlParseError` when there is none."""
+    items = soup.find_all("li", class_="ltx_bibitem")
+    if not items:
+        raise LatexmlParseError("no bibliography (li.ltx_bibitem) found, citations cannot be resolved", paper_id)
+    bib: dict[str, BibEntry] = {}
+    for item in items:
+        entry = parse_bib_entry(item)
+        if entry.title is None and title_in_text is not None:
+            found = title_in_text(entry.raw)
+            if found:
+                entry.title, entry.title_source = found, "text_match"
+        if entry.key and entry.key not in bib:
+            bib[entry.key] = entry
+    return bib
+
+
 def parse_arxiv_html(html: str, paper_id: str, title_in_text: TitleInText | None = None) -> ParsedArxivPaper:
     """Parse a LaTeXML arXiv page into title, abstract, introduction, sections and related work.
 
@@ -718,18 +755,7 @@ def parse_arxiv_html(html: str, paper_id: str, title_in_text: TitleInText | None
     Raises LatexmlParseError for input that is not LaTeXML HTML or has no bibliography, and
     MissingRelatedWorkError when no heading looks like a related-work heading.
     """
-    if isinstance(html, bytes):
-        html = html.decode("utf-8", errors="replace")
-    if not isinstance(html, str):
-        raise LatexmlParseError(f"expected HTML text, got {type(html).__name__}", paper_id)
-    if not html.strip():
-        raise LatexmlParseError("empty document", paper_id)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            soup = BeautifulSoup(html, "lxml")
-    except Exception as exc:  # lxml rejects some binary garbage outright
-        raise LatexmlParseError(f"not parseable as HTML ({exc})", paper_id) from exc
+    soup = _soup(html, paper_id)
 
     sections = _top_level(soup, "ltx_section")
     appendices = _top_level(soup, "ltx_appendix")
@@ -748,19 +774,7 @@ def parse_arxiv_html(html: str, paper_id: str, title_in_text: TitleInText | None
             headings,
         )
 
-    items = soup.find_all("li", class_="ltx_bibitem")
-    if not items:
-        raise LatexmlParseError("no bibliography (li.ltx_bibitem) found, citations cannot be resolved", paper_id)
-    bib: dict[str, BibEntry] = {}
-    for item in items:
-        entry = parse_bib_entry(item)
-        if entry.title is None and title_in_text is not None:
-            found = title_in_text(entry.raw)
-            if found:
-                entry.title, entry.title_source = found, "text_match"
-        if entry.key and entry.key not in bib:
-            bib[entry.key] = entry
-
+    bib = _bibliography(soup, paper_id, title_in_text)
     resolver = _CitationResolver(bib)
     related_text = _section_text(related, resolver)
 
@@ -780,6 +794,50 @@ def parse_arxiv_html(html: str, paper_id: str, title_in_text: TitleInText | None
         n_citations=resolver.n_citations,
         unresolved=resolver.unresolved,
     )
+
+
+class MissingIntroductionError(LatexmlParseError):
+    """No top-level section of the paper is headed Introduction."""
+
+
+@dataclass
+class ParsedIntroduction:
+    """A LaTeXML paper reduced to what introduction generation (SciIG) needs: the introduction as printed, its
+    author-year citations kept, and the works it cites in order of first citation."""
+
+    paper_id: str
+    title: str
+    abstract: str
+    introduction: str  # paragraphs separated by blank lines
+    cited: list[BibEntry]
+    n_citations: int
+    unresolved: list[UnresolvedCitation]
+
+    @property
+    def extraction_rate(self) -> float:
+        """Share of the introduction's citations resolved to a titled bib entry (1.0 when there are none)."""
+        return 1.0 if self.n_citations == 0 else (self.n_citations - len(self.unresolved)) / self.n_citations
+
+
+def parse_arxiv_introduction(html: str | bytes, paper_id: str) -> ParsedIntroduction:
+    """Parse a LaTeXML arXiv page into title, abstract, introduction and the introduction's cited works.
+
+    Raises `LatexmlParseError` for input that is not LaTeXML HTML or has no bibliography, and
+    `MissingIntroductionError` when no section is headed Introduction."""
+    soup = _soup(html, paper_id)
+    sections = _top_level(soup, "ltx_section")
+    if not sections:
+        raise LatexmlParseError("no LaTeXML sections (section.ltx_section) found; not an arXiv/LaTeXML HTML page?",
+                                paper_id)
+    intro = next((s for s in sections if is_introduction_heading(_section_heading(s))), None)
+    if intro is None:
+        raise MissingIntroductionError(f"no Introduction section; headings found: {_all_headings(sections)}",
+                                       paper_id)
+    resolver = _CitationResolver(_bibliography(soup, paper_id, None))
+    _section_text(intro, resolver)  # numbers the cited entries in order of first citation
+    return ParsedIntroduction(paper_id=paper_id, title=_document_title(soup), abstract=_abstract(soup),
+                              introduction=_section_text(intro), cited=resolver.cited,
+                              n_citations=resolver.n_citations, unresolved=resolver.unresolved)
 
 
 def parse_arxiv_html_file(path: str | Path, title_in_text: TitleInText | None = None) -> ParsedArxivPaper:
