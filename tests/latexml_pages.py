@@ -27,7 +27,7 @@ class Work:
 @dataclass
 class Page:
     """One paper: the works its introduction and its related-work section cite (by index into `works`), and
-    citations whose link points nowhere (`dangling`, in the related work)."""
+    citations whose link points nowhere (`dangling` in the related work, `intro_dangling` in the introduction)."""
 
     title: str
     abstract: str
@@ -35,6 +35,7 @@ class Page:
     intro_cites: Sequence[int] = ()
     related_cites: Sequence[int] = ()
     dangling: int = 0
+    intro_dangling: int = 0
     intro_text: str = "Large language models write fluent text"
     sections: Sequence[str] = field(default_factory=lambda: ("Introduction", "Related Work", "Method"))
 
@@ -46,6 +47,8 @@ class Page:
 
     def html(self) -> str:
         intro = " ".join(f"{self.intro_text} number {n} {self.cite(i)}." for n, i in enumerate(self.intro_cites))
+        intro += "".join(f' A lost one <cite class="ltx_cite">(Gone, <a href="#bib.bib{800 + j}" '
+                         f'class="ltx_ref">2020</a>)</cite>.' for j in range(self.intro_dangling))
         related = " ".join(f"Prior study {n} {self.cite(i)}." for n, i in enumerate(self.related_cites))
         related += "".join(f' A lost one <cite class="ltx_cite">(Gone, <a href="#bib.bib{900 + j}" '
                            f'class="ltx_ref">2020</a>)</cite>.' for j in range(self.dangling))

@@ -358,9 +358,9 @@ class FakeEncoder:
 def test_extractive_path(sciig_folder, tmp_path, monkeypatch):
     """The wiring of --model extractive (the writer itself is tested in test_extractive.py)."""
     extractive = pytest.importorskip("sciwrite.generation.extractive")
-    from sciwrite.sciig.data.configs import SCIIG_CONFIGS
+    from sciwrite.sciig.data.configs import ALL_CONFIGS
 
-    assert sciig_generate.DATASETS == SCIIG_CONFIGS
+    assert sciig_generate.DATASETS == ALL_CONFIGS  # the published configs and the locally built `arxiv`
     writer = functools.partial(extractive.ExtractiveSciIG, encoder=FakeEncoder())
     monkeypatch.setattr(extractive, "ExtractiveSciIG", writer)
     monkeypatch.setattr(cli_common, "backend_from_args", lambda args: None)

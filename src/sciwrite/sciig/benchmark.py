@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.sciig.data.build_command import BUILD_COMMANDS
-from sciwrite.sciig.data.configs import SCIIG_CONFIGS, default_sciig_dir
+from sciwrite.sciig.data.configs import ALL_CONFIGS, SCIIG_CONFIGS, default_sciig_dir
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation import plan
 from sciwrite.sciig.generation.prompts import LEVELS
@@ -30,7 +30,7 @@ SCIIG = Benchmark(
     prompts=LEVELS,
     evaluate=evaluate_sciig_files,
     report=report_text,
-    splits=SCIIG_CONFIGS,
+    splits=ALL_CONFIGS,
     model_roles=("bertscore", "bleurt", "contextual_encoder", "keyphrase_encoder", "summac_nli", "question_generation",
                  "question_answering", "gpt2", "citation_extractor", "sciig_judge"),
     stage_names=tuple(STAGES),

@@ -93,6 +93,11 @@ class ArxivPaper:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def provenance(self) -> dict[str, Any]:
+        """The columns a benchmark record built from this paper carries (`sciwrite.core.schema.ARXIV_PROVENANCE`)."""
+        return {"arxiv_id": self.arxiv_id, "arxiv_version": self.version, "published": self.published,
+                "licence": self.licence_name}
+
 
 def _licence(entry: Any) -> str:
     value = entry.get("arxiv_license", "")

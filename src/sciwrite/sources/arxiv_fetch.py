@@ -91,6 +91,14 @@ def fetched_papers(folder: str | Path) -> list[tuple[ArxivPaper, Path]]:
     return papers
 
 
+def read_manifest(folder: str | Path) -> dict[str, Any]:
+    """The folder's ``manifest.json`` (its query, window and counts)."""
+    path = Path(folder) / MANIFEST_FILE
+    if not path.exists():
+        raise FileNotFoundError(f"{folder} holds no {MANIFEST_FILE}: fetch it with `sciwrite fetch arxiv`")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 class _PapersLog:
     """``papers.jsonl``, appended one whole line per handled paper."""
 
@@ -203,4 +211,5 @@ def write_manifest(folder: Path, summary: FetchSummary, categories: Sequence[str
 
 
 __all__ = ["DONE", "FAILED", "FETCHED", "FetchSummary", "MANIFEST_FILE", "NOT_LATEXML", "NO_HTML", "OUTSIDE_WINDOW",
-           "PAPERS_FILE", "WITHDRAWN", "fetch_arxiv", "fetched_papers", "is_latexml_page", "latest_states"]
+           "PAPERS_FILE", "WITHDRAWN", "fetch_arxiv", "fetched_papers", "is_latexml_page", "latest_states",
+           "read_manifest"]

@@ -11,6 +11,7 @@ papers stay local: usable for one's own evaluation, left out of a published spli
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 #: arXiv's licence URLs -> short names (https://info.arxiv.org/help/license/index.html)
 _NAMES = (
@@ -42,6 +43,21 @@ def redistributable(name: str, allow_non_commercial: bool = False) -> bool:
     return name in OPEN or (allow_non_commercial and name in NON_COMMERCIAL)
 
 
+@dataclass(frozen=True)
+class LicenceRule:
+    """Which licences a fresh split may hold (`redistributable`), as a build's options say."""
+
+    allow_non_commercial: bool = False
+    keep_all: bool = False  # a folder for one's own evaluation, not for publishing
+
+    def allows(self, name: str) -> bool:
+        return self.keep_all or redistributable(name, self.allow_non_commercial)
+
+    def split_licence(self, names: set[str]) -> str:
+        """The card's ``license:``: "other" for a keep-all folder (not for redistribution)."""
+        return "other" if self.keep_all else split_licence(names)
+
+
 def split_licence(names: set[str]) -> str:
     """The Hub card's ``license:`` for a split holding papers under `names`: the most restrictive one needed."""
     if not names:
@@ -55,4 +71,4 @@ def split_licence(names: set[str]) -> str:
     return "other"
 
 
-__all__ = ["NON_COMMERCIAL", "OPEN", "UNKNOWN", "licence_name", "redistributable", "split_licence"]
+__all__ = ["NON_COMMERCIAL", "OPEN", "UNKNOWN", "LicenceRule", "licence_name", "redistributable", "split_licence"]

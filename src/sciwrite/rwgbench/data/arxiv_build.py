@@ -21,7 +21,7 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -38,31 +38,14 @@ from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES
 from sciwrite.rwgbench.data.selection import RULES, read_accepted_titles, select_test_papers
 from sciwrite.sources.arxiv import ArxivClient, ArxivPaper
 from sciwrite.sources.arxiv_cited import LOOKUPS_FILE, CitedLookups
-from sciwrite.sources.arxiv_fetch import MANIFEST_FILE, fetched_papers
+from sciwrite.sources.arxiv_fetch import MANIFEST_FILE, fetched_papers, read_manifest
 from sciwrite.sources.latexml import LatexmlParseError, MissingRelatedWorkError, parse_arxiv_html
-from sciwrite.sources.licences import redistributable, split_licence
+from sciwrite.sources.licences import LicenceRule
 from sciwrite.sources.titles import normalize_title
 
 logger = logging.getLogger(__name__)
 
 FRESH_PAPER_FEATURES = Features({**PAPER_FEATURES, **ARXIV_PROVENANCE})
-
-
-@dataclass(frozen=True)
-class LicenceRule:
-    """Which licences a published split may hold (see `sciwrite.sources.licences.redistributable`)."""
-
-    allow_non_commercial: bool = False
-    keep_all: bool = False  # a folder for one's own evaluation, not for publishing
-
-    def allows(self, licence: str) -> bool:
-        return self.keep_all or redistributable(licence, self.allow_non_commercial)
-
-
-def provenance(paper: ArxivPaper) -> dict[str, Any]:
-    """The `ARXIV_PROVENANCE` fields of a record built from `paper`."""
-    return {"arxiv_id": paper.arxiv_id, "arxiv_version": paper.version, "published": paper.published,
-            "licence": paper.licence_name}
 
 
 def corpus_row(paper: dict[str, Any]) -> dict[str, Any]:
@@ -132,7 +115,7 @@ def build_rwgbench_from_arxiv(arxiv_dir: str | Path, corpus_source: str | Path, 
         index = CorpusTitleIndex(corpus)
     candidates = []
     for paper, page in parsed:
-        candidate = paper_candidate(page, index, report) | provenance(paper)
+        candidate = paper_candidate(page, index, report) | paper.provenance()
         candidate["year"] = int(paper.published[:4]) if paper.published else candidate["year"]
         candidates.append(candidate)
     accepted = read_accepted_titles(accepted_titles) if accepted_titles else None
@@ -150,7 +133,7 @@ def build_rwgbench_from_arxiv(arxiv_dir: str | Path, corpus_source: str | Path, 
     else:
         logger.warning("no fetched paper passed every filter; the folder has no `test` config")
     funnel = filter_funnel(len(fetched), report, selection, len(test), accepted is not None)
-    manifest = json.loads((arxiv_dir / MANIFEST_FILE).read_text(encoding="utf-8"))
+    manifest = read_manifest(arxiv_dir)
     stats = statistics(tables, candidates, report.link_methods) | {
         "corpus_documents_added_from_arxiv": n_added, "fetched_pages": len(fetched),
         "test_share_of_fetched": round(len(test) / len(fetched), 4)}
@@ -195,7 +178,7 @@ def fresh_card(tables: dict[str, Dataset], stats: dict[str, Any], funnel: list[d
                manifest: dict[str, Any], licences: LicenceRule) -> str:
     """The card of a fresh split: its date window first, then licences, filters and statistics."""
     names = Counter(tables["test"]["licence"]) if "test" in tables else Counter()
-    licence = "other" if licences.keep_all else split_licence(set(names))
+    licence = licences.split_licence(set(names))
     until = manifest.get("until") or manifest.get("last_run", {}).get("finished_at", "")[:10]
     window = f"{manifest.get('since')} to {until}"
     steps = "\n".join(f"| {r['step']} | {r['papers']} | {r['share_of_fetched']:.1%} |" for r in funnel)
@@ -244,5 +227,5 @@ Each record carries `arxiv_id`, `arxiv_version`, `published` (version 1, YYYY-MM
 """
 
 
-__all__ = ["FRESH_PAPER_FEATURES", "LicenceRule", "build_rwgbench_from_arxiv",
-           "filter_funnel", "fresh_card", "provenance"]
+__all__ = ["FRESH_PAPER_FEATURES", "build_rwgbench_from_arxiv",
+           "filter_funnel", "fresh_card"]

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.commands import BuildCommand, BuildResult, Option
-from sciwrite.rwgbench.data.arxiv_build import LicenceRule, build_rwgbench_from_arxiv
+from sciwrite.rwgbench.data.arxiv_build import build_rwgbench_from_arxiv
 from sciwrite.rwgbench.data.builder import build_rwgbench_folder
 from sciwrite.rwgbench.data.configs import default_data_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
 from sciwrite.rwgbench.data.upstream import UPSTREAM_REPO_ID, import_upstream_folder
 from sciwrite.sources.arxiv import API_URL, MIN_INTERVAL, ArxivClient
+from sciwrite.sources.licences import LicenceRule
 
 
 def json_mapping(text: str) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """`sciwrite build sciig` as a `sciwrite.core.commands.BuildCommand` of the benchmark: a SciIG folder from
-grobid2json papers, or (``--release FILE``) by importing an upstream SciIG release file.
+grobid2json papers, (``--release FILE``) by importing an upstream SciIG release file, or (``--from-arxiv DIR``)
+the fresh ``arxiv`` config from the LaTeXML pages `sciwrite fetch arxiv` saved.
 
 The LLM mapping step runs when ``--llm-model`` is given and an endpoint is configured (``--llm-base-url`` /
 ``SCIWRITE_LLM_BASE_URL`` and ``SCIWRITE_LLM_API_KEY``); otherwise it is skipped and the skipped citations are
@@ -16,6 +17,7 @@ from typing import Any
 
 from sciwrite.core.commands import BuildCommand, BuildResult, Option
 from sciwrite.llm.client import ChatClient, LLMNotConfiguredError
+from sciwrite.sciig.data.arxiv_build import ARXIV_CONFIG, build_sciig_from_arxiv
 from sciwrite.sciig.data.builder import (
     DEFAULT_HOLDOUT_FRACTION,
     NEIGHBOR_FIELDS,
@@ -24,15 +26,17 @@ from sciwrite.sciig.data.builder import (
     neighbor_problem,
     write_sciig_folder,
 )
-from sciwrite.sciig.data.configs import SCIIG_CONFIGS, default_sciig_dir
+from sciwrite.sciig.data.configs import ALL_CONFIGS, default_sciig_dir
 from sciwrite.sciig.data.upstream import import_upstream_release
+from sciwrite.sources.arxiv import API_URL, MIN_INTERVAL, ArxivClient
+from sciwrite.sources.licences import LicenceRule
 from sciwrite.sources.semantic_scholar import SemanticScholarClient
 
 logger = logging.getLogger(__name__)
 
 
 BUILD_OPTIONS: tuple[Option, ...] = (
-    Option("config", "config to write (default: sample)", default="sample", choices=SCIIG_CONFIGS),
+    Option("config", "config to write (default: sample)", default="sample", choices=ALL_CONFIGS),
     Option("paper_dir", "folder of grobid2json papers (default: the aclsum package's 250 ACL papers)"),
     Option("out", "dataset folder (default: $SCIWRITE_SCIIG_DIR or $SCIWRITE_DATA_DIR/../sciig)"),
     Option("allow_missing_abstracts", "keep papers whose cited works have no abstract (empty abstracts); the offline "
@@ -50,6 +54,15 @@ BUILD_OPTIONS: tuple[Option, ...] = (
                        "<out>/s2_cache.json; an older one-object cache there is still read)"),
     Option("release", "import this upstream SciIG release (JSON / JSON Lines with title, abstract, introduction, "
                       "neighbors) instead of building from papers; needs --venue"),
+    Option("from_arxiv", "folder written by `sciwrite fetch arxiv`: build the fresh `arxiv` config from its LaTeXML "
+                         "pages (no GROBID needed)"),
+    Option("arxiv_lookup", "with --from-arxiv: fetch cited works' abstracts from the arXiv API by title (cached in the "
+                           "--from-arxiv folder)", switch=True, default=True),
+    Option("allow_non_commercial", "with --from-arxiv: keep CC BY-NC(-SA) papers too", switch=True),
+    Option("keep_all_licences", "with --from-arxiv: keep every paper whatever its licence (for your own use)",
+           switch=True),
+    Option("arxiv_api_url", "the arXiv API (default: export.arxiv.org; another for a mirror)"),
+    Option("arxiv_min_interval", "seconds between two arXiv requests", type=float, default=MIN_INTERVAL),
 )
 
 
@@ -81,19 +94,46 @@ def run_build(options: Mapping[str, Any]) -> dict[str, Any]:
         return {"out": str(out), "config": config, **stats}
     s2 = (SemanticScholarClient(api_key=get("s2_api_key"), base_url=get("s2_base_url"),
                                 cache_path=get("s2_cache") or out / "s2_cache.json") if get("s2") else None)
+    if get("from_arxiv"):
+        return build_from_arxiv(options, out, s2)
     llm_client = _llm_client(get("llm_model"), get("llm_base_url"), get("llm_cache"), out)
     records, report = build_sciig_records(get("paper_dir"), llm_client=llm_client, s2_client=s2,
                                           allow_missing_abstracts=allow_missing, venue=get("venue"), year=get("year"))
-    if len(records) < 2:
-        skipped = {k: len(v) for k, v in report.skipped.items()}
-        hint = (" (cited works without abstracts: pass --allow-missing-abstracts, or --s2 to fetch them)"
-                if "cited-work-missing-abstract" in skipped else "")
-        raise ValueError(f"the SciIG build kept {len(records)} of {report.n_source_papers} papers, too few for a "
-                         f"test and a holdout split; skipped: {skipped}{hint}")
+    _enough(records, report)
     stats = write_sciig_folder(out, config, records, report, holdout_fraction=holdout_fraction)
     summary = report.as_dict()
     summary.pop("skipped")
     return {"out": str(out), "config": config, **stats, **summary}
+
+
+def build_from_arxiv(options: Mapping[str, Any], out: Path, s2: SemanticScholarClient | None) -> dict[str, Any]:
+    """``--from-arxiv``: the fresh `arxiv` config (`sciwrite.sciig.data.arxiv_build`)."""
+    get = options.get
+    if get("config", "sample") not in ("sample", ARXIV_CONFIG):
+        raise ValueError(f"--from-arxiv builds the {ARXIV_CONFIG!r} config, not {get('config')!r}")
+    client = ArxivClient(get("arxiv_api_url") or API_URL, min_interval=get("arxiv_min_interval", MIN_INTERVAL))
+    records, report, fresh = build_sciig_from_arxiv(
+        get("from_arxiv"), client=client, lookup=get("arxiv_lookup", True), s2_client=s2,
+        allow_missing_abstracts=bool(get("allow_missing_abstracts")),
+        licences=LicenceRule(bool(get("allow_non_commercial")), bool(get("keep_all_licences"))))
+    _enough(records, report)
+    stats = write_sciig_folder(out, ARXIV_CONFIG, records, report,
+                               holdout_fraction=get("holdout_fraction", DEFAULT_HOLDOUT_FRACTION), fresh=fresh)
+    summary = report.as_dict()
+    summary.pop("skipped")
+    return {"out": str(out), "config": ARXIV_CONFIG, **stats, **summary,
+            "kept_share_of_fetched": fresh["kept_share_of_fetched"]}
+
+
+def _enough(records: list[dict[str, Any]], report: SciIGBuildReport) -> None:
+    """Raise when too few records were kept for a test and a holdout split, saying why they were skipped."""
+    if len(records) >= 2:
+        return
+    skipped = {k: len(v) for k, v in report.skipped.items()}
+    hint = (" (cited works without abstracts: pass --allow-missing-abstracts, or --s2 to fetch them)"
+            if "cited-work-missing-abstract" in skipped else "")
+    raise ValueError(f"the SciIG build kept {len(records)} of {report.n_source_papers} papers, too few for a "
+                     f"test and a holdout split; skipped: {skipped}{hint}")
 
 
 def build_command_result(options: Mapping[str, Any]) -> BuildResult:
@@ -124,7 +164,8 @@ def import_release_folder(release: str | Path, out: str | Path, config: str, *, 
 
 
 BUILD_COMMANDS: tuple[BuildCommand, ...] = (
-    BuildCommand("sciig", "SciIG from grobid2json papers (default: the offline sample)", BUILD_OPTIONS,
+    BuildCommand("sciig", "SciIG from grobid2json papers (default: the offline sample) or fetched arXiv papers",
+                 BUILD_OPTIONS,
                  build_command_result),
 )
 

@@ -231,19 +231,24 @@ def split_for_config(config: str, records: list[dict[str, Any]],
 
 
 def write_sciig_folder(folder: str | Path, config: str, records: list[dict[str, Any]], report: SciIGBuildReport,
-                       holdout_fraction: float = DEFAULT_HOLDOUT_FRACTION) -> dict[str, Any]:
+                       holdout_fraction: float = DEFAULT_HOLDOUT_FRACTION,
+                       fresh: dict[str, Any] | None = None) -> dict[str, Any]:
     """Write `config` into `folder` (other configs already there are kept), split by `split_for_config`, the
-    card listing every config, and the build report (one entry per config). Returns the config's statistics."""
+    card listing every config, and the build report (one entry per config; `fresh`, for a config built from arXiv,
+    its window, licences and choices). Returns the config's statistics."""
     folder = Path(folder)
     splits = split_for_config(config, records, holdout_fraction)
     write_sciig_config(folder, config, splits)
     stats = sciig_statistics(splits)
     report_path = folder / REPORT_FILE
     reports = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else {}
-    reports[config] = {"statistics": stats, "holdout_rule": holdout_rule(config), **report.as_dict()}
+    reports[config] = {"statistics": stats, "holdout_rule": holdout_rule(config), **report.as_dict(),
+                       **({"fresh": fresh} if fresh else {})}
     write_json(report_path, reports)
-    (folder / "README.md").write_text(render_folder_card({c: r["statistics"] for c, r in reports.items()
-                                                          if (folder / c).is_dir()}), encoding="utf-8")
+    present = {c: r for c, r in reports.items() if (folder / c).is_dir()}
+    (folder / "README.md").write_text(render_folder_card({c: r["statistics"] for c, r in present.items()},
+                                                         {c: r["fresh"] for c, r in present.items() if "fresh" in r}),
+                                      encoding="utf-8")
     logger.info("wrote SciIG config %r (%s) to %s", config, stats["papers"], folder)
     return stats
 

@@ -39,8 +39,23 @@ def statistics_table(config: str, stats: dict[str, Any]) -> str:
         f"| cited works (with an abstract) | {stats['cited_works']} ({stats['cited_works_with_abstract']}) |", ""])
 
 
+def fresh_table(config: str, fresh: dict[str, Any]) -> str:
+    """What the card says of a config built from fresh arXiv papers: its date window, licences and choices."""
+    until = fresh.get("until") or "the day it was fetched"
+    licences = ", ".join(f"{name}: {n}" for name, n in sorted(fresh["licences"].items())) or "none"
+    use = ("**not for redistribution** (built with `--keep-all-licences`)" if fresh["not_for_redistribution"] else
+           "every paper's licence allows its text to be redistributed")
+    choices = "".join(f"- {c}\n" for c in fresh["choices"])
+    return (f"### `{config}`: fresh arXiv papers first submitted {fresh['since']} to {until}\n\n"
+            f"From the arXiv categories {', '.join(fresh['categories'])}; {fresh['fetched_pages']} pages fetched, "
+            f"{fresh['kept_share_of_fetched']:.1%} kept. Each record carries `arxiv_id`, `arxiv_version`, `published` "
+            f"and `licence` ({licences}; {use}). Score a model with `sciwrite evaluate sciig --split {config} --source "
+            f"<this folder> --cutoff <its training cutoff>`. Choices made where the SciIG paper is silent:\n\n"
+            f"{choices}\n")
+
+
 _CARD = """---
-license: cc-by-4.0
+license: {licence}
 language:
 - en
 pretty_name: SciIG (built by sciwrite)
@@ -63,12 +78,19 @@ reason) and could not resolve.
 {tables}
 ## Licence
 
-Code: MIT. Data: CC BY 4.0 (the papers' own licences apply to their text).
+Code: MIT. Data: CC BY 4.0 (the papers' own licences apply to their text); a config built from arXiv states each
+paper's licence in its `licence` column.
 """
 
 
-def render_folder_card(stats_by_config: dict[str, dict[str, Any]]) -> str:
-    """The README.md of a built folder: YAML configs for every config built into it, and their statistics."""
+def render_folder_card(stats_by_config: dict[str, dict[str, Any]],
+                       fresh_by_config: dict[str, dict[str, Any]] | None = None) -> str:
+    """The README.md of a built folder: YAML configs for every config built into it, and their statistics; a config
+    built from fresh arXiv papers (`fresh_by_config`) also says its window and licences, and sets the card's."""
     configs = sorted(stats_by_config)
-    return _CARD.format(configs=card_configs_block(configs),
-                        tables="\n".join(statistics_table(c, stats_by_config[c]) for c in configs))
+    fresh_by_config = fresh_by_config or {}
+    licences = {fresh_by_config[c]["licence"] if c in fresh_by_config else "cc-by-4.0" for c in configs}
+    tables = "\n".join((fresh_table(c, fresh_by_config[c]) if c in fresh_by_config else "")
+                       + statistics_table(c, stats_by_config[c]) for c in configs)
+    return _CARD.format(licence=licences.pop() if len(licences) == 1 else "other",
+                        configs=card_configs_block(configs), tables=tables)

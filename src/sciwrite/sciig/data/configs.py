@@ -1,9 +1,10 @@
 """SciIG's configs and splits, where they live, and writing one config as a local dataset folder.
 
-Configs ``naacl_2025``, ``iclr_2025`` and the offline ``sample``, each with the splits ``test`` (papers to
+Configs ``naacl_2025``, ``iclr_2025``, the offline ``sample`` and ``arxiv`` (a fresh set built from arXiv papers
+newer than a model's cutoff, `sciwrite.sciig.data.arxiv_build`), each with the splits ``test`` (papers to
 generate introductions for) and ``holdout`` (the pool few-shot exemplars are drawn from, never scored): for
 ``naacl_2025`` and ``iclr_2025`` the first 52 papers of the data file, as in the SciIG paper's code
-(`PAPER_HOLDOUT_SIZE`); for ``sample`` a hash split of paper_id (`holdout_rule`). Files are
+(`PAPER_HOLDOUT_SIZE`); for ``sample`` and ``arxiv`` a hash split of paper_id (`holdout_rule`). Files are
 ``<config>/<split>-00000-of-00001.parquet`` listed in the card's YAML ``configs:`` block. The Hub repo is
 ``<namespace>/sciig`` (namespace: ``SCIWRITE_HUB_NAMESPACE`` or ``sciwrite``). The ``sample`` is built on first
 use in `default_sciig_dir()`: ``SCIWRITE_SCIIG_DIR``, else ``sciig/`` next to the RWGBench data folder
@@ -14,14 +15,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from datasets import Dataset
+from datasets import Dataset, Features
 
 from sciwrite.core import paths
 from sciwrite.core.datasets import configs_yaml, remove_stale_parquet, write_split
+from sciwrite.core.schema import ARXIV_PROVENANCE, with_optional
 from sciwrite.sciig.data.schema import SCIIG_FEATURES, validate_sciig
 
 DATASET_NAME = "sciig"
-SCIIG_CONFIGS: tuple[str, ...] = ("naacl_2025", "iclr_2025", "sample")
+SCIIG_CONFIGS: tuple[str, ...] = ("naacl_2025", "iclr_2025", "sample")  # the published card's
+#: Configs a user builds on their own machine, never on the published card: ``arxiv``, from papers newer than a
+#: model's cutoff (`sciwrite build sciig --from-arxiv`); each user's window is their own.
+LOCAL_CONFIGS: tuple[str, ...] = ("arxiv",)
+ALL_CONFIGS: tuple[str, ...] = SCIIG_CONFIGS + LOCAL_CONFIGS
 SCIIG_SPLITS: tuple[str, ...] = ("test", "holdout")
 #: The SciIG code README: "The first 52 generations are treated as the holdout split and excluded; metrics are
 #: computed over the remainder". Generations follow the data file's order (the evaluator asserts that the
@@ -53,8 +59,8 @@ def default_sciig_dir() -> Path:
 
 def check_config(config: str, split: str | None) -> None:
     """A clear error for an unknown config or split."""
-    if config not in SCIIG_CONFIGS:
-        raise ValueError(f"unknown SciIG config {config!r}; choose one of {list(SCIIG_CONFIGS)}")
+    if config not in ALL_CONFIGS:
+        raise ValueError(f"unknown SciIG config {config!r}; choose one of {list(ALL_CONFIGS)}")
     if split not in (None, "all", *SCIIG_SPLITS):
         raise ValueError(f"unknown SciIG split {split!r}; choose one of {list(SCIIG_SPLITS)} or 'all'")
 
@@ -78,6 +84,7 @@ def write_sciig_config(folder: str | Path, config: str, splits: dict[str, list[d
     folder = Path(folder)
     remove_stale_parquet(folder, config)
     for split, rows in splits.items():
-        ds = validate_sciig(Dataset.from_list(rows, features=SCIIG_FEATURES), f"config {config!r} split {split!r}")
+        features = with_optional(Features(dict.fromkeys(rows[0])), SCIIG_FEATURES, ARXIV_PROVENANCE)
+        ds = validate_sciig(Dataset.from_list(rows, features=features), f"config {config!r} split {split!r}")
         write_split(folder, config, split, ds)
     return folder

@@ -24,7 +24,7 @@ from typing import Any
 from sciwrite.core.commands import Option
 from sciwrite.generation.extractive import ExtractiveSciIG
 from sciwrite.generation.jobs import EXTRACTIVE, GenerationJob, GenerationRequest, file_label
-from sciwrite.sciig.data.configs import SCIIG_CONFIGS
+from sciwrite.sciig.data.configs import ALL_CONFIGS
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.levels import SciIGMethod
 from sciwrite.sciig.generation.prompts import (
@@ -39,7 +39,7 @@ from sciwrite.sciig.generation.prompts import (
 
 logger = logging.getLogger(__name__)
 
-DATASETS: tuple[str, ...] = SCIIG_CONFIGS
+DATASETS: tuple[str, ...] = ALL_CONFIGS
 SPLIT = "test"
 HOLDOUT = "holdout"
 

@@ -40,7 +40,7 @@ from sciwrite.core.results import SideFiles
 from sciwrite.core.tables import cell, format_table
 from sciwrite.metrics.judge import llm_record
 from sciwrite.metrics.runner import EvaluationSteps, OpenSplit, PredictionFile, ResultFiles, evaluate_files
-from sciwrite.sciig.data.configs import SCIIG_CONFIGS, holdout_rule
+from sciwrite.sciig.data.configs import ALL_CONFIGS, holdout_rule
 from sciwrite.sciig.data.llm_map import TABLE8_HEAD, TABLE8_RECORD, TABLE8_TASK
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.data.upstream import import_upstream_predictions
@@ -117,8 +117,8 @@ def evaluate_sciig_files(predictions: Sequence[str | Path], split: str = "sample
 
 def open_split(dataset: str, source: str | Path | None) -> OpenSplit:
     """The config's test papers (the ones scored) and its holdout split."""
-    if dataset not in SCIIG_CONFIGS:
-        raise ValueError(f"unknown SciIG config {dataset!r}; choose one of {list(SCIIG_CONFIGS)}")
+    if dataset not in ALL_CONFIGS:
+        raise ValueError(f"unknown SciIG config {dataset!r}; choose one of {list(ALL_CONFIGS)}")
     splits = load_sciig(dataset, source=source, split="all")
     return OpenSplit(dataset, splits["test"], {"holdout": splits["holdout"]})
 
