@@ -29,8 +29,9 @@ class Benchmark:
     metrics_without_judge: Callable[[Iterable[str] | None], list[str]]  # what runs with no LLM endpoint
     prompts: tuple[str, ...]  # the generation methods / prompt levels, as `sciwrite generate` names them
     # evaluate(predictions, split, *, systems, out_dir, source, profile, models, metrics, judge_options, batch_size,
-    # bootstrap, seed, engine, ray_address, ray_actors, bad_records, **flags) -> one summary per prediction file,
-    # each system written to out_dir/<system>/
+    # bootstrap, seed, engine, ray_address, ray_actors, bad_records, cutoff, **flags) -> one summary per prediction
+    # file, each system written to out_dir/<system>/ (its rows and summary with the memorisation signal; `cutoff`, a
+    # date, adds every metric before and after it: `sciwrite.metrics.runner.evaluate_files`)
     evaluate: Callable[..., list[dict[str, Any]]]
     report: Callable[[Sequence[Mapping[str, Any]], Path], str]  # what `sciwrite evaluate` prints after scoring
     splits: tuple[str, ...]  # what `sciwrite evaluate --split` accepts

@@ -1,6 +1,7 @@
-"""Trustworthy comparisons, shared by every benchmark: bootstrap intervals of a metric's mean over papers, and
-paired comparisons of two systems on the papers both scored (paired-bootstrap interval of the mean difference,
-paired permutation test, Holm correction across metrics).
+"""Trustworthy comparisons, shared by every benchmark: bootstrap intervals of a metric's mean over papers, paired
+comparisons of two systems on the papers both scored (paired-bootstrap interval of the mean difference, paired
+permutation test, Holm correction across metrics), and two-sample comparisons of one system on two groups of
+papers (before and after a model's cutoff).
 
 Intervals are percentile bootstrap intervals (``INTERVAL_METHOD``): papers are resampled with replacement, the
 resample indices drawn once per metric as one ``rng.integers`` matrix (numpy, vectorised), and the interval is the
@@ -114,6 +115,38 @@ def permutation_p_value(a: Sequence[float], b: Sequence[float], n_resamples: int
     return float(min(1.0, result.pvalue))
 
 
+def _difference_of_means(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.mean(y, axis=axis) - np.mean(x, axis=axis)
+
+
+def two_sample_comparison(a: Sequence[float | None], b: Sequence[float | None], n_resamples: int = 1000,
+                          confidence: float = 0.95, seed: int = 0) -> dict[str, Any]:
+    """mean(b) - mean(a) for two groups of different papers (a system's papers before and after a date): ``n_a``,
+    ``n_b``, ``mean_a``, ``mean_b``, ``difference``, ``ci_low`` / ``ci_high`` (percentile bootstrap, each group
+    resampled on its own) and ``p_value`` (two-sided permutation test of the group labels,
+    `scipy.stats.permutation_test` with ``permutation_type="independent"``). Fewer than 2 papers in a group: no
+    interval, no p-value."""
+    from scipy import stats
+
+    xa, xb = _values(a), _values(b)
+    row: dict[str, Any] = {"n_a": len(xa), "n_b": len(xb), "mean_a": float(xa.mean()) if len(xa) else None,
+                           "mean_b": float(xb.mean()) if len(xb) else None, "difference": None,
+                           "ci_low": None, "ci_high": None, "p_value": None}
+    if len(xa) and len(xb):
+        row["difference"] = row["mean_b"] - row["mean_a"]
+    if len(xa) >= 2 and len(xb) >= 2 and n_resamples > 0:
+        rng = np.random.default_rng(seed)
+        diffs = (xb[rng.integers(0, len(xb), size=(n_resamples, len(xb)))].mean(axis=1)
+                 - xa[rng.integers(0, len(xa), size=(n_resamples, len(xa)))].mean(axis=1))
+        alpha = (1 - confidence) / 2
+        row["ci_low"], row["ci_high"] = (float(q) for q in np.quantile(diffs, [alpha, 1 - alpha]))
+        result = stats.permutation_test((xa, xb), _difference_of_means, permutation_type="independent",
+                                        vectorized=True, n_resamples=n_resamples, alternative="two-sided",
+                                        random_state=seed)
+        row["p_value"] = float(min(1.0, result.pvalue))
+    return row
+
+
 def paired_comparison(a: Mapping[str, Mapping[str, Any]], b: Mapping[str, Mapping[str, Any]],
                       metrics: Sequence[str], n_resamples: int = 1000, confidence: float = 0.95,
                       seed: int = 0) -> dict[str, dict[str, Any]]:
@@ -148,4 +181,4 @@ def _number(value: Any) -> bool:
 
 
 __all__ = ["INTERVAL_METHOD", "bootstrap_intervals", "format_intervals", "holm", "mean_interval",
-           "paired_comparison", "permutation_p_value", "summary_intervals"]
+           "paired_comparison", "permutation_p_value", "summary_intervals", "two_sample_comparison"]

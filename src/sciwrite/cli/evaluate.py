@@ -20,11 +20,13 @@ from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.engine_options import add_engine_options
 from sciwrite.cli.generate_common import LEDGER_NAME, model_option
-from sciwrite.cli.options import add_options, option_values
+from sciwrite.cli.options import add_options, iso_date, option_values
 from sciwrite.core.predictions import BAD_RECORDS
 from sciwrite.core.tables import write_table
 from sciwrite.llm.capabilities import describe_adjustment
 from sciwrite.llm.ledger import PriceTable, UsageLedger
+from sciwrite.metrics.cutoff import cutoff_rows, format_cutoff
+from sciwrite.metrics.memorisation import format_memorisation
 from sciwrite.sciig.metrics.tables import format_table3, table3_from_summary_files, table3_rows
 
 logger = logging.getLogger(__name__)
@@ -73,6 +75,20 @@ def print_usage(summary: dict) -> None:
               f"{usage['ledger']}")
 
 
+def print_contamination(summaries: list[dict], bench: Benchmark, out: Path) -> None:
+    """Beside the tables: each system's memorisation signal, and with ``--cutoff`` the before/after split, also
+    written as ``<out>/cutoff.json`` and ``cutoff.csv``."""
+    lines = [f"{s['system']}: {format_memorisation(s)}" for s in summaries if format_memorisation(s)]
+    if lines:
+        print("\n" + "\n".join(lines))
+    labels = {**bench.metric_labels(), "memorisation": "memorisation"}
+    rows = cutoff_rows(summaries, labels)
+    if rows:
+        print("\n" + format_cutoff(summaries, labels))
+        json_path, csv_path = write_table(rows, out / "cutoff")
+        print(f"wrote {json_path} and {csv_path}")
+
+
 def cmd_evaluate(args: argparse.Namespace) -> None:
     """Score the prediction files on the benchmark the command names, print its report, write the tables."""
     bench = get_benchmark(args.benchmark)
@@ -85,8 +101,10 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
                                judge_options=llm_options(args, out), batch_size=args.batch_size,
                                bootstrap=args.bootstrap, seed=args.seed, engine=args.engine,
                                ray_address=args.ray_address, ray_actors=args.ray_actors,
-                               bad_records=args.bad_records, require_complete=args.require_complete, **flags)
+                               bad_records=args.bad_records, require_complete=args.require_complete,
+                               cutoff=args.cutoff, **flags)
     print(bench.report(summaries, out))
+    print_contamination(summaries, bench, out)
     for summary in summaries:
         print_llm_record(summary)
     print_usage(summaries[0])
@@ -175,6 +193,9 @@ def add_benchmark_evaluate(evaluate: argparse._SubParsersAction, bench: Benchmar
     for name, text in bench.evaluate_flags.items():
         p.add_argument(f"--{name.replace('_', '-')}", dest=name, action="store_true", help=text)
     add_options(p, bench.evaluate_options)
+    p.add_argument("--cutoff", type=iso_date, metavar="YYYY-MM-DD",
+                   help="a model's training cutoff: split every metric into papers published on or before it and "
+                        "after it, with intervals and a test of the difference (written to <out>/cutoff.csv)")
     p.add_argument("--system", nargs="+", help="system names in the tables (default: the prediction files' stems)")
     p.add_argument("--out", help=f"output folder; each system writes to <out>/<system>/ (default: outputs/{bench.name})")
     p.add_argument("--batch-size", type=int, default=64, help="model batch size")

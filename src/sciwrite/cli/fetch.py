@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from datetime import date
 
+from sciwrite.cli.options import iso_date
 from sciwrite.core.tables import format_table
 from sciwrite.sources.arxiv import API_URL, HTML_URL, PAGE_SIZE, ArxivClient
 from sciwrite.sources.arxiv_fetch import MANIFEST_FILE, fetch_arxiv
-
-
-def iso_date(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD, got {text!r}") from None
 
 
 def cmd_fetch_arxiv(args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import functools
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -25,6 +26,14 @@ def _argparse_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
             raise argparse.ArgumentTypeError(str(err)) from None
 
     return checked
+
+
+def iso_date(text: str) -> datetime.date:
+    """An argparse type: a date written YYYY-MM-DD."""
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD, got {text!r}") from None
 
 
 def add_options(parser: argparse.ArgumentParser, options: Iterable[Option]) -> argparse.ArgumentParser:
@@ -55,4 +64,4 @@ def option_values(args: argparse.Namespace, options: Iterable[Option]) -> dict[s
     return {option.name: getattr(args, option.name) for option in options}
 
 
-__all__ = ["add_options", "option_values"]
+__all__ = ["add_options", "iso_date", "option_values"]

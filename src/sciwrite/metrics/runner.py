@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,10 @@ from sciwrite.core.engine import LOCAL, RAY, check_engine
 from sciwrite.core.predictions import check_bad_records
 from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance
 from sciwrite.core.results import SideFiles, check_output_folder, write_results
+from sciwrite.metrics.cutoff import cutoff_comparison
 from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance
+from sciwrite.metrics.memorisation import KEYS as MEMORISATION_KEYS
+from sciwrite.metrics.memorisation import memorisation, summarize_memorisation
 
 #: One system's scores: its per-paper rows and the seconds of each scorer.
 Scored = tuple[list[dict[str, Any]], dict[str, float]]
@@ -77,6 +81,19 @@ class EvaluationSteps:
     summarize: Callable[..., dict[str, Any]]
     result_files: Callable[[Mapping[str, Any], str], ResultFiles]
     templates: Mapping[str, str]  # the prompt templates the metrics send (their hash goes in the provenance)
+    metrics: tuple[str, ...] = ()  # the results table's metric keys (what ``--cutoff`` splits)
+    #: memorisation_texts(file, split) -> one (reference text, [the texts the model was given]) per scored paper,
+    #: in the file's order (`sciwrite.metrics.memorisation`); None: no memorisation signal
+    memorisation_texts: Callable[[PredictionFile, OpenSplit], list[tuple[str, list[str]]]] | None = None
+
+
+def add_memorisation(rows: Sequence[dict[str, Any]], file: PredictionFile,
+                     texts: Sequence[tuple[str, list[str]]]) -> None:
+    """Each row's `memorisation` and `memorised_span_words`, from its prediction, reference and inputs."""
+    for row, target, text, (reference, inputs) in zip(rows, file.targets, file.texts, texts, strict=True):
+        if row.get("paper_id", target["paper_id"]) != target["paper_id"]:
+            raise RuntimeError(f"scored rows out of order: {row.get('paper_id')} where {target['paper_id']} was")
+        row.update(memorisation(text, reference, inputs))
 
 
 def system_names(predictions: Sequence[str | Path], systems: Sequence[str] | None) -> list[str]:
@@ -94,11 +111,16 @@ def evaluate_files(steps: EvaluationSteps, predictions: Sequence[str | Path], sp
                    judge_options: Mapping[str, Any] | None = None, batch_size: int = 64, show_progress: bool = True,
                    bootstrap: int = 1000, seed: int = 0, engine: str = LOCAL, ray_address: str | None = None,
                    ray_actors: int | None = None, bad_records: str = "error", suite: Any = None,
-                   system_folders: bool = True, require_complete: bool = False, **flags: Any) -> list[dict[str, Any]]:
+                   system_folders: bool = True, require_complete: bool = False, cutoff: date | None = None,
+                   **flags: Any) -> list[dict[str, Any]]:
     """Score each prediction file on `split`; one summary per file (system), each written to ``out_dir/<system>/``
     (to `out_dir` itself with `system_folders` False, for one file). `suite`: models already loaded. Each summary
     records its ``coverage`` (papers scored of the split's, `sciwrite.core.coverage`); `require_complete` (the CLI's
-    ``--require-complete``) makes a file that leaves papers out an error, before any model loads."""
+    ``--require-complete``) makes a file that leaves papers out an error, before any model loads.
+
+    Each paper's row also gets the memorisation signal (`sciwrite.metrics.memorisation`, when the benchmark says
+    what its model was given) and each summary its ``memorisation``; with `cutoff`, each summary's ``cutoff`` holds
+    every metric before and after that date (`sciwrite.metrics.cutoff`)."""
     check_engine(engine)
     check_bad_records(bad_records)
     started = time.time()
@@ -125,6 +147,12 @@ def evaluate_files(steps: EvaluationSteps, predictions: Sequence[str | Path], sp
         body = steps.summarize(file, rows, timings, suite, system=system, split_name=split, split=opened,
                                bootstrap=bootstrap, seed=seed, judge_options=judge_options, **flags)
         body["coverage"] = Coverage(len(file.targets), len(split_ids)).as_dict()
+        if steps.memorisation_texts is not None:
+            add_memorisation(rows, file, steps.memorisation_texts(file, opened))
+            body["memorisation"] = summarize_memorisation(rows, bootstrap, seed)
+        if cutoff is not None:
+            body["cutoff"] = cutoff_comparison(rows, file.targets, [*steps.metrics, *MEMORISATION_KEYS[:1]], cutoff,
+                                               bootstrap, seed)
         summary = {"schema_version": SUMMARY_SCHEMA_VERSION, **body, "provenance": provenance(
             benchmark=steps.benchmark, config=opened.config, dataset=opened.papers, profile=body.get("profile"),
             models=body.get("models", {}), judge=judge_provenance(body), templates=steps.templates,
@@ -139,5 +167,5 @@ def evaluate_files(steps: EvaluationSteps, predictions: Sequence[str | Path], sp
     return summaries
 
 
-__all__ = ["EvaluationSteps", "OpenSplit", "PredictionFile", "ResultFiles", "Scored", "evaluate_files",
-           "system_names"]
+__all__ = ["EvaluationSteps", "OpenSplit", "PredictionFile", "ResultFiles", "Scored", "add_memorisation",
+           "evaluate_files", "system_names"]

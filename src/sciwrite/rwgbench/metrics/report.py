@@ -10,6 +10,7 @@ import json
 import logging
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
+from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ from sciwrite.rwgbench.metrics.grounding import (
     score_reference_grounding,
 )
 from sciwrite.rwgbench.metrics.judge import JUDGE_TEMPLATES
-from sciwrite.rwgbench.metrics.scorers import corpus_titles
+from sciwrite.rwgbench.metrics.scorers import corpus_abstracts, corpus_titles
 from sciwrite.rwgbench.metrics.suite import (
     PAPER_LABELS,
     SUITE_METRICS,
@@ -78,7 +79,8 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
                               seed: int = 0, engine: str = LOCAL, ray_address: str | None = None,
                               ray_actors: int | None = None, bad_records: str = "error",
                               require_complete: bool = False, verify_online: str | None = None,
-                              online_cache: str | Path | None = None) -> list[dict[str, Any]]:
+                              online_cache: str | Path | None = None, cutoff: date | None = None
+                              ) -> list[dict[str, Any]]:
     """Score each prediction file (JSON Lines) on `split`; returns one summary per file (system) and writes
     each system's tables to ``out_dir/<system>/``. The shared runner (`sciwrite.metrics.runner`) does it with
     RWGBench's steps (`EVALUATION`).
@@ -101,6 +103,8 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
     Each summary's ``grounding`` resolves the references a prediction lists against the corpus's titles, offline
     by default; `verify_online` (``semantic_scholar`` or ``openalex``) asks that service about the ones the corpus
     lacks (`sciwrite.grounding.online`), its answers cached at `online_cache` (default: `default_cache_path`).
+    Each row and summary carries the memorisation signal (`memorisation_texts`); `cutoff` splits every metric into
+    papers before and after that date (`sciwrite.metrics.cutoff`).
     """
     online = OnlineLookup.for_service(verify_online, cache_path=online_cache) if verify_online else None
     steps = EVALUATION if online is None else replace(EVALUATION, open_split=partial(open_split, online=online))
@@ -108,7 +112,7 @@ def evaluate_prediction_files(predictions: Sequence[str | Path], split: str = "s
                           profile=profile, models=models, metrics=metrics, judge_options=judge_options,
                           batch_size=batch_size, show_progress=show_progress, bootstrap=bootstrap, seed=seed,
                           engine=engine, ray_address=ray_address, ray_actors=ray_actors, bad_records=bad_records,
-                          require_complete=require_complete, missing_as_empty=missing_as_empty)
+                          require_complete=require_complete, cutoff=cutoff, missing_as_empty=missing_as_empty)
 
 
 def open_split(split: str, source: str | Path | None, online: OnlineLookup | None = None) -> OpenSplit:
@@ -207,9 +211,22 @@ def result_files(summary: Mapping[str, Any], system: str) -> ResultFiles:
 
 
 #: RWGBench's steps of the shared evaluation runner.
+def memorisation_texts(file: PredictionFile, split: OpenSplit) -> list[tuple[str, list[str]]]:
+    """Per paper: the reference related-work section, and what a method was given: the target's title, abstract and
+    introduction, and the title and abstract of each candidate the prediction lists (retrieved or oracle)."""
+    wanted = [doc_id for candidates in file.context["candidates"] for doc_id in candidates]
+    titles = corpus_titles(split.extra["corpus"], wanted)
+    abstracts = corpus_abstracts(split.extra["corpus"], titles)
+    docs = {doc_id: f"{title}. {abstracts.get(doc_id, '')}" for doc_id, title in titles.items()}
+    return [(paper["related_work"], [paper["title"], paper["abstract"], paper["introduction"],
+                                     *(docs.get(doc_id, "") for doc_id in candidates)])
+            for paper, candidates in zip(file.targets, file.context["candidates"])]
+
+
 EVALUATION = EvaluationSteps(benchmark="rwgbench", open_split=open_split, read=read_file,
                              load_models=load_suite_models, score=score_file, score_on_ray=score_files_on_ray,
-                             summarize=summarize_file, result_files=result_files, templates=JUDGE_TEMPLATES)
+                             summarize=summarize_file, result_files=result_files, templates=JUDGE_TEMPLATES,
+                             metrics=SUITE_METRICS, memorisation_texts=memorisation_texts)
 
 
 def run_metadata(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -228,10 +228,19 @@ def summary_csv_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def memorisation_texts(file: PredictionFile, split: OpenSplit) -> list[tuple[str, list[str]]]:
+    """Per paper: the reference introduction, and what every prompt level gives the model: the title, the abstract
+    and each cited work's key, title and abstract (few-shot levels add holdout papers' introductions, other papers'
+    text, which is not counted)."""
+    return [(paper["introduction"], [paper["title"], paper["abstract"],
+                                     *(f"{n['key']}. {n['title']}. {n['abstract']}" for n in paper["neighbors"])])
+            for paper in file.targets]
+
+
 #: SciIG's steps of the shared evaluation runner.
 EVALUATION = EvaluationSteps(benchmark="sciig", open_split=open_split, read=read_file, load_models=load_sciig_models,
                              score=score_file, score_on_ray=score_files_on_ray, summarize=summarize_file,
-                             result_files=result_files,
+                             result_files=result_files, metrics=SUITE_METRICS, memorisation_texts=memorisation_texts,
                              templates={**JUDGE_TEMPLATES, "table8_head": TABLE8_HEAD, "table8_record": TABLE8_RECORD,
                                         "table8_task": TABLE8_TASK})
 

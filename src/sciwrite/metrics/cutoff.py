@@ -1,0 +1,94 @@
+"""`sciwrite evaluate ... --cutoff YYYY-MM-DD`: every metric of a system split into the papers published up to a
+model's training cutoff and those published after it, with intervals and a test of the difference.
+
+A paper's date is its ``published`` field (version 1 on arXiv, ISO date; records built with ``--from-arxiv``), else
+its ``year``: a paper whose year is the cutoff's own cannot be placed and is counted as undetermined. Papers on
+the two sides are different papers, so the difference (after - before) gets a two-sample bootstrap interval and a
+two-sample permutation test (`sciwrite.stats.two_sample_comparison`), Holm-adjusted across the metrics. A system
+that scores clearly higher before its cutoff than after it, with memorisation to match, has likely seen the older
+papers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from sciwrite.core.tables import format_table
+from sciwrite.stats import holm, two_sample_comparison
+
+BEFORE, AFTER, UNDETERMINED = "before", "after", "undetermined"
+RULE = ("before: published on or before the cutoff; after: published after it (the `published` date, else the "
+        "year; a paper of the cutoff's own year without a date is undetermined)")
+TEST = "two-sample: percentile bootstrap of the difference (each side resampled) and a permutation test, Holm-adjusted"
+
+
+def side(paper: Mapping[str, Any], cutoff: date) -> str:
+    """Which side of `cutoff` a paper falls on (see the module docstring)."""
+    published = paper.get("published")
+    if published:
+        return BEFORE if date.fromisoformat(str(published)[:10]) <= cutoff else AFTER
+    year = paper.get("year")
+    if not isinstance(year, int):
+        return UNDETERMINED
+    return BEFORE if year < cutoff.year else AFTER if year > cutoff.year else UNDETERMINED
+
+
+def cutoff_comparison(rows: Sequence[Mapping[str, Any]], papers: Sequence[Mapping[str, Any]],
+                      metrics: Sequence[str], cutoff: date, n_resamples: int = 1000, seed: int = 0) -> dict[str, Any]:
+    """One system's metrics before and after `cutoff`: `rows` are its per-paper rows and `papers` their records, in
+    the same order."""
+    sides = [side(p, cutoff) for p in papers]
+    by_side = {s: [r for r, s2 in zip(rows, sides) if s2 == s] for s in (BEFORE, AFTER)}
+    compared = {}
+    for i, metric in enumerate(metrics):
+        compared[metric] = two_sample_comparison([r.get(metric) for r in by_side[BEFORE]],
+                                                 [r.get(metric) for r in by_side[AFTER]], n_resamples,
+                                                 seed=seed + i)
+    for metric, adjusted in zip(metrics, holm([compared[m]["p_value"] for m in metrics])):
+        compared[metric]["p_holm"] = adjusted
+    return {"cutoff": cutoff.isoformat(), "rule": RULE, "test": TEST, "n_before": len(by_side[BEFORE]),
+            "n_after": len(by_side[AFTER]),
+            "undetermined": [p.get("paper_id") for p, s in zip(papers, sides) if s == UNDETERMINED],
+            "metrics": compared}
+
+
+def _number(value: Any, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def cutoff_rows(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The tidy table of every system's split: one row per (system, metric)."""
+    rows = []
+    for summary in summaries:
+        split = summary.get("cutoff")
+        if not split:
+            continue
+        for metric, c in split["metrics"].items():
+            rows.append({"system": summary["system"], "metric": labels.get(metric, metric),
+                         "cutoff": split["cutoff"], "n_before": c["n_a"], "before": c["mean_a"], "n_after": c["n_b"],
+                         "after": c["mean_b"], "difference": c["difference"], "ci_low": c["ci_low"],
+                         "ci_high": c["ci_high"], "p_value": c["p_value"], "p_holm": c["p_holm"]})
+    return rows
+
+
+def format_cutoff(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, str]) -> str:
+    """The report's section: per system, each metric before and after the cutoff and the difference."""
+    blocks = []
+    for summary in summaries:
+        split = summary.get("cutoff")
+        if not split:
+            continue
+        table = [{"metric": labels.get(m, m), f"before (n={split['n_before']})": _number(c["mean_a"]),
+                  f"after (n={split['n_after']})": _number(c["mean_b"]), "after - before": _number(c["difference"]),
+                  "95% CI": f"[{_number(c['ci_low'])}, {_number(c['ci_high'])}]", "p (Holm)": _number(c["p_holm"])}
+                 for m, c in split["metrics"].items()]
+        undetermined = f"; {len(split['undetermined'])} papers undetermined" if split["undetermined"] else ""
+        blocks.append(f"{summary['system']}: papers before and after the cutoff {split['cutoff']} ({split['test']}"
+                      f"{undetermined})\n{format_table(table)}")
+    return "\n\n".join(blocks)
+
+
+__all__ = ["AFTER", "BEFORE", "RULE", "TEST", "UNDETERMINED", "cutoff_comparison", "cutoff_rows", "format_cutoff",
+           "side"]
