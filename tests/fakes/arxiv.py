@@ -5,12 +5,14 @@ The feed is written the way arXiv's API writes it (https://info.arxiv.org/help/a
 an Atom ``feed`` with ``opensearch:totalResults``/``startIndex``/``itemsPerPage``, one ``entry`` per paper whose
 ``id`` is ``http://arxiv.org/abs/<id>v<version>``, ``arxiv:comment``, ``arxiv:primary_category``, ``arxiv:license``,
 titles and abstracts hard-wrapped). Papers come oldest first, ``start``/``max_results`` paginate, ``id_list`` picks
-papers and ``ti:"..."`` matches a title phrase; the category and date part of a query is not evaluated: the server
-holds the papers a test wants found.
+papers, ``ti:"..."`` matches a title phrase and ``submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]`` keeps the papers
+first submitted in that window (by day); the categories of a query are not evaluated.
 
 Scripted misbehaviour, as arXiv shows it:
 
 - `fail_first`: the first API calls answer ``503`` with ``Retry-After: <seconds>`` and arXiv's plain-text body;
+- `dates_in_query` False: the date window is ignored, as when arXiv's ``submittedDate`` (US Eastern time) and an
+  entry's ``published`` (UTC) fall on different days;
 - `empty_pages`: ``{start: n}``: the page at `start` comes back with no entries (``totalResults`` unchanged) `n`
   times before it is served;
 - a paper without a page in `pages` answers ``404`` on ``/html/...``, as arXiv does for a paper it could not
@@ -75,12 +77,14 @@ class ArxivServer(JsonServer):
     127.0.0.1. Point an `ArxivClient` at ``server.api_url`` and ``server.html_url``."""
 
     def __init__(self, papers: Sequence[Mapping[str, Any]], pages: Mapping[str, str] | None = None, *,
-                 fail_first: int = 0, retry_after: int = 1, empty_pages: Mapping[int, int] | None = None) -> None:
+                 fail_first: int = 0, retry_after: int = 1, empty_pages: Mapping[int, int] | None = None,
+                 dates_in_query: bool = True) -> None:
         super().__init__()
         self.papers = list(papers)
         self.pages = dict(pages or {})
         self.fail_first, self.retry_after = fail_first, retry_after
         self.empty_pages = dict(empty_pages or {})
+        self.dates_in_query = dates_in_query  # False: the window is not applied (papers a client must drop itself)
         self.api_url, self.html_url = f"{self.url}/api/query", f"{self.url}/html"
 
     def api_requests(self) -> list[dict[str, Any]]:
@@ -110,6 +114,10 @@ class ArxivServer(JsonServer):
         if query.get("id_list"):
             wanted = query["id_list"].split(",")
             papers = [p for p in papers if p["arxiv_id"] in wanted]
+        window = re.search(r"submittedDate:\[(\d{8})\d{4} TO (\d{8})\d{4}\]", search)
+        if window and self.dates_in_query:
+            first, last = (f"{d[:4]}-{d[4:6]}-{d[6:]}" for d in window.groups())
+            papers = [p for p in papers if first <= p["published"][:10] <= last]
         title = re.search(r'ti:"([^"]*)"', search)
         if title:
             phrase = " ".join(title.group(1).lower().split())

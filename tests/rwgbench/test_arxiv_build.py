@@ -52,7 +52,7 @@ def fetched(tmp_path: Path) -> dict:
     folder = tmp_path / "arxiv"
     summary = fetch_arxiv(["cs.CL"], date(2026, 7, 1), folder, until=date(2026, 7, 31), client=client,
                           show_progress=False)
-    assert dict(summary.counts) == {"fetched": 6, "outside-window": 1}  # the cited 2024 paper is not a target
+    assert dict(summary.counts) == {"fetched": 6}  # the cited 2024 paper is outside the window
     corpus_dir = tmp_path / "corpus"
     rows = [{"doc_id": f"c{i}", "title": w.title, "abstract": f"about {i}", "authors": list(w.authors),
              "year": w.year, "source": "surge"} for i, w in enumerate(WORKS[:11])]

@@ -171,8 +171,9 @@ def test_the_rate_rule_spaces_every_request(tmp_path: Path):
 
 
 def test_papers_outside_the_window_are_not_fetched(tmp_path: Path):
-    old, new = paper(1, published="2026-05-30"), paper(2)
-    with ArxivServer([old, new], pages(old, new)) as server:
+    """Even when the API answers them (its submittedDate is US Eastern time, an entry's published date UTC)."""
+    old, new = paper(1, published="2026-05-31"), paper(2)
+    with ArxivServer([old, new], pages(old, new), dates_in_query=False) as server:
         summary = fetch_arxiv(["cs.CL"], date(2026, 6, 1), tmp_path, until=date(2026, 7, 31),
                               client=client(server), show_progress=False)
         assert server.html_requests() == ["2607.00002v1"]
