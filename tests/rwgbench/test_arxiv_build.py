@@ -119,3 +119,21 @@ def test_the_command_line_builds_it_without_arxiv_lookups(fetched, capsys):
     assert not (fetched["out"] / "test").exists()
     assert main(["build", "rwgbench", "--from-arxiv", str(fetched["folder"]), "--out", str(fetched["out"])]) == 2
     assert "--from-arxiv needs --corpus" in capsys.readouterr().err
+
+
+def test_a_fresh_split_is_scored_with_the_cutoff_read_from_its_dates(fetched, tmp_path, capsys):
+    build_rwgbench_from_arxiv(fetched["folder"], fetched["corpus"], fetched["out"], client=fetched["client"],
+                              licences=LicenceRule(keep_all=True), show_progress=False)
+    human = tmp_path / "human.jsonl"
+    assert main(["build", "rwgbench-human-gt", "--split", "test", "--source", str(fetched["out"]),
+                 "--out", str(human)]) == 0
+    out = tmp_path / "eval"
+    assert main(["evaluate", "rwgbench", "--split", "test", "--source", str(fetched["out"]), "--predictions",
+                 str(human), "--profile", "lite", "--metrics", "precision", "--bootstrap", "0",
+                 "--cutoff", "2026-07-03", "--out", str(out)]) == 0
+    summary = json.loads((out / "human" / "summary.json").read_text())
+    # papers 1 (July 1st) and 5 (July 5th): one on each side of July 3rd
+    assert (summary["cutoff"]["n_before"], summary["cutoff"]["n_after"]) == (1, 1)
+    assert summary["cutoff"]["metrics"]["precision"]["mean_a"] == 1.0
+    assert summary["memorisation"]["mean"] > 0.9
+    assert (out / "cutoff.csv").exists() and (out / "cutoff.png").exists()

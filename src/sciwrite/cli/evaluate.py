@@ -25,7 +25,7 @@ from sciwrite.core.predictions import BAD_RECORDS
 from sciwrite.core.tables import write_table
 from sciwrite.llm.capabilities import describe_adjustment
 from sciwrite.llm.ledger import PriceTable, UsageLedger
-from sciwrite.metrics.cutoff import cutoff_rows, format_cutoff
+from sciwrite.metrics.cutoff import cutoff_rows, format_cutoff, plot_cutoff
 from sciwrite.metrics.memorisation import format_memorisation
 from sciwrite.sciig.metrics.tables import format_table3, table3_from_summary_files, table3_rows
 
@@ -77,7 +77,7 @@ def print_usage(summary: dict) -> None:
 
 def print_contamination(summaries: list[dict], bench: Benchmark, out: Path) -> None:
     """Beside the tables: each system's memorisation signal, and with ``--cutoff`` the before/after split, also
-    written as ``<out>/cutoff.json`` and ``cutoff.csv``."""
+    written as ``<out>/cutoff.json``, ``cutoff.csv`` and the plot ``cutoff.png``."""
     lines = [f"{s['system']}: {format_memorisation(s)}" for s in summaries if format_memorisation(s)]
     if lines:
         print("\n" + "\n".join(lines))
@@ -86,7 +86,7 @@ def print_contamination(summaries: list[dict], bench: Benchmark, out: Path) -> N
     if rows:
         print("\n" + format_cutoff(summaries, labels))
         json_path, csv_path = write_table(rows, out / "cutoff")
-        print(f"wrote {json_path} and {csv_path}")
+        print(f"wrote {json_path}, {csv_path} and the plot {plot_cutoff(rows, out / 'cutoff.png')}")
 
 
 def cmd_evaluate(args: argparse.Namespace) -> None:

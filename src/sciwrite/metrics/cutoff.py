@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date
+from pathlib import Path
 from typing import Any
 
-from sciwrite.core.tables import format_table
-from sciwrite.stats import holm, two_sample_comparison
+from sciwrite.core.tables import format_table, headless_pyplot, save_figure
+from sciwrite.stats import holm, mean_interval, two_sample_comparison
 
 BEFORE, AFTER, UNDETERMINED = "before", "after", "undetermined"
 RULE = ("before: published on or before the cutoff; after: published after it (the `published` date, else the "
@@ -43,9 +44,10 @@ def cutoff_comparison(rows: Sequence[Mapping[str, Any]], papers: Sequence[Mappin
     by_side = {s: [r for r, s2 in zip(rows, sides) if s2 == s] for s in (BEFORE, AFTER)}
     compared = {}
     for i, metric in enumerate(metrics):
-        compared[metric] = two_sample_comparison([r.get(metric) for r in by_side[BEFORE]],
-                                                 [r.get(metric) for r in by_side[AFTER]], n_resamples,
-                                                 seed=seed + i)
+        before, after = [r.get(metric) for r in by_side[BEFORE]], [r.get(metric) for r in by_side[AFTER]]
+        compared[metric] = two_sample_comparison(before, after, n_resamples, seed=seed + i)
+        compared[metric]["interval_a"] = list(mean_interval(before, n_resamples, rng=[seed, i, 0]))
+        compared[metric]["interval_b"] = list(mean_interval(after, n_resamples, rng=[seed, i, 1]))
     for metric, adjusted in zip(metrics, holm([compared[m]["p_value"] for m in metrics])):
         compared[metric]["p_holm"] = adjusted
     return {"cutoff": cutoff.isoformat(), "rule": RULE, "test": TEST, "n_before": len(by_side[BEFORE]),
@@ -58,6 +60,34 @@ def _number(value: Any, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def _interval(bounds: Sequence[float | None]) -> str:
+    return "" if bounds[0] is None else f"[{bounds[0]:.3f}, {bounds[1]:.3f}]"
+
+
+def plot_cutoff(rows: Sequence[Mapping[str, Any]], path: str | Path) -> Path:
+    """A forest plot per system: each metric's difference (after - before) with its 95% interval, a line at 0."""
+    plt = headless_pyplot()
+    systems = list(dict.fromkeys(r["system"] for r in rows))
+    metrics = list(dict.fromkeys(r["metric"] for r in rows))
+    fig, axes = plt.subplots(1, len(systems), figsize=(4.2 * len(systems), 0.9 + 0.32 * len(metrics)),
+                             squeeze=False, sharey=True)
+    for ax, system in zip(axes[0], systems):
+        mine = {r["metric"]: r for r in rows if r["system"] == system}
+        ys = [y for y, m in enumerate(metrics) if mine.get(m, {}).get("difference") is not None]
+        xs = [mine[metrics[y]]["difference"] for y in ys]
+        low = [x - (mine[metrics[y]]["ci_low"] if mine[metrics[y]]["ci_low"] is not None else x) for x, y in zip(xs, ys)]
+        high = [(mine[metrics[y]]["ci_high"] if mine[metrics[y]]["ci_high"] is not None else x) - x
+                for x, y in zip(xs, ys)]
+        ax.errorbar(xs, ys, xerr=[low, high], fmt="o", capsize=3, markersize=4)
+        ax.axvline(0, color="grey", linewidth=0.8)
+        ax.set_yticks(range(len(metrics)), metrics, fontsize=8)
+        ax.set_xlabel("after - before the cutoff", fontsize=8)
+        ax.set_title(f"{system} (cutoff {rows[0]['cutoff']})", fontsize=9)
+        ax.spines[["top", "right"]].set_visible(False)
+    axes[0][0].invert_yaxis()  # once: the axes share it; the first metric on top
+    return save_figure(fig, path)
+
+
 def cutoff_rows(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, str]) -> list[dict[str, Any]]:
     """The tidy table of every system's split: one row per (system, metric)."""
     rows = []
@@ -67,9 +97,11 @@ def cutoff_rows(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, str
             continue
         for metric, c in split["metrics"].items():
             rows.append({"system": summary["system"], "metric": labels.get(metric, metric),
-                         "cutoff": split["cutoff"], "n_before": c["n_a"], "before": c["mean_a"], "n_after": c["n_b"],
-                         "after": c["mean_b"], "difference": c["difference"], "ci_low": c["ci_low"],
-                         "ci_high": c["ci_high"], "p_value": c["p_value"], "p_holm": c["p_holm"]})
+                         "cutoff": split["cutoff"], "n_before": c["n_a"], "before": c["mean_a"],
+                         "before_low": c["interval_a"][0], "before_high": c["interval_a"][1], "n_after": c["n_b"],
+                         "after": c["mean_b"], "after_low": c["interval_b"][0], "after_high": c["interval_b"][1],
+                         "difference": c["difference"], "ci_low": c["ci_low"], "ci_high": c["ci_high"],
+                         "p_value": c["p_value"], "p_holm": c["p_holm"]})
     return rows
 
 
@@ -80,9 +112,11 @@ def format_cutoff(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, s
         split = summary.get("cutoff")
         if not split:
             continue
-        table = [{"metric": labels.get(m, m), f"before (n={split['n_before']})": _number(c["mean_a"]),
-                  f"after (n={split['n_after']})": _number(c["mean_b"]), "after - before": _number(c["difference"]),
-                  "95% CI": f"[{_number(c['ci_low'])}, {_number(c['ci_high'])}]", "p (Holm)": _number(c["p_holm"])}
+        table = [{"metric": labels.get(m, m),
+                  f"before (n={split['n_before']})": f"{_number(c['mean_a'])} {_interval(c['interval_a'])}",
+                  f"after (n={split['n_after']})": f"{_number(c['mean_b'])} {_interval(c['interval_b'])}",
+                  "after - before": f"{_number(c['difference'])} {_interval([c['ci_low'], c['ci_high']])}",
+                  "p (Holm)": _number(c["p_holm"])}
                  for m, c in split["metrics"].items()]
         undetermined = f"; {len(split['undetermined'])} papers undetermined" if split["undetermined"] else ""
         blocks.append(f"{summary['system']}: papers before and after the cutoff {split['cutoff']} ({split['test']}"
@@ -91,4 +125,4 @@ def format_cutoff(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, s
 
 
 __all__ = ["AFTER", "BEFORE", "RULE", "TEST", "UNDETERMINED", "cutoff_comparison", "cutoff_rows", "format_cutoff",
-           "side"]
+           "plot_cutoff", "side"]
