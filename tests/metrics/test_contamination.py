@@ -10,11 +10,10 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.core.datasets import remove_stale_parquet, write_split
-from sciwrite.metrics.cutoff import cutoff_comparison, side
+from sciwrite.metrics.cutoff import across_systems, cutoff_comparison, side
 from sciwrite.metrics.memorisation import memorisation, summarize_memorisation, words
 from sciwrite.rwgbench.data.build_commands import human_gt_records
 from sciwrite.rwgbench.data.loading import load_rwgbench
-from sciwrite.rwgbench.metrics.suite import SUITE_METRICS
 from sciwrite.stats import two_sample_comparison
 
 
@@ -82,6 +81,20 @@ def test_cutoff_comparison_splits_rows_by_their_papers():
     assert row["p_holm"] == row["p_value"]  # one metric: Holm changes nothing
 
 
+def test_across_systems_pairs_each_systems_means():
+    def summary(name, before, after):
+        return {"system": name, "cutoff": {"metrics": {"precision": {"mean_a": before, "mean_b": after}}}}
+
+    rows = across_systems([summary("a", 0.8, 0.5), summary("b", 0.6, 0.4), summary("c", 0.7, 0.6)], {"precision": "P"})
+    [row] = rows
+    assert (row["metric"], row["systems"]) == ("P", 3)
+    assert row["mean_difference"] == pytest.approx(-0.2)
+    # 3 systems: 2^3 = 8 sign flips, enumerated; all differences negative, so only the all-flipped labelling is as
+    # extreme on the other side: p = 2 / 8
+    assert row["p_value"] == pytest.approx(0.25)
+    assert across_systems([summary("a", 0.8, 0.5)], {}) == []
+
+
 def test_evaluate_reports_memorisation_and_the_cutoff_split(mini_sample_copy, tmp_path, capsys):
     papers = load_rwgbench("sample", source=mini_sample_copy)
     dated = papers.map(lambda p, i: {"year": 2019 + 2 * i}, with_indices=True)  # 2019, 2021, 2023
@@ -89,9 +102,12 @@ def test_evaluate_reports_memorisation_and_the_cutoff_split(mini_sample_copy, tm
     write_split(mini_sample_copy, "sample", "test", dated)
     human = tmp_path / "human.jsonl"
     human.write_text("".join(json.dumps(r) + "\n" for r in human_gt_records(papers, "sample")))
+    intro = tmp_path / "intro.jsonl"  # the target's own introduction: all of it is an input
+    intro.write_text("".join(json.dumps({**r, "text": p["introduction"] + " [1]"}) + "\n"
+                             for r, p in zip(human_gt_records(papers, "sample"), papers)))
     cutoff = "2020-12-31"
     out = tmp_path / "eval"
-    assert main(["evaluate", "rwgbench", "--predictions", str(human), "--source", str(mini_sample_copy),
+    assert main(["evaluate", "rwgbench", "--predictions", str(human), str(intro), "--source", str(mini_sample_copy),
                  "--profile", "lite", "--metrics", "precision", "recall", "--bootstrap", "200", "--cutoff", cutoff,
                  "--out", str(out)]) == 0
     printed = capsys.readouterr().out
@@ -103,11 +119,15 @@ def test_evaluate_reports_memorisation_and_the_cutoff_split(mini_sample_copy, tm
     split = summary["cutoff"]
     assert split["cutoff"] == cutoff
     assert (split["n_before"], split["n_after"], split["undetermined"]) == (1, len(papers) - 1, [])
-    assert set(split["metrics"]) == {*SUITE_METRICS, "memorisation"}
+    assert set(split["metrics"]) == {"precision", "recall", "memorisation"}  # the metrics computed
     assert "human: memorisation (8-grams of the prediction in the reference but in no input): mean" in printed
     assert f"papers before and after the cutoff {cutoff}" in printed
     table = json.loads((out / "cutoff.json").read_text())
-    assert {r["metric"] for r in table} >= {"P", "R", "memorisation"}
+    assert {r["metric"] for r in table} >= {"P", "R", "memorisation"} and {r["system"] for r in table} == {
+        "human", "intro"}
+    assert json.loads((out / "intro" / "summary.json").read_text())["memorisation"]["mean"] == 0.0
+    assert "across the 2 systems (each system's means before and after are a pair" in printed
+    assert (out / "cutoff_across_systems.csv").exists()
 
 
 def test_sciig_reference_introductions_recite_and_an_extractive_copy_does_not(sciig_mini_folder, tmp_path):

@@ -22,10 +22,10 @@ from sciwrite.cli.engine_options import add_engine_options
 from sciwrite.cli.generate_common import LEDGER_NAME, model_option
 from sciwrite.cli.options import add_options, iso_date, option_values
 from sciwrite.core.predictions import BAD_RECORDS
-from sciwrite.core.tables import write_table
+from sciwrite.core.tables import format_table, write_table
 from sciwrite.llm.capabilities import describe_adjustment
 from sciwrite.llm.ledger import PriceTable, UsageLedger
-from sciwrite.metrics.cutoff import cutoff_rows, format_cutoff, plot_cutoff
+from sciwrite.metrics.cutoff import across_systems, cutoff_rows, format_cutoff, plot_cutoff
 from sciwrite.metrics.memorisation import format_memorisation
 from sciwrite.sciig.metrics.tables import format_table3, table3_from_summary_files, table3_rows
 
@@ -77,7 +77,8 @@ def print_usage(summary: dict) -> None:
 
 def print_contamination(summaries: list[dict], bench: Benchmark, out: Path) -> None:
     """Beside the tables: each system's memorisation signal, and with ``--cutoff`` the before/after split, also
-    written as ``<out>/cutoff.json``, ``cutoff.csv`` and the plot ``cutoff.png``."""
+    written as ``<out>/cutoff.json``, ``cutoff.csv`` and the plot ``cutoff.png``; with several systems, the paired
+    test across them (``cutoff_across_systems.csv``)."""
     lines = [f"{s['system']}: {format_memorisation(s)}" for s in summaries if format_memorisation(s)]
     if lines:
         print("\n" + "\n".join(lines))
@@ -87,6 +88,12 @@ def print_contamination(summaries: list[dict], bench: Benchmark, out: Path) -> N
         print("\n" + format_cutoff(summaries, labels))
         json_path, csv_path = write_table(rows, out / "cutoff")
         print(f"wrote {json_path}, {csv_path} and the plot {plot_cutoff(rows, out / 'cutoff.png')}")
+        paired = across_systems(summaries, labels)
+        if paired:
+            print(f"\nacross the {paired[0]['systems']} systems (each system's means before and after are a pair; "
+                  "paired permutation test, Holm across metrics):")
+            print(format_table([{k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()} for r in paired]))
+            print(f"wrote {write_table(paired, out / 'cutoff_across_systems')[1]}")
 
 
 def cmd_evaluate(args: argparse.Namespace) -> None:

@@ -6,7 +6,8 @@ its ``year``: a paper whose year is the cutoff's own cannot be placed and is cou
 the two sides are different papers, so the difference (after - before) gets a two-sample bootstrap interval and a
 two-sample permutation test (`sciwrite.stats.two_sample_comparison`), Holm-adjusted across the metrics. A system
 that scores clearly higher before its cutoff than after it, with memorisation to match, has likely seen the older
-papers.
+papers. With several systems, each metric is also tested across them (`across_systems`): each system's mean before
+and after is one pair, so the paired test asks whether systems in general score differently after the cutoff.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.tables import format_table, headless_pyplot, save_figure
-from sciwrite.stats import holm, mean_interval, two_sample_comparison
+from sciwrite.stats import holm, mean_interval, permutation_p_value, two_sample_comparison
 
 BEFORE, AFTER, UNDETERMINED = "before", "after", "undetermined"
 RULE = ("before: published on or before the cutoff; after: published after it (the `published` date, else the "
@@ -39,7 +40,8 @@ def side(paper: Mapping[str, Any], cutoff: date) -> str:
 def cutoff_comparison(rows: Sequence[Mapping[str, Any]], papers: Sequence[Mapping[str, Any]],
                       metrics: Sequence[str], cutoff: date, n_resamples: int = 1000, seed: int = 0) -> dict[str, Any]:
     """One system's metrics before and after `cutoff`: `rows` are its per-paper rows and `papers` their records, in
-    the same order."""
+    the same order. A metric no row holds a value for (not computed) is left out."""
+    metrics = [m for m in metrics if any(isinstance(r.get(m), (int, float)) for r in rows)]
     sides = [side(p, cutoff) for p in papers]
     by_side = {s: [r for r, s2 in zip(rows, sides) if s2 == s] for s in (BEFORE, AFTER)}
     compared = {}
@@ -54,6 +56,30 @@ def cutoff_comparison(rows: Sequence[Mapping[str, Any]], papers: Sequence[Mappin
             "n_after": len(by_side[AFTER]),
             "undetermined": [p.get("paper_id") for p, s in zip(papers, sides) if s == UNDETERMINED],
             "metrics": compared}
+
+
+def across_systems(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, str], n_resamples: int = 1000,
+                   seed: int = 0) -> list[dict[str, Any]]:
+    """With several systems split at the cutoff: per metric, the paired test over the systems that scored both
+    sides (each system's mean before and after is one pair; `sciwrite.stats.permutation_p_value`, exact for a few
+    systems), Holm across metrics. Empty with fewer than 2 such systems."""
+    splits = [s["cutoff"] for s in summaries if s.get("cutoff")]
+    if len(splits) < 2:
+        return []
+    rows = []
+    for i, metric in enumerate(splits[0]["metrics"]):
+        pairs = [(c["mean_a"], c["mean_b"]) for c in (split["metrics"].get(metric) for split in splits)
+                 if c and c["mean_a"] is not None and c["mean_b"] is not None]
+        if len(pairs) < 2:
+            continue
+        before, after = [a for a, _ in pairs], [b for _, b in pairs]
+        rows.append({"metric": labels.get(metric, metric), "systems": len(pairs),
+                     "mean_before": sum(before) / len(pairs), "mean_after": sum(after) / len(pairs),
+                     "mean_difference": sum(b - a for a, b in pairs) / len(pairs),
+                     "p_value": permutation_p_value(before, after, n_resamples, seed + i)})
+    for row, adjusted in zip(rows, holm([r["p_value"] for r in rows])):
+        row["p_holm"] = adjusted
+    return rows
 
 
 def _number(value: Any, digits: int = 3) -> str:
@@ -118,11 +144,11 @@ def format_cutoff(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, s
                   "after - before": f"{_number(c['difference'])} {_interval([c['ci_low'], c['ci_high']])}",
                   "p (Holm)": _number(c["p_holm"])}
                  for m, c in split["metrics"].items()]
-        undetermined = f"; {len(split['undetermined'])} papers undetermined" if split["undetermined"] else ""
+        undetermined = f"; undetermined: {len(split['undetermined'])}" if split["undetermined"] else ""
         blocks.append(f"{summary['system']}: papers before and after the cutoff {split['cutoff']} ({split['test']}"
                       f"{undetermined})\n{format_table(table)}")
     return "\n\n".join(blocks)
 
 
-__all__ = ["AFTER", "BEFORE", "RULE", "TEST", "UNDETERMINED", "cutoff_comparison", "cutoff_rows", "format_cutoff",
+__all__ = ["AFTER", "BEFORE", "RULE", "TEST", "UNDETERMINED", "across_systems", "cutoff_comparison", "cutoff_rows", "format_cutoff",
            "plot_cutoff", "side"]
