@@ -17,7 +17,6 @@ the card states the date window, the licences and the share each filter kept.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections import Counter
 from collections.abc import Iterable
@@ -25,12 +24,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from datasets import Dataset, Features
+from datasets import Dataset, Features, concatenate_datasets
 from tqdm.auto import tqdm
 
 from sciwrite.core.datasets import write_json
 from sciwrite.core.schema import ARXIV_PROVENANCE
-from sciwrite.rwgbench.data.builder import PapersReport, paper_candidate, statistics
+from sciwrite.rwgbench.data.builder import PapersReport, paper_candidate, statistics, write_unresolved
 from sciwrite.rwgbench.data.configs import card_configs_yaml, write_dataset_folder
 from sciwrite.rwgbench.data.corpus import CorpusTitleIndex, arxiv_doc_id
 from sciwrite.rwgbench.data.loading import load_rwgbench
@@ -73,24 +72,23 @@ def _parse(papers: list[tuple[ArxivPaper, Path]], index: CorpusTitleIndex, repor
     return parsed
 
 
-def add_missing_cited(parsed: Iterable[tuple[ArxivPaper, Any]], corpus: list[dict[str, Any]],
-                      index: CorpusTitleIndex, lookups: CitedLookups, show_progress: bool) -> int:
-    """Look up on arXiv each cited title the corpus lacks; append what is found to `corpus` (and a new index is
-    needed). Returns how many documents were added."""
+def missing_cited(parsed: Iterable[tuple[ArxivPaper, Any]], known: set[str], index: CorpusTitleIndex,
+                  lookups: CitedLookups, show_progress: bool) -> list[dict[str, Any]]:
+    """Look up on arXiv each cited title the corpus lacks; the corpus rows of those found (added to `index` and
+    `known`, the corpus's doc_ids)."""
     missing = {}
     for _, page in parsed:
         for entry in page.cited:
             if entry.title and index.lookup(entry.title) is None and index.find_in_text(entry.raw) is None:
                 missing.setdefault(normalize_title(entry.title), entry.title)
-    known = {d["doc_id"] for d in corpus}
-    added = 0
+    added = []
     for title in tqdm(list(missing.values()), desc="cited works missing from the corpus (arXiv)",
                       disable=not show_progress):
         found = lookups.lookup(title)
         if found is not None and arxiv_doc_id(found["arxiv_id"]) not in known:
-            corpus.append(corpus_row(found))
-            known.add(corpus[-1]["doc_id"])
-            added += 1
+            added.append(corpus_row(found))
+            known.add(added[-1]["doc_id"])
+    index.add(added)
     return added
 
 
@@ -105,26 +103,26 @@ def build_rwgbench_from_arxiv(arxiv_dir: str | Path, corpus_source: str | Path, 
     fetched = fetched_papers(arxiv_dir)
     if not fetched:
         raise ValueError(f"{arxiv_dir} holds no fetched page (see its {MANIFEST_FILE})")
-    corpus = list(load_rwgbench(corpus_config, source=corpus_source))
+    corpus = load_rwgbench(corpus_config, source=corpus_source)  # a Dataset: 1.09M rows stay in Arrow
     index = CorpusTitleIndex(corpus)
     report = PapersReport(n_pages=len(fetched))
     parsed = _parse(fetched, index, report, show_progress)
     lookups = CitedLookups(arxiv_dir / LOOKUPS_FILE, (client or ArxivClient()) if lookup_missing else None)
-    n_added = add_missing_cited(parsed, corpus, index, lookups, show_progress) if lookup_missing else 0
-    if n_added:
-        index = CorpusTitleIndex(corpus)
+    known = set(corpus["doc_id"])
+    added = missing_cited(parsed, known, index, lookups, show_progress) if lookup_missing else []
+    if added:
+        corpus = concatenate_datasets([corpus, Dataset.from_list(added, features=CORPUS_FEATURES)])
     candidates = []
     for paper, page in parsed:
         candidate = paper_candidate(page, index, report) | paper.provenance()
         candidate["year"] = int(paper.published[:4]) if paper.published else candidate["year"]
         candidates.append(candidate)
     accepted = read_accepted_titles(accepted_titles) if accepted_titles else None
-    selected, selection = select_test_papers(candidates, accepted, {d["doc_id"] for d in corpus},
-                                             extra_fields=tuple(ARXIV_PROVENANCE))
+    selected, selection = select_test_papers(candidates, accepted, known, extra_fields=tuple(ARXIV_PROVENANCE))
     test = [r for r in selected if licences.allows(r["licence"])]
     licence_rejected = [r["paper_id"] for r in selected if not licences.allows(r["licence"])]
     papers = [c for c in candidates if licences.allows(c["licence"])]
-    tables = {"corpus": Dataset.from_list(corpus, features=CORPUS_FEATURES)}
+    tables = {"corpus": corpus}
     if papers:
         tables["papers"] = Dataset.from_list([{k: c[k] for k in FRESH_PAPER_FEATURES} for c in papers],
                                              features=FRESH_PAPER_FEATURES)
@@ -135,7 +133,7 @@ def build_rwgbench_from_arxiv(arxiv_dir: str | Path, corpus_source: str | Path, 
     funnel = filter_funnel(len(fetched), report, selection, len(test), accepted is not None)
     manifest = read_manifest(arxiv_dir)
     stats = statistics(tables, candidates, report.link_methods) | {
-        "corpus_documents_added_from_arxiv": n_added, "fetched_pages": len(fetched),
+        "corpus_documents_added_from_arxiv": len(added), "fetched_pages": len(fetched),
         "test_share_of_fetched": round(len(test) / len(fetched), 4)}
     write_dataset_folder(out, tables, fresh_card(tables, stats, funnel, manifest, licences))
     write_json(out / "build_report.json", {
@@ -147,11 +145,7 @@ def build_rwgbench_from_arxiv(arxiv_dir: str | Path, corpus_source: str | Path, 
         "per_paper": [{k: c[k] for k in ("paper_id", "arxiv_version", "published", "licence", "extraction_rate",
                                           "n_cited", "coverage")} | {"n_citations": len(c["citations"])}
                       for c in candidates]})
-    with (out / "unresolved_citations.jsonl").open("w", encoding="utf-8") as f:
-        for row in report.unresolved:
-            f.write(json.dumps({"stage": "bibliography", **row}) + "\n")
-        for row in report.unaligned:
-            f.write(json.dumps({"stage": "corpus-alignment", **row}) + "\n")
+    write_unresolved(out, report)
     return stats
 
 
@@ -228,4 +222,4 @@ Each record carries `arxiv_id`, `arxiv_version`, `published` (version 1, YYYY-MM
 
 
 __all__ = ["FRESH_PAPER_FEATURES", "build_rwgbench_from_arxiv",
-           "filter_funnel", "fresh_card"]
+           "filter_funnel", "fresh_card", "missing_cited"]

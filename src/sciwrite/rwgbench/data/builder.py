@@ -191,12 +191,18 @@ def build_rwgbench_folder(html_dir: str | Path, surge_corpus: str | Path, out: s
                       | {"n_citations": len(c["citations"])}
                       for c in candidates],
     })
-    with (out / "unresolved_citations.jsonl").open("w", encoding="utf-8") as f:
-        for row in papers_report.unresolved:
-            f.write(json.dumps({"stage": "bibliography", **row}) + "\n")
-        for row in papers_report.unaligned:
-            f.write(json.dumps({"stage": "corpus-alignment", **row}) + "\n")
+    write_unresolved(out, papers_report)
     return stats
+
+
+def write_unresolved(out: Path, report: PapersReport) -> None:
+    """``unresolved_citations.jsonl``: every citation not resolved to a bibliography entry, then every cited entry
+    not aligned to the corpus, one line each with its stage."""
+    with (out / "unresolved_citations.jsonl").open("w", encoding="utf-8") as f:
+        for row in report.unresolved:
+            f.write(json.dumps({"stage": "bibliography", **row}) + "\n")
+        for row in report.unaligned:
+            f.write(json.dumps({"stage": "corpus-alignment", **row}) + "\n")
 
 
 def statistics(tables: dict[str, Dataset], candidates: list[dict[str, Any]],

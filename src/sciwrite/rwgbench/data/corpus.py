@@ -312,6 +312,12 @@ class CorpusTitleIndex:
             if len(self.ambiguous_examples) < 5:
                 self.ambiguous_examples.append((kept, doc_id))
 
+    def add(self, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Index more documents (doc_id, title), such as cited works merged into the corpus after it was built."""
+        for row in rows:
+            self._add(row.get("doc_id"), row.get("title"))
+        self._by_prefix = None  # rebuilt on the next find_in_text, with the new titles
+
     def __len__(self) -> int:
         return len(self._doc_id_of)
 
