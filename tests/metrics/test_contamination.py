@@ -10,6 +10,7 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.core.datasets import remove_stale_parquet, write_split
+from sciwrite.grounding.scoring import GROUNDING_KEYS
 from sciwrite.metrics.cutoff import across_systems, cutoff_comparison, side
 from sciwrite.metrics.memorisation import memorisation, summarize_memorisation, words
 from sciwrite.rwgbench.data.build_commands import human_gt_records
@@ -119,7 +120,8 @@ def test_evaluate_reports_memorisation_and_the_cutoff_split(mini_sample_copy, tm
     split = summary["cutoff"]
     assert split["cutoff"] == cutoff
     assert (split["n_before"], split["n_after"], split["undetermined"]) == (1, len(papers) - 1, [])
-    assert set(split["metrics"]) == {"precision", "recall", "memorisation"}  # the metrics computed
+    # the metrics computed, of Table 2 and of the Grounding table (the candidates are the references here)
+    assert set(split["metrics"]) == {"precision", "recall", "memorisation", *GROUNDING_KEYS}
     assert "human: memorisation (8-grams of the prediction in the reference but in no input): mean" in printed
     assert f"papers before and after the cutoff {cutoff}" in printed
     table = json.loads((out / "cutoff.json").read_text())

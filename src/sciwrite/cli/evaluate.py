@@ -82,7 +82,8 @@ def print_contamination(summaries: list[dict], bench: Benchmark, out: Path) -> N
     lines = [f"{s['system']}: {format_memorisation(s)}" for s in summaries if format_memorisation(s)]
     if lines:
         print("\n" + "\n".join(lines))
-    labels = {**bench.metric_labels(), "memorisation": "memorisation"}
+    labels = {**{key: f"{group} {label}" for group, columns in bench.board_groups.items() for key, label in columns},
+              **bench.metric_labels(), "memorisation": "memorisation"}
     rows = cutoff_rows(summaries, labels)
     if rows:
         print("\n" + format_cutoff(summaries, labels))

@@ -81,7 +81,7 @@ class EvaluationSteps:
     summarize: Callable[..., dict[str, Any]]
     result_files: Callable[[Mapping[str, Any], str], ResultFiles]
     templates: Mapping[str, str]  # the prompt templates the metrics send (their hash goes in the provenance)
-    metrics: tuple[str, ...] = ()  # the results table's metric keys (what ``--cutoff`` splits)
+    metrics: tuple[str, ...] = ()  # every table's per-paper metric keys (what ``--cutoff`` splits)
     #: memorisation_texts(file, split) -> one (reference text, [the texts the model was given]) per scored paper,
     #: in the file's order (`sciwrite.metrics.memorisation`); None: no memorisation signal
     memorisation_texts: Callable[[PredictionFile, OpenSplit], list[tuple[str, list[str]]]] | None = None

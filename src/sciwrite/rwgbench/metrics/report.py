@@ -226,7 +226,7 @@ def memorisation_texts(file: PredictionFile, split: OpenSplit) -> list[tuple[str
 EVALUATION = EvaluationSteps(benchmark="rwgbench", open_split=open_split, read=read_file,
                              load_models=load_suite_models, score=score_file, score_on_ray=score_files_on_ray,
                              summarize=summarize_file, result_files=result_files, templates=JUDGE_TEMPLATES,
-                             metrics=SUITE_METRICS, memorisation_texts=memorisation_texts)
+                             metrics=(*SUITE_METRICS, *GROUNDING_KEYS), memorisation_texts=memorisation_texts)
 
 
 def run_metadata(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

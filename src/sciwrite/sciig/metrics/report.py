@@ -240,7 +240,8 @@ def memorisation_texts(file: PredictionFile, split: OpenSplit) -> list[tuple[str
 #: SciIG's steps of the shared evaluation runner.
 EVALUATION = EvaluationSteps(benchmark="sciig", open_split=open_split, read=read_file, load_models=load_sciig_models,
                              score=score_file, score_on_ray=score_files_on_ray, summarize=summarize_file,
-                             result_files=result_files, metrics=SUITE_METRICS, memorisation_texts=memorisation_texts,
+                             result_files=result_files, metrics=(*SUITE_METRICS, "unmatched_citation_rate"),
+                             memorisation_texts=memorisation_texts,
                              templates={**JUDGE_TEMPLATES, "table8_head": TABLE8_HEAD, "table8_record": TABLE8_RECORD,
                                         "table8_task": TABLE8_TASK})
 
