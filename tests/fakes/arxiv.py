@@ -1,5 +1,6 @@
-"""One fake arXiv for tests: the Atom API (``GET /api/query``) and the HTML pages (``GET /html/<id>v<version>``),
-recording every request.
+"""One fake arXiv for tests: the Atom API (``GET /api/query``), the HTML pages (``GET /html/<id>v<version>``) and
+OAI-PMH ``GetRecord`` in the ``arXiv`` metadata format (``GET /oai``, the record's ``<license>`` from a paper's
+`oai_licence`), recording every request.
 
 The feed is written the way arXiv's API writes it (https://info.arxiv.org/help/api/user-manual.html, section 3.3:
 an Atom ``feed`` with ``opensearch:totalResults``/``startIndex``/``itemsPerPage``, one ``entry`` per paper whose
@@ -74,7 +75,7 @@ def atom_feed(entries: Sequence[Mapping[str, Any]], total: int, start: int, quer
 
 class ArxivServer(JsonServer):
     """arXiv's API over `papers` (records as `atom_entry` takes them) and HTML `pages` (versioned id -> HTML) on
-    127.0.0.1. Point an `ArxivClient` at ``server.api_url`` and ``server.html_url``."""
+    127.0.0.1. Point an `ArxivClient` at ``server.api_url``, ``server.html_url`` and ``server.oai_url``."""
 
     def __init__(self, papers: Sequence[Mapping[str, Any]], pages: Mapping[str, str] | None = None, *,
                  fail_first: int = 0, retry_after: int = 1, empty_pages: Mapping[int, int] | None = None,
@@ -85,7 +86,7 @@ class ArxivServer(JsonServer):
         self.fail_first, self.retry_after = fail_first, retry_after
         self.empty_pages = dict(empty_pages or {})
         self.dates_in_query = dates_in_query  # False: the window is not applied (papers a client must drop itself)
-        self.api_url, self.html_url = f"{self.url}/api/query", f"{self.url}/html"
+        self.api_url, self.html_url, self.oai_url = f"{self.url}/api/query", f"{self.url}/html", f"{self.url}/oai"
 
     def api_requests(self) -> list[dict[str, Any]]:
         return [r for r in self.requests if r["path"] == "/api/query"]
@@ -96,6 +97,8 @@ class ArxivServer(JsonServer):
     def handle(self, request: dict[str, Any]) -> tuple[int, Any, dict[str, str]]:
         if request["path"] == "/api/query":
             return self._query(request["query"])
+        if request["path"] == "/oai":
+            return self._oai(request["query"])
         if request["path"].startswith("/html/"):
             page = self.pages.get(request["path"].removeprefix("/html/"))
             if page is None:
@@ -103,6 +106,23 @@ class ArxivServer(JsonServer):
                             b"</body></html>", {"Content-Type": "text/html"}
             return 200, page.encode(), {"Content-Type": "text/html; charset=utf-8"}
         return 404, b"not found", {"Content-Type": "text/plain"}
+
+    def _oai(self, query: Mapping[str, str]) -> tuple[int, Any, dict[str, str]]:
+        """OAI-PMH 2.0 as arXiv answers it: HTTP 200 in both cases, an ``<error>`` for an unknown identifier."""
+        arxiv_id = query.get("identifier", "").removeprefix("oai:arXiv.org:")
+        paper = next((p for p in self.papers if p["arxiv_id"] == arxiv_id), None)
+        head = ('<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/">'
+                '<responseDate>2026-12-01T00:00:00Z</responseDate>')
+        if paper is None:
+            body = (f'{head}<request verb="GetRecord">{self.url}/oai</request><error code="idDoesNotExist">'
+                    f'{escape(query.get("identifier", ""))} is unknown or illegal in this repository</error></OAI-PMH>')
+        else:
+            licence = f"<license>{escape(paper['oai_licence'])}</license>" if paper.get("oai_licence") else ""
+            body = (f'{head}<GetRecord><record><header><identifier>oai:arXiv.org:{arxiv_id}</identifier></header>'
+                    f'<metadata><arXiv xmlns="http://arxiv.org/OAI/arXiv/"><id>{arxiv_id}</id>'
+                    f'<title>{escape(paper["title"])}</title>{licence}</arXiv></metadata></record></GetRecord>'
+                    '</OAI-PMH>')
+        return 200, body.encode(), {"Content-Type": "text/xml; charset=utf-8"}
 
     def _query(self, query: Mapping[str, str]) -> tuple[int, Any, dict[str, str]]:
         if self.fail_first > 0:

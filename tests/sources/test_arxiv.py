@@ -35,7 +35,8 @@ def pages(*papers: dict) -> dict[str, str]:
 
 def client(server: ArxivServer, interval: float = 0.0) -> ArxivClient:
     """A client of the fake; pages of 2 make the pagination (and an empty page at start=2) visible in few papers."""
-    return ArxivClient(server.api_url, server.html_url, min_interval=interval, backoff=0.01, page_size=2)
+    return ArxivClient(server.api_url, server.html_url, oai_url=server.oai_url, min_interval=interval, backoff=0.01,
+                       page_size=2)
 
 
 def test_parse_feed_reads_arxivs_atom():
@@ -178,3 +179,25 @@ def test_papers_outside_the_window_are_not_fetched(tmp_path: Path):
                               client=client(server), show_progress=False)
         assert server.html_requests() == ["2607.00002v1"]
     assert dict(summary.counts) == {"fetched": 1, "outside-window": 1}
+
+
+def test_a_licence_the_feed_does_not_give_is_asked_of_oai_pmh(tmp_path: Path):
+    named = paper(1)
+    from_oai = paper(2, licence="", oai_licence="http://creativecommons.org/licenses/by-sa/4.0/")
+    nowhere = paper(3, licence="")
+    with ArxivServer([named, from_oai, nowhere], pages(named, from_oai, nowhere)) as server:
+        fetch_arxiv(["cs.CL"], date(2026, 7, 1), tmp_path, client=client(server), show_progress=False)
+        oai = [r["query"] for r in server.requests if r["path"] == "/oai"]
+    assert [q["identifier"] for q in oai] == ["oai:arXiv.org:2607.00002", "oai:arXiv.org:2607.00003"]
+    assert all(q["verb"] == "GetRecord" and q["metadataPrefix"] == "arXiv" for q in oai)
+    states = latest_states(tmp_path)
+    assert states["2607.00002"]["metadata"]["licence"] == "http://creativecommons.org/licenses/by-sa/4.0/"
+    assert states["2607.00003"]["metadata"]["licence"] == ""
+    assert states["2607.00003"]["reason"] == "licence unknown: the OAI-PMH record names none"
+    assert {p.arxiv_id: p.licence_name for p, _ in fetched_papers(tmp_path)} == {
+        "2607.00001": "cc-by-4.0", "2607.00002": "cc-by-sa-4.0", "2607.00003": "unknown"}
+
+
+def test_an_oai_pmh_error_is_raised_with_its_code(tmp_path: Path):
+    with ArxivServer([paper(1)]) as server, pytest.raises(ArxivError, match="idDoesNotExist: oai:arXiv.org:9999"):
+        client(server).licence("9999.99999")

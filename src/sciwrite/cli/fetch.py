@@ -6,14 +6,14 @@ import argparse
 
 from sciwrite.cli.options import iso_date
 from sciwrite.core.tables import format_table
-from sciwrite.sources.arxiv import API_URL, HTML_URL, PAGE_SIZE, ArxivClient
+from sciwrite.sources.arxiv import API_URL, HTML_URL, OAI_URL, PAGE_SIZE, ArxivClient
 from sciwrite.sources.arxiv_fetch import MANIFEST_FILE, fetch_arxiv
 
 
 def cmd_fetch_arxiv(args: argparse.Namespace) -> int:
     if args.until and args.until < args.since:
         raise ValueError(f"--until {args.until} is before --since {args.since}")
-    client = ArxivClient(args.api_url, args.html_url, min_interval=args.min_interval,
+    client = ArxivClient(args.api_url, args.html_url, oai_url=args.oai_url, min_interval=args.min_interval,
                           page_size=args.page_size, contact=args.contact)
     summary = fetch_arxiv(args.category, args.since, args.out, until=args.until, limit=args.limit, client=client)
     rows = [{"status": status, "papers": n} for status, n in sorted(summary.counts.items())]
@@ -41,6 +41,8 @@ def add_fetch_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--page-size", type=int, default=PAGE_SIZE, help="papers per API request (arXiv allows up to 2000)")
     p.add_argument("--api-url", default=API_URL, help="the arXiv API (another for a mirror or a test server)")
     p.add_argument("--html-url", default=HTML_URL, help="where the HTML pages are (<url>/<id>v<version>)")
+    p.add_argument("--oai-url", default=OAI_URL, help="arXiv's OAI-PMH interface, asked for the licence of a fetched "
+                                                      "paper whose API entry names none")
     p.add_argument("--min-interval", type=float, default=3.0,
                    help="seconds between two requests (arXiv asks for 3; less is only for a local mirror)")
     p.set_defaults(func=cmd_fetch_arxiv)

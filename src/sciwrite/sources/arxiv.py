@@ -10,7 +10,9 @@ included (`MIN_INTERVAL`). What the API answers that an ideal API would not, and
   asked again, a few times, before the run stops there and says so (`EmptyPageError`);
 - ``HTTP 200`` with one entry titled ``Error`` for a query it cannot read: raised as `ArxivError`, with its text;
 - titles and abstracts hard-wrapped mid-sentence: whitespace is collapsed;
-- ids with their version (``2607.01234v2``): split into `ArxivPaper.arxiv_id` and `ArxivPaper.version`.
+- ids with their version (``2607.01234v2``): split into `ArxivPaper.arxiv_id` and `ArxivPaper.version`;
+- an entry without ``arxiv:license``: the licence is asked of arXiv's OAI-PMH interface (`ArxivClient.licence`,
+  ``GetRecord`` in the ``arXiv`` metadata format, whose ``<license>`` element is documented), one request a paper.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any
+from xml.etree import ElementTree
 
 import feedparser
 
@@ -30,11 +33,13 @@ from sciwrite.sources.licences import licence_name
 
 API_URL = "https://export.arxiv.org/api/query"
 HTML_URL = "https://arxiv.org/html"
+OAI_URL = "https://oaipmh.arxiv.org/oai"  # OAI-PMH: the ``arXiv`` metadata format records each paper's licence
 MIN_INTERVAL = 3.0  # seconds between two requests: arXiv's published rule for its API
 PAGE_SIZE = 100
 USER_AGENT = ("sciwrite/0.1 (fresh RWGBench and SciIG test sets; https://github.com/sciwrite/sciwrite; "
               "one request every 3 s)")
 
+_OAI, _OAI_ARXIV = "http://www.openarchives.org/OAI/2.0/", "http://arxiv.org/OAI/arXiv/"
 _ID = re.compile(r"(?:arxiv\.org/abs/)?(?P<id>(?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v(?P<v>\d+))?$")
 _WITHDRAWN = re.compile(r"\b(?:has been|was|is)\s+withdrawn\b|^\s*withdrawn\b|\bwithdrawn by the authors?\b", re.I)
 
@@ -154,11 +159,12 @@ class ArxivClient(PoliteHttpClient):
     error_class = ArxivError
     user_agent = USER_AGENT
 
-    def __init__(self, api_url: str = API_URL, html_url: str = HTML_URL, *, min_interval: float = MIN_INTERVAL,
+    def __init__(self, api_url: str = API_URL, html_url: str = HTML_URL, *, oai_url: str = OAI_URL,
+                 min_interval: float = MIN_INTERVAL,
                  max_retries: int = 5, backoff: float = 3.0, timeout: float = 60.0, empty_page_retries: int = 3,
                  page_size: int = PAGE_SIZE, contact: str | None = None) -> None:
         super().__init__(min_interval=min_interval, max_retries=max_retries, backoff=backoff, timeout=timeout)
-        self.api_url, self.html_url = api_url, html_url.rstrip("/")
+        self.api_url, self.html_url, self.oai_url = api_url, html_url.rstrip("/"), oai_url
         self.empty_page_retries, self.page_size = empty_page_retries, page_size
         if contact:
             self.user_agent = f"{USER_AGENT[:-1]}; mailto:{contact})"
@@ -217,11 +223,29 @@ class ArxivClient(PoliteHttpClient):
         phrase = re.sub(r"[\"():]", " ", title)
         return self.page(f'ti:"{_squash(phrase)}"', 0, max_results)[1]
 
+    def licence(self, arxiv_id: str) -> str:
+        """The licence URL arXiv's OAI-PMH record of the paper gives ("" when the record names none); raises
+        `ArxivError` for an OAI-PMH error (such as ``idDoesNotExist``)."""
+        params = {"verb": "GetRecord", "identifier": f"oai:arXiv.org:{arxiv_id}", "metadataPrefix": "arXiv"}
+        url = f"{self.oai_url}?{urllib.parse.urlencode(params)}"
+        body = self.fetch(url, accept="text/xml")
+        if body is None:
+            raise ArxivError(f"arXiv OAI-PMH at {self.oai_url} answered 404")
+        try:
+            root = ElementTree.fromstring(body)
+        except ElementTree.ParseError as err:
+            raise ArxivError(f"arXiv OAI-PMH answered something that is not XML ({err}): {body[:80]!r}") from err
+        error = root.find(f"{{{_OAI}}}error")
+        if error is not None:
+            raise ArxivError(f"arXiv OAI-PMH: {error.get('code')}: {(error.text or '').strip()}")
+        found = root.find(f".//{{{_OAI_ARXIV}}}license")
+        return (found.text or "").strip() if found is not None else ""
+
     def html(self, versioned_id: str) -> str | None:
         """The LaTeXML HTML page of this version, or None where arXiv has none (404)."""
         body = self.fetch(f"{self.html_url}/{versioned_id}", accept="text/html")
         return None if body is None else body.decode("utf-8", "replace")
 
 
-__all__ = ["API_URL", "ArxivClient", "ArxivError", "ArxivPaper", "EmptyPageError", "HTML_URL", "MIN_INTERVAL",
+__all__ = ["API_URL", "ArxivClient", "ArxivError", "ArxivPaper", "EmptyPageError", "HTML_URL", "MIN_INTERVAL", "OAI_URL",
            "USER_AGENT", "category_query", "paper_from_entry", "parse_feed", "split_arxiv_id"]

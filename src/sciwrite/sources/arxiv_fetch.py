@@ -145,9 +145,21 @@ def _handle(paper: ArxivPaper, client: ArxivClient, folder: Path, log: _PapersLo
             tmp = target.with_suffix(".part")
             tmp.write_text(html, encoding="utf-8")
             tmp.replace(target)  # a page is there whole or not at all
-            status, reason = FETCHED, ""
+            status, reason = FETCHED, _fill_licence(paper, client)
     log.write(paper, status, reason, html_path, replaces)
     return status
+
+
+def _fill_licence(paper: ArxivPaper, client: ArxivClient) -> str:
+    """Give a fetched paper whose feed entry named no licence the one its OAI-PMH record names; returns a reason
+    to record when that fails (the paper then counts as unknown: kept out of a published split)."""
+    if paper.licence:
+        return ""
+    try:
+        paper.licence = client.licence(paper.arxiv_id)
+    except ArxivError as err:
+        return f"licence unknown: {err}"
+    return "" if paper.licence else "licence unknown: the OAI-PMH record names none"
 
 
 def fetch_arxiv(categories: Sequence[str], since: date, out: str | Path, *, until: date | None = None,
