@@ -77,6 +77,11 @@ class Benchmark:
     builds: tuple[Any, ...] = ()  # `sciwrite build` commands (`sciwrite.core.commands.BuildCommand`)
     paper_tables: tuple[Any, ...] = ()  # the paper's numbered tables (`sciwrite.core.paper_tables.PaperTable`)
     human_study: Any = None  # the paper's human study (`sciwrite.human_eval.study.HumanStudy`)
+    #: the headline metrics as Hub tasks (`sciwrite.core.eval_results.HubTask`), the (config, split)s they are
+    #: defined on, and the benchmark's Hub dataset repo (`hub_repo()`): ``eval.yaml`` and ``.eval_results``
+    hub_tasks: tuple[Any, ...] = ()
+    hub_configs: tuple[tuple[str, str], ...] = ()
+    hub_repo: Callable[[], str] | None = None
 
     @property
     def metrics(self) -> tuple[str, ...]:

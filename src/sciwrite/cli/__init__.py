@@ -19,7 +19,7 @@ from sciwrite.cli.leaderboard import add_leaderboard_commands
 from sciwrite.cli.meta_eval import add_meta_eval_commands
 from sciwrite.cli.models import add_models_command
 from sciwrite.cli.paper_table import add_paper_table_command
-from sciwrite.cli.push import add_push_command
+from sciwrite.cli.push import add_push_command, normalise_push_argv
 from sciwrite.cli.quickstart import add_quickstart_command
 from sciwrite.cli.verify_references import add_verify_references_command
 
@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = normalise_push_argv(list(sys.argv[1:] if argv is None else argv))
     args = parse_args(build_parser(), argv)
     level = logging.INFO if args.verbose else logging.WARNING
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")

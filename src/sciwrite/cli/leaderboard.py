@@ -8,6 +8,7 @@ import argparse
 from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.leaderboard.app import launch
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
+from sciwrite.leaderboard.hub_results import import_hub_results
 from sciwrite.leaderboard.mirror import mirror_from_env
 from sciwrite.leaderboard.runs import import_evaluation, import_quickstart
 from sciwrite.leaderboard.service import BoardSettings, open_board
@@ -45,6 +46,19 @@ def cmd_worker(args: argparse.Namespace) -> None:
 
 def cmd_import(args: argparse.Namespace) -> None:
     board = open_board(args.store, mirror=mirror_from_env())
+    if args.hub_eval_results:
+        benches = [BENCHMARKS[args.benchmark]] if args.benchmark else list(BENCHMARKS.values())
+        for repo in args.hub_eval_results:
+            for bench in benches:
+                report = import_hub_results(board.store, bench, repo, dataset_ids=args.dataset_id or ())
+                for submission in report.added:
+                    print(f"added (self-reported): {bench.name} {submission.split} {submission.system}")
+                for submission in report.existing:
+                    print(f"already there: {bench.name} {submission.split} {submission.system}")
+                if not report.added and not report.existing:
+                    print(f"{repo}: no {bench.title} results ({len(report.skipped)} entries for other tasks)")
+        board.sync_mirror()
+        return
     if args.quickstart:
         results = import_quickstart(board.store, args.quickstart)
     else:
@@ -92,9 +106,15 @@ def add_leaderboard_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--once", action="store_true", help="stop when the queue is empty")
     _worker_options(p)
     p.set_defaults(func=cmd_worker)
-    p = commands.add_parser("import", help="put runs scored with `sciwrite evaluate` on the board (no rescoring)")
+    p = commands.add_parser("import", help="put runs scored with `sciwrite evaluate` on the board (no rescoring), or a "
+                                           "model's self-reported Hub results")
     p.add_argument("--store", help="SQLite results store (default: as for serve)")
     p.add_argument("--quickstart", help="a quick-start output folder: import every run it scored")
     p.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark of the evaluation folders")
     p.add_argument("evaluation", nargs="*", help="folders holding summary.json and per_paper.jsonl")
+    p.add_argument("--hub-eval-results", nargs="+", metavar="MODEL_REPO",
+                   help="model repos (Hub ids or local folders) whose .eval_results/*.yaml to show, marked "
+                        "self-reported (no per-paper rows: no intervals, no drill-down)")
+    p.add_argument("--dataset-id", action="append", help="with --hub-eval-results: also accept entries for this "
+                                                         "dataset repo (a copy of the benchmark); repeatable")
     p.set_defaults(func=cmd_import)

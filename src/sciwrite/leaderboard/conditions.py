@@ -34,10 +34,14 @@ class Condition:
 
     profile: str
     judge: str | None
+    self_reported: bool = False  # scores read from a model repo's .eval_results, not scored by this board
 
     @property
     def label(self) -> str:
-        """What the page shows: ``paper · judge gpt-5.5``, ``lite · no judge``, ``lite · judge unknown``."""
+        """What the page shows: ``paper · judge gpt-5.5``, ``lite · no judge``, ``lite · judge unknown``, and
+        ``self-reported on the Hub · ...`` for scores the board did not compute."""
+        if self.self_reported:
+            return f"self-reported on the Hub (.eval_results) \u00b7 {self.profile or 'profile unknown'}"
         profile = self.profile or "profile unknown"
         if self.judge is None:
             return f"{profile} \u00b7 judge unknown"
@@ -45,7 +49,10 @@ class Condition:
 
     @property
     def tier(self) -> int:
-        """0 for the paper profile, 1 for another named profile, 2 when the profile is unknown."""
+        """0 for the paper profile, 1 for another named profile, 2 when the profile is unknown, 3 for self-reported
+        scores (listed after everything the board scored itself)."""
+        if self.self_reported:
+            return 3
         return 0 if self.profile == PAPER_PROFILE else 1 if self.profile else 2
 
 
@@ -54,6 +61,8 @@ def summary_condition(summary: Mapping[str, Any], profile: str = "") -> Conditio
     the judge is unknown and the profile is `profile` (the submission's) or the summary's ``profile`` field."""
     block = summary.get("provenance")
     fallback = str(profile or summary.get("profile") or "")
+    if summary.get("self_reported"):
+        return Condition(fallback, None, self_reported=True)
     if not isinstance(block, Mapping):
         return Condition(fallback, None)
     judge = block.get("judge")
@@ -64,8 +73,8 @@ def summary_condition(summary: Mapping[str, Any], profile: str = "") -> Conditio
 
 
 def row_condition(row: Mapping[str, Any]) -> Condition:
-    """The condition of a `leaderboard_rows` row (its ``profile`` and ``judge_model``)."""
-    return Condition(str(row.get("profile") or ""), row.get("judge_model"))
+    """The condition of a `leaderboard_rows` row (its ``profile``, ``judge_model`` and ``self_reported``)."""
+    return Condition(str(row.get("profile") or ""), row.get("judge_model"), bool(row.get("self_reported")))
 
 
 def condition_order(rows: Sequence[Mapping[str, Any]]) -> list[Condition]:

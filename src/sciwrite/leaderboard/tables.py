@@ -100,6 +100,7 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
         row: dict[str, Any] = {f: getattr(submission, f) for f in _INFO_FIELDS}
         condition = summary_condition(summary, submission.profile)
         row["profile"], row["judge_model"], row["condition"] = condition.profile, condition.judge, condition.label
+        row["self_reported"] = condition.self_reported
         row["judge"] = judge_text(summary)
         row["schema_version"] = schema_version_of(summary)
         row["n_papers"] = summary.get("n_papers")

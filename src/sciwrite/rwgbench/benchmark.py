@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.rwgbench.data.build_commands import BUILD_COMMANDS
-from sciwrite.rwgbench.data.configs import CONFIGS, default_data_dir
+from sciwrite.rwgbench.data.configs import CONFIGS, default_data_dir, hub_repo_id
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.generation import plan
 from sciwrite.rwgbench.generation.methods import METHODS
+from sciwrite.rwgbench.hub_tasks import HUB_CONFIGS, HUB_TASKS
 from sciwrite.rwgbench.human_eval import RWGBENCH_STUDY
 from sciwrite.rwgbench.metrics import sensitivity
 from sciwrite.rwgbench.metrics.drilldown import citation_view, drilldown_papers
@@ -65,4 +66,7 @@ RWGBENCH = Benchmark(
     builds=BUILD_COMMANDS,
     paper_tables=PAPER_TABLES,
     human_study=RWGBENCH_STUDY,
+    hub_tasks=HUB_TASKS,
+    hub_configs=HUB_CONFIGS,
+    hub_repo=hub_repo_id,
 )

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.sciig.data.build_command import BUILD_COMMANDS
-from sciwrite.sciig.data.configs import ALL_CONFIGS, SCIIG_CONFIGS, default_sciig_dir
+from sciwrite.sciig.data.configs import ALL_CONFIGS, SCIIG_CONFIGS, default_sciig_dir, sciig_repo_id
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation import plan
 from sciwrite.sciig.generation.prompts import LEVELS
+from sciwrite.sciig.hub_tasks import HUB_CONFIGS, HUB_TASKS
 from sciwrite.sciig.human_eval import SCIIG_STUDY
 from sciwrite.sciig.metrics import sensitivity
 from sciwrite.sciig.metrics.citations import BOARD_GROUPS, board_values
@@ -58,4 +59,7 @@ SCIIG = Benchmark(
     builds=BUILD_COMMANDS,
     paper_tables=PAPER_TABLES,
     human_study=SCIIG_STUDY,
+    hub_tasks=HUB_TASKS,
+    hub_configs=HUB_CONFIGS,
+    hub_repo=sciig_repo_id,
 )

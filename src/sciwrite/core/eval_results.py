@@ -1,0 +1,181 @@
+"""A scored run as the Hub's own evaluation results: ``.eval_results/<benchmark>[-<variant>].yaml`` on a model repo,
+in the format `huggingface_hub` ships (`EvalResultEntry`, `eval_result_entries_to_yaml`,
+`parse_eval_result_entries`), so the scores show on the model page and on the benchmark's Hub leaderboard.
+
+One entry per headline metric of the benchmark's paper table (`HubTask`, declared by each benchmark as
+`Benchmark.hub_tasks`), on the paper's scale, with the benchmark's dataset repo, the dataset revision when the run
+knows it, the date the run finished, a source URL and notes naming the profile, model, method and retriever. The
+format keeps one setting per file, so a run's file name carries its variant (method, retriever, profile).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from sciwrite.core.jsonl import read_json_lines
+
+RESULTS_DIR = ".eval_results"
+SOURCE_NAME = "sciwrite"
+
+
+@dataclass(frozen=True)
+class HubTask:
+    """One headline metric as a Hub task: the summary's `key`, the stable `task_id` the card lists, whether higher
+    is better, and its scale as the paper prints it."""
+
+    key: str
+    task_id: str
+    description: str
+    higher_is_better: bool = True
+    scale: str = "0-1"
+
+
+def _slug(text: Any) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+
+
+def variant(summary: Mapping[str, Any]) -> str:
+    """The run's setting as a file-name part: method, retriever (``oracle`` for Oracle runs), prompt level and
+    profile, those the summary records ("" when it records none)."""
+    run = summary.get("run") or {}
+    retriever = "oracle" if run.get("oracle") else run.get("retriever")
+    parts = [run.get("method"), retriever, summary.get("level")]
+    profile = (summary.get("provenance") or {}).get("profile") or summary.get("profile")
+    if profile and profile != "paper":
+        parts.append(profile)
+    return "-".join(_slug(p) for p in parts if p)
+
+
+def results_filename(benchmark: str, summary: Mapping[str, Any]) -> str:
+    """``.eval_results/<benchmark>.yaml``, or ``<benchmark>-<variant>.yaml`` for a run that records its setting."""
+    name = variant(summary)
+    return f"{RESULTS_DIR}/{benchmark}{'-' + name if name else ''}.yaml"
+
+
+def run_notes(summary: Mapping[str, Any]) -> str:
+    """What the format asks to be said in ``notes``: the setting the numbers were produced under."""
+    run = summary.get("run") or {}
+    provenance = summary.get("provenance") or {}
+    dataset = provenance.get("dataset") or {}
+    coverage = summary.get("coverage") or {}
+    judge = (provenance.get("judge") or {}).get("model") if isinstance(provenance.get("judge"), Mapping) else None
+    fields = [("scored with", f"sciwrite {provenance.get('sciwrite_version', '')}".strip()),
+              ("profile", provenance.get("profile") or summary.get("profile")), ("model", run.get("model")),
+              ("method", run.get("method")), ("retriever", "oracle" if run.get("oracle") else run.get("retriever")),
+              ("prompt level", summary.get("level")), ("judge", judge or "none"),
+              ("split", dataset.get("config") or summary.get("split") or summary.get("dataset")),
+              ("papers", f"{coverage.get('n_scored', summary.get('n_papers'))}/{coverage.get('n_split', '?')}"
+               if coverage else summary.get("n_papers")),
+              ("dataset fingerprint", dataset.get("fingerprint"))]
+    return "; ".join(f"{name}: {value}" for name, value in fields if value not in (None, ""))
+
+
+def with_run_fields(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """The summary with its ``run`` (model, method, retriever, oracle, level), read from the first line of its
+    predictions file when the summary has none (SciIG's) and the file is at hand."""
+    summary = dict(summary)
+    if summary.get("run") or not summary.get("predictions"):
+        return summary
+    path = Path(summary["predictions"])
+    if path.is_file():
+        first = next(iter(read_json_lines(path)), {})
+        summary["run"] = {k: first[k] for k in ("model", "method", "retriever", "oracle") if first.get(k) is not None}
+    return summary
+
+
+def task_id(config: str, task: HubTask) -> str:
+    """The Hub task id of `task` on `config`: ``<config>_<task id>`` (``test_citation_precision``,
+    ``naacl_2025_rouge_l``), so that the offline sample's scores never read as the test set's."""
+    return f"{config}_{task.task_id}"
+
+
+def result_entries(summary: Mapping[str, Any], tasks: Sequence[HubTask], dataset_id: str, *,
+                   source_url: str | None = None) -> list[Any]:
+    """One `EvalResultEntry` per task the summary holds a value for (a metric not computed is left out)."""
+    from huggingface_hub import EvalResultEntry
+
+    provenance = summary.get("provenance") or {}
+    finished = provenance.get("finished") or provenance.get("started")
+    revision = (provenance.get("dataset") or {}).get("revision")
+    config = (provenance.get("dataset") or {}).get("config") or summary.get("dataset") or summary.get("split")
+    notes = run_notes(summary)
+    entries = []
+    for task in tasks:
+        value = summary.get(task.key)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue
+        entries.append(EvalResultEntry(dataset_id=dataset_id, task_id=task_id(config, task), value=round(float(value), 4),
+                                       dataset_revision=revision, date=str(finished)[:10] if finished else None,
+                                       source_url=source_url, source_name=SOURCE_NAME if source_url else None,
+                                       notes=notes))  # the format refuses a source name without its URL
+    if not entries:
+        raise ValueError(f"the summary of {summary.get('system')!r} holds none of the benchmark's headline metrics "
+                         f"({', '.join(t.key for t in tasks)})")
+    return entries
+
+
+def entries_yaml(entries: Sequence[Any]) -> str:
+    """The YAML text of one ``.eval_results`` file."""
+    from huggingface_hub import eval_result_entries_to_yaml
+
+    return yaml.safe_dump(eval_result_entries_to_yaml(list(entries)), sort_keys=False, allow_unicode=True)
+
+
+def write_results_files(files: Mapping[str, Sequence[Any]], out: str | Path) -> list[Path]:
+    """Write each ``.eval_results/...yaml`` under `out` (a dry run: what a pull request would add)."""
+    written = []
+    for name, entries in files.items():
+        path = Path(out) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(entries_yaml(entries), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def push_results_files(files: Mapping[str, Sequence[Any]], model_repo: str, *, create_pr: bool = True,
+                       token: str | None = None, api: Any = None) -> str:
+    """One commit adding the files to the model repo, as a pull request by default (how evaluation results reach
+    a model someone else owns); returns the commit's or the PR's URL."""
+    from huggingface_hub import CommitOperationAdd, HfApi
+
+    api = api or HfApi(token=token)
+    operations = [CommitOperationAdd(path_in_repo=name, path_or_fileobj=entries_yaml(entries).encode("utf-8"))
+                  for name, entries in files.items()]
+    info = api.create_commit(repo_id=model_repo, repo_type="model", operations=operations, create_pr=create_pr,
+                             commit_message=f"Add sciwrite evaluation results ({', '.join(files)})",
+                             commit_description="Scores computed with sciwrite (`sciwrite push results`).")
+    return str(getattr(info, "pr_url", None) or getattr(info, "commit_url", "") or info)
+
+
+def read_results_files(source: str | Path, *, token: str | None = None, api: Any = None
+                       ) -> dict[str, list[Any]]:
+    """Every ``.eval_results/*.yaml`` of a model repo (a local folder, or a Hub repo id), parsed with
+    `parse_eval_result_entries`: file name -> entries."""
+    from huggingface_hub import HfApi, hf_hub_download, parse_eval_result_entries
+
+    local = Path(source)
+    if local.is_dir():
+        paths = {f"{RESULTS_DIR}/{p.name}": p for p in sorted((local / RESULTS_DIR).glob("*.yaml"))}
+    else:
+        api = api or HfApi(token=token)
+        names = [n for n in api.list_repo_files(str(source), repo_type="model")
+                 if n.startswith(f"{RESULTS_DIR}/") and n.endswith((".yaml", ".yml"))]
+        paths = {n: Path(hf_hub_download(str(source), n, repo_type="model", token=token)) for n in names}
+    found = {}
+    for name, path in paths.items():
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        if not isinstance(data, list):
+            raise ValueError(f"{source}: {name} is not a list of results (the .eval_results format)")
+        found[name] = parse_eval_result_entries(data)
+    return found
+
+
+__all__ = ["RESULTS_DIR", "SOURCE_NAME", "HubTask", "entries_yaml", "push_results_files", "read_results_files",
+           "result_entries", "results_filename", "run_notes", "task_id", "variant", "with_run_fields",
+           "write_results_files"]
