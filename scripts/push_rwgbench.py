@@ -1,6 +1,6 @@
 #!/usr/bin/env python
-"""Push a local RWGBench folder to the Hub: each config as parquet (`push_to_hub`), then the card and
-the dense indexes (``faiss/<config>/``) next to the data.
+"""Push a local RWGBench folder to the Hub: each config as parquet (`push_to_hub`), then the card, the
+``eval.yaml`` that declares the benchmark's Hub tasks and the dense indexes (``faiss/<config>/``) next to the data.
 
   HF_TOKEN=... python scripts/push_rwgbench.py --folder data/rwgbench --repo-id sciwrite/rwgbench
   python scripts/push_rwgbench.py --folder data/rwgbench --repo-id sciwrite/rwgbench --dry-run
@@ -33,6 +33,7 @@ def main() -> None:
     parser.add_argument("--folder", required=True, type=Path)
     parser.add_argument("--repo-id", required=True)
     parser.add_argument("--card", type=Path, default=REPO_ROOT / "datasets" / "rwgbench" / "README.md")
+    parser.add_argument("--eval-yaml", type=Path, default=REPO_ROOT / "datasets" / "rwgbench" / "eval.yaml")
     parser.add_argument("--private", action="store_true")
     parser.add_argument("--dry-run", action="store_true", help="validate and print what would be pushed")
     args = parser.parse_args()
@@ -48,6 +49,7 @@ def main() -> None:
     for index in indexes:
         print(f"dense index {index} -> {args.repo_id}:faiss/{index.name}/")
     print(f"card {args.card} -> {args.repo_id}:README.md")
+    print(f"benchmark tasks {args.eval_yaml} -> {args.repo_id}:eval.yaml")
     if args.dry_run:
         return
     from huggingface_hub import HfApi
@@ -56,6 +58,8 @@ def main() -> None:
     for index in indexes:
         api.upload_folder(repo_id=args.repo_id, repo_type="dataset", folder_path=str(index), path_in_repo=f"faiss/{index.name}")
     api.upload_file(repo_id=args.repo_id, repo_type="dataset", path_or_fileobj=str(args.card), path_in_repo="README.md")
+    api.upload_file(repo_id=args.repo_id, repo_type="dataset", path_or_fileobj=str(args.eval_yaml),
+                    path_in_repo="eval.yaml")
 
 
 if __name__ == "__main__":

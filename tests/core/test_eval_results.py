@@ -111,3 +111,42 @@ def test_other_benchmarks_entries_are_left_out(tmp_path):
 
     report = import_hub_results(ResultsStore(tmp_path / "s.sqlite"), get_benchmark("rwgbench"), tmp_path / "m")
     assert not report.added and report.skipped == [".eval_results/hle.yaml: cais/hle / default is not a RWGBench task"]
+
+
+@pytest.mark.parametrize("name", ["rwgbench", "sciig"])
+def test_eval_yaml_is_the_generated_one_and_names_every_task(name):
+    from sciwrite.core.eval_results import eval_yaml, task_id
+
+    bench = get_benchmark(name)
+    path = Path(__file__).resolve().parents[2] / "datasets" / name / "eval.yaml"
+    assert path.read_text() == eval_yaml(bench), "regenerate it: eval_yaml(bench) changed"
+    document = yaml.safe_load(path.read_text())
+    assert set(document) == {"name", "description", "evaluation_framework", "tasks"}
+    assert document["evaluation_framework"] == "sciwrite"
+    ids = [t["id"] for t in document["tasks"]]
+    assert len(ids) == len(set(ids)) == len(bench.hub_tasks) * len(bench.hub_configs)
+    assert {task_id(c, t) for c, _ in bench.hub_configs for t in bench.hub_tasks} == set(ids)
+    assert all({"id", "name", "description", "config", "split"} == set(t) for t in document["tasks"])
+    assert all(("Higher is better" in t["description"]) != ("Lower is better" in t["description"])
+               for t in document["tasks"])
+
+
+def test_push_sciig_script_dry_run(sciig_mini_folder, monkeypatch, capsys):
+    import runpy
+    import sys
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "push_sciig.py"
+    monkeypatch.setattr(sys, "argv", ["push_sciig.py", "--folder", str(sciig_mini_folder), "--repo-id", "me/sciig",
+                                      "--dry-run"])
+    runpy.run_path(str(script), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "sample/test: " in out and "sample/holdout: " in out
+    assert "datasets/sciig/eval.yaml -> me/sciig:eval.yaml" in out
+
+
+@pytest.mark.parametrize("name", ["rwgbench", "sciig"])
+def test_the_card_lists_every_task_and_never_claims_registration(name):
+    card = (Path(__file__).resolve().parents[2] / "datasets" / name / "README.md").read_text()
+    section = card.split("## Evaluation results on the Hub", 1)[1].split("\n## ", 1)[0]
+    assert all(f"| `{t.task_id}` |" in section for t in get_benchmark(name).hub_tasks)
+    assert "sciwrite is not on that list" in section and "is registered" not in section

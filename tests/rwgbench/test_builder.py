@@ -151,3 +151,4 @@ def test_push_script_dry_run(inputs: dict[str, Path], monkeypatch: pytest.Monkey
     out = capsys.readouterr().out
     assert "papers: 3 rows -> me/rwg (config 'papers', split 'train')" in out
     assert "test: 2 rows" in out and "corpus: 12 rows" in out
+    assert "datasets/rwgbench/eval.yaml -> me/rwg:eval.yaml" in out
