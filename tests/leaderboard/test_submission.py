@@ -267,3 +267,20 @@ def test_sizes_are_said_in_one_unit():
     assert mib(MAX_BYTES) == "20 MiB" and mib(21 * 2**20) == "21 MiB" and mib(2**20 + 1, round_up=True) == "1.01 MiB"
     too_big = check_predictions(b"x" * (MAX_BYTES + 5 * 2**20 // 100), "sciig", IDS, candidates=False).problems
     assert too_big == ["file: 20.05 MiB; the limit is 20 MiB"]
+
+
+def test_a_submission_whose_split_cannot_be_loaded_ends_failed_with_the_reason(tmp_path):
+    """The Hub unreachable (here: a source folder that is gone): the board still accepts and keeps the submission,
+    FAILED, saying why; the next submission tries the split again."""
+    from sciwrite.leaderboard.store import FAILED
+
+    board = Leaderboard(ResultsStore(tmp_path / "lb.sqlite"),
+                        BoardSettings(sources={"rwgbench": str(tmp_path / "gone")}))
+    line = json.dumps({"paper_id": "p1", "text": "A [1].", "candidates": ["d1"]}) + "\n"
+    outcome = board.submit(SubmissionForm("rwgbench", "Sys", "ann"), line.encode())
+    assert outcome.problems == [] and outcome.submission.status == FAILED
+    stored = board.store.get(outcome.submission.id)
+    assert stored.status == FAILED and "split of rwgbench could not be loaded" in stored.error
+    assert str(tmp_path / "gone") in stored.error and board.store.predictions(stored.id) == line
+    again = board.submit(SubmissionForm("rwgbench", "Sys 2", "ann"), (line + line.replace("p1", "p2")).encode())
+    assert again.submission.status == FAILED and "rwgbench" not in board._split_ids

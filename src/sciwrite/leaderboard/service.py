@@ -4,6 +4,7 @@ mirror and the worker. The Gradio app (`sciwrite.leaderboard.app`) and the comma
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import logging
 import os
@@ -19,9 +20,9 @@ from sciwrite.core.predictions import prediction_file
 from sciwrite.leaderboard.drilldown import BenchmarkPapers
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.mirror import HubMirror
-from sciwrite.leaderboard.store import DuplicateSubmissionError, RateLimitedError, ResultsStore, Submission
+from sciwrite.leaderboard.store import FAILED, DuplicateSubmissionError, RateLimitedError, ResultsStore, Submission
 from sciwrite.leaderboard.submission import HUB_ID, MAX_BYTES, SubmissionForm, check_predictions, form_problems, mib
-from sciwrite.leaderboard.worker import Worker
+from sciwrite.leaderboard.worker import MAX_ERROR_CHARS, Worker
 
 logger = logging.getLogger(__name__)
 
@@ -99,6 +100,28 @@ class Leaderboard:
 
     # -- submitting ---------------------------------------------------------------------------------------------
 
+    def _unscorable(self, form: SubmissionForm, content: bytes, client: str, hub_id: str | None, now: float | None,
+                    err: Exception) -> SubmitOutcome:
+        """A submission whose split cannot be loaded: kept, FAILED, with the reason the page shows (an admin can
+        requeue it once the split loads again; the split is tried afresh at each submission)."""
+        text = content.decode("utf-8", "replace")
+        reason = (f"the {self.split_of(form.benchmark)!r} split of {form.benchmark} could not be loaded, so the "
+                  f"predictions were neither checked nor scored: {type(err).__name__}: {err}")
+        try:
+            submission = self.store.add_submission(
+                benchmark=form.benchmark, split=self.split_of(form.benchmark), system=form.system,
+                submitter=form.submitter, model=form.model, method=form.method, retriever=form.retriever,
+                weights=form.weights, url=form.url, client=client, source=hub_id or "upload", predictions_jsonl=text,
+                sha256=hashlib.sha256(content).hexdigest(), n_predictions=sum(1 for line in text.splitlines()
+                                                                              if line.strip()),
+                status=FAILED, error=reason[:MAX_ERROR_CHARS], now=now,
+                rate_limit=(self.settings.rate_limit, self.settings.rate_window_s))
+        except (DuplicateSubmissionError, RateLimitedError) as dup:
+            return SubmitOutcome(None, [str(dup)])
+        logger.warning("submission %s FAILED: %s", submission.id, reason)
+        self.sync_mirror()
+        return SubmitOutcome(submission, [])
+
     def submit(self, form: SubmissionForm, content: bytes | None = None, hub_id: str | None = None,
                now: float | None = None, *, hub_user: str | None = None, address: str | None = None) -> SubmitOutcome:
         """Check and queue a submission given as file `content` or as the Hub id of a run pushed with
@@ -130,7 +153,10 @@ class Leaderboard:
                                             f"the limit is {mib(self.settings.max_bytes)}"])
             content = path.read_bytes()
         assert content is not None
-        ids, excluded = self.split_ids(form.benchmark)
+        try:
+            ids, excluded = self.split_ids(form.benchmark)
+        except Exception as err:  # the split is on an unreachable Hub, or its folder is gone: keep it, FAILED
+            return self._unscorable(form, content, client, hub_id, now, err)
         checked = check_predictions(content, form.benchmark, ids, excluded=excluded, max_bytes=self.settings.max_bytes,
                                     candidates="candidates" in get_benchmark(form.benchmark).prediction_fields)
         if checked.problems:
