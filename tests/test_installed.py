@@ -10,6 +10,7 @@ minutes a full dependency install takes (``scripts/bench/space_install.py`` time
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -38,9 +39,13 @@ def _venv_with_sciwrite(tmp: Path, package: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    """A wheel built from a copy of the checkout (a build in the checkout would leave, and later reuse, build/)."""
+    source = tmp_path_factory.mktemp("source") / "sciwrite"
+    shutil.copytree(REPO, source, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "outputs", ".cache"))
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(out),
-                    str(REPO)], check=True, env={**os.environ, "PIP_NO_INDEX": "1"})
+                    str(source)], check=True, env={**os.environ, "PIP_NO_INDEX": "1"})
     [built] = out.glob("sciwrite-*.whl")
     return built
 

@@ -59,6 +59,7 @@ def test_the_round_trip_from_a_run_to_a_self_reported_board_row(scored, tmp_path
     assert row["self_reported"] and row["condition"].startswith("self-reported on the Hub (.eval_results)")
     assert row["recall"] == entry.value and row["recall_low"] is None  # no per-paper rows: no interval
     assert ResultsStore(store).paper_rows(row["id"]) == []
+    assert (row["model"], row["method"], row["retriever"]) == ("openai:gpt-5.5", "RAG", "oracle")  # from the notes
     # importing the same file again adds nothing
     assert main(["leaderboard", "import", "--store", str(store), "--benchmark", "rwgbench",
                  "--hub-eval-results", str(model_dir)]) == 0

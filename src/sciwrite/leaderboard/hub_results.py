@@ -34,9 +34,10 @@ class HubImport:
     skipped: list[str] = field(default_factory=list)
 
 
-def _profile(notes: str | None) -> str:
-    match = re.search(r"\bprofile: (\w+)", notes or "")
-    return match.group(1) if match else ""
+def note_field(notes: str | None, name: str) -> str:
+    """One ``name: value`` field of the notes `sciwrite push results` writes ("" when absent)."""
+    match = re.search(rf"(?:^|; ){re.escape(name)}: ([^;]+)", notes or "")
+    return match.group(1).strip() if match else ""
 
 
 def import_hub_results(store: ResultsStore, bench: Benchmark, source: str | Path, *,
@@ -59,7 +60,7 @@ def import_hub_results(store: ResultsStore, bench: Benchmark, source: str | Path
             notes = next((e.notes for e in found if e.notes), "")
             variant = Path(name).stem
             summary = {"system": f"{model} ({variant})", "self_reported": True, "source": SOURCE,
-                       "model_repo": str(source), "file": name, "notes": notes, "profile": _profile(notes),
+                       "model_repo": str(source), "file": name, "notes": notes, "profile": note_field(notes, "profile"),
                        "date": next((e.date for e in found if e.date), None), **values}
             digest = hashlib.sha256(json.dumps([str(source), name, config, sorted(values.items())],
                                                default=str).encode()).hexdigest()
@@ -71,8 +72,9 @@ def import_hub_results(store: ResultsStore, bench: Benchmark, source: str | Path
             report.added.append(store.add_submission(
                 benchmark=bench.name, split=config, system=summary["system"], submitter=f"{model} (self-reported)",
                 predictions_jsonl="", sha256=digest, n_predictions=0, status=FINISHED, summary=summary, rows=[],
-                profile=summary["profile"], source=SOURCE, model=model, url=url))
+                profile=summary["profile"], source=SOURCE, model=note_field(notes, "model") or model,
+                method=note_field(notes, "method"), retriever=note_field(notes, "retriever"), url=url))
     return report
 
 
-__all__ = ["SOURCE", "HubImport", "import_hub_results"]
+__all__ = ["SOURCE", "HubImport", "import_hub_results", "note_field"]
