@@ -196,6 +196,13 @@ def test_a_licence_the_feed_does_not_give_is_asked_of_oai_pmh(tmp_path: Path):
     assert states["2607.00003"]["reason"] == "licence unknown: the OAI-PMH record names none"
     assert {p.arxiv_id: p.licence_name for p, _ in fetched_papers(tmp_path)} == {
         "2607.00001": "cc-by-4.0", "2607.00002": "cc-by-sa-4.0", "2607.00003": "unknown"}
+    # the record names it later: a rerun asks again for that paper only, and fetches no page
+    with ArxivServer([named, from_oai, {**nowhere, "oai_licence": CC_BY}], pages(named, from_oai, nowhere)) as server:
+        again = fetch_arxiv(["cs.CL"], date(2026, 7, 1), tmp_path, client=client(server), show_progress=False)
+        assert [r["query"]["identifier"] for r in server.requests if r["path"] == "/oai"] == ["oai:arXiv.org:2607.00003"]
+        assert server.html_requests() == []
+    assert again.counts["licence-asked-again"] == 1
+    assert {p.arxiv_id: p.licence_name for p, _ in fetched_papers(tmp_path)}["2607.00003"] == "cc-by-4.0"
 
 
 def test_an_oai_pmh_error_is_raised_with_its_code(tmp_path: Path):

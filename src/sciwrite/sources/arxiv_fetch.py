@@ -10,7 +10,8 @@ The folder holds
   rate (papers a minute).
 
 A rerun asks the API again (new papers and new versions appear), skips each paper already handled at the same
-version, fetches the new version of a paper that has one (``replaces_version``), and retries the failures.
+version, fetches the new version of a paper that has one (``replaces_version``), retries the failures, and asks
+OAI-PMH again for the licence of a fetched paper whose licence is still unknown.
 """
 
 from __future__ import annotations
@@ -55,14 +56,16 @@ class FetchSummary:
     """What one `fetch_arxiv` run did."""
 
     out: Path
-    counts: Counter = field(default_factory=Counter)  # status -> papers handled this run ("already" for skips)
+    #: status -> papers handled this run; also "already" (skipped), "new-version" (of those handled, how many were a
+    #: new version) and "licence-asked-again"
+    counts: Counter = field(default_factory=Counter)
     stopped: str | None = None  # why the search stopped before the end (an empty page), if it did
     seconds: float = 0.0
     n_requests: int = 0
 
     @property
     def papers_per_minute(self) -> float:
-        handled = sum(n for status, n in self.counts.items() if status != "already")
+        handled = sum(self.counts[status] for status in (*DONE, FAILED))  # not "already", "new-version", ...
         return round(60 * handled / self.seconds, 2) if self.seconds else 0.0
 
 
@@ -181,6 +184,11 @@ def fetch_arxiv(categories: Sequence[str], since: date, out: str | Path, *, unti
             previous = states.get(paper.arxiv_id)
             if previous and previous["version"] == paper.version and previous["status"] in DONE:
                 summary.counts["already"] += 1
+                if previous["status"] == FETCHED and not previous["metadata"].get("licence") and not paper.licence:
+                    # fetched before, its licence unknown: ask OAI-PMH again (the page stays as it is)
+                    reason = _fill_licence(paper, client)
+                    log.write(paper, FETCHED, reason, previous["html"])
+                    summary.counts["licence-asked-again"] += 1
             else:
                 status = _handle(paper, client, folder, log, since, until, previous)
                 summary.counts[status] += 1
