@@ -840,11 +840,14 @@ def parse_arxiv_introduction(html: str | bytes, paper_id: str) -> ParsedIntroduc
                               n_citations=resolver.n_citations, unresolved=resolver.unresolved)
 
 
-def parse_arxiv_html_file(path: str | Path, title_in_text: TitleInText | None = None) -> ParsedArxivPaper:
-    """Parse a saved LaTeXML page; the paper id is the file stem ('2004.14974.html' -> '2004.14974')."""
+def parse_arxiv_html_file(path: str | Path, title_in_text: TitleInText | None = None,
+                          paper_id: str | None = None) -> ParsedArxivPaper:
+    """Parse a saved LaTeXML page; the paper id is `paper_id`, else the file stem ('2004.14974.html' ->
+    '2004.14974')."""
     path = Path(path)
+    paper_id = paper_id or path.stem
     try:
         html = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
-        raise LatexmlParseError(f"cannot read {path}: {exc}", path.stem) from exc
-    return parse_arxiv_html(html, path.stem, title_in_text)
+        raise LatexmlParseError(f"cannot read {path}: {exc}", paper_id) from exc
+    return parse_arxiv_html(html, paper_id, title_in_text)

@@ -29,7 +29,7 @@ from tqdm.auto import tqdm
 
 from sciwrite.core.datasets import write_json
 from sciwrite.core.schema import ARXIV_PROVENANCE
-from sciwrite.rwgbench.data.builder import PapersReport, paper_candidate, statistics, write_unresolved
+from sciwrite.rwgbench.data.builder import PapersReport, paper_candidate, parse_pages, statistics, write_unresolved
 from sciwrite.rwgbench.data.configs import card_configs_yaml, write_dataset_folder
 from sciwrite.rwgbench.data.corpus import CorpusTitleIndex, arxiv_doc_id
 from sciwrite.rwgbench.data.loading import load_rwgbench
@@ -38,7 +38,6 @@ from sciwrite.rwgbench.data.selection import RULES, read_accepted_titles, select
 from sciwrite.sources.arxiv import ArxivClient, ArxivPaper
 from sciwrite.sources.arxiv_cited import LOOKUPS_FILE, CitedLookups
 from sciwrite.sources.arxiv_fetch import MANIFEST_FILE, fetched_papers, read_manifest
-from sciwrite.sources.latexml import LatexmlParseError, MissingRelatedWorkError, parse_arxiv_html
 from sciwrite.sources.licences import LicenceRule
 from sciwrite.sources.titles import normalize_title
 
@@ -52,24 +51,6 @@ def corpus_row(paper: dict[str, Any]) -> dict[str, Any]:
     return {"doc_id": arxiv_doc_id(paper["arxiv_id"]), "title": paper["title"], "abstract": paper["abstract"],
             "authors": list(paper["authors"]), "year": int(paper["published"][:4]) if paper["published"] else None,
             "source": "arxiv"}
-
-
-def _parse(papers: list[tuple[ArxivPaper, Path]], index: CorpusTitleIndex, report: PapersReport,
-           show_progress: bool) -> list[tuple[ArxivPaper, Any]]:
-    parsed = []
-    for paper, path in tqdm(papers, desc="parsing arXiv pages", disable=not show_progress):
-        try:
-            page = parse_arxiv_html(path.read_text(encoding="utf-8", errors="replace"), paper.arxiv_id,
-                                    index.title_in_text)
-        except MissingRelatedWorkError:
-            report.skip("no-related-work", paper.arxiv_id)
-            continue
-        except (LatexmlParseError, OSError) as err:
-            logger.warning("skipping %s: %s", path, err)
-            report.skip("unparseable", paper.arxiv_id)
-            continue
-        parsed.append((paper, page))
-    return parsed
 
 
 def missing_cited(parsed: Iterable[tuple[ArxivPaper, Any]], known: set[str], index: CorpusTitleIndex,
@@ -106,7 +87,9 @@ def build_rwgbench_from_arxiv(arxiv_dir: str | Path, corpus_source: str | Path, 
     corpus = load_rwgbench(corpus_config, source=corpus_source)  # a Dataset: 1.09M rows stay in Arrow
     index = CorpusTitleIndex(corpus)
     report = PapersReport(n_pages=len(fetched))
-    parsed = _parse(fetched, index, report, show_progress)
+    by_id = {paper.arxiv_id: paper for paper, _ in fetched}
+    parsed = [(by_id[page.paper_id], page) for page in
+              parse_pages(((paper.arxiv_id, path) for paper, path in fetched), index, report, show_progress)]
     lookups = CitedLookups(arxiv_dir / LOOKUPS_FILE, (client or ArxivClient()) if lookup_missing else None)
     known = set(corpus["doc_id"])
     added = missing_cited(parsed, known, index, lookups, show_progress) if lookup_missing else []

@@ -117,32 +117,40 @@ def paper_candidate(parsed: ParsedArxivPaper, index: CorpusTitleIndex, report: P
     }
 
 
-def build_paper_candidates(html_paths: Iterable[Path], index: CorpusTitleIndex,
-                           show_progress: bool = True) -> tuple[list[dict[str, Any]], PapersReport]:
-    """Parse every page; a page that cannot be parsed or has no related-work section is skipped and counted.
+def parse_pages(pages: Iterable[tuple[str, Path]], index: CorpusTitleIndex, report: PapersReport,
+                show_progress: bool = True) -> list[ParsedArxivPaper]:
+    """Parse each (paper id, page path); a page that cannot be parsed or has no related-work section is skipped
+    and counted in `report`.
 
     Bibliography entries without a parsable title get the corpus title found in their text, if any
     (`CorpusTitleIndex.title_in_text`), so that their citations resolve.
     """
+    parsed = []
+    for paper_id, path in tqdm(list(pages), desc="parsing arXiv HTML", disable=not show_progress):
+        try:
+            parsed.append(parse_arxiv_html_file(path, index.title_in_text, paper_id))
+        except MissingRelatedWorkError as err:
+            logger.info("%s", err)
+            report.skip("no-related-work", paper_id)
+        except (LatexmlParseError, OSError, UnicodeDecodeError) as err:
+            logger.warning("skipping %s: %s", path, err)
+            report.skip("unparseable", paper_id)
+    return parsed
+
+
+def build_paper_candidates(html_paths: Iterable[Path], index: CorpusTitleIndex,
+                           show_progress: bool = True) -> tuple[list[dict[str, Any]], PapersReport]:
+    """Parse every page (`parse_pages`, the paper id its file stem) and align it to the corpus; a page with no
+    citation in the corpus is skipped and counted too."""
     paths = list(html_paths)
     report = PapersReport(n_pages=len(paths))
     candidates = []
-    for path in tqdm(paths, desc="parsing arXiv HTML", disable=not show_progress):
-        try:
-            parsed = parse_arxiv_html_file(path, index.title_in_text)
-        except MissingRelatedWorkError as err:
-            logger.info("%s", err)
-            report.skip("no-related-work", path.stem)
-            continue
-        except (LatexmlParseError, OSError, UnicodeDecodeError) as err:
-            logger.warning("skipping %s: %s", path, err)
-            report.skip("unparseable", path.stem)
-            continue
+    for parsed in parse_pages(((path.stem, path) for path in paths), index, report, show_progress):
         candidate = paper_candidate(parsed, index, report)
         if candidate["citations"]:
             candidates.append(candidate)
         else:
-            report.skip("no-citation-in-corpus", path.stem)
+            report.skip("no-citation-in-corpus", parsed.paper_id)
     return candidates, report
 
 
