@@ -208,3 +208,20 @@ def test_a_licence_the_feed_does_not_give_is_asked_of_oai_pmh(tmp_path: Path):
 def test_an_oai_pmh_error_is_raised_with_its_code(tmp_path: Path):
     with ArxivServer([paper(1)]) as server, pytest.raises(ArxivError, match="idDoesNotExist: oai:arXiv.org:9999"):
         client(server).licence("9999.99999")
+
+
+def test_a_rate_exceeded_body_behind_a_200_is_retried(tmp_path: Path):
+    one = paper(1)
+    with ArxivServer([one], pages(one)) as server:
+        original, busy = server.handle, iter([True, True])
+        server.handle = lambda r: ((200, b"Rate exceeded.", {"Content-Type": "text/plain"})
+                                   if r["path"] == "/api/query" and next(busy, False) else original(r))
+        summary = fetch_arxiv(["cs.CL"], date(2026, 7, 1), tmp_path, client=client(server), show_progress=False)
+        assert [r["path"] for r in server.requests].count("/api/query") == 3
+    assert dict(summary.counts) == {"fetched": 1}
+    with ArxivServer([one]) as server:
+        server.handle = lambda r: (200, b"Rate exceeded.", {"Content-Type": "text/plain"})
+        stubborn = ArxivClient(server.api_url, server.html_url, min_interval=0.0, max_retries=2, backoff=0.01)
+        with pytest.raises(ArxivError, match="kept answering that it is busy: b'Rate exceeded.'"):
+            stubborn.page("cat:cs.CL", 0)
+        assert len(server.requests) == 3

@@ -59,6 +59,11 @@ class PoliteHttpClient:
     def on_response(self, headers: Mapping[str, str]) -> None:
         """Called with every successful response's headers (OpenAlex reports each request's cost there)."""
 
+    def says_busy(self, body: bytes) -> bool:
+        """Whether a 200's body is the service saying it is busy (arXiv's plain-text ``Rate exceeded.``): retried
+        with back-off like a 503."""
+        return False
+
     def fetch(self, url: str, shown: str | None = None, accept: str = "*/*") -> bytes | None:
         """The body of ``GET url``, or None when the service says there is no such thing (404). `shown` is the url as
         error messages print it (without credentials)."""
@@ -69,7 +74,14 @@ class PoliteHttpClient:
             try:
                 with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=self.timeout) as r:
                     self.on_response(r.headers)
-                    return r.read()
+                    body = r.read()
+                if not self.says_busy(body):
+                    return body
+                if attempt == self.max_retries:
+                    raise self.error_class(f"{self.name} request {shown} kept answering that it is busy: "
+                                           f"{body[:80]!r}")
+                logger.info("%s answered that it is busy (HTTP 200); retrying", self.name)
+                time.sleep(self.backoff * 2 ** attempt)
             except urllib.error.HTTPError as err:
                 if err.code == 404:
                     return None

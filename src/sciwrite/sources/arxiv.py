@@ -18,7 +18,6 @@ included (`MIN_INTERVAL`). What the API answers that an ideal API would not, and
 from __future__ import annotations
 
 import re
-import time
 import urllib.parse
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -177,15 +176,10 @@ class ArxivClient(PoliteHttpClient):
         if id_list:
             params["id_list"] = ",".join(id_list)
         url = f"{self.api_url}?{urllib.parse.urlencode(params)}"
-        for attempt in range(self.max_retries + 1):
-            body = self.fetch(url, accept="application/atom+xml")
-            if body is None:
-                raise ArxivError(f"arXiv API at {self.api_url} answered 404")
-            if body.strip() == b"Rate exceeded." and attempt < self.max_retries:  # sent with a 200 at times
-                time.sleep(self.backoff * 2 ** attempt)
-                continue
-            return parse_feed(body, f"arXiv API ({url})")
-        raise ArxivError(f"arXiv API kept answering 'Rate exceeded.' to {url}")
+        body = self.fetch(url, accept="application/atom+xml")
+        if body is None:
+            raise ArxivError(f"arXiv API at {self.api_url} answered 404")
+        return parse_feed(body, f"arXiv API ({url})")
 
     def search(self, query: str, limit: int | None = None) -> Iterator[ArxivPaper]:
         """Every paper the query finds (at most `limit`), `page_size` a request. An empty page before ``totalResults`` is
@@ -210,13 +204,8 @@ class ArxivClient(PoliteHttpClient):
                 yielded += 1
             start += len(papers)
 
-    def by_ids(self, ids: Sequence[str]) -> list[ArxivPaper]:
-        """The latest metadata of these papers (up to `page_size` a request)."""
-        found: list[ArxivPaper] = []
-        for i in range(0, len(ids), self.page_size):
-            chunk = list(ids[i:i + self.page_size])
-            found += self.page("", 0, len(chunk), id_list=chunk)[1]
-        return found
+    def says_busy(self, body: bytes) -> bool:
+        return body.strip() == b"Rate exceeded."  # arXiv sends it with a 200 at times
 
     def title_search(self, title: str, max_results: int = 3) -> list[ArxivPaper]:
         """Papers whose title matches `title` as a phrase (how a cited work missing from the corpus is looked up)."""
