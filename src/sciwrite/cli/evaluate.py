@@ -79,7 +79,7 @@ def print_contamination(summaries: list[dict], bench: Benchmark, out: Path) -> N
     """Beside the tables: each system's memorisation signal, and with ``--cutoff`` the before/after split, also
     written as ``<out>/cutoff.json``, ``cutoff.csv`` and the plot ``cutoff.png``; with several systems, the paired
     test across them (``cutoff_across_systems.csv``)."""
-    lines = [f"{s['system']}: {format_memorisation(s)}" for s in summaries if format_memorisation(s)]
+    lines = [line for line in map(format_memorisation, summaries) if line]
     if lines:
         print("\n" + "\n".join(lines))
     labels = {**{key: f"{group} {label}" for group, columns in bench.board_groups.items() for key, label in columns},

@@ -77,15 +77,22 @@ def summarize_memorisation(rows: Sequence[Mapping[str, Any]], n_resamples: int =
 
 
 def format_memorisation(summary: Mapping[str, Any]) -> str:
-    """One line for a system's report, beside its tables."""
+    """One line for a system's report, beside its tables (``"<system>: memorisation ..."``); "" without a signal."""
     m = summary.get("memorisation") or {}
     if not m.get("n_papers"):
         return ""
     low, high = m["interval"]
     interval = f" [{low:.3f}, {high:.3f}]" if low is not None else ""
-    return (f"memorisation ({m['n']}-grams of the prediction in the reference but in no input): mean "
+    return (f"{summary.get('system')}: memorisation ({m['n']}-grams of the prediction in the reference but in no input): mean "
             f"{m['mean']:.3f}{interval} over {m['n_papers']} papers, median {m['median']:.3f}, longest span "
             f"{m['max_span_words']} words, {m['papers_at_least_half']} papers at least half recalled")
 
 
-__all__ = ["KEYS", "N", "format_memorisation", "memorisation", "ngrams", "summarize_memorisation", "words"]
+def print_memorisation(summaries: Sequence[Mapping[str, Any]]) -> None:
+    """Each system's `format_memorisation` line, for those that have one."""
+    for summary in summaries:
+        if line := format_memorisation(summary):
+            print(line)
+
+
+__all__ = ["KEYS", "N", "format_memorisation", "print_memorisation", "memorisation", "ngrams", "summarize_memorisation", "words"]

@@ -13,7 +13,7 @@ from sciwrite.core.tables import format_table, plot_metric_bars, write_table
 from sciwrite.generation.extractive import ExtractiveRWGBench
 from sciwrite.generation.quickstart_run import QuickstartRun, say
 from sciwrite.generation.runner import run_generation
-from sciwrite.metrics.memorisation import format_memorisation
+from sciwrite.metrics.memorisation import print_memorisation
 from sciwrite.retrieval import BM25Retriever, DenseRetriever, evaluate_retrieval
 from sciwrite.rwgbench.data.configs import default_data_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
@@ -56,9 +56,7 @@ def run_rwgbench_quickstart(run: QuickstartRun) -> dict[str, Any]:
                                           show_progress=run.show_progress)
     print(f"\nRWGBench sample, {summaries[0]['n_papers']} papers, {run.writer} writer, profile {run.profile}:")
     print(format_table2(summaries))
-    for summary in summaries:
-        if format_memorisation(summary):
-            print(f"{summary['system']}: {format_memorisation(summary)}")
+    print_memorisation(summaries)
     for metric, why in summaries[0]["not_computed"].items():
         print(f"  not computed: {metric}: {why.splitlines()[0][:160]}")
     write_table([table2_row(s, s["system"]) for s in summaries], out_dir / "rwgbench_table2")

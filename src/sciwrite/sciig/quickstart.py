@@ -9,7 +9,7 @@ from typing import Any
 from sciwrite.generation.extractive import ExtractiveSciIG
 from sciwrite.generation.quickstart_run import QuickstartRun, say
 from sciwrite.generation.runner import run_generation
-from sciwrite.metrics.memorisation import format_memorisation
+from sciwrite.metrics.memorisation import print_memorisation
 from sciwrite.sciig.data.builder import write_sciig_sample
 from sciwrite.sciig.data.configs import default_sciig_dir
 from sciwrite.sciig.data.loading import load_sciig
@@ -34,8 +34,7 @@ def run_sciig_quickstart(run: QuickstartRun) -> dict[str, Any]:
                                   show_progress=run.show_progress)
     print(f"\nSciIG sample, {summary['n_papers']} papers, {run.writer} writer, profile {run.profile}:")
     print(format_sciig_table(summary))
-    if format_memorisation(summary):
-        print(f"{summary['system']}: {format_memorisation(summary)}")
+    print_memorisation([summary])
     if format_model_line(summary):
         print(format_model_line(summary))
     print(f"\nwrote {out_dir / 'sciig' / system}/ and the generation under {out_dir / 'generations' / 'sciig'}")
