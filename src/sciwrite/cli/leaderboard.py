@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from sciwrite.benchmarks import BENCHMARKS
+from sciwrite.core.eval_results import read_results_files
 from sciwrite.leaderboard.app import launch
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.hub_results import import_hub_results
@@ -49,8 +50,9 @@ def cmd_import(args: argparse.Namespace) -> None:
     if args.hub_eval_results:
         benches = [BENCHMARKS[args.benchmark]] if args.benchmark else list(BENCHMARKS.values())
         for repo in args.hub_eval_results:
+            files = read_results_files(repo)  # once per repo, whatever the number of benchmarks
             for bench in benches:
-                report = import_hub_results(board.store, bench, repo, dataset_ids=args.dataset_id or ())
+                report = import_hub_results(board.store, bench, repo, dataset_ids=args.dataset_id or (), files=files)
                 for submission in report.added:
                     print(f"added (self-reported): {bench.name} {submission.split} {submission.system}")
                 for submission in report.existing:

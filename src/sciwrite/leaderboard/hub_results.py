@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,14 +41,16 @@ def note_field(notes: str | None, name: str) -> str:
 
 
 def import_hub_results(store: ResultsStore, bench: Benchmark, source: str | Path, *,
-                       dataset_ids: Sequence[str] = (), token: str | None = None) -> HubImport:
+                       dataset_ids: Sequence[str] = (), token: str | None = None,
+                       files: Mapping[str, Sequence[Any]] | None = None) -> HubImport:
     """Import the `.eval_results` of the model repo `source` for `bench` (entries whose dataset is the benchmark's
-    Hub repo or one of `dataset_ids`)."""
+    Hub repo or one of `dataset_ids`); `files`, when the repo's files were already read (`read_results_files`),
+    saves reading them again for each benchmark."""
     wanted = {bench.hub_repo(), *dataset_ids} if bench.hub_repo else set(dataset_ids)
     by_task = {task_id(config, task): (config, task) for config, _ in bench.hub_configs for task in bench.hub_tasks}
     model = Path(source).name if Path(source).is_dir() else str(source)
     report = HubImport()
-    for name, entries in read_results_files(source, token=token).items():
+    for name, entries in (files if files is not None else read_results_files(source, token=token)).items():
         groups: dict[str, list[Any]] = {}
         for entry in entries:
             if entry.dataset_id not in wanted or entry.task_id not in by_task:

@@ -107,18 +107,26 @@ class Leaderboard:
         text = content.decode("utf-8", "replace")
         reason = (f"the {self.split_of(form.benchmark)!r} split of {form.benchmark} could not be loaded, so the "
                   f"predictions were neither checked nor scored: {type(err).__name__}: {err}")
+        outcome = self._record(form, client, hub_id, now, predictions_jsonl=text,
+                               sha256=hashlib.sha256(content).hexdigest(),
+                               n_predictions=sum(1 for line in text.splitlines() if line.strip()),
+                               status=FAILED, error=reason[:MAX_ERROR_CHARS])
+        if outcome.submission is not None:
+            logger.warning("submission %s FAILED: %s", outcome.submission.id, reason)
+        return outcome
+
+    def _record(self, form: SubmissionForm, client: str, hub_id: str | None, now: float | None,
+                **columns: Any) -> SubmitOutcome:
+        """Store a submission with its form's fields and `columns`, under the rate limit, and mirror the store; a
+        duplicate or a spent rate limit is the outcome's problem."""
         try:
             submission = self.store.add_submission(
                 benchmark=form.benchmark, split=self.split_of(form.benchmark), system=form.system,
                 submitter=form.submitter, model=form.model, method=form.method, retriever=form.retriever,
-                weights=form.weights, url=form.url, client=client, source=hub_id or "upload", predictions_jsonl=text,
-                sha256=hashlib.sha256(content).hexdigest(), n_predictions=sum(1 for line in text.splitlines()
-                                                                              if line.strip()),
-                status=FAILED, error=reason[:MAX_ERROR_CHARS], now=now,
-                rate_limit=(self.settings.rate_limit, self.settings.rate_window_s))
-        except (DuplicateSubmissionError, RateLimitedError) as dup:
-            return SubmitOutcome(None, [str(dup)])
-        logger.warning("submission %s FAILED: %s", submission.id, reason)
+                weights=form.weights, url=form.url, client=client, source=hub_id or "upload", now=now,
+                rate_limit=(self.settings.rate_limit, self.settings.rate_window_s), **columns)
+        except (DuplicateSubmissionError, RateLimitedError) as err:
+            return SubmitOutcome(None, [str(err)])
         self.sync_mirror()
         return SubmitOutcome(submission, [])
 
@@ -161,18 +169,8 @@ class Leaderboard:
                                     candidates="candidates" in get_benchmark(form.benchmark).prediction_fields)
         if checked.problems:
             return SubmitOutcome(None, checked.problems)
-        try:
-            submission = self.store.add_submission(
-                benchmark=form.benchmark, split=self.split_of(form.benchmark), system=form.system,
-                submitter=form.submitter, model=form.model, method=form.method, retriever=form.retriever,
-                weights=form.weights, url=form.url, client=client, source=hub_id or "upload",
-                predictions_jsonl=checked.text,
-                sha256=checked.sha256, n_predictions=len(checked.records), now=now,
-                rate_limit=(self.settings.rate_limit, self.settings.rate_window_s))
-        except (DuplicateSubmissionError, RateLimitedError) as err:
-            return SubmitOutcome(None, [str(err)])
-        self.sync_mirror()
-        return SubmitOutcome(submission, [])
+        return self._record(form, client, hub_id, now, predictions_jsonl=checked.text, sha256=checked.sha256,
+                            n_predictions=len(checked.records))
 
     # -- the admin's actions ------------------------------------------------------------------------------------
 
