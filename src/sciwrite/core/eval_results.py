@@ -41,11 +41,11 @@ def _slug(text: Any) -> str:
 
 
 def variant(summary: Mapping[str, Any]) -> str:
-    """The run's setting as a file-name part: method, retriever (``oracle`` for Oracle runs), prompt level and
-    profile, those the summary records ("" when it records none)."""
+    """The run's setting as a file-name part: method (SciIG's prompt level), retriever (``oracle`` for Oracle runs)
+    and profile, those the summary records ("" when it records none)."""
     run = summary.get("run") or {}
     retriever = "oracle" if run.get("oracle") else run.get("retriever")
-    parts = [run.get("method"), retriever, summary.get("level")]
+    parts = [run.get("method"), retriever]
     profile = (summary.get("provenance") or {}).get("profile") or summary.get("profile")
     if profile and profile != "paper":
         parts.append(profile)
@@ -68,7 +68,7 @@ def run_notes(summary: Mapping[str, Any]) -> str:
     fields = [("scored with", f"sciwrite {provenance.get('sciwrite_version', '')}".strip()),
               ("profile", provenance.get("profile") or summary.get("profile")), ("model", run.get("model")),
               ("method", run.get("method")), ("retriever", "oracle" if run.get("oracle") else run.get("retriever")),
-              ("prompt level", summary.get("level")), ("judge", judge or "none"),
+              ("judge", judge or "none"),
               ("split", dataset.get("config") or summary.get("split") or summary.get("dataset")),
               ("papers", f"{coverage.get('n_scored', summary.get('n_papers'))}/{coverage.get('n_split', '?')}"
                if coverage else summary.get("n_papers")),
@@ -77,7 +77,7 @@ def run_notes(summary: Mapping[str, Any]) -> str:
 
 
 def with_run_fields(summary: Mapping[str, Any]) -> dict[str, Any]:
-    """The summary with its ``run`` (model, method, retriever, oracle, level), read from the first line of its
+    """The summary with its ``run`` (model, method, retriever, oracle), read from the first line of its
     predictions file when the summary has none (SciIG's) and the file is at hand."""
     summary = dict(summary)
     if summary.get("run") or not summary.get("predictions"):
