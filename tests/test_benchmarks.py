@@ -14,35 +14,35 @@ from sciwrite.sciig.metrics.suite import SUITE_METRICS as SCIIG_METRICS
 
 def test_both_benchmarks_are_registered_by_name():
     assert sorted(BENCHMARKS) == ["rwgbench", "sciig"]
-    assert get_benchmark("rwgbench").load is load_rwgbench and get_benchmark("sciig").load is load_sciig
+    assert get_benchmark("rwgbench").data.load is load_rwgbench and get_benchmark("sciig").data.load is load_sciig
     with pytest.raises(ValueError, match=r"unknown benchmark 'x'; choose one of \['rwgbench', 'sciig'\]"):
         get_benchmark("x")
 
 
 def test_metrics_follow_each_papers_table_layout():
     rwg, sciig = BENCHMARKS["rwgbench"], BENCHMARKS["sciig"]
-    assert rwg.metrics == RWGBENCH_METRICS and list(rwg.table_groups) == ["CQ", "CO", "CF", "TQ"]
-    assert rwg.table_groups["TQ"] == (("rougeL", "ROUGE-L"), ("bertscore_f1", "BERTScore"), ("llm_judge", "LLM"))
+    assert rwg.suite.metrics == RWGBENCH_METRICS and list(rwg.suite.table_groups) == ["CQ", "CO", "CF", "TQ"]
+    assert rwg.suite.table_groups["TQ"] == (("rougeL", "ROUGE-L"), ("bertscore_f1", "BERTScore"), ("llm_judge", "LLM"))
     # the paper's Table 2: CSC and TRT are Citation Quality, CO is density and balance only
-    assert [k for k, _ in rwg.table_groups["CQ"]] == ["precision", "recall", "soft_citation_recall",
-                                                      "claim_support_consistency", "topical_relevance"]
-    assert [k for k, _ in rwg.table_groups["CO"]] == ["citation_density", "citation_distribution_balance"]
-    assert sciig.metrics == SCIIG_METRICS
-    assert list(sciig.table_groups) == ["Lexical", "Semantic", "Keyphrase", "Entailment", "QA", "Citation", "Fluency",
+    assert [k for k, _ in rwg.suite.table_groups["CQ"]] == ["precision", "recall", "soft_citation_recall",
+                                                            "claim_support_consistency", "topical_relevance"]
+    assert [k for k, _ in rwg.suite.table_groups["CO"]] == ["citation_density", "citation_distribution_balance"]
+    assert sciig.suite.metrics == SCIIG_METRICS
+    assert list(sciig.suite.table_groups) == ["Lexical", "Semantic", "Keyphrase", "Entailment", "QA", "Citation", "Fluency",
                                         "LLM judge"]
 
 
 @pytest.mark.parametrize("name", sorted(BENCHMARKS))
 def test_without_the_judge_drops_exactly_the_judge(name):
     bench = BENCHMARKS[name]
-    kept = bench.metrics_without_judge(None)
-    dropped = set(bench.metrics) - set(kept)
+    kept = bench.suite.metrics_without_judge(None)
+    dropped = set(bench.suite.metrics) - set(kept)
     assert dropped and all("judge" in m for m in dropped) and not any("judge" in m for m in kept)
 
 
 def test_configs_prompts_and_prediction_fields():
     rwg, sciig = BENCHMARKS["rwgbench"], BENCHMARKS["sciig"]
-    assert rwg.configs == ("papers", "test", "sample") and rwg.offline_config == "sample"
-    assert sciig.configs == ("naacl_2025", "iclr_2025", "sample") and sciig.offline_config == "sample"
-    assert rwg.prompts == ("direct", "rag", "alce", "tag", "workflow") and sciig.prompts == LEVELS
-    assert "candidates" in rwg.prediction_fields and sciig.prediction_fields == ("paper_id",)
+    assert rwg.data.configs == ("papers", "test", "sample") and rwg.data.offline_config == "sample"
+    assert sciig.data.configs == ("naacl_2025", "iclr_2025", "sample") and sciig.data.offline_config == "sample"
+    assert rwg.generation.prompts == ("direct", "rag", "alce", "tag", "workflow") and sciig.generation.prompts == LEVELS
+    assert "candidates" in rwg.data.prediction_fields and sciig.data.prediction_fields == ("paper_id",)

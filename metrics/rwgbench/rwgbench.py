@@ -3,9 +3,12 @@
 import datasets
 import evaluate
 
-from sciwrite.core.predictions import papers_by_id
+from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.predictions import SystemPredictions, papers_by_id
+from sciwrite.rwgbench.metrics.evaluation import RWGBenchSplit
 from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
-from sciwrite.rwgbench.metrics.suite import load_suite_models, score_rwgbench, summarize_rwgbench
+from sciwrite.scoring.core import ModelCache, score_systems
+from sciwrite.scoring.request import ScoringRequest
 
 _DESCRIPTION = """
 The RWGBench suite scores generated related-work sections on every metric of the benchmark at once, in the
@@ -14,8 +17,9 @@ topical relevance), citation organisation (CO: citation density, citation distri
 (TQ: ROUGE-L, BERTScore, LLM judge). Each model is loaded once and shared by the metrics that use it (the
 SciBERT-role encoder by TRT, PSS and BERTScore; the NLI model by soft recall and CSC), and kept across
 calls with the same settings: the models remember what they computed, so scoring several systems on one
-split computes its reference side once. Predictions are matched
-to their target papers by paper_id. Metrics the profile has no model for (offline `lite`: NLI and the LLM
+split computes its reference side once. It runs sciwrite's one scoring core, as `sciwrite evaluate rwgbench`
+does, so the result carries the same summary: intervals, coverage, the memorisation signal, the grounding and the
+provenance. Predictions are matched to their target papers by paper_id. Metrics the profile has no model for (offline `lite`: NLI and the LLM
 judge) are `None`, with the model they need in `not_computed`. A prediction without a candidate list (the
 paper's Direct setting: an empty candidate list) scores 0 on precision, recall and soft recall, has its markers
 counted for CD, CDB and CFA, and has no CSC or TRT (no marker resolves to a paper to compare): those are left
@@ -38,12 +42,15 @@ Args:
     models (`dict`, keyword, optional): role -> model id overrides (scibert, nli, citation_frame, judge).
     metrics (`list` of `str`, keyword, optional): only these metrics (default: all).
     judge_options (`dict`, keyword, optional): base_url, api_key and cache_path of the LLM judge client.
+    bootstrap (`int`, keyword, optional): resamples of the 95% intervals over papers (default 1000; 0: none).
+    seed (`int`, keyword, optional): the bootstrap's seed (default 0).
     return_per_paper (`bool`, keyword, optional): also return the per-paper rows under `per_paper`.
 Returns:
-    One mean per metric (precision, recall, soft_citation_recall, claim_support_consistency, topical_relevance,
+    The summary `sciwrite evaluate rwgbench` writes: one mean per metric (precision, recall, soft_citation_recall, claim_support_consistency, topical_relevance,
     citation_density, citation_distribution_balance, positioning_structure_similarity, citation_frame_alignment,
     rougeL, bertscore_f1, llm_judge; `None` when not computed), n_papers, empty_citation_rate,
-    unresolved_markers, not_computed (metric -> reason) and models (role -> model id).
+    unresolved_markers, not_computed (metric -> reason), models (role -> model id), intervals, coverage,
+    memorisation, grounding, schema_version and provenance.
 Examples:
     >>> import evaluate
     >>> suite = evaluate.load("metrics/rwgbench")
@@ -71,23 +78,20 @@ class Rwgbench(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2606.24894"],
         )
 
-    def _suite(self, profile, models, metrics, judge_options):
-        """The loaded models, kept across calls, so scoring system after system reuses the reference side."""
-        key = (profile, tuple(sorted((models or {}).items())), tuple(metrics or ()),
-               tuple(sorted((judge_options or {}).items())))
-        suites = self.__dict__.setdefault("_suites", {})
-        if key not in suites:
-            suites[key] = load_suite_models(profile, models, metrics, judge_options)
-        return suites[key]
-
     def _compute(self, predictions, references, candidates=None, papers=None, corpus=None, profile=None, models=None,
-                 metrics=None, judge_options=None, return_per_paper=False):
+                 metrics=None, judge_options=None, bootstrap=1000, seed=0, return_per_paper=False):
         if papers is None or corpus is None:
             raise ValueError("`papers` (the target papers) and `corpus` (the cited papers' texts) are required")
         if candidates is None or len(candidates) != len(predictions):
             raise ValueError("`candidates` must give one doc_id list per prediction")
-        targets = papers_by_id(references, papers)
-        suite = self._suite(profile, models, metrics, judge_options)
-        rows, _ = score_rwgbench(predictions, targets, suite, candidates=candidates, corpus=corpus, show_progress=False)
-        summary = summarize_rwgbench(rows, suite)
-        return {**summary, "per_paper": rows} if return_per_paper else summary
+        benchmark = get_benchmark("rwgbench")
+        split = RWGBenchSplit.of("papers", papers_by_id(references, papers), corpus, show_progress=False)
+        records = [{"paper_id": pid, "text": text, "candidates": list(cands or [])}
+                   for pid, text, cands in zip(references, predictions, candidates)]
+        request = ScoringRequest(profile=profile, models=models or {}, metrics=metrics, judge_options=judge_options,
+                                 bootstrap=bootstrap, seed=seed, show_progress=False)
+        # the models are kept between calls, so scoring system after system computes the reference side once
+        cache = self.__dict__.setdefault("_models", ModelCache())
+        [result] = score_systems(benchmark, [SystemPredictions.from_records(records, "predictions")], request,
+                                 split=split, models=cache.get(benchmark, request))
+        return {**result.summary, "per_paper": result.rows} if return_per_paper else result.summary

@@ -3,17 +3,22 @@
 import datasets
 import evaluate
 
-from sciwrite.core.predictions import papers_by_id
+from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.predictions import SystemPredictions, papers_by_id
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
-from sciwrite.sciig.metrics.suite import load_sciig_models, score_sciig, summarize_sciig
+from sciwrite.sciig.metrics.evaluation import SciIGSplit
+from sciwrite.scoring.core import ModelCache, score_systems
+from sciwrite.scoring.request import ScoringRequest
 
 _DESCRIPTION = """
 The SciIG suite scores generated introductions on every metric of the benchmark at once, in the paper's Table 2
 categories: Lexical (ROUGE-1/2/L, corpus BLEU, METEOR), Semantic (BERTScore F1, BLEURT, contextual relevance),
 Keyphrase (reference-based and reference-free coverage, faithfulness, consistency), Entailment (SummaC-ZS
 faithfulness and consistency), Citation (precision, recall), Fluency (GPT-2 perplexity) and the LLM judge
-(coverage, consistency, faithfulness, citation quality, narrative quality). Each model is loaded once and each
-scorer called once on the whole batch. Predictions are matched to their papers by paper_id. A metric the profile
+(coverage, consistency, faithfulness, citation quality, narrative quality). Each model is loaded once, and kept
+across calls with the same settings, and each scorer is called once on the whole batch. It runs sciwrite's one
+scoring core, as `sciwrite evaluate sciig` does, so the result carries the same summary: intervals, coverage, the
+memorisation signal and the provenance. Predictions are matched to their papers by paper_id. A metric the profile
 has no model for (offline `lite`: BLEURT, perplexity, SummaC and the judge) is `None`, with the model it needs in
 `not_computed`. A paper one scorer cannot take (an empty or over-20,000-word generation for the keyphrase,
 SummaC and judge scorers) is left out of that scorer's means and listed under `scoring_errors`.
@@ -34,14 +39,17 @@ Args:
     metrics (`list` of `str`, keyword, optional): only these metrics or scorers (rouge, bleu, meteor, bertscore,
         bleurt, contextual_relevance, keyphrases, summac, qa, citations, perplexity, judge); default: all.
     judge_options (`dict`, keyword, optional): base_url, api_key and cache_path of the LLM judge client.
+    bootstrap (`int`, keyword, optional): resamples of the 95% intervals over papers (default 1000; 0: none).
+    seed (`int`, keyword, optional): the bootstrap's seed (default 0).
     return_per_paper (`bool`, keyword, optional): also return the per-paper rows under `per_paper`.
 Returns:
-    One value per Table 2 metric (rouge1, rouge2, rougeL, bleu (corpus BLEU, 0-100), meteor, bertscore_f1, bleurt,
+    The summary `sciwrite evaluate sciig` writes: one value per Table 2 metric (rouge1, rouge2, rougeL, bleu (corpus BLEU, on the paper's 0-1 scale), meteor, bertscore_f1, bleurt,
     contextual_relevance, keyphrase_coverage_ref, keyphrase_coverage_free, keyphrase_faithfulness,
     keyphrase_consistency, summac_faithfulness, summac_consistency, qa_faithfulness, qa_consistency,
     citation_precision, citation_recall, perplexity, judge_coverage, judge_consistency, judge_faithfulness,
     judge_citation_quality, judge_narrative_quality; `None` when not computed), n_papers, scoring_errors, not_computed (metric -> reason),
-    models (role -> model id) and metric_timings (scorer -> seconds).
+    models (role -> model id), metric_timings (scorer -> seconds), intervals, coverage, memorisation,
+    schema_version and provenance.
 Examples:
     >>> import evaluate
     >>> suite = evaluate.load("metrics/sciig")
@@ -69,11 +77,16 @@ class Sciig(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, papers=None, profile=None, models=None, metrics=None,
-                 judge_options=None, return_per_paper=False):
+                 judge_options=None, bootstrap=1000, seed=0, return_per_paper=False):
         if papers is None:
             raise ValueError("`papers` (the SciIG records the predictions introduce) is required")
-        targets = papers_by_id(references, papers)
-        suite = load_sciig_models(profile, models, metrics, judge_options)
-        rows, timings = score_sciig(predictions, targets, suite, show_progress=False)
-        summary = {**summarize_sciig(rows, suite), "metric_timings": timings}
-        return {**summary, "per_paper": rows} if return_per_paper else summary
+        benchmark = get_benchmark("sciig")
+        split = SciIGSplit.of("papers", papers_by_id(references, papers))
+        records = [{"paper_id": pid, "text": text} for pid, text in zip(references, predictions)]
+        request = ScoringRequest(profile=profile, models=models or {}, metrics=metrics, judge_options=judge_options,
+                                 bootstrap=bootstrap, seed=seed, show_progress=False)
+        # the models are kept between calls, so scoring system after system computes the reference side once
+        cache = self.__dict__.setdefault("_models", ModelCache())
+        [result] = score_systems(benchmark, [SystemPredictions.from_records(records, "predictions")], request,
+                                 split=split, models=cache.get(benchmark, request))
+        return {**result.summary, "per_paper": result.rows} if return_per_paper else result.summary

@@ -1,7 +1,9 @@
 #!/usr/bin/env python
 """Compare two quick-start output folders (``sciwrite quickstart --out A`` and ``--out B``, e.g. before and after a
 change): every table and per-paper file must be byte for byte the same, and the JSON files equal once the fields
-that hold wall times or the run's own paths are set aside. Prints one line per file and exits 1 on a difference.
+that hold wall times or the run's own paths are set aside, and once an older summary is read in the current layout
+(`sciwrite.core.provenance.migrate_summary`: a schema change renames keys, never values). Prints one line per file
+and exits 1 on a difference. Also compares two `sciwrite evaluate` output folders.
 
     python scripts/bench/compare_quickstart.py outputs/before outputs/after
 """
@@ -13,10 +15,12 @@ import json
 import sys
 from pathlib import Path
 
+from sciwrite.core.provenance import migrate_summary
+
 # Fields that differ between two runs of the same code: wall times, and the paths the run wrote to.
 # The provenance block (schema 1) names the commit, the hardware and the time of a run: it differs by design.
 VOLATILE = {"seconds", "wall_seconds", "metric_timings", "predictions", "out_path", "failures_path", "meta_path",
-            "provenance", "schema_version"}
+            "ledger", "provenance", "schema_version"}
 BYTE_EXACT = (".csv", ".jsonl")
 
 
@@ -31,7 +35,10 @@ def _strip(value):
 def same(a: Path, b: Path) -> bool:
     """Whether two output files agree: byte for byte for tables and per-paper rows, else as JSON less `VOLATILE`."""
     if a.suffix == ".json":
-        return _strip(json.loads(a.read_text())) == _strip(json.loads(b.read_text()))
+        read = lambda p: json.loads(p.read_text())  # noqa: E731
+        if a.name == "summary.json":
+            read = lambda p: migrate_summary(json.loads(p.read_text()))  # noqa: E731
+        return _strip(read(a)) == _strip(read(b))
     if a.suffix == ".jsonl" and a.parent.name in ("rwgbench", "sciig") and "generations" in a.parts:
         rows = lambda p: sorted((_strip(json.loads(line)) for line in p.read_text().splitlines()), key=json.dumps)  # noqa: E731
         return rows(a) == rows(b)

@@ -41,7 +41,7 @@ TARGET_S = 1.0
 
 def fill(store: ResultsStore, benchmark: str, n_systems: int, n_resamples: int, rng: np.random.Generator) -> list[str]:
     """`n_systems` finished submissions of `benchmark` with random per-paper rows; their ids."""
-    metrics = get_benchmark(benchmark).metrics
+    metrics = get_benchmark(benchmark).suite.metrics
     n_papers = PAPERS[benchmark]
     ids = []
     for s in range(n_systems):
@@ -76,10 +76,10 @@ def page(store: ResultsStore, benchmark: str, render: bool, every_category: bool
     category, or the first one as one request of the plots tab draws) and the first metric's chart."""
     bench = get_benchmark(benchmark)
     rows = leaderboard_rows(store, benchmark)
-    leaderboard_frame(rows, benchmark, search="system", sort_by=bench.metrics[0])
-    categories = list(bench.table_groups) if every_category else list(bench.table_groups)[:1]
+    leaderboard_frame(rows, benchmark, search="system", sort_by=bench.suite.metrics[0])
+    categories = list(bench.suite.table_groups) if every_category else list(bench.suite.table_groups)[:1]
     figures = [category_bars(rows, benchmark, category) for category in categories]
-    figures.append(metric_chart(rows, benchmark, bench.metrics[0]))
+    figures.append(metric_chart(rows, benchmark, bench.suite.metrics[0]))
     if render:
         for fig in figures:
             fig.savefig(io.BytesIO(), format="png", dpi=100)
@@ -122,7 +122,7 @@ def main() -> None:
             page(store, benchmark, render=True)
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
-            n_plots = len(get_benchmark(benchmark).table_groups) + 1
+            n_plots = len(get_benchmark(benchmark).suite.table_groups) + 1
             results.append((benchmark, rows_s, frame_s, n_plots, built, rendered, request, peak))
         a, b = ids["rwgbench"][:2]
         compare_s = best_of(args.repeat, lambda: compare_systems(store, a, b, n_resamples=1000, seed=0))
@@ -133,7 +133,7 @@ def main() -> None:
               f"{rendered * 1e3:>8.0f}ms {request * 1e3:>14.0f}ms {peak / 2**20:>8.1f} MiB")
     print("all: rows + frame + category_bars for every category + metric_chart; 1 request: rows + frame + one "
           "category + one metric chart, as one click of the plots tab (PNG at 100 dpi)")
-    print(f"compare_systems (rwgbench, {PAPERS['rwgbench']} papers x {len(get_benchmark('rwgbench').metrics)} metrics, "
+    print(f"compare_systems (rwgbench, {PAPERS['rwgbench']} papers x {len(get_benchmark('rwgbench').suite.metrics)} metrics, "
           f"1000 resamples): {compare_s * 1e3:.0f} ms")
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10  # KiB on Linux
     print(f"peak RSS of the process: {maxrss:.0f} MiB")

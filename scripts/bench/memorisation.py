@@ -17,22 +17,32 @@ from statistics import mean, median
 
 from tqdm.auto import tqdm
 
+from sciwrite.core.predictions import JoinReport
 from sciwrite.core.tables import format_table
 from sciwrite.generation.extractive import ExtractiveRWGBench, ExtractiveSciIG
 from sciwrite.metrics.memorisation import memorisation
-from sciwrite.metrics.runner import OpenSplit, PredictionFile
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.generation.methods import CorpusLookup, prepare_records
-from sciwrite.rwgbench.metrics import report as rwgbench_report
+from sciwrite.rwgbench.metrics import evaluation as rwgbench_steps
 from sciwrite.sciig.data.loading import load_sciig
-from sciwrite.sciig.metrics import report as sciig_report
+from sciwrite.sciig.metrics import evaluation as sciig_steps
 
 
-def signal(texts: list[str], targets: list[dict], split: OpenSplit, candidates: list[list[str]] | None,
-           memorisation_texts) -> list[dict]:
-    file = PredictionFile("bench", texts, targets, [], context={"candidates": candidates} if candidates else {})
+def signal(file, split, memorisation_texts) -> list[dict]:
     return [memorisation(text, reference, inputs)
-            for text, (reference, inputs) in zip(texts, memorisation_texts(file, split), strict=True)]
+            for text, (reference, inputs) in zip(file.texts, memorisation_texts(file, split), strict=True)]
+
+
+def rwgbench_signal(texts: list[str], papers: list[dict], split, candidates: list[list[str]]) -> list[dict]:
+    file = rwgbench_steps.RWGBenchFile("bench", texts, papers, [], records=[], candidates=candidates,
+                                       references=[None] * len(texts), join=JoinReport([], [], [], []),
+                                       missing_as_empty=False)
+    return signal(file, split, rwgbench_steps.memorisation_texts)
+
+
+def sciig_signal(texts: list[str], papers: list[dict], split) -> list[dict]:
+    file = sciig_steps.SciIGFile("bench", texts, papers, [], join=JoinReport([], [], [], []), extra=[], holdout=[])
+    return signal(file, split, sciig_steps.memorisation_texts)
 
 
 def row(benchmark: str, system: str, scores: list[dict]) -> dict:
@@ -45,26 +55,25 @@ def row(benchmark: str, system: str, scores: list[dict]) -> dict:
 def rwgbench_rows(limit: int | None) -> list[dict]:
     papers = load_rwgbench("sample").to_list()[:limit]
     corpus = load_rwgbench("sample_corpus")
-    split = OpenSplit("sample", papers, {"corpus": corpus})
+    split = rwgbench_steps.RWGBenchSplit.of("sample", papers, corpus, show_progress=False)
     records = prepare_records(papers, CorpusLookup(corpus), None, oracle=True)
     writer = ExtractiveRWGBench()
     floor = [writer.generate(r) for r in tqdm(records, desc="RWGBench extractive floor (oracle)")]
     gold = [p["citations"] for p in papers]
     return [row("RWGBench sample", "reference sections (Human GT)",
-                signal([p["related_work"] for p in papers], papers, split, gold, rwgbench_report.memorisation_texts)),
+                rwgbench_signal([p["related_work"] for p in papers], papers, split, gold)),
             row("RWGBench sample", "extractive floor (Oracle)",
-                signal([g.pred for g in floor], papers, split, [g.extra["candidates"] for g in floor],
-                       rwgbench_report.memorisation_texts))]
+                rwgbench_signal([g.pred for g in floor], papers, split, [g.extra["candidates"] for g in floor]))]
 
 
 def sciig_rows(limit: int | None) -> list[dict]:
     papers = load_sciig("sample", split="test").to_list()[:limit]
-    split = OpenSplit("sample", papers, {})
+    split = sciig_steps.SciIGSplit.of("sample", papers)
     writer = ExtractiveSciIG()
     floor = [writer.generate(p).pred for p in tqdm(papers, desc="SciIG extractive floor")]
     return [row("SciIG sample", "reference introductions",
-                signal([p["introduction"] for p in papers], papers, split, None, sciig_report.memorisation_texts)),
-            row("SciIG sample", "extractive floor", signal(floor, papers, split, None, sciig_report.memorisation_texts))]
+                sciig_signal([p["introduction"] for p in papers], papers, split)),
+            row("SciIG sample", "extractive floor", sciig_signal(floor, papers, split))]
 
 
 def main() -> None:

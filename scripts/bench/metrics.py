@@ -79,11 +79,11 @@ def load_inputs(n_papers: int, data_dir: str | None, seed: int = 0):
 
 def run_suite(args: argparse.Namespace) -> dict:
     """The first system cold; then `--systems - 1` more systems (other perturbation seeds) on the same models."""
-    from sciwrite.rwgbench.metrics.suite import load_suite_models, score_rwgbench
+    from sciwrite.rwgbench.metrics.suite import load_rwgbench_models, score_rwgbench
 
     papers, corpus, texts, candidates = load_inputs(args.papers, args.data_dir)
     start = time.perf_counter()
-    suite = load_suite_models(args.profile, metrics=NO_JUDGE)
+    suite = load_rwgbench_models(args.profile, metrics=NO_JUDGE)
     loaded = time.perf_counter()
     rows, _ = score_rwgbench(texts, papers, suite, candidates=candidates, corpus=corpus, batch_size=args.batch_size,
                              show_progress=False)
@@ -113,11 +113,11 @@ def run_naive(args: argparse.Namespace) -> dict:
     )
     from sciwrite.rwgbench.metrics.frames import citation_contexts, frame_counts
     from sciwrite.rwgbench.metrics.scorers import citing_sentences, corpus_texts
-    from sciwrite.rwgbench.metrics.suite import load_suite_models
+    from sciwrite.rwgbench.metrics.suite import load_rwgbench_models
 
     papers, corpus, texts, candidates = load_inputs(args.papers, args.data_dir)
     start = time.perf_counter()
-    suite = load_suite_models(args.profile, metrics=NO_JUDGE)
+    suite = load_rwgbench_models(args.profile, metrics=NO_JUDGE)
     loaded = time.perf_counter()
     # the raw models, without the suite's memos: the naive loop recomputes whatever it meets again
     encoder, frames, tokens = suite.encoder.inner, suite.frame_classifier.inner, suite.token_encoder.inner

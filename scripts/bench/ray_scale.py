@@ -14,7 +14,7 @@ What it measures
     folder, loaded by path like any encoder: the code path is the real one, the vectors mean nothing. Sampled every
     0.2 s in the driver process, which does nothing but the build (a fresh spawned process); the RSS of the
     single-process path on the same corpus is measured the same way when ``--memory-single`` is given.
-(c) ``evaluate``: RWGBench evaluation throughput (papers/s) of ``evaluate_prediction_files`` with the ``lite``
+(c) ``evaluate``: RWGBench evaluation throughput (papers/s) of the scoring core (``evaluate_files``) with the ``lite``
     profile, every metric, the references as predictions, no bootstrap, on the offline sample: ``--engine ray``
     against one process; the summaries are checked equal.
 
@@ -235,8 +235,14 @@ def bench_memory(args: argparse.Namespace, root: Path) -> dict[str, Any]:
 
 
 def bench_evaluate(args: argparse.Namespace, root: Path) -> dict[str, Any]:
+    from sciwrite.benchmarks import get_benchmark
     from sciwrite.rwgbench.data.loading import load_rwgbench
-    from sciwrite.rwgbench.metrics.report import evaluate_prediction_files
+    from sciwrite.scoring.files import evaluate_files
+    from sciwrite.scoring.request import ScoringRequest
+
+    def evaluate_prediction_files(files, split, **options):
+        return [r.summary for r in evaluate_files(get_benchmark("rwgbench"), files,
+                                                  ScoringRequest(split=split, **options))]
 
     folder = sample_folder(root)
     papers = load_rwgbench("sample", source=folder).to_list()

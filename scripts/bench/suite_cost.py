@@ -211,13 +211,13 @@ def _systems(n_systems: int, score: Callable[[int], dict[str, float]]) -> list[d
 
 def run_rwgbench(args: argparse.Namespace, part: str) -> dict[str, Any]:
     from metrics import NO_JUDGE
-    from sciwrite.rwgbench.metrics.suite import load_suite_models, score_rwgbench
+    from sciwrite.rwgbench.metrics.suite import load_rwgbench_models, score_rwgbench
 
     n = args.limit if part == "lite" else args.paper_papers
     papers, corpus, _, _ = rwgbench_inputs(n, 0)
     models, profile = _models_for(part, args, "rwgbench")
     start = time.perf_counter()
-    suite = load_suite_models(profile, models=models, metrics=NO_JUDGE)
+    suite = load_rwgbench_models(profile, models=models, metrics=NO_JUDGE)
     load_s = time.perf_counter() - start
 
     def score(seed: int) -> dict[str, float]:
@@ -233,12 +233,12 @@ def run_rwgbench(args: argparse.Namespace, part: str) -> dict[str, Any]:
 
 
 def run_sciig(args: argparse.Namespace, part: str) -> dict[str, Any]:
-    from sciwrite.sciig.metrics.suite import load_sciig_models, metrics_without_judge, score_sciig
+    from sciwrite.sciig.metrics.suite import STAGES, load_sciig_models, score_sciig
 
     n = args.limit if part == "lite" else args.paper_papers
     models, profile = _models_for(part, args, "sciig")
     start = time.perf_counter()
-    suite = load_sciig_models(profile, models=models, metrics=metrics_without_judge())
+    suite = load_sciig_models(profile, models=models, metrics=STAGES.without_judge())
     load_s = time.perf_counter() - start
 
     def score(seed: int) -> dict[str, float]:

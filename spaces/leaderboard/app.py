@@ -5,10 +5,10 @@ import os
 from sciwrite.leaderboard.app import launch
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.mirror import mirror_from_env
-from sciwrite.leaderboard.service import BoardSettings, open_board, space_has_login
+from sciwrite.leaderboard.service import BoardSettings, board_splits_from_env, open_board, space_has_login
 
-splits = {"rwgbench": os.environ.get("SCIWRITE_LEADERBOARD_RWGBENCH_SPLIT", "test"),
-          "sciig": os.environ.get("SCIWRITE_LEADERBOARD_SCIIG_SPLIT", "naacl_2025")}
+# each benchmark's public split (`Benchmark.data.board_split`), or SCIWRITE_LEADERBOARD_<BENCHMARK>_SPLIT
+splits = board_splits_from_env()
 # hf_oauth: submit as a signed-in Hub user; a human study's folder and answer store add its annotation tab
 settings = BoardSettings(splits=splits, hub_login=space_has_login(),
                          human_eval_tasks=os.environ.get("SCIWRITE_HUMAN_EVAL_TASKS") or None,

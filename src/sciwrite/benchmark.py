@@ -1,9 +1,18 @@
-"""What a benchmark is, for the code that serves every benchmark alike (the command line, the quick start, the
-leaderboard and the distributed engine): its configs and loader, its prediction records, its suite's metrics and
-results-table layout, its prompts, its generation and build commands, and its evaluation: one `evaluate` with one argument list and return shape for
-every benchmark, and the `report` text `sciwrite evaluate <benchmark>` prints. Each benchmark package defines one
-`Benchmark` (`sciwrite.rwgbench.benchmark.RWGBENCH`, `sciwrite.sciig.benchmark.SCIIG`); `sciwrite.benchmarks` lists
-them, and ``tests/test_benchmark_contract.py`` checks each.
+"""What a benchmark is, for the code that serves every benchmark alike (the command line, the scoring core, the
+quick start, the leaderboard, the Ray engine, the Hub): its identity and six typed parts.
+
+- `BenchmarkData`: its configs and loader, the splits it is scored on, its prediction records, its builds and, when
+  it has one, its retrieval corpus;
+- `BenchmarkSuite`: its scorers (`sciwrite.scoring.stages.StageTable`), results-table layout, evaluation steps
+  (`sciwrite.scoring.steps.EvaluationSteps`) and the options only its evaluation takes;
+- `BenchmarkGeneration`: its prompts (methods or levels) and how `sciwrite generate` plans its runs;
+- `Presentation`: what it prints, how the leaderboard shows it and the paper's numbered tables;
+- `Studies`: its human study, its sensitivity analysis and its part of the quick start;
+- `HubPart`: its headline metrics as Hub tasks and its dataset repo.
+
+Each benchmark package defines one `Benchmark` (`sciwrite.rwgbench.benchmark.RWGBENCH`,
+`sciwrite.sciig.benchmark.SCIIG`); `sciwrite.benchmarks` lists them, and ``tests/test_benchmark_contract.py`` checks
+every part of each. Shared code reads these parts and never imports a benchmark package.
 """
 
 from __future__ import annotations
@@ -11,56 +20,163 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sciwrite.core.commands import BuildCommand, Option
+from sciwrite.core.eval_results import HubTask
+from sciwrite.core.paper_tables import PaperTable
+from sciwrite.generation.jobs import GenerationJob, GenerationRequest
+from sciwrite.generation.quickstart_run import QuickstartRun
+from sciwrite.human_eval.study import HumanStudy
+from sciwrite.scoring.stages import StageTable
+from sciwrite.scoring.steps import EvaluationSteps, SuiteModels
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: A local dataset folder or a Hub dataset repo id; None: the benchmark's default.
+Source = str | Path | None
+
+
+class DatasetLoader(Protocol):
+    """``load(config, source=None, split=None)``: a config as a `datasets.Dataset` (or all its splits)."""
+
+    def __call__(self, config: str, source: Source = None, split: str | None = None) -> Any: ...
 
 
 @dataclass(frozen=True)
-class Benchmark:
-    """One benchmark's interface; every field is data or a library function taking plain arguments."""
+class ScoredPapers:
+    """The papers of a split a submission is scored on, and those never scored, each with why."""
 
-    name: str  # the id used on the command line and in prediction files (rwgbench, sciig)
-    title: str  # as the paper names it
-    paper: str  # the paper's reference (arXiv id)
+    paper_ids: tuple[str, ...]
+    excluded: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A benchmark's retrieval corpus, for `sciwrite index build`, `retrieve` and `verify-references`."""
+
+    configs: tuple[str, ...]  # the corpus configs
+    default: str  # the corpus config used when none is named (the offline sample's)
+    paper_configs: tuple[str, ...]  # the configs whose papers retrieve from a corpus
+    default_papers: str
+    #: files(config, source) -> the parquet files of a corpus config in the order the loader reads them
+    files: Callable[[str, Source], list[str]]
+    #: default_folder(config) -> the local folder a config is read from when no source is named (None: the Hub)
+    default_folder: Callable[[str], Path | None]
+
+
+@dataclass(frozen=True)
+class BenchmarkData:
+    """The benchmark's data: its configs, splits, loader, prediction records and builds."""
+
     configs: tuple[str, ...]  # dataset configs a prediction file can be scored against
-    offline_config: str  # the config built offline from packaged data (the quick start's)
-    load: Callable[..., Any]  # load(config, source=None, split=None) -> datasets.Dataset
+    offline_config: str  # the config built offline from packaged data (the quick start's, a local board's)
+    board_split: str  # the split a public leaderboard scores on (the Space's default)
+    load: DatasetLoader
+    splits: tuple[str, ...]  # what ``--split`` accepts
     prediction_fields: tuple[str, ...]  # the fields every prediction record carries besides the text
+    sample_dir: Callable[[], Path]  # where the offline sample is built by default
+    #: scored_papers(split, source) -> the paper_ids a submission is scored on, and those never scored
+    scored_papers: Callable[[str, Source], ScoredPapers]
+    builds: tuple[BuildCommand, ...] = ()  # `sciwrite build` commands
+    prediction_split: str | None = None  # the split of a config its predictions are for, when it has several
+    split_aliases: tuple[str, ...] = ()  # former names of ``--split`` (deprecated, still read)
+    corpus: Corpus | None = None
+
+
+@dataclass(frozen=True)
+class BenchmarkSuite:
+    """The benchmark's metrics: its stages, its results table and its steps of the scoring core."""
+
+    stages: StageTable
     table_groups: Mapping[str, tuple[tuple[str, str], ...]]  # results table: group -> ((metric key, label), ...)
-    metrics_without_judge: Callable[[Iterable[str] | None], list[str]]  # what runs with no LLM endpoint
-    prompts: tuple[str, ...]  # the generation methods / prompt levels, as `sciwrite generate` names them
-    # evaluate(predictions, split, *, systems, out_dir, source, profile, models, metrics, judge_options, batch_size,
-    # bootstrap, seed, engine, ray_address, ray_actors, bad_records, cutoff, **flags) -> one summary per prediction
-    # file, each system written to out_dir/<system>/ (its rows and summary with the memorisation signal; `cutoff`, a
-    # date, adds every metric before and after it: `sciwrite.metrics.runner.evaluate_files`)
-    evaluate: Callable[..., list[dict[str, Any]]]
-    report: Callable[[Sequence[Mapping[str, Any]], Path], str]  # what `sciwrite evaluate` prints after scoring
-    splits: tuple[str, ...]  # what `sciwrite evaluate --split` accepts
-    model_roles: tuple[str, ...]  # the roles `--model ROLE=ID` may name
-    stage_names: tuple[str, ...] = ()  # scorer names `--metrics` accepts besides metric keys
-    #: on/off options only this benchmark's `evaluate` takes: keyword -> help
-    evaluate_flags: Mapping[str, str] = field(default_factory=dict)
-    #: options with a value only this benchmark's `evaluate` takes (`sciwrite.core.commands.Option`), by keyword
-    evaluate_options: tuple[Any, ...] = ()
-    split_aliases: tuple[str, ...] = ()  # former names of `--split` (deprecated, still read)
-    load_models: Callable[..., Any] | None = None  # (profile, models, metrics, judge_options) -> the suite's models
-    #: score_items(items, models, batch_size) -> (rows, stage seconds): what the Ray engine's actors run
-    score_items: Callable[..., tuple[list[dict[str, Any]], dict[str, float]]] | None = None
-    #: scored_papers(split, source) -> (the paper_ids a submission is scored on, {paper_id: why never scored})
-    scored_papers: Callable[[str, Any], tuple[tuple[str, ...], dict[str, str]]] | None = None
-    #: drilldown_papers(split, source) -> (the split's paper records, its corpus or None): the drill-down's papers
-    drilldown_papers: Callable[[str, Any], tuple[list[dict[str, Any]], Any]] | None = None
-    #: citation_view(record, paper, row, titles) -> (citations, extra, extra's caption, reference text, notes)
-    citation_view: Callable[..., tuple[Any, Any, str, str, list[str]]] | None = None
-    #: sensitivity(profile, metrics, limit, seed, n_resamples, show_progress) -> (rows, papers, models): the
-    #: reference sections and their perturbations scored on the offline sample (`sciwrite.metrics.sensitivity`)
-    sensitivity: Callable[..., tuple[list[dict[str, Any]], int, Any]] | None = None
-    sensitivity_expected: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # metric -> pert -> direction
-    sensitivity_reasons: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (metric, pert or "*") -> why
-    #: quickstart(QuickstartRun) -> results by name: this benchmark's part of `sciwrite quickstart`
-    quickstart: Callable[[Any], dict[str, Any]] | None = None
-    sample_dir: Callable[[], Path] | None = None  # where the offline sample is built by default
-    summary_split_key: str = "split"  # the summary.json key that names the split or config scored
-    prediction_split: str | None = None  # the split of a config its predictions are for, when the config has several
+    steps: EvaluationSteps
+    options: tuple[Option, ...] = ()  # options only this benchmark's evaluation takes (switches included)
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """The results table's metric keys, in its order."""
+        return tuple(key for columns in self.table_groups.values() for key, _ in columns)
+
+    @property
+    def model_roles(self) -> tuple[str, ...]:
+        """The roles ``--model ROLE=ID`` may name."""
+        return self.stages.roles
+
+    @property
+    def judge_metrics(self) -> tuple[str, ...]:
+        return self.stages.judge_metrics
+
+    def expand_metrics(self, names: Iterable[str] | None) -> tuple[str, ...] | None:
+        """Metric keys, stage names and evaluate-module names as metric keys (None stays None: all)."""
+        return None if names is None else self.stages.expand(names)
+
+    def metrics_without_judge(self, names: Iterable[str] | None = None) -> tuple[str, ...]:
+        """`names` (all by default) minus the LLM judge's metrics: what runs with no LLM endpoint."""
+        return self.stages.without_judge(names)
+
+    def metric_labels(self) -> dict[str, str]:
+        """Short metric labels of the results table (see `table_labels`)."""
+        return table_labels(self.table_groups)
+
+    def option_values(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option of `options` by keyword, `given` over the defaults; an unknown keyword is an error."""
+        names = {option.name: option for option in self.options}
+        unknown = sorted(set(given) - set(names))
+        if unknown:
+            raise ValueError(f"unknown evaluation option(s) {unknown}; this benchmark takes {sorted(names)}")
+        return {name: given[name] if name in given else bool(option.default) if option.switch else option.default
+                for name, option in names.items()}
+
+
+@dataclass(frozen=True)
+class BenchmarkGeneration:
+    """How `sciwrite generate <benchmark>` runs: the methods or prompt levels, its options and its plan."""
+
+    prompts: tuple[str, ...]  # the generation methods / prompt levels, as the command names them
+    help: str  # what the command writes, for its --help
+    options: tuple[Option, ...]  # the options only this benchmark's generation takes
+    #: plan(request) -> one job per output file, each prepared when the command reaches it
+    plan: Callable[[GenerationRequest], Iterable[GenerationJob]]
+
+
+@dataclass(frozen=True)
+class DrilldownPapers:
+    """A split's paper records as the leaderboard's drill-down shows them, and its corpus (None: no corpus)."""
+
+    papers: list[dict[str, Any]]
+    corpus: Any = None
+
+
+@dataclass(frozen=True)
+class CitationView:
+    """What the drill-down shows of one paper's citations: a table of them, a second table (what is cited outside
+    the inputs, or gold papers not cited) with its caption, the reference text and notes."""
+
+    citations: pd.DataFrame
+    extra: pd.DataFrame
+    extra_caption: str
+    reference: str
+    notes: list[str]
+
+
+@dataclass(frozen=True)
+class Drilldown:
+    """The leaderboard's paper-by-paper view of a submission."""
+
+    #: papers(split, source) -> the split's paper records and corpus
+    papers: Callable[[str, Source], DrilldownPapers]
+    #: citation_view(record, paper, row, titles) -> the paper's citations as the view shows them
+    citation_view: Callable[..., CitationView]
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """How the benchmark's results are shown: the evaluation's report, the leaderboard and the paper's tables."""
+
+    #: report(summaries, out) -> what `sciwrite evaluate` prints after scoring
+    report: Callable[[Sequence[Mapping[str, Any]], Path], str]
     printed_labels: Mapping[str, str] = field(default_factory=dict)  # metric -> header as the paper prints it
     #: columns the leaderboard shows after the paper's table (not in the paper: grounding): group -> ((key, label),
     #: ...), their values read from a summary by `board_values(summary) -> {key: (mean, low, high)}`; per-paper rows
@@ -68,34 +184,70 @@ class Benchmark:
     board_groups: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     board_values: Callable[[Mapping[str, Any]], Mapping[str, tuple[Any, Any, Any]]] | None = None
     per_paper_notes: Mapping[str, str] = field(default_factory=dict)  # metric -> what its per-paper value is
-    generate_help: str = ""  # what `sciwrite generate <name>` writes, for its --help
-    #: the options only this benchmark's `sciwrite generate` takes (`sciwrite.core.commands.Option`)
-    generate_options: tuple[Any, ...] = ()
-    #: plan_generation(GenerationRequest) -> iterator of GenerationJob (`sciwrite.generation.jobs`): one output
-    #: file each, prepared when the command reaches it
-    plan_generation: Callable[[Any], Iterable[Any]] | None = None
-    builds: tuple[Any, ...] = ()  # `sciwrite build` commands (`sciwrite.core.commands.BuildCommand`)
-    paper_tables: tuple[Any, ...] = ()  # the paper's numbered tables (`sciwrite.core.paper_tables.PaperTable`)
-    human_study: Any = None  # the paper's human study (`sciwrite.human_eval.study.HumanStudy`)
-    #: the headline metrics as Hub tasks (`sciwrite.core.eval_results.HubTask`), the (config, split)s they are
-    #: defined on, and the benchmark's Hub dataset repo (`hub_repo()`): ``eval.yaml`` and ``.eval_results``
-    hub_tasks: tuple[Any, ...] = ()
-    hub_configs: tuple[tuple[str, str], ...] = ()
-    hub_repo: Callable[[], str] | None = None
+    paper_tables: tuple[PaperTable, ...] = ()  # the paper's numbered tables
+    drilldown: Drilldown | None = None
 
-    @property
-    def metrics(self) -> tuple[str, ...]:
-        """The suite's metric keys, in the results table's order."""
-        return tuple(key for columns in self.table_groups.values() for key, _ in columns)
+
+@dataclass(frozen=True)
+class SensitivityRun:
+    """A sensitivity analysis's result: one row per metric and perturbation, the papers, the models it used."""
+
+    rows: list[dict[str, Any]]
+    n_papers: int
+    models: SuiteModels
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """Does each metric move the right way when the reference section is damaged on purpose?"""
+
+    #: run(profile, metrics, limit, seed, n_resamples, show_progress) -> the reference sections and their
+    #: perturbations scored on the offline sample (`sciwrite.metrics.sensitivity`)
+    run: Callable[..., SensitivityRun]
+    expected: Mapping[str, Mapping[str, str]]  # metric -> perturbation -> expected direction
+    reasons: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (metric, perturbation or "*") -> why
+
+
+@dataclass(frozen=True)
+class Studies:
+    """What is run about the benchmark rather than on a model: its human study, its metrics' sensitivity, and its
+    part of `sciwrite quickstart`."""
+
+    human_study: HumanStudy | None = None
+    sensitivity: Sensitivity | None = None
+    #: quickstart(run) -> results by name: this benchmark's part of `sciwrite quickstart`
+    quickstart: Callable[[QuickstartRun], dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True)
+class HubPart:
+    """The benchmark on the Hub: its headline metrics as tasks (``eval.yaml``, ``.eval_results``), the (config,
+    split)s they are defined on, and its dataset repo."""
+
+    tasks: tuple[HubTask, ...]
+    configs: tuple[tuple[str, str], ...]
+    repo: Callable[[], str]
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One benchmark: its identity and its typed parts (see the module docstring)."""
+
+    name: str  # the id used on the command line and in prediction files (rwgbench, sciig)
+    title: str  # as the paper names it
+    paper: str  # the paper's reference (arXiv id)
+    data: BenchmarkData
+    suite: BenchmarkSuite
+    generation: BenchmarkGeneration
+    presentation: Presentation
+    studies: Studies
+    hub: HubPart
 
     @property
     def board_metrics(self) -> tuple[str, ...]:
-        """The leaderboard's metric keys: the suite's, then the `board_groups`'."""
-        return (*self.metrics, *(key for columns in self.board_groups.values() for key, _ in columns))
-
-    def metric_labels(self) -> dict[str, str]:
-        """Short metric labels of the results table (see `table_labels`)."""
-        return table_labels(self.table_groups)
+        """The leaderboard's metric keys: the results table's, then the `Presentation.board_groups`'."""
+        return (*self.suite.metrics,
+                *(key for columns in self.presentation.board_groups.values() for key, _ in columns))
 
 
 def table_labels(groups: Mapping[str, Sequence[tuple[str, str]]]) -> dict[str, str]:
@@ -108,3 +260,8 @@ def table_labels(groups: Mapping[str, Sequence[tuple[str, str]]]) -> dict[str, s
     labels = {key: label if counts[label] == 1 else f"{group} {label}"
               for group, columns in groups.items() for key, label in columns}
     return {**labels, "sentence_bleu": "sentence BLEU"}
+
+
+__all__ = ["Benchmark", "BenchmarkData", "BenchmarkGeneration", "BenchmarkSuite", "CitationView", "Corpus",
+           "DatasetLoader", "Drilldown", "DrilldownPapers", "HubPart", "Presentation", "ScoredPapers", "Sensitivity",
+           "SensitivityRun", "Source", "Studies", "table_labels"]

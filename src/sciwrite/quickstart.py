@@ -15,50 +15,68 @@ Every step keeps its outputs under `out_dir`; generation resumes, so a rerun onl
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.generation.quickstart_run import QuickstartRun
 from sciwrite.leaderboard.runs import import_quickstart, serve_command
 from sciwrite.leaderboard.store import ResultsStore
-from sciwrite.rwgbench.benchmark import RWGBENCH
-from sciwrite.sciig.benchmark import SCIIG
+from sciwrite.scoring.files import evaluate_files
+from sciwrite.scoring.request import ScoringRequest
 
 logger = logging.getLogger(__name__)
 
 
-def run_quickstart(out_dir: str | Path = "outputs/quickstart", data_dir: str | Path | None = None,
-                   profile: str = "lite", rebuild: bool = False, show_progress: bool = True,
-                   model: str | None = None, limit: int | None = None, base_url: str | None = None,
-                   sciig_dir: str | Path | None = None, store: str | Path | None = None,
+def run_quickstart(out_dir: str | Path = "outputs/quickstart", profile: str = "lite", rebuild: bool = False,
+                   show_progress: bool = True, model: str | None = None, limit: int | None = None,
+                   base_url: str | None = None, store: str | Path | None = None,
                    sources: Mapping[str, str | Path | None] | None = None) -> dict[str, Any]:
-    """Run every benchmark's part (`Benchmark.quickstart`), then put the scored systems on the leaderboard's store
-    (`store`, default: the default store) and print the command that opens the leaderboard. Returns what the parts
-    return by name (RWGBench: its summaries and the retrieval rows; SciIG: its summary).
+    """Run every benchmark's part (`Benchmark.studies.quickstart`), then put the scored systems on the leaderboard's
+    store (`store`, default: the default store) and print the command that opens the leaderboard. Returns what the
+    parts return by name (RWGBench: its summaries and the retrieval rows; SciIG: its summary).
 
-    `sources` maps a benchmark to its sample folder (`data_dir` and `sciig_dir` are RWGBench's and SciIG's; a
-    folder is built when missing; default: `Benchmark.sample_dir()`). `model` None uses the extractive floor; `limit`
-    generates and scores only the first N papers of each benchmark (RWGBench's retrieval quality is always reported
-    on every paper).
+    `sources` maps a benchmark to its sample folder (a folder is built when missing; default:
+    `Benchmark.data.sample_dir()`). `model` None uses the extractive floor; `limit` generates and scores only the
+    first N papers of each benchmark (RWGBench's retrieval quality is always reported on every paper).
     """
     if limit is not None and limit < 1:
         raise ValueError(f"--limit must be >= 1, got {limit}")
-    folders = {RWGBENCH.name: data_dir, SCIIG.name: sciig_dir, **dict(sources or {})}
+    folders = dict(sources or {})
+    unknown = sorted(set(folders) - set(BENCHMARKS))
+    if unknown:
+        raise ValueError(f"--source names unknown benchmark(s) {unknown}; choose from {sorted(BENCHMARKS)}")
     results: dict[str, Any] = {}
     used: dict[str, Path] = {}
     for name, bench in BENCHMARKS.items():
-        if bench.quickstart is None:
+        if bench.studies.quickstart is None:
             continue
-        folder = Path(folders[name]) if folders.get(name) else (bench.sample_dir() if bench.sample_dir else None)
+        folder = Path(folders[name]) if folders.get(name) else bench.data.sample_dir()
         run = QuickstartRun(Path(out_dir), folder, profile=profile, model=model, base_url=base_url, limit=limit,
-                            rebuild=rebuild, show_progress=show_progress)
-        results.update(bench.quickstart(run))
-        if folder is not None and (bench.sample_dir is None or folder != Path(bench.sample_dir())):
+                            rebuild=rebuild, show_progress=show_progress,
+                            score=quickstart_scorer(bench, profile, judge=model is not None,
+                                                    show_progress=show_progress))
+        results.update(bench.studies.quickstart(run))
+        if folder != Path(bench.data.sample_dir()):
             used[name] = folder
     board = ResultsStore(store)
     added = sum(new for _, new in import_quickstart(board, out_dir))
     print(f"\nput {added} new system(s) on the leaderboard store {board.path}; open the leaderboard with:\n  "
           + serve_command(board.path, used))
     return results
+
+
+def quickstart_scorer(bench: Benchmark, profile: str, judge: bool, show_progress: bool = True):
+    """A quick start part's `QuickstartRun.score`: the scoring core on the benchmark's offline config, with every
+    metric the profile computes (the LLM judge only when `judge`: a model was named)."""
+
+    def score(predictions: Sequence[Path], systems: Sequence[str], out: Path, folder: Path) -> list[dict[str, Any]]:
+        request = ScoringRequest(split=bench.data.offline_config, source=folder, profile=profile,
+                                 metrics=None if judge else bench.suite.metrics_without_judge(),
+                                 show_progress=show_progress)
+        return [result.summary for result in evaluate_files(bench, predictions, request, systems=systems,
+                                                            out_dir=out)]
+
+    return score

@@ -196,19 +196,21 @@ def test_quickstart(mini_sample_copy, sciig_mini_folder, tmp_path, capsys, patch
 def test_evaluate_rwgbench_no_judge_keeps_the_chosen_metrics(monkeypatch, tmp_path):
     """--no-judge removes the judge from --metrics; before, it replaced --metrics by every other metric."""
 
+    from sciwrite.cli import evaluate as evaluate_cli
+    from sciwrite.rwgbench.metrics.suite import STAGES
+
     asked = {}
 
-    def fake(predictions, split, **kwargs):
-        asked.update(kwargs)
+    def fake(bench, predictions, request, **kwargs):
+        asked["metrics"] = request.metrics
         raise ValueError("stop here")
 
-    import dataclasses
-
-    from sciwrite.benchmarks import BENCHMARKS
-
-    monkeypatch.setitem(BENCHMARKS, "rwgbench", dataclasses.replace(BENCHMARKS["rwgbench"], evaluate=fake))
+    monkeypatch.setattr(evaluate_cli, "evaluate_files", fake)
     argv = ["evaluate", "rwgbench", "--predictions", str(tmp_path / "p.jsonl"), "--no-judge"]
     assert main([*argv, "--metrics", "precision", "llm_judge"]) == 2
-    assert asked["metrics"] == ["precision"]
+    assert asked["metrics"] == ("precision",)
+    assert main([*argv, "--metrics", "citation_precision_recall", "rwg_llm_judge"]) == 2  # stage and module names
+    assert asked["metrics"] == ("precision", "recall")
     assert main(argv) == 2
-    assert "llm_judge" not in asked["metrics"] and "precision" in asked["metrics"] and len(asked["metrics"]) == 11
+    assert "llm_judge" not in asked["metrics"] and "precision" in asked["metrics"]
+    assert len(asked["metrics"]) == len(STAGES.metrics) - 1  # every metric but the judge's, the grounding's included

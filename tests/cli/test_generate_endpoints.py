@@ -222,7 +222,7 @@ def test_evaluate_sciig_judge_and_extractor_on_thinking_and_reasoning_models(sci
     assert set(summary["llm_requests"]) == {"sciig_judge", "citation_extractor"}
     block = summary["provenance"]
     assert block["benchmark"] == "sciig" and block["dataset"]["n_papers"] == len(papers)
-    assert set(block["judge"]["snapshots"]) == {"gpt-5.5-2026-04-23"} and summary["schema_version"] == 1
+    assert set(block["judge"]["snapshots"]) == {"gpt-5.5-2026-04-23"} and summary["schema_version"] == 2
 
 
 def test_the_ledger_is_not_taken_for_predictions(mini_sample_copy, tmp_path, capsys):

@@ -5,7 +5,6 @@ is named FILE:LINE, not "record 0"."""
 from __future__ import annotations
 
 import csv
-import dataclasses
 import json
 
 import pytest
@@ -14,6 +13,7 @@ from sciwrite.cli import main
 from sciwrite.core.coverage import Coverage, check_complete, coverage_of, with_coverage
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.sciig.data.loading import load_sciig
+from tests.benchmark_patch import patch_steps
 
 CHEAP = ["--profile", "lite", "--no-judge", "--bootstrap", "0"]
 
@@ -63,12 +63,10 @@ def test_rwgbench_partial_file_is_labelled_everywhere(mini_sample_folder, tmp_pa
 
 
 def test_require_complete_refuses_before_any_model_loads(mini_sample_folder, tmp_path, capsys, monkeypatch):
-    from sciwrite.rwgbench.metrics import report
-
     def no_models(*args, **kwargs):
         raise AssertionError("models were loaded for a file --require-complete refuses")
 
-    monkeypatch.setattr(report, "EVALUATION", dataclasses.replace(report.EVALUATION, load_models=no_models))
+    patch_steps(monkeypatch, "rwgbench", load_models=no_models)
     papers = load_rwgbench("sample", source=mini_sample_folder).to_list()
     preds = _write(tmp_path / "few.jsonl", [_rwgbench_prediction(papers[0])])
     out = tmp_path / "out"

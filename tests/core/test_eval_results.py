@@ -94,12 +94,12 @@ def test_entries_skip_what_was_not_computed_and_name_the_setting():
                "run": {"model": "m", "method": "THREE_SHOT"},
                "provenance": {"profile": "paper", "dataset": {"config": "naacl_2025", "revision": "abc123"},
                               "started": "2026-12-01T10:00:00+00:00"}}
-    entries = result_entries(summary, bench.hub_tasks, bench.hub_repo())
+    entries = result_entries(summary, bench.hub.tasks, bench.hub.repo())
     assert [(e.task_id, e.value) for e in entries] == [("naacl_2025_rouge_1", 0.41), ("naacl_2025_perplexity", 28.5)]
     assert entries[0].dataset_revision == "abc123" and entries[0].dataset_id == "sciwrite/sciig"
     assert variant(summary) == "three-shot" and results_filename("sciig", summary) == ".eval_results/sciig-three-shot.yaml"
     with pytest.raises(ValueError, match="holds none of the benchmark's headline metrics"):
-        result_entries({"system": "s", "provenance": {}}, bench.hub_tasks, bench.hub_repo())
+        result_entries({"system": "s", "provenance": {}}, bench.hub.tasks, bench.hub.repo())
 
 
 def test_other_benchmarks_entries_are_left_out(tmp_path):
@@ -125,8 +125,8 @@ def test_eval_yaml_is_the_generated_one_and_names_every_task(name):
     assert set(document) == {"name", "description", "evaluation_framework", "tasks"}
     assert document["evaluation_framework"] == "sciwrite"
     ids = [t["id"] for t in document["tasks"]]
-    assert len(ids) == len(set(ids)) == len(bench.hub_tasks) * len(bench.hub_configs)
-    assert {task_id(c, t) for c, _ in bench.hub_configs for t in bench.hub_tasks} == set(ids)
+    assert len(ids) == len(set(ids)) == len(bench.hub.tasks) * len(bench.hub.configs)
+    assert {task_id(c, t) for c, _ in bench.hub.configs for t in bench.hub.tasks} == set(ids)
     assert all({"id", "name", "description", "config", "split"} == set(t) for t in document["tasks"])
     assert all(("Higher is better" in t["description"]) != ("Lower is better" in t["description"])
                for t in document["tasks"])
@@ -149,5 +149,5 @@ def test_push_sciig_script_dry_run(sciig_mini_folder, monkeypatch, capsys):
 def test_the_card_lists_every_task_and_never_claims_registration(name):
     card = (Path(__file__).resolve().parents[2] / "datasets" / name / "README.md").read_text()
     section = card.split("## Evaluation results on the Hub", 1)[1].split("\n## ", 1)[0]
-    assert all(f"| `{t.task_id}` |" in section for t in get_benchmark(name).hub_tasks)
+    assert all(f"| `{t.task_id}` |" in section for t in get_benchmark(name).hub.tasks)
     assert "sciwrite is not on that list" in section and "is registered" not in section

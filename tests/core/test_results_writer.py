@@ -9,6 +9,7 @@ import pytest
 from sciwrite.cli import main
 from sciwrite.core import results
 from sciwrite.core.results import check_output_folder, write_results
+from tests.benchmark_patch import patch_steps
 
 ROWS = [{"paper_id": "p1", "score": 0.5}]
 SUMMARY = {"system": "s", "score": 0.5}
@@ -52,16 +53,10 @@ def test_an_output_path_under_a_file_is_refused(tmp_path):
 @pytest.mark.parametrize("benchmark", ["rwgbench", "sciig"])
 def test_evaluate_refuses_a_bad_out_before_any_model_loads(benchmark, tmp_path, monkeypatch, capsys):
     """Issue 23: scoring ran to the end, then the writer crashed on an --out that names a file."""
-    import dataclasses
-    import importlib
-
-    report = importlib.import_module(f"sciwrite.{benchmark}.metrics.report")
-
     def too_early(*args, **kwargs):
         raise AssertionError("the split or the models were loaded before the output path was checked")
 
-    monkeypatch.setattr(report, "EVALUATION", dataclasses.replace(report.EVALUATION, open_split=too_early,
-                                                                  load_models=too_early))
+    patch_steps(monkeypatch, benchmark, open_split=too_early, load_models=too_early)
     predictions = tmp_path / "p.jsonl"
     predictions.write_text(json.dumps({"paper_id": "x", "text": "y", "candidates": []}) + "\n")
     taken = tmp_path / "results.txt"

@@ -120,7 +120,7 @@ def test_submit_score_rank_compare_and_drill_down(served_board, tmp_path, mini_s
     provenance = client.predict(first, api_name="/provenance")
     assert provenance.startswith(f"Alpha <i>RAG</i> (submission {first})\n")
     block = json.loads(provenance.split("\n", 1)[1])
-    assert block["scored under"] == "lite \u00b7 no judge" and block["schema_version"] == 1
+    assert block["scored under"] == "lite \u00b7 no judge" and block["schema_version"] == 2
     assert block["provenance"]["profile"] == "lite" and block["provenance"]["judge"] is None
     assert block["provenance"]["dataset"]["config"] == "sample"
     assert "no submission" in client.predict("0" * 32, api_name="/provenance")

@@ -16,7 +16,7 @@ from sciwrite.core.metric_modules import available_metrics
 from sciwrite.leaderboard.about import about_markdown
 from sciwrite.leaderboard.compare import compare_systems
 from sciwrite.leaderboard.conditions import Condition, condition_order, provenance_text, summary_condition
-from sciwrite.leaderboard.drilldown import OUT_OF_RANGE, BenchmarkPapers, paper_scores_frame, paper_view
+from sciwrite.leaderboard.drilldown import BenchmarkPapers, paper_scores_frame, paper_view
 from sciwrite.leaderboard.plots import category_bars, metric_chart
 from sciwrite.leaderboard.store import FINISHED, PENDING, ResultsStore
 from sciwrite.leaderboard.tables import (
@@ -29,6 +29,7 @@ from sciwrite.leaderboard.tables import (
     metric_columns,
     not_computed_note,
 )
+from sciwrite.rwgbench.metrics.drilldown import OUT_OF_RANGE
 from sciwrite.sciig.metrics.drilldown import UNMATCHED
 from sciwrite.stats import paired_comparison
 
@@ -50,7 +51,7 @@ def add(store, system, *, benchmark="rwgbench", split="sample", means=None, inte
     """A submission with a summary holding `means` (other metrics None), `intervals` and `provenance`; the summary's
     ``profile`` is `summary_profile` when given, else `profile`."""
     bench = get_benchmark(benchmark)
-    summary = {"n_papers": len(rows) or 3, "profile": profile if summary_profile is None else summary_profile, **{m: None for m in bench.metrics}, **(means or {}),
+    summary = {"n_papers": len(rows) or 3, "profile": profile if summary_profile is None else summary_profile, **{m: None for m in bench.suite.metrics}, **(means or {}),
                "intervals": intervals or {}, "not_computed": not_computed or {}, "n_resamples": 1000,
                "confidence": 0.95}
     if interval_notes:
@@ -75,12 +76,12 @@ def bars(fig):
 def test_metric_columns_follow_the_papers_groups():
     cols = metric_columns("rwgbench")
     assert [g for g, _, _ in cols] == ["CQ"] * 5 + ["CO"] * 2 + ["CF"] * 2 + ["TQ"] * 3
-    assert [k for _, k, _ in cols] == list(RWG.metrics)
+    assert [k for _, k, _ in cols] == list(RWG.suite.metrics)
     assert [label for _, _, label in cols][:3] == ["CQ \u00b7 Prec.", "CQ \u00b7 Rec.", "CQ \u00b7 Soft Rec."]
     assert cols[-1][2] == "TQ \u00b7 LLM"
     sciig = metric_columns(SCIIG)
-    assert [k for _, k, _ in sciig] == list(SCIIG.metrics)
-    assert list(dict.fromkeys(g for g, _, _ in sciig)) == list(SCIIG.table_groups)
+    assert [k for _, k, _ in sciig] == list(SCIIG.suite.metrics)
+    assert list(dict.fromkeys(g for g, _, _ in sciig)) == list(SCIIG.suite.table_groups)
     assert sciig[0][2] == "Lexical \u00b7 ROUGE-1" and sciig[-1][2] == "LLM judge \u00b7 Narrative quality"
 
 
@@ -117,9 +118,9 @@ def test_frame_layout_and_interval_text(store):
 
 
 def test_grounding_columns_follow_the_papers_table_and_rank_lower_hallucination_first(store):
-    assert [label for _, _, label in board_columns("rwgbench")][len(RWG.metrics):] == [
+    assert [label for _, _, label in board_columns("rwgbench")][len(RWG.suite.metrics):] == [
         "Grounding \u00b7 Found", "Grounding \u00b7 Not found", "Grounding \u00b7 G-Prec.", "Grounding \u00b7 G-Rec."]
-    assert [label for _, _, label in board_columns("sciig")][len(SCIIG.metrics):] == ["Grounding \u00b7 Unmatched cit."]
+    assert [label for _, _, label in board_columns("sciig")][len(SCIIG.suite.metrics):] == ["Grounding \u00b7 Unmatched cit."]
     grounding = {"grounding_found_rate": 0.75, "grounding_hallucination_rate": 0.25, "grounded_precision": 0.5,
                  "grounded_recall": 0.125, "intervals": {"grounding_found_rate": [0.6, 0.9]}}
     add(store, "direct-a", means={"grounding": grounding})
@@ -263,7 +264,7 @@ def test_compare_systems_by_hand(store, pair):
                                                                                           MISSING, 0)
     # the numbers are sciwrite.stats.paired_comparison's on the rows keyed by paper_id
     rows = {s.id: {r["paper_id"]: r for r in store.paper_rows(s.id)} for s in (a, b)}
-    assert frame.attrs["comparison"] == paired_comparison(rows[a.id], rows[b.id], RWG.metrics, 1000, seed=0)
+    assert frame.attrs["comparison"] == paired_comparison(rows[a.id], rows[b.id], RWG.suite.metrics, 1000, seed=0)
 
 
 def test_compare_p_values_come_from_sciwrite_stats(store, pair, monkeypatch):

@@ -20,18 +20,16 @@ from sciwrite.meta_eval.sensitivity import (
     expectation,
     failures,
     moved_as_expected,
-    perturb_rwgbench,
-    perturb_sciig,
-    random_candidates,
     replace_citations,
-    rwgbench_sensitivity,
     shift_citations,
     shift_markers,
     shuffle_paragraphs,
 )
 from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.metrics.sensitivity import perturb_rwgbench, random_candidates, rwgbench_sensitivity
 from sciwrite.rwgbench.metrics.suite import SUITE_METRICS as RWGBENCH_METRICS
-from sciwrite.rwgbench.metrics.suite import load_suite_models
+from sciwrite.rwgbench.metrics.suite import load_rwgbench_models
+from sciwrite.sciig.metrics.sensitivity import perturb_sciig
 from sciwrite.sciig.metrics.suite import SUITE_METRICS as SCIIG_METRICS
 from sciwrite.sources.apa import extract_citation_keys
 from sciwrite.sources.markers import marker_numbers
@@ -133,7 +131,7 @@ def four_papers(sample_folder):
 def test_end_to_end_random_documents_lower_precision(four_papers):
     papers, corpus = four_papers
     cheap = ["precision", "recall", "citation_density", "citation_distribution_balance"]
-    suite = load_suite_models("lite", metrics=cheap)
+    suite = load_rwgbench_models("lite", metrics=cheap)
     rows = rwgbench_sensitivity(papers, corpus, suite, n_resamples=200)
     assert {r["metric"] for r in rows} == set(cheap)
     assert len(rows) == len(cheap) * len(PERTURBATIONS)

@@ -108,9 +108,9 @@ def test_weights_fingerprint_sees_through_wrappers():
 
 
 def test_the_suites_record_their_plan():
-    from sciwrite.rwgbench.metrics.suite import load_suite_models
+    from sciwrite.rwgbench.metrics.suite import load_rwgbench_models
 
-    suite = load_suite_models("lite", metrics=["topical_relevance", "soft_citation_recall", "llm_judge"])
+    suite = load_rwgbench_models("lite", metrics=["topical_relevance", "soft_citation_recall", "llm_judge"])
     assert isinstance(suite.plan, ModelPlan) and set(suite.plan.choices) == {"scibert", "nli", "judge"}
     record = suite.plan.as_provenance()
     assert record["scibert"]["weights_sha256"] == suite.encoder.weights_sha256

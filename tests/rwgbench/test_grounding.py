@@ -10,8 +10,9 @@ import pytest
 from sciwrite.cli import main
 from sciwrite.grounding.resolver import lazy_resolver
 from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.metrics.evaluation import grounding_summary
 from sciwrite.rwgbench.metrics.grounding import BY_CONSTRUCTION, score_reference_grounding
-from sciwrite.rwgbench.metrics.report import format_grounding_table, grounding_summary
+from sciwrite.rwgbench.metrics.report import format_grounding_table
 from sciwrite.rwgbench.metrics.scorers import corpus_titles, score_citation_precision_recall
 
 CORPUS = [

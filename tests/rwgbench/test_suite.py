@@ -15,7 +15,7 @@ from sciwrite.rwgbench.metrics.report import format_table2
 from sciwrite.rwgbench.metrics.suite import (
     SUITE_METRICS,
     TABLE2_GROUPS,
-    load_suite_models,
+    load_rwgbench_models,
     score_rwgbench,
     summarize_rwgbench,
 )
@@ -28,7 +28,7 @@ def write_jsonl(path, records):
 
 @pytest.fixture(scope="module")
 def lite_suite():
-    return load_suite_models("lite")
+    return load_rwgbench_models("lite")
 
 
 # --- prediction files and the join ----------------------------------------------------------------------
@@ -136,13 +136,13 @@ def test_bad_input_names_record_and_field(mini, lite_suite):
     with pytest.raises(ValueError, match=r"paper 0 \(.+\): field 'citations' must be a non-empty list"):
         score_rwgbench(["A"], [{**paper, "citations": []}], lite_suite, candidates=[[]], corpus=corpus,
                        show_progress=False)
-    with pytest.raises(ValueError, match="unknown RWGBench metrics"):
-        load_suite_models("lite", metrics=["bleu"])
+    with pytest.raises(ValueError, match="unknown RWGBench metric 'bleu'"):
+        load_rwgbench_models("lite", metrics=["bleu"])
 
 
 def test_metric_selection_skips_the_models_it_does_not_need(mini):
     papers, corpus = mini
-    suite = load_suite_models("lite", metrics=["precision", "recall", "citation_density"])
+    suite = load_rwgbench_models("lite", metrics=["precision", "recall", "citation_density"])
     assert suite.encoder is None and suite.token_encoder is None and suite.frame_classifier is None
     rows, _ = score_rwgbench([papers[0]["related_work"]], papers[:1], suite, candidates=[papers[0]["citations"]],
                              corpus=corpus, show_progress=False)
@@ -155,7 +155,7 @@ def test_metric_selection_skips_the_models_it_does_not_need(mini):
 def test_rouge_l_alone_needs_no_token_encoder(mini, metrics):
     """Issue 23: ``--metrics rougeL`` (without bertscore_f1) crashed on the missing BERTScore encoder."""
     papers, corpus = mini
-    suite = load_suite_models("lite", metrics=metrics)
+    suite = load_rwgbench_models("lite", metrics=metrics)
     assert suite.token_encoder is None
     rows, _ = score_rwgbench([papers[0]["related_work"]], papers[:1], suite, candidates=[papers[0]["citations"]],
                              corpus=corpus, show_progress=False)
@@ -331,7 +331,7 @@ def test_several_systems_share_the_reference_side(mini, mini_sample_folder, tmp_
     second = json.loads((tmp_path / "out" / "terse" / "summary.json").read_text())
     assert first["precision"] == 1 and second["recall"] < 1 and second["positioning_structure_similarity"] < 1
 
-    suite = load_suite_models("lite", metrics=["topical_relevance", "positioning_structure_similarity", "bertscore_f1",
+    suite = load_rwgbench_models("lite", metrics=["topical_relevance", "positioning_structure_similarity", "bertscore_f1",
                                                "citation_frame_alignment"])
     encoded: list[str] = []
     real_encode = suite.encoder.inner.encode

@@ -20,7 +20,6 @@ def test_missing_ray_says_how_to_install_it(monkeypatch, tmp_path, capsys):
         scale_engine.ray_engine()
     argv = ["index", "build", "--kind", "dense", "--engine", "ray", "--source", str(tmp_path), "--config",
             "sample_corpus", "--out", str(tmp_path / "index")]
-    monkeypatch.setattr("sciwrite.cli.index.corpus_files", lambda config, source: [])
     assert main(argv) == 2
     assert "install sciwrite[scale]" in capsys.readouterr().err
 

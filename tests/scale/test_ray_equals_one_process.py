@@ -2,7 +2,8 @@
 ``--dist loadfile``) runs every test that starts the session's local Ray:
 
 - `evaluate rwgbench|sciig --engine ray`: the same per-paper rows (floats within 1e-6) and the same summaries,
-  corpus-level quantities (SciIG's corpus BLEU, bootstrap intervals) included;
+  corpus-level quantities (SciIG's corpus BLEU, bootstrap intervals) included, every system's papers in one Ray run;
+- a third benchmark of the tests' own (`tests.toy_benchmark`) on Ray, through the same generic actor;
 - the Ray Data index build: the same doc_ids in the same order, the same vectors and search results, in the layout
   `load_rwgbench(..., faiss_index=True)` reads."""
 
@@ -16,16 +17,20 @@ import faiss
 import numpy as np
 import pytest
 
+from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.cli import main
 from sciwrite.models.registry import PACKAGED_MINILM
 from sciwrite.retrieval import DenseRetriever, load_retriever
 from sciwrite.retrieval.bm25 import _ids_and_texts
+from sciwrite.retrieval.corpus_files import read_doc_ids
 from sciwrite.retrieval.dense import training_rows
-from sciwrite.rwgbench.data.corpus_files import corpus_files, read_doc_ids
+from sciwrite.rwgbench.data.corpus_files import corpus_files
 from sciwrite.rwgbench.data.loading import load_rwgbench
-from sciwrite.rwgbench.metrics.report import evaluate_prediction_files
+from sciwrite.scale import ray_evaluate
 from sciwrite.sciig import load_sciig
-from sciwrite.sciig.metrics.report import evaluate_sciig_file
+from sciwrite.scoring.files import evaluate_files
+from sciwrite.scoring.request import ScoringRequest
+from tests.toy_benchmark import TOY
 
 TOLERANCE = 1e-6
 
@@ -56,8 +61,29 @@ def write_jsonl(path, records):
     return path
 
 
+def evaluate(benchmark, files, out, **options):
+    """The scoring core's file layer on the benchmark's offline sample: one summary per file."""
+    bench = BENCHMARKS[benchmark] if isinstance(benchmark, str) else benchmark
+    request = ScoringRequest(split=bench.data.offline_config, **options)
+    return [result.summary for result in evaluate_files(bench, files, request, out_dir=out)]
+
+
+@pytest.fixture
+def ray_runs(monkeypatch):
+    """How many Ray Data runs the scoring made (each `_run` is one)."""
+    runs = []
+    real = ray_evaluate._run
+
+    def counted(*args, **kwargs):
+        runs.append(len(args[2]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ray_evaluate, "_run", counted)
+    return runs
+
+
 @pytest.mark.slow
-def test_rwgbench_on_ray_equals_one_process(local_ray, mini_sample_folder, tmp_path):
+def test_rwgbench_on_ray_equals_one_process(local_ray, mini_sample_folder, tmp_path, ray_runs):
     """Two systems (each a whole scoring on both engines, so two and not more): the published sections over a
     mixed candidate list, and a Direct run whose listed references the grounding resolves on the driver."""
     papers = load_rwgbench("sample", source=mini_sample_folder).to_list()
@@ -73,8 +99,9 @@ def test_rwgbench_on_ray_equals_one_process(local_ray, mini_sample_folder, tmp_p
                         {"n": 2, "title": "An Invented Survey of Hyperbolic Llama Parsing"}]} for p in papers])
     files = [retrieved, direct]
     options = {"source": mini_sample_folder, "profile": "lite", "bootstrap": 200, "show_progress": False}
-    local = evaluate_prediction_files(files, "sample", out_dir=tmp_path / "local", **options)
-    on_ray = evaluate_prediction_files(files, "sample", out_dir=tmp_path / "ray", engine="ray", ray_actors=2, **options)
+    local = evaluate("rwgbench", files, tmp_path / "local", **options)
+    on_ray = evaluate("rwgbench", files, tmp_path / "ray", engine="ray", ray_actors=2, **options)
+    assert ray_runs == [2 * len(papers)], "both systems' papers in one Ray run"
     # the provenance names the engine and the wall time, which differ by design; the dataset and models do not
     for ray_summary, local_summary in zip(on_ray, local):
         ray_block, local_block = ray_summary.pop("provenance"), local_summary.pop("provenance")
@@ -90,51 +117,68 @@ def test_rwgbench_on_ray_equals_one_process(local_ray, mini_sample_folder, tmp_p
 
 
 @pytest.mark.slow
-def test_sciig_on_ray_equals_one_process(local_ray, sciig_mini_folder, tmp_path):
+def test_sciig_on_ray_equals_one_process(local_ray, sciig_mini_folder, tmp_path, ray_runs):
     papers = load_sciig("sample", source=sciig_mini_folder).to_list()
     texts = [papers[0]["introduction"], "Graph parsing is widely studied (Smith et al., 2020). We extend it.", ""]
     predictions = write_jsonl(tmp_path / "preds.jsonl",
                               [{"paper_id": p["paper_id"], "text": t} for p, t in zip(papers, texts)])
+    second = write_jsonl(tmp_path / "other.jsonl",
+                         [{"paper_id": p["paper_id"], "text": t} for p, t in zip(papers[1:], reversed(texts))])
     options = {"source": sciig_mini_folder, "profile": "lite", "bootstrap": 200, "show_progress": False,
                "metrics": ["rouge", "bleu", "meteor", "bertscore", "contextual_relevance", "keyphrases", "citations"]}
-    local = evaluate_sciig_file(predictions, "sample", out_dir=tmp_path / "local", **options)
+    local = evaluate("sciig", [predictions, second], tmp_path / "local", **options)
     # one actor: the SciIG scorer and the summary from gathered rows are what this test adds; papers spread over
     # two actors and gathered back in order are the RWGBench test's (the same `_run`), and a second actor's start-up
     # (imports, models) costs ~5 s of the test run on 2 cores
-    on_ray = evaluate_sciig_file(predictions, "sample", out_dir=tmp_path / "ray", engine="ray", ray_actors=1, **options)
-    # the scorers' seconds differ by nature; everything else, corpus BLEU and the intervals included, is equal
-    assert set(on_ray.pop("metric_timings")) == set(local.pop("metric_timings"))
-    ray_block, local_block = on_ray.pop("provenance"), local.pop("provenance")
-    assert (ray_block["engine"], local_block["engine"]) == ("ray", "local") and ray_block["dataset"] == local_block["dataset"]
-    assert_same(on_ray, local, "summary")
-    assert local["bleu"] is not None and local["scoring_errors"]  # corpus BLEU, and a paper a scorer refused
-    assert_same(read_rows(tmp_path / "ray" / "per_paper.jsonl"), read_rows(tmp_path / "local" / "per_paper.jsonl"))
-    for log in sorted((tmp_path / "local" / "keyphrase_outputs").iterdir()):
-        assert_same(json.loads((tmp_path / "ray" / "keyphrase_outputs" / log.name).read_text()),
-                    json.loads(log.read_text()), log.name)
+    on_ray = evaluate("sciig", [predictions, second], tmp_path / "ray", engine="ray", ray_actors=1, **options)
+    assert ray_runs == [len(papers) + len(papers) - 1], "both systems' papers in one Ray run"
+    for ray_summary, local_summary in zip(on_ray, local):
+        # the scorers' seconds differ by nature; everything else, corpus BLEU and the intervals included, is equal
+        assert set(ray_summary.pop("metric_timings")) == set(local_summary.pop("metric_timings"))
+        ray_block, local_block = ray_summary.pop("provenance"), local_summary.pop("provenance")
+        assert (ray_block["engine"], local_block["engine"]) == ("ray", "local")
+        assert ray_block["dataset"] == local_block["dataset"]
+    assert_same(on_ray, local, "summaries")
+    assert local[0]["bleu"] is not None and local[0]["scoring_errors"]  # corpus BLEU, and a paper a scorer refused
+    for system in ("preds", "other"):
+        assert_same(read_rows(tmp_path / "ray" / system / "per_paper.jsonl"),
+                    read_rows(tmp_path / "local" / system / "per_paper.jsonl"), system)
+        for log in sorted((tmp_path / "local" / system / "keyphrase_outputs").iterdir()):
+            assert_same(json.loads((tmp_path / "ray" / system / "keyphrase_outputs" / log.name).read_text()),
+                        json.loads(log.read_text()), log.name)
+
+
+def test_a_third_benchmark_runs_on_ray_through_the_generic_actor(local_ray, monkeypatch, tmp_path, ray_runs):
+    """The tests' toy benchmark, registered by one line, scores on Ray as in one process: the actor takes its
+    functions, and nothing in sciwrite names it."""
+    monkeypatch.setitem(BENCHMARKS, TOY.name, TOY)
+    a = write_jsonl(tmp_path / "a.jsonl", [{"paper_id": "p0", "text": "word"}, {"paper_id": "p1", "text": "word"}])
+    b = write_jsonl(tmp_path / "b.jsonl", [{"paper_id": "p2", "text": "word word word"}])
+    local = evaluate("toy", [a, b], tmp_path / "local", bootstrap=0, show_progress=False)
+    on_ray = evaluate("toy", [a, b], tmp_path / "ray", engine="ray", ray_actors=1, bootstrap=0, show_progress=False)
+    assert ray_runs == [3]
+    for summaries in (local, on_ray):
+        assert [s["length_ratio"] for s in summaries] == [pytest.approx((1 + 0.5) / 2), 1.0]
+    assert [s["provenance"]["engine"] for s in on_ray] == ["ray", "ray"]
+    assert on_ray[0]["stage_seconds"].keys() == local[0]["stage_seconds"].keys() == {"length"}
 
 
 def test_an_unknown_engine_is_refused_before_anything_is_read(tmp_path):
-    missing = tmp_path / "no-such-file.jsonl"
     with pytest.raises(ValueError, match="unknown engine 'nope'"):
-        evaluate_sciig_file(missing, "sample", source=tmp_path, engine="nope")
-    with pytest.raises(ValueError, match="unknown engine 'nope'"):
-        evaluate_prediction_files([missing], "sample", source=tmp_path, engine="nope")
+        ScoringRequest(split="sample", source=tmp_path, engine="nope")
 
 
 @pytest.mark.parametrize("what", ["rwgbench", "sciig"])
 def test_the_commands_pass_the_engine_through(what, monkeypatch, tmp_path):
+    from sciwrite.cli import evaluate as evaluate_cli
+
     asked = {}
 
-    def fake(*args, **kwargs):
-        asked.update(kwargs)
+    def fake(bench, predictions, request, **kwargs):
+        asked.update(engine=request.engine, ray_address=request.ray_address, ray_actors=request.ray_actors)
         raise ValueError("stop here")
 
-    import dataclasses
-
-    from sciwrite.benchmarks import BENCHMARKS
-
-    monkeypatch.setitem(BENCHMARKS, what, dataclasses.replace(BENCHMARKS[what], evaluate=fake))
+    monkeypatch.setattr(evaluate_cli, "evaluate_files", fake)
     argv = ["evaluate", what, "--predictions", str(tmp_path / "p.jsonl")]
     assert main([*argv, "--engine", "ray", "--ray-address", "auto", "--ray-actors", "3"]) == 2
     assert (asked["engine"], asked["ray_address"], asked["ray_actors"]) == ("ray", "auto", 3)

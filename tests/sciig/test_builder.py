@@ -15,7 +15,7 @@ from sciwrite.core.datasets import card_configs
 from sciwrite.core.schema import SchemaError
 from sciwrite.llm.client import ChatClient
 from sciwrite.sciig import SCIIG_FEATURES, load_sciig
-from sciwrite.sciig.data.build_command import import_release_folder
+from sciwrite.sciig.data.build_commands import import_release_folder
 from sciwrite.sciig.data.builder import (
     build_sciig_records,
     is_holdout,
@@ -181,7 +181,7 @@ def test_builder_with_llm_mapping_and_semantic_scholar(tmp_path, monkeypatch):
 
 
 def test_llm_step_skipped_without_endpoint(tmp_path, monkeypatch):
-    from sciwrite.sciig.data.build_command import _llm_client
+    from sciwrite.sciig.data.build_commands import _llm_client
 
     assert _llm_client("some-model", None, None, tmp_path) is None  # no key configured: warned and skipped
     assert _llm_client(None, None, None, tmp_path) is None

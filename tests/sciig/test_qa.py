@@ -224,13 +224,13 @@ def test_lite_profile_reports_not_computed_with_both_models():
     assert models is None and QG_ID in why and QA_ID in why
     suite = load_sciig_models("lite", metrics=["qa"])
     assert not suite.wants("qa")
-    for metric in STAGES["qa"]:
+    for metric in STAGES["qa"].metrics:
         assert QG_ID in suite.not_computed[metric] and QA_ID in suite.not_computed[metric]
 
 
 def test_suite_stage_with_fake_models_and_an_empty_generation():
     suite = SciIGModels(profile="paper", qa=fake_models(),
-                        not_computed={m: "not requested" for m in SUITE_METRICS if m not in STAGES["qa"]})
+                        not_computed={m: "not requested" for m in SUITE_METRICS if m not in STAGES["qa"].metrics})
     paper = {"paper_id": "p1", "title": SOURCE_TITLE, "abstract": SOURCE_ABSTRACT, "introduction": REFERENCE,
              "neighbors": []}
     rows, timings = score_sciig([GEN, ""], [paper, {**paper, "paper_id": "p2"}], suite, show_progress=False)

@@ -264,5 +264,5 @@ def test_sciig_bertscore_is_bert_score_default_english_model():
     assert ROLES["bertscore"].defaults["paper"] == lang2model["en"] == "roberta-large"
     assert model2layers["roberta-large"] == 17  # the layer load_token_encoder takes for it
     assert ROLES["scibert"].defaults["paper"] == "allenai/scibert_scivocab_uncased"  # RWGBench keeps SciBERT
-    assert "bertscore" in SCIIG.model_roles and "scibert" not in SCIIG.model_roles
+    assert "bertscore" in SCIIG.suite.model_roles and "scibert" not in SCIIG.suite.model_roles
     assert resolve_plan(["bertscore"], "lite").choices["bertscore"].model_id == "packaged:all-MiniLM-L6-v2"

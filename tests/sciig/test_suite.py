@@ -55,7 +55,7 @@ def test_table2_layout():
     categories = list(dict.fromkeys(c for c, _, _ in TABLE2))
     assert categories == ["Lexical", "Semantic", "Keyphrase", "Entailment", "QA", "Citation", "Fluency",
                           "LLM judge"]
-    assert sorted(SUITE_METRICS) == sorted(m for metrics in STAGES.values() for m in metrics)
+    assert sorted(SUITE_METRICS) == sorted(m for metrics in (stage.metrics for stage in STAGES) for m in metrics)
 
 
 def test_references_as_predictions_and_lite_not_computed(papers, lite):
@@ -72,7 +72,7 @@ def test_references_as_predictions_and_lite_not_computed(papers, lite):
     # lite has no BLEURT, GPT-2, SummaC NLI or judge: not computed, with the model each needs
     not_computed = summary["not_computed"]
     without_wordnet = ["meteor"] if WORDNET_MISSING else []  # Debian's wordnet-base is optional
-    assert sorted(not_computed) == sorted(["bleurt", "perplexity", *STAGES["summac"], *STAGES["qa"], *STAGES["judge"],
+    assert sorted(not_computed) == sorted(["bleurt", "perplexity", *STAGES["summac"].metrics, *STAGES["qa"].metrics, *STAGES["judge"].metrics,
                                            *without_wordnet])
     assert "bleurt" in not_computed["bleurt"] and "gpt2" in not_computed["perplexity"]
     assert "summac_nli" in not_computed["summac_faithfulness"] and "judge" in not_computed["judge_coverage"]
@@ -160,7 +160,8 @@ def test_evaluate_sciig_command(sciig_folder, papers, tmp_path, capsys):
         assert log["paper_id"] == row["paper_id"] and log["keyphrase_log"]
     summary = json.loads((out / "summary.json").read_text())
     assert summary["join"]["missing"] == [papers[2]["paper_id"]] and summary["join"]["holdout_excluded"] == [holdout]
-    assert summary["split"] == "test" and set(summary["metric_timings"]) == {"rouge", "bleu", "keyphrases", "citations"}
+    assert (summary["split"], summary["scored_split"]) == ("sample", "test")
+    assert set(summary["metric_timings"]) == {"rouge", "bleu", "keyphrases", "citations"}
     assert json.loads((out / "metric_timings.json").read_text()) == summary["metric_timings"]
     with (out / "summary.csv").open() as f:
         table = list(csv.DictReader(f))
@@ -220,7 +221,7 @@ def test_a_second_system_embeds_only_its_own_texts(papers, monkeypatch):
 
 
 def test_evaluate_sciig_passes_the_batch_size(sciig_folder, papers, tmp_path, capsys, monkeypatch):
-    from sciwrite.sciig.metrics import report as sciig_report
+    from sciwrite.sciig.metrics import evaluation as sciig_report
 
     seen = []
     real_score = sciig_report.score_sciig
@@ -264,7 +265,7 @@ def test_judge_through_the_suite(papers, monkeypatch):
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
     texts = [f"Our introduction ZZWANT1.0 (Li, 2020). {papers[0]['title']}", "An introduction ZZGARBAGE.",
              "Another introduction ZZWANT0.25 here."]
-    judge_scores = STAGES["judge"]
+    judge_scores = STAGES["judge"].metrics
     assert len(judge_scores) == 5
     with chat_server(_judge_answer) as server:
         suite = load_sciig_models("lite", models={"judge": "judge-override"}, metrics=["judge", "rouge"],

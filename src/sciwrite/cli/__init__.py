@@ -9,6 +9,7 @@ import sys
 
 from sciwrite.cli.build import add_build_commands
 from sciwrite.cli.compare import add_compare_command
+from sciwrite.cli.deprecated import rewrite_deprecated
 from sciwrite.cli.evaluate import add_evaluate_commands
 from sciwrite.cli.fetch import add_fetch_commands
 from sciwrite.cli.generate import add_generate_commands
@@ -47,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = normalise_push_argv(list(sys.argv[1:] if argv is None else argv))
+    argv = rewrite_deprecated(normalise_push_argv(list(sys.argv[1:] if argv is None else argv)))
     args = parse_args(build_parser(), argv)
     level = logging.INFO if args.verbose else logging.WARNING
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")

@@ -1,4 +1,4 @@
-"""`sciwrite build <dataset>`: the datasets each benchmark builds (`Benchmark.builds`): RWGBench's offline sample,
+"""`sciwrite build <dataset>`: the datasets each benchmark builds (`Benchmark.data.builds`): RWGBench's offline sample,
 from arXiv HTML or from its upstream release, and SciIG's."""
 
 from __future__ import annotations
@@ -23,6 +23,6 @@ def add_build_commands(sub: argparse._SubParsersAction) -> None:
     """The `build` group: one command per `BuildCommand` of every benchmark."""
     build = sub.add_parser("build", help="build a dataset").add_subparsers(dest="what", required=True)
     for bench in BENCHMARKS.values():
-        for command in bench.builds:
+        for command in bench.data.builds:
             p = add_options(build.add_parser(command.name, help=command.help), command.options)
             p.set_defaults(func=cmd_build, build_command=command)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.cli.evaluate import add_bootstrap_options, metric_labels
+from sciwrite.cli.evaluate import add_bootstrap_options
 from sciwrite.core.jsonl import iter_json_lines, line_ref
 from sciwrite.core.provenance import provenance_differences, schema_version_of, snapshot_changes
 from sciwrite.core.tables import format_table, headless_pyplot, save_figure, write_table
@@ -96,8 +96,8 @@ def numeric_keys(rows: Mapping[str, Mapping[str, Any]]) -> set[str]:
 
 def detect_benchmark(keys: set[str]) -> str:
     """The benchmark whose table metrics the keys hold the most of."""
-    best = max(BENCHMARKS, key=lambda name: len(keys & set(BENCHMARKS[name].metrics)))
-    if not keys & set(BENCHMARKS[best].metrics):
+    best = max(BENCHMARKS, key=lambda name: len(keys & set(BENCHMARKS[name].suite.metrics)))
+    if not keys & set(BENCHMARKS[best].suite.metrics):
         raise ValueError("the per_paper files hold no metric of a known benchmark; pass --benchmark and --metrics")
     return best
 
@@ -200,14 +200,14 @@ def cmd_compare(args: argparse.Namespace) -> None:
     if len({name for name, _ in systems}) != len(systems):
         systems = [(f"{name}#{i}", rows) for i, (name, rows) in enumerate(systems)]
     shared = set.intersection(*(numeric_keys(rows) for _, rows in systems))
-    metrics = args.metrics or [m for m in get_benchmark(benchmark).metrics if m in shared]
+    metrics = args.metrics or [m for m in get_benchmark(benchmark).suite.metrics if m in shared]
     if not metrics:
         raise ValueError(f"the per_paper files share no {benchmark} metric")
     rows = compare_systems(systems, metrics, args.bootstrap, args.confidence, args.seed)
     print(f"{benchmark}: {', '.join(name for name, _ in systems[1:])} against {systems[0][0]} on the papers both "
           f"scored; difference = system - baseline; {100 * args.confidence:g}% CI: paired {INTERVAL_METHOD} "
           f"({args.bootstrap} resamples); p: paired permutation test, p_holm: Holm across the {len(metrics)} metrics")
-    for metric, note in get_benchmark(benchmark).per_paper_notes.items():
+    for metric, note in get_benchmark(benchmark).presentation.per_paper_notes.items():
         if metric in metrics:
             print(f"{metric}: {note} (not the value the results table shows)")
     print(format_table(rows))
@@ -215,7 +215,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
         json_path, csv_path = write_table(rows, args.out)
         print(f"\nwrote {json_path} and {csv_path}")
     if args.plot:
-        path = plot_differences(rows, metrics, args.plot, metric_labels(benchmark),
+        path = plot_differences(rows, metrics, args.plot, get_benchmark(benchmark).suite.metric_labels(),
                                 title=f"{benchmark}: difference from {systems[0][0]}")
         print(f"wrote {path}")
 

@@ -2,10 +2,9 @@
 
 One implementation serves every benchmark of `sciwrite.benchmarks.BENCHMARKS`, with the same flags: ``--split``,
 one or several ``--predictions`` (one system each, written to ``<out>/<system>/``), ``--bad-records error|skip``,
-the model, judge, bootstrap and engine options, and the few on/off options a benchmark declares
-(`Benchmark.evaluate_flags`, and `Benchmark.evaluate_options` with a value). The benchmark scores (`Benchmark.evaluate`) and says what to print
-(`Benchmark.report`); this module only parses and prints. ``sciwrite evaluate sciig-table3`` prints SciIG's Table 3
-from several levels' summaries.
+the model, judge, bootstrap and engine options, and the few options a benchmark declares
+(`Benchmark.suite.options`). The scoring core scores (`sciwrite.scoring.files.evaluate_files`) and the benchmark
+says what to print (`Benchmark.presentation.report`); this module only parses and prints.
 """
 
 from __future__ import annotations
@@ -14,20 +13,20 @@ import argparse
 import datetime
 import logging
 from pathlib import Path
-from typing import Any
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.engine_options import add_engine_options
 from sciwrite.cli.generate_common import LEDGER_NAME, model_option
-from sciwrite.cli.options import add_options, iso_date, option_values
-from sciwrite.core.predictions import BAD_RECORDS
+from sciwrite.cli.options import PROFILES, DeprecatedAlias, add_options, iso_date, key_value, option_values
+from sciwrite.core.predictions import BAD_RECORDS, DEFAULT_BAD_RECORDS
 from sciwrite.core.tables import format_table, write_table
 from sciwrite.llm.capabilities import describe_adjustment
 from sciwrite.llm.ledger import PriceTable, UsageLedger
 from sciwrite.metrics.cutoff import across_systems, cutoff_rows, format_cutoff, plot_cutoff
 from sciwrite.metrics.memorisation import format_memorisation
-from sciwrite.sciig.metrics.tables import format_table3, table3_from_summary_files, table3_rows
+from sciwrite.scoring.files import evaluate_files
+from sciwrite.scoring.request import ScoringRequest
 
 logger = logging.getLogger(__name__)
 
@@ -36,11 +35,6 @@ logger = logging.getLogger(__name__)
 EVALUATE_EXIT_STATUSES = ("exit status: 0 every file scored (a file over part of the split says n/N papers); 2 usage "
                           "or input error, named FILE:LINE, before any model loads (a bad line, a bad --out, a file "
                           "--require-complete refuses)")
-
-
-def metric_labels(benchmark: str) -> dict[str, str]:
-    """Short metric labels of a benchmark's results table (`Benchmark.metric_labels`)."""
-    return get_benchmark(benchmark).metric_labels()
 
 
 def llm_options(args: argparse.Namespace, out: Path) -> dict[str, object]:
@@ -82,8 +76,8 @@ def print_contamination(summaries: list[dict], bench: Benchmark, out: Path) -> N
     lines = [line for line in map(format_memorisation, summaries) if line]
     if lines:
         print("\n" + "\n".join(lines))
-    labels = {**{key: f"{group} {label}" for group, columns in bench.board_groups.items() for key, label in columns},
-              **bench.metric_labels(), "memorisation": "memorisation"}
+    labels = {**{key: f"{group} {label}" for group, columns in bench.presentation.board_groups.items()
+                 for key, label in columns}, **bench.suite.metric_labels(), "memorisation": "memorisation"}
     rows = cutoff_rows(summaries, labels)
     if rows:
         print("\n" + format_cutoff(summaries, labels))
@@ -97,21 +91,25 @@ def print_contamination(summaries: list[dict], bench: Benchmark, out: Path) -> N
             print(f"wrote {write_table(paired, out / 'cutoff_across_systems')[1]}")
 
 
+def scoring_request(args: argparse.Namespace, bench: Benchmark, out: Path) -> ScoringRequest:
+    """The run's options as the scoring core takes them."""
+    metrics = bench.suite.metrics_without_judge(args.metrics) if args.no_judge else args.metrics
+    return ScoringRequest(split=args.split, source=args.source, profile=args.profile, models=dict(args.model or []),
+                          metrics=metrics, judge_options=llm_options(args, out), batch_size=args.batch_size,
+                          bootstrap=args.bootstrap, seed=args.seed, engine=args.engine, ray_address=args.ray_address,
+                          ray_actors=args.ray_actors, bad_records=args.bad_records,
+                          require_complete=args.require_complete, cutoff=args.cutoff,
+                          options=option_values(args, bench.suite.options))
+
+
 def cmd_evaluate(args: argparse.Namespace) -> None:
     """Score the prediction files on the benchmark the command names, print its report, write the tables."""
     bench = get_benchmark(args.benchmark)
     out = Path(args.out or Path("outputs") / bench.name)
-    systems = args.system or [Path(p).stem for p in args.predictions]
-    metrics = bench.metrics_without_judge(args.metrics) if args.no_judge else args.metrics
-    flags = {name: getattr(args, name) for name in bench.evaluate_flags} | option_values(args, bench.evaluate_options)
-    summaries = bench.evaluate(args.predictions, args.split, source=args.source, out_dir=out, systems=systems,
-                               profile=args.profile, models=dict(args.model or []), metrics=metrics,
-                               judge_options=llm_options(args, out), batch_size=args.batch_size,
-                               bootstrap=args.bootstrap, seed=args.seed, engine=args.engine,
-                               ray_address=args.ray_address, ray_actors=args.ray_actors,
-                               bad_records=args.bad_records, require_complete=args.require_complete,
-                               cutoff=args.cutoff, **flags)
-    print(bench.report(summaries, out))
+    results = evaluate_files(bench, args.predictions, scoring_request(args, bench, out), systems=args.system,
+                             out_dir=out)
+    summaries = [result.summary for result in results]
+    print(bench.presentation.report(summaries, out))
     print_contamination(summaries, bench, out)
     for summary in summaries:
         print_llm_record(summary)
@@ -119,37 +117,7 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
     print(f"\nwrote per_paper.jsonl, summary.json and summary.csv for each system under {out}/<system>/")
 
 
-def cmd_evaluate_sciig_table3(args: argparse.Namespace) -> None:
-    summaries = table3_from_summary_files(dict(args.summary))
-    print(format_table3(summaries))
-    if args.out:
-        json_path, csv_path = write_table(table3_rows(summaries), args.out)
-        print(f"\nwrote {json_path} and {csv_path}")
-
-
-def _level_file(value: str) -> tuple[str, str]:
-    level, sep, path = value.partition("=")
-    if not sep or not level or not path:
-        raise argparse.ArgumentTypeError(f"expected LEVEL=SUMMARY_JSON (e.g. SHORT=outputs/sciig/short/summary.json), "
-                                         f"got {value!r}")
-    return level, path
-
-
-def _role_model(value: str) -> tuple[str, str]:
-    role, sep, model = value.partition("=")
-    if not sep or not role or not model:
-        raise argparse.ArgumentTypeError(f"expected ROLE=MODEL (e.g. nli=path/to/model), got {value!r}")
-    return role, model
-
-
-class _DeprecatedAlias(argparse.Action):
-    """``--split`` under a former name (SciIG's ``--dataset``): read, with a warning naming the new flag."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        if option_string != "--split":
-            logger.warning("%s is deprecated: use --split (it takes the same values)", option_string)
-        setattr(namespace, self.dest, values)
+_role_model = key_value("ROLE=MODEL", "nli=path/to/model")
 
 
 def add_llm_options(p: argparse.ArgumentParser) -> None:
@@ -175,32 +143,30 @@ def add_benchmark_evaluate(evaluate: argparse._SubParsersAction, bench: Benchmar
     """`sciwrite evaluate <bench.name>`: the same options for every benchmark."""
     p = evaluate.add_parser(bench.name, help=f"every {bench.title} metric for prediction files (the paper's results "
                                              "table)", epilog=EVALUATE_EXIT_STATUSES)
-    fields = ", ".join(f'"{name}"' for name in bench.prediction_fields)
+    fields = ", ".join(f'"{name}"' for name in bench.data.prediction_fields)
     p.add_argument("--predictions", required=True, nargs="+",
                    help=f'JSON Lines files, one per system: {{{fields}, "text" (or "pred")}} per paper; or a dataset '
                         "folder / Hub dataset id[:config] pushed by `sciwrite push`")
-    p.add_argument("--split", *bench.split_aliases, dest="split", action=_DeprecatedAlias,
-                   default=bench.offline_config, choices=bench.splits,
-                   help=f"the {bench.title} split or config to score against (default: {bench.offline_config})"
-                        + (f"; {', '.join(bench.split_aliases)}: its former name" if bench.split_aliases else ""))
+    data = bench.data
+    p.add_argument("--split", *data.split_aliases, dest="split", action=DeprecatedAlias,
+                   default=data.offline_config, choices=data.splits,
+                   help=f"the {bench.title} split or config to score against (default: {data.offline_config})"
+                        + (f"; {', '.join(data.split_aliases)}: its former name" if data.split_aliases else ""))
     p.add_argument("--source", help="local dataset folder or Hub repo id (default: the sample folder / the Hub)")
-    p.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: $SCIWRITE_PROFILE or paper)")
+    p.add_argument("--profile", choices=PROFILES, help="model profile (default: $SCIWRITE_PROFILE or paper)")
     p.add_argument("--model", action="append", type=_role_model, metavar="ROLE=MODEL",
-                   help=f"override one model role ({', '.join(bench.model_roles)}); repeatable")
+                   help=f"override one model role ({', '.join(bench.suite.model_roles)}); repeatable")
     p.add_argument("--metrics", nargs="+", metavar="METRIC",
-                   help="only these metrics" + (f" or scorers ({', '.join(bench.stage_names)})" if bench.stage_names
-                                                else "") + " (default: all)")
+                   help=f"only these metrics or scorers ({', '.join(bench.suite.stages.names)}) (default: all)")
     p.add_argument("--no-judge", action="store_true", help="skip the LLM judge")
     add_llm_options(p)
-    p.add_argument("--bad-records", choices=BAD_RECORDS, default="error",
+    p.add_argument("--bad-records", choices=BAD_RECORDS, default=DEFAULT_BAD_RECORDS,
                    help="a malformed line (or a paper predicted twice, differently): 'error' refuses the file naming "
                         "every such line (default); 'skip' scores the other lines and writes these to rejected.jsonl")
     p.add_argument("--require-complete", action="store_true",
                    help="refuse a prediction file that leaves papers of the split out (default: score the papers it "
                         "has; every table, CSV row and plot then says n/N papers)")
-    for name, text in bench.evaluate_flags.items():
-        p.add_argument(f"--{name.replace('_', '-')}", dest=name, action="store_true", help=text)
-    add_options(p, bench.evaluate_options)
+    add_options(p, bench.suite.options)
     p.add_argument("--cutoff", type=iso_date, metavar="YYYY-MM-DD",
                    help="a model's training cutoff: split every metric into papers published on or before it and "
                         "after it, with intervals and a test of the difference (written to <out>/cutoff.csv)")
@@ -213,14 +179,7 @@ def add_benchmark_evaluate(evaluate: argparse._SubParsersAction, bench: Benchmar
 
 
 def add_evaluate_commands(sub: argparse._SubParsersAction) -> None:
-    """The `evaluate` group: one command per benchmark, and SciIG's Table 3."""
+    """The `evaluate` group: one command per benchmark."""
     evaluate = sub.add_parser("evaluate", help="score predictions").add_subparsers(dest="what", required=True)
     for bench in BENCHMARKS.values():
         add_benchmark_evaluate(evaluate, bench)
-    p = evaluate.add_parser("sciig-table3", help="the SciIG paper's Table 3 (prompt levels side by side) from the "
-                                                 "summary.json of each level's `sciwrite evaluate sciig` run")
-    p.add_argument("--summary", action="append", required=True, type=_level_file, metavar="LEVEL=SUMMARY_JSON",
-                   help="one level's summary (SHORT, MEDIUM, ELABORATE, AUTOCOT, ZERO_SHOT, ONE_SHOT, TWO_SHOT, "
-                        "THREE_SHOT); repeatable")
-    p.add_argument("--out", help="also write the table as <out>.json and <out>.csv")
-    p.set_defaults(func=cmd_evaluate_sciig_table3)

@@ -2,7 +2,7 @@
 
 One implementation serves every benchmark of `sciwrite.benchmarks.BENCHMARKS`: the shared run options
 (`generate_common.add_run_arguments`), ``--config baselines/<benchmark>/<run>.yaml`` (the defaults of one
-published run; explicit flags win), the options the benchmark declares (`Benchmark.generate_options`) and
+published run; explicit flags win), the options the benchmark declares (`Benchmark.generation.options`) and
 ``--push-to-hub``. The benchmark plans the run (`Benchmark.plan_generation`, see `sciwrite.generation.jobs`);
 this module executes each job, prints its report and pushes its file when asked. Exit status 3 when
 ``--max-cost`` stopped a run, 4 when some papers failed (`generate_common.EXIT_STATUSES`).
@@ -33,7 +33,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser, bench: Benchmark) ->
     """The shared run options, --config, the benchmark's own options and --push-to-hub."""
     add_run_arguments(parser)
     add_config_argument(parser, bench.name)
-    add_options(parser, bench.generate_options)
+    add_options(parser, bench.generation.options)
     parser.add_argument("--push-to-hub", metavar="REPO_ID",
                         help="after each run, publish the output file as a config of this Hub dataset repo")
     return parser
@@ -43,14 +43,14 @@ def generation_request(args: argparse.Namespace, bench: Benchmark) -> Generation
     """The parsed command as the benchmark's planner reads it."""
     return GenerationRequest(model=args.model, out=Path(args.out or default_out(bench)), seed=args.seed,
                              limit=args.limit, dry_run=args.dry_run, retry_failed=args.retry_failed,
-                             options=option_values(args, bench.generate_options))
+                             options=option_values(args, bench.generation.options))
 
 
 def run_generate(args: argparse.Namespace, bench: Benchmark | None = None) -> list[Any]:
     """Run every job the benchmark plans; the runner's reports (None for a dry run)."""
     bench = bench or get_benchmark(args.benchmark)
     reports = []
-    for job in bench.plan_generation(generation_request(args, bench)):
+    for job in bench.generation.plan(generation_request(args, bench)):
         for note in job.notes:
             print(f"note: {job.method.name}: {note}")
         report = execute(args, job.records, job.method, job.out_path, job.meta)
@@ -69,7 +69,7 @@ def add_generate_commands(sub: argparse._SubParsersAction) -> None:
     generate = sub.add_parser("generate", help="generate predictions with a method and a model").add_subparsers(
         dest="what", required=True)
     for bench in BENCHMARKS.values():
-        p = add_generate_arguments(generate.add_parser(bench.name, help=bench.generate_help, epilog=EXIT_STATUSES),
+        p = add_generate_arguments(generate.add_parser(bench.name, help=bench.generation.help, epilog=EXIT_STATUSES),
                                    bench)
         p.set_defaults(func=cmd_generate, benchmark=bench.name)
 

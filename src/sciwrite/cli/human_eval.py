@@ -1,4 +1,4 @@
-"""`sciwrite human-eval tasks|analyze`: a benchmark's human study (`Benchmark.human_study`), from drawing its
+"""`sciwrite human-eval tasks|analyze`: a benchmark's human study (`Benchmark.studies.human_study`), from drawing its
 blinded tasks to its Table 5.
 
 - ``tasks --benchmark B --predictions A.jsonl B.jsonl ... --papers N --seed S --out DIR``: ``DIR/tasks.jsonl``
@@ -28,14 +28,14 @@ from sciwrite.human_eval.store import study_store
 from sciwrite.human_eval.table5 import write_table5
 from sciwrite.human_eval.tasks import draw_tasks, read_task_folder, system_texts, write_tasks
 
-STUDIES = [name for name, bench in BENCHMARKS.items() if bench.human_study is not None]
+STUDIES = [name for name, bench in BENCHMARKS.items() if bench.studies.human_study is not None]
 
 
 def _study(name: str):
     bench = get_benchmark(name)
-    if bench.human_study is None:
+    if bench.studies.human_study is None:
         raise ValueError(f"{bench.title} declares no human study")
-    return bench, bench.human_study
+    return bench, bench.studies.human_study
 
 
 def cmd_tasks(args: argparse.Namespace) -> None:
@@ -44,8 +44,8 @@ def cmd_tasks(args: argparse.Namespace) -> None:
     if len(names) != len(args.predictions) or len(set(names)) != len(names):
         raise ValueError(f"need one distinct system name per prediction file, got {names}")
     records = {name: read_prediction_records(path, candidates=False)[0] for name, path in zip(names, args.predictions)}
-    papers = bench.load(args.split or bench.offline_config, source=args.source,
-                        **({"split": bench.prediction_split} if bench.prediction_split else {}))
+    papers = bench.data.load(args.split or bench.data.offline_config, source=args.source,
+                        **({"split": bench.data.prediction_split} if bench.data.prediction_split else {}))
     by_id = {str(p["paper_id"]): p for p in papers.select_columns(
         [c for c in ("paper_id", "title", "abstract") if c in papers.column_names]).to_list()}
     drawn = draw_tasks(study, system_texts(records), by_id, args.papers, seed=args.seed,

@@ -1,4 +1,5 @@
-"""`sciwrite index build` and `sciwrite retrieve`: retrieval indexes over a corpus, and candidates for a split."""
+"""`sciwrite index build` and `sciwrite retrieve`: retrieval indexes over a benchmark's corpus (`Benchmark.data.corpus`),
+and candidates for a split."""
 
 from __future__ import annotations
 
@@ -6,36 +7,50 @@ import argparse
 import json
 from pathlib import Path
 
+from sciwrite.benchmark import Benchmark, Corpus
+from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.engine_options import add_engine_options
+from sciwrite.cli.options import PROFILES, DeprecatedAlias
 from sciwrite.core.engine import RAY, ray_engine
 from sciwrite.core.tables import format_table
 from sciwrite.retrieval import BM25Retriever, DenseRetriever, build_query, evaluate_retrieval, load_retriever
-from sciwrite.rwgbench.data.configs import SAMPLE_CONFIGS, default_data_dir
-from sciwrite.rwgbench.data.corpus_files import SHARD_ROWS, corpus_files
-from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.retrieval.corpus_files import SHARD_ROWS
+
+#: The benchmarks with a retrieval corpus, and the first of them (the default of ``--benchmark``).
+CORPUS_BENCHMARKS = [name for name, bench in BENCHMARKS.items() if bench.data.corpus is not None]
 
 
-def _local_source(source: str | None, config: str) -> Path | None:
+def corpus_of(name: str) -> tuple[Benchmark, Corpus]:
+    """The benchmark called `name` and its corpus; an error when it has none."""
+    bench = get_benchmark(name)
+    if bench.data.corpus is None:
+        raise ValueError(f"{bench.title} has no retrieval corpus; choose one of {CORPUS_BENCHMARKS}")
+    return bench, bench.data.corpus
+
+
+def _local_source(source: str | None, config: str, corpus: Corpus) -> Path | None:
     """The local folder a config is read from (None for a Hub repo)."""
 
     if source is None:
-        return default_data_dir() if config in SAMPLE_CONFIGS else None
+        return corpus.default_folder(config)
     path = Path(source).expanduser()
     return path if path.exists() else None
 
 
 def cmd_index_build(args: argparse.Namespace) -> None:
-    out = _index_folder(args)
+    bench, corpus_part = corpus_of(args.benchmark)
+    args.config = args.config or corpus_part.default
+    out = _index_folder(args, corpus_part)
     if args.engine == RAY:
         if args.kind != "dense":
             raise ValueError("the Ray engine builds dense indexes (--kind dense); build BM25 with --engine local")
         retriever = ray_engine().build_dense_index(
-            corpus_files(args.config, args.source), out, encoder=args.encoder, factory=args.factory,
+            corpus_part.files(args.config, args.source), out, encoder=args.encoder, factory=args.factory,
             profile=args.profile, batch_size=args.batch_size, nprobe=args.nprobe, ef_construction=args.ef_construction,
             address=args.ray_address, actors=args.ray_actors, shard_rows=args.shard_rows, shards_dir=args.shards_dir)
         n_docs = len(retriever.doc_ids)
     else:
-        corpus = load_rwgbench(args.config, source=args.source)
+        corpus = bench.data.load(args.config, source=args.source)
         if args.kind == "bm25":
             retriever = BM25Retriever.from_corpus(corpus)
         else:
@@ -47,19 +62,21 @@ def cmd_index_build(args: argparse.Namespace) -> None:
     print(f"{args.kind} index of {n_docs} documents from {args.config!r} written to {out}")
 
 
-def _index_folder(args: argparse.Namespace) -> Path:
+def _index_folder(args: argparse.Namespace, corpus: Corpus) -> Path:
     """--out, or next to a local dataset (faiss/<config>, bm25/<config>), or indexes/<config>/<kind>."""
     if args.out:
         return Path(args.out)
-    local = _local_source(args.source, args.config)
+    local = _local_source(args.source, args.config, corpus)
     if local is None:
         return Path("indexes") / args.config / args.kind
     return local / ("faiss" if args.kind == "dense" else "bm25") / args.config
 
 
 def cmd_retrieve(args: argparse.Namespace) -> None:
+    bench, corpus_part = corpus_of(args.benchmark)
+    args.config = args.config or corpus_part.default_papers
     retriever = load_retriever(args.index)
-    papers = load_rwgbench(args.config, source=args.source)
+    papers = bench.data.load(args.config, source=args.source)
     if args.limit:
         papers = papers.select(range(min(args.limit, len(papers))))
     if args.out:
@@ -76,16 +93,29 @@ def cmd_retrieve(args: argparse.Namespace) -> None:
     print(format_table([report.summary_row()]))
 
 
+def corpus_configs_text(field: str) -> str:
+    """A corpus part's configs, for --help (every benchmark with a corpus)."""
+    return "; ".join(f"{name}: {', '.join(getattr(BENCHMARKS[name].data.corpus, field))}" for name in CORPUS_BENCHMARKS)
+
+
+def add_corpus_benchmark(p: argparse.ArgumentParser) -> None:
+    """--benchmark, among those with a retrieval corpus (default: the first)."""
+    p.add_argument("--benchmark", choices=CORPUS_BENCHMARKS, default=CORPUS_BENCHMARKS[0] if CORPUS_BENCHMARKS else None,
+                   help=f"whose corpus (default: {CORPUS_BENCHMARKS[0] if CORPUS_BENCHMARKS else 'none'})")
+
+
 def add_index_commands(sub: argparse._SubParsersAction) -> None:
     """The `index` group and `retrieve`."""
     index = sub.add_parser("index", help="retrieval indexes").add_subparsers(dest="what", required=True)
     p = index.add_parser("build", help="index a corpus config with BM25 or a dense encoder")
-    p.add_argument("--corpus", "--config", dest="config", default="sample_corpus", help="corpus config (corpus, sample_corpus)")
+    add_corpus_benchmark(p)
+    p.add_argument("--corpus", "--config", dest="config", action=DeprecatedAlias, metavar="CONFIG",
+                   help=f"corpus config ({corpus_configs_text('configs')}; default: the offline sample's)")
     p.add_argument("--source", help="local dataset folder or Hub repo id")
     p.add_argument("--kind", choices=["bm25", "dense"], required=True)
     p.add_argument("--out", help="index folder (default: next to a local dataset, faiss/<config> or bm25/<config>)")
     p.add_argument("--encoder", help="dense encoder id or path (default: the profile's dense_encoder)")
-    p.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: $SCIWRITE_PROFILE or paper)")
+    p.add_argument("--profile", choices=PROFILES, help="model profile (default: $SCIWRITE_PROFILE or paper)")
     p.add_argument("--factory", default="Flat", help="FAISS factory string: Flat (exact), IVF4096,Flat, HNSW32 ...")
     p.add_argument("--nprobe", type=int, default=16, help="IVF lists searched per query")
     p.add_argument("--ef-construction", type=int, default=40, help="HNSW graph-building beam")
@@ -99,10 +129,13 @@ def add_index_commands(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("retrieve", help="retrieve candidates for a split and report retrieval quality")
     p.add_argument("--index", required=True, help="folder written by `sciwrite index build`")
-    p.add_argument("--config", default="sample", help="paper config (sample, test, papers)")
+    add_corpus_benchmark(p)
+    p.add_argument("--split", "--config", dest="config", action=DeprecatedAlias, metavar="CONFIG",
+                   help=f"the papers' config ({corpus_configs_text('paper_configs')}; default: the offline sample)")
     p.add_argument("--source", help="local dataset folder or Hub repo id")
     p.add_argument("--k", type=int, default=50, help="candidates per paper")
-    p.add_argument("--ks", type=int, nargs="+", default=[10, 20, 50], help="recall cut-offs to report")
+    p.add_argument("--recall-at", "--ks", dest="ks", action=DeprecatedAlias, type=int, nargs="+", default=[10, 20, 50],
+                   metavar="K", help="recall cut-offs to report (default: 10 20 50)")
     p.add_argument("--with-introduction", action="store_true", help="append the introduction to the query")
     p.add_argument("--limit", type=int, help="only the first N papers")
     p.add_argument("--out", help="write the candidates as JSON Lines")

@@ -76,8 +76,8 @@ def _board_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", help=f"SQLite results store (default: ${'SCIWRITE_LEADERBOARD_STORE'} or "
                                    "<data root>/leaderboard/leaderboard.sqlite)")
     for name, bench in BENCHMARKS.items():
-        p.add_argument(f"--{name}-split", default=bench.offline_config, choices=bench.splits,
-                       help=f"{bench.title} split or config scored (default: {bench.offline_config})")
+        p.add_argument(f"--{name}-split", default=bench.data.offline_config, choices=bench.data.splits,
+                       help=f"{bench.title} split or config scored (default: {bench.data.offline_config})")
     for name, bench in BENCHMARKS.items():
         p.add_argument(f"--{name}-source", help=f"{bench.title} dataset folder or Hub id (default: the sample folder "
                                                 "/ Hub)")

@@ -69,10 +69,11 @@ SENSITIVITY_COLUMNS = ["metric", "perturbation", "expected", "n_papers", "refere
 
 def cmd_sensitivity(args: argparse.Namespace) -> None:
     bench = get_benchmark(args.benchmark)
-    if bench.sensitivity is None:
+    if bench.studies.sensitivity is None:
         raise ValueError(f"benchmark {bench.name!r} declares no sensitivity analysis")
-    rows, n_papers, suite = bench.sensitivity(args.profile, args.metrics, args.limit, seed=args.seed,
-                                              n_resamples=args.resamples, show_progress=True)
+    run = bench.studies.sensitivity.run(args.profile, bench.suite.expand_metrics(args.metrics), args.limit,
+                                        seed=args.seed, n_resamples=args.resamples, show_progress=True)
+    rows, n_papers, suite = run.rows, run.n_papers, run.models
     print(f"{args.benchmark} sensitivity: the reference section scored as the prediction, against "
           f"{len(PERTURBATIONS)} perturbations of it, {n_papers} papers, profile {suite.profile}; difference = "
           f"perturbed - reference, 95% paired bootstrap interval ({args.resamples} resamples, seed {args.seed})")

@@ -21,7 +21,7 @@ def model_rows(profile: str | None = None) -> list[dict[str, str | None]]:
     rows = []
     for name, role in ROLES.items():
         choice = choose(name, None, profile)
-        users = [bench.name for bench in BENCHMARKS.values() if name in bench.model_roles]
+        users = [bench.name for bench in BENCHMARKS.values() if name in bench.suite.model_roles]
         paper = role.defaults.get("paper")
         if choice.model_id is None:
             why = f"none under {current_profile(profile)!r}: its metrics are reported not computed"

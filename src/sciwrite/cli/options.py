@@ -5,12 +5,30 @@ from __future__ import annotations
 import argparse
 import datetime
 import functools
+import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from sciwrite.core.commands import Option
+from sciwrite.models.registry import PROFILES
 
 _BUILTIN_TYPES = (int, float, str)
+logger = logging.getLogger("sciwrite.cli")
+
+
+class DeprecatedAlias(argparse.Action):
+    """A flag that also answers to former names: its first option string is the current one; a former one is read
+    the same way for one release, with a warning naming the current one."""
+
+    @property
+    def deprecated(self) -> tuple[str, ...]:
+        return tuple(self.option_strings[1:])
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        if option_string is not None and option_string != self.option_strings[0]:
+            logger.warning("%s is deprecated: use %s (it takes the same values)", option_string, self.option_strings[0])
+        setattr(namespace, self.dest, values)
 
 
 def _argparse_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -34,6 +52,23 @@ def iso_date(text: str) -> datetime.date:
         return datetime.date.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD, got {text!r}") from None
+
+
+def key_value(what: str, example: str) -> Callable[[str], tuple[str, str]]:
+    """An argparse type: ``KEY=VALUE`` as a pair; `what` names the form (``ROLE=MODEL``), `example` shows one."""
+
+    def parse(text: str) -> tuple[str, str]:
+        key, sep, value = text.partition("=")
+        if not sep or not key or not value:
+            raise argparse.ArgumentTypeError(f"expected {what} (e.g. {example}), got {text!r}")
+        return key, value
+
+    parse.__name__ = what
+    return parse
+
+
+#: ``--source BENCHMARK=DIR``: one benchmark's dataset folder (or Hub repo id).
+benchmark_folder = key_value("BENCHMARK=DIR", "sciig=data/sciig")
 
 
 def add_options(parser: argparse.ArgumentParser, options: Iterable[Option]) -> argparse.ArgumentParser:
@@ -64,4 +99,4 @@ def option_values(args: argparse.Namespace, options: Iterable[Option]) -> dict[s
     return {option.name: getattr(args, option.name) for option in options}
 
 
-__all__ = ["add_options", "iso_date", "option_values"]
+__all__ = ["PROFILES", "DeprecatedAlias", "add_options", "benchmark_folder", "iso_date", "key_value", "option_values"]

@@ -1,7 +1,7 @@
 """`sciwrite paper-table NAME`: one of the papers' numbered tables in the paper's own layout (rows, columns,
 labels, decimals, the best values marked, its notes), also written as JSON and CSV with ``--out STEM``.
 ``sciwrite paper-table --list`` names every table with the inputs it needs. Each benchmark declares its tables
-(`Benchmark.paper_tables`)."""
+(`Benchmark.presentation.paper_tables`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sciwrite.core.tables import format_table
 
 
 def all_tables() -> list[PaperTable]:
-    return [table for bench in BENCHMARKS.values() for table in bench.paper_tables]
+    return [table for bench in BENCHMARKS.values() for table in bench.presentation.paper_tables]
 
 
 def cmd_paper_table(args: argparse.Namespace) -> None:

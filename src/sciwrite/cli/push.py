@@ -22,7 +22,7 @@ WHAT = ("predictions", "results")
 
 
 def cmd_push_predictions(args: argparse.Namespace) -> None:
-    fields = run_card_fields(args.predictions, {name: b.prediction_split for name, b in BENCHMARKS.items()})
+    fields = run_card_fields(args.predictions, {name: b.data.prediction_split for name, b in BENCHMARKS.items()})
     url = push_predictions(args.predictions, args.repo_id, fields, config_name=args.config, private=args.private)
     config = args.config or Path(args.predictions).stem
     print(f"pushed {args.predictions} to {url} as config {config!r} ({fields['benchmark']}, {fields['model']}, "
@@ -39,8 +39,8 @@ def cmd_push_results(args: argparse.Namespace) -> None:
     if not name:
         raise ValueError(f"{path}: no provenance.benchmark; say which benchmark with --benchmark")
     bench = get_benchmark(name)
-    dataset_id = args.dataset_id or bench.hub_repo()
-    entries = result_entries(summary, bench.hub_tasks, dataset_id, source_url=args.source_url)
+    dataset_id = args.dataset_id or bench.hub.repo()
+    entries = result_entries(summary, bench.hub.tasks, dataset_id, source_url=args.source_url)
     files = {results_filename(bench.name, summary): entries}
     for file, listed in files.items():
         print(f"{file}: {len(listed)} results for {dataset_id} ({', '.join(e.task_id for e in listed)})")

@@ -3,22 +3,39 @@
 from __future__ import annotations
 
 import argparse
+import logging
 
+from sciwrite.benchmarks import BENCHMARKS
+from sciwrite.cli.options import PROFILES, benchmark_folder
 from sciwrite.quickstart import run_quickstart
+
+logger = logging.getLogger(__name__)
+
+#: Former flags of one benchmark's sample folder, read for one release with a warning: flag -> benchmark.
+DEPRECATED_FOLDER_FLAGS = {"--data-dir": "rwgbench", "--sciig-dir": "sciig"}
 
 
 def cmd_quickstart(args: argparse.Namespace) -> None:
-    run_quickstart(out_dir=args.out, data_dir=args.data_dir, profile=args.profile, rebuild=args.rebuild,
-                   model=args.model, limit=args.limit, base_url=args.base_url, sciig_dir=args.sciig_dir, store=args.store)
+    sources = dict(args.source or [])
+    for flag, name in DEPRECATED_FOLDER_FLAGS.items():
+        value = getattr(args, flag.removeprefix("--").replace("-", "_"))
+        if value:
+            logger.warning("%s is deprecated: use --source %s=%s", flag, name, value)
+            sources.setdefault(name, value)
+    run_quickstart(out_dir=args.out, profile=args.profile, rebuild=args.rebuild, model=args.model, limit=args.limit,
+                   base_url=args.base_url, store=args.store, sources=sources)
 
 
 def add_quickstart_command(sub: argparse._SubParsersAction) -> None:
     """`quickstart`."""
     p = sub.add_parser("quickstart", help="the main job on the offline embedded default")
     p.add_argument("--out", default="outputs/quickstart", help="folder for the result tables and plot")
-    p.add_argument("--data-dir", help="dataset folder (default: $SCIWRITE_DATA_DIR or ~/.cache/sciwrite/rwgbench)")
-    p.add_argument("--sciig-dir", help="SciIG sample folder (default: $SCIWRITE_SCIIG_DIR or <data dir>/../sciig)")
-    p.add_argument("--profile", default="lite", choices=["paper", "lite"])
+    p.add_argument("--source", action="append", type=benchmark_folder, metavar="BENCHMARK=DIR",
+                   help=f"a benchmark's sample folder ({', '.join(BENCHMARKS)}; default: its cache folder, built when "
+                        "missing); repeatable")
+    for flag, name in DEPRECATED_FOLDER_FLAGS.items():
+        p.add_argument(flag, help=f"deprecated: --source {name}=DIR")
+    p.add_argument("--profile", default="lite", choices=PROFILES, help="model profile (default: lite)")
     p.add_argument("--rebuild", action="store_true", help="rebuild the sample even if it exists")
     p.add_argument("--model", help="generate with this model (openrouter:, openai:, hf:, or an id with --base-url) "
                                    "instead of the extractive floor")

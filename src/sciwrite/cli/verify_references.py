@@ -1,4 +1,5 @@
-"""`sciwrite verify-references FILE ... [--corpus CONFIG]`: which references of a list name a paper of the corpus.
+"""`sciwrite verify-references FILE ... [--benchmark B] [--corpus CONFIG]`: which references of a list name a paper
+of a benchmark's corpus (`Benchmark.data.corpus`).
 
 Reads JSON Lines (titles, reference objects, or `sciwrite generate` prediction lines with ``references``) or BibTeX
 (`sciwrite.grounding.reference_lists`), resolves every reference against the titles of an RWGBench corpus config
@@ -14,6 +15,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from sciwrite.cli.index import add_corpus_benchmark, corpus_configs_text, corpus_of
 from sciwrite.cli.options import add_options
 from sciwrite.core.tables import format_table
 from sciwrite.grounding import ReferenceResolver, TitleIndex
@@ -21,13 +23,13 @@ from sciwrite.grounding.online import OFFLINE, ONLINE_OPTIONS, OnlineLookup, loo
 from sciwrite.grounding.reference_lists import read_reference_list
 from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, EXISTS_OUTSIDE_CORPUS, VERDICTS
 from sciwrite.grounding.scoring import INVALID
-from sciwrite.rwgbench.data.configs import CONFIGS
-from sciwrite.rwgbench.data.loading import load_rwgbench
 
 
 def cmd_verify_references(args: argparse.Namespace) -> int:
+    bench, corpus_part = corpus_of(args.benchmark)
+    args.corpus = args.corpus or corpus_part.default
     entries = [entry for path in args.files for entry in read_reference_list(path)]
-    corpus = load_rwgbench(args.corpus, source=args.source)
+    corpus = bench.data.load(args.corpus, source=args.source)
     resolver = ReferenceResolver(TitleIndex.from_corpus(corpus), threshold=args.threshold)
     online = (OnlineLookup.for_service(args.verify_online, cache_path=args.online_cache, threshold=args.threshold)
               if args.verify_online else None)
@@ -53,7 +55,7 @@ def cmd_verify_references(args: argparse.Namespace) -> int:
     print(format_table([{k: v for k, v in r.items() if k != "_full"} for r in rows], left=4))
     counts = Counter(r["verdict"] for r in rows)
     shown = (*VERDICTS, *((EXISTS_OUTSIDE_CORPUS,) if online else ()), INVALID)
-    print(f"\n{len(rows)} references against {len(resolver.index):,} titles of RWGBench {args.corpus!r} "
+    print(f"\n{len(rows)} references against {len(resolver.index):,} titles of {bench.title} {args.corpus!r} "
           f"({online.description if online else OFFLINE}; threshold {args.threshold}): "
           + ", ".join(f"{counts[v]} {v}" for v in shown))
     if online is not None:
@@ -75,8 +77,10 @@ def add_verify_references_command(sub: argparse._SubParsersAction) -> None:
                                                  "paper of the corpus: found / ambiguous / not_found, with evidence")
     p.add_argument("files", nargs="+", metavar="FILE", help="JSON Lines (titles, {title, authors, year}, or "
                                                             "prediction lines with 'references') or .bib files")
-    p.add_argument("--corpus", default="sample_corpus", choices=[c for c, info in CONFIGS.items() if info.kind == "corpus"],
-                   help="the RWGBench corpus config whose titles are searched (default: sample_corpus, offline)")
+    add_corpus_benchmark(p)
+    p.add_argument("--corpus", metavar="CONFIG",
+                   help=f"the corpus config whose titles are searched ({corpus_configs_text('configs')}; default: the offline "
+                        "sample's)")
     p.add_argument("--source", help="local dataset folder or Hub repo id of the corpus (default: the sample folder / "
                                     "the Hub)")
     p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,

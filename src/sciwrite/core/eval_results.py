@@ -3,7 +3,7 @@ in the format `huggingface_hub` ships (`EvalResultEntry`, `eval_result_entries_t
 `parse_eval_result_entries`), so the scores show on the model page and on the benchmark's Hub leaderboard.
 
 One entry per headline metric of the benchmark's paper table (`HubTask`, declared by each benchmark as
-`Benchmark.hub_tasks`), on the paper's scale, with the benchmark's dataset repo, the dataset revision when the run
+`Benchmark.hub.tasks`), on the paper's scale, with the benchmark's dataset repo, the dataset revision when the run
 knows it, the date the run finished, a source URL and notes naming the profile, model, method and retriever. The
 format keeps one setting per file, so a run's file name carries its variant (method, retriever, profile).
 """
@@ -165,7 +165,7 @@ def eval_yaml(bench: Any) -> str:
               "description": (f"{task.description}. {'Higher' if task.higher_is_better else 'Lower'} is better; scale "
                               f"{task.scale}. Scored by `sciwrite evaluate {bench.name} --split {config}`."),
               "config": config, "split": split}
-             for config, split in bench.hub_configs for task in bench.hub_tasks]
+             for config, split in bench.hub.configs for task in bench.hub.tasks]
     document = {"name": bench.title,
                 "description": (f"{bench.title} ({bench.paper}), scored with sciwrite: one task per headline metric "
                                 "of the paper's results table, on the paper's scale."),

@@ -84,7 +84,7 @@ def prediction_card(card_fields: Mapping[str, Any], *, config_name: str, n_rows:
 def run_card_fields(path: str | Path, prediction_splits: Mapping[str, str | None] | None = None) -> dict[str, Any]:
     """The card fields of a `sciwrite generate` output file, read from its first line (every line carries the
     run's metadata); a file without them raises `ValueError` naming the missing fields. `prediction_splits` gives,
-    per benchmark, the split a line without one is for (`Benchmark.prediction_split`)."""
+    per benchmark, the split a line without one is for (`Benchmark.data.prediction_split`)."""
     rows = read_predictions(path)
     if not rows:
         raise ValueError(f"{path} holds no predictions to publish")

@@ -1,6 +1,6 @@
 """The papers' numbered tables, each in its paper's layout: what `sciwrite paper-table NAME` prints and writes.
 
-A benchmark declares its tables (`Benchmark.paper_tables`: a `PaperTable` each: its name, the paper's caption,
+A benchmark declares its tables (`Benchmark.presentation.paper_tables`: a `PaperTable` each: its name, the paper's caption,
 the inputs it needs and its options as data); a table's `build` returns `TableData`: its row labels, its columns
 (under the paper's column groups), each cell as the paper prints it (decimals, thousands separators, "±"), the
 raw values for JSON and CSV, the cells the paper sets in bold (here marked with ``*``, and named in the JSON), and

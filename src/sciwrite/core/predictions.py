@@ -13,12 +13,12 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sciwrite.core.jsonl import JsonLine, iter_json_lines, line_ref
+from sciwrite.core.jsonl import JsonLine, iter_json_lines, line_ref, parse_json_lines
 from sciwrite.core.paths import cache_root
 
 logger = logging.getLogger(__name__)
@@ -27,12 +27,55 @@ logger = logging.getLogger(__name__)
 MAX_LISTED_PROBLEMS = 10
 
 
-def json_lines(path: str | Path) -> Iterator[JsonLine]:
+@dataclass(frozen=True)
+class SystemPredictions:
+    """One system's predictions as the scoring core takes them: read from a file (`from_file`: a JSON Lines file, a
+    dataset folder or a Hub dataset id, see `prediction_file`), or given in memory (`from_records`, `from_text`).
+    `origin` names them in messages (``FILE:LINE``) and in the summary; in memory, record i is line i + 1."""
+
+    system: str
+    origin: str
+    path: Path | None = None  # the file, when read from one (read lazily, line by line)
+    records: tuple[JsonLine, ...] | None = field(default=None, repr=False)  # the lines, when in memory
+
+    @classmethod
+    def from_file(cls, path: str | Path, system: str | None = None) -> SystemPredictions:
+        """The predictions of a file (or dataset), named `system` (default: the file's stem)."""
+        return cls(system or Path(path).stem, str(path), path=Path(path))
+
+    @classmethod
+    def from_records(cls, records: Iterable[Any], system: str, origin: str | None = None) -> SystemPredictions:
+        """Prediction records already in memory (dicts with ``paper_id``, ``text``, ...)."""
+        lines = tuple((number, json.dumps(record, ensure_ascii=False, default=str), record, None)
+                      for number, record in enumerate(records, start=1))
+        return cls(system, origin or f"<{system}>", records=lines)
+
+    @classmethod
+    def from_text(cls, text: str, system: str, origin: str | None = None) -> SystemPredictions:
+        """The predictions of a JSON Lines text (a submission's upload), parsed line by line."""
+        return cls(system, origin or f"<{system}>", records=tuple(parse_json_lines(text.splitlines())))
+
+    def lines(self) -> Iterator[JsonLine]:
+        """(line number, line, record, problem) for each prediction line; a record's ``pred`` is also its
+        ``text``."""
+        if self.records is not None:
+            for number, line, record, problem in self.records:
+                yield number, line, with_text(dict(record) if isinstance(record, dict) else record), problem
+            return
+        for number, line, record, problem in iter_json_lines(prediction_file(self.path or self.origin)):
+            yield number, line, with_text(record), problem
+
+
+def as_predictions(source: str | Path | SystemPredictions) -> SystemPredictions:
+    """`source` as `SystemPredictions` (a path is read as a file)."""
+    return source if isinstance(source, SystemPredictions) else SystemPredictions.from_file(source)
+
+
+def json_lines(source: str | Path | SystemPredictions) -> Iterator[JsonLine]:
     """(line number, line, record, problem) for each non-blank line of a JSON Lines file (or of a prediction
-    dataset, see `prediction_file`); `problem` says why a line is not valid JSON (its record is then None).
-    A record's ``pred`` (the generation runner's field) is also its ``text``."""
-    for number, line, record, problem in iter_json_lines(prediction_file(path)):
-        yield number, line, with_text(record), problem
+    dataset, see `prediction_file`, or of predictions in memory); `problem` says why a line is not valid JSON (its
+    record is then None). A record's ``pred`` (the generation runner's field) is also its ``text``."""
+    return as_predictions(source).lines()
 
 
 def with_text(record: Any) -> Any:
@@ -84,6 +127,8 @@ def prediction_file(source: str | Path) -> Path:
 #: the file with every bad line named, before any model runs; ``skip`` scores the good lines and writes the bad
 #: ones, counted and logged, to ``rejected.jsonl``.
 BAD_RECORDS = ("error", "skip")
+#: The one default of every front end: refuse a file with a bad line.
+DEFAULT_BAD_RECORDS = "error"
 
 
 def check_bad_records(policy: str) -> str:
@@ -143,25 +188,43 @@ def reject_or_keep(path: str | Path, rejected: Sequence[dict[str, Any]], policy:
 RecordCheck = Callable[[dict[str, Any]], str | None]
 
 
-def read_prediction_records(path: str | Path, *, text_is: str = "the generated related-work section",
-                            candidates: bool = True, bad_records: str = "error", check: RecordCheck | None = None
-                            ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(records, rejected) of a prediction file; each rejected line is ``{line, problem, content}``. A paper_id
-    seen again with a different prediction is rejected too (the first is scored); a repeat of the same one counts
-    once; a record `check` refuses is rejected. Under `bad_records` ``error`` any rejected line raises
-    (`reject_or_keep`)."""
+@dataclass(frozen=True)
+class ReadPredictions:
+    """A prediction file's records, its rejected lines (``{line, problem, content}``) and the paper_ids predicted
+    again with the same content (counted once, listed so that a join report can say so)."""
+
+    records: list[dict[str, Any]]
+    rejected: list[dict[str, Any]]
+    repeated: list[str]
+
+
+def read_system(source: str | Path | SystemPredictions, *, text_is: str = "the generated related-work section",
+                candidates: bool = True, bad_records: str = DEFAULT_BAD_RECORDS, check: RecordCheck | None = None
+                ) -> ReadPredictions:
+    """The one reader of a system's predictions, and the one owner of the duplicate-paper rule: a paper_id seen
+    again with the same prediction counts once (listed in ``repeated``); seen again with a different one, the
+    later line is rejected (the first is scored). A malformed record, or one `check` refuses, is rejected.
+
+    Under `bad_records` ``error`` any rejected line raises, naming every one (conflicting duplicates grouped by
+    paper with all their lines); under ``skip`` they are logged and returned."""
+    check_bad_records(bad_records)
+    source = as_predictions(source)
     records: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
+    repeated: list[str] = []
     first_line: dict[str, tuple[int, str]] = {}
-    lines = json_lines(path)
-    for number, line, record, problem in lines:
+    conflicts: dict[str, list[int]] = {}
+    for number, line, record, problem in source.lines():
         problem = problem or record_problem(record, text_is=text_is, candidates=candidates, check=check)
         if problem is None:
             content = json.dumps([record["text"], record.get("candidates") if candidates else None])
             if record["paper_id"] in first_line:
                 seen_line, seen = first_line[record["paper_id"]]
                 if seen == content:
+                    if record["paper_id"] not in repeated:
+                        repeated.append(record["paper_id"])
                     continue
+                conflicts.setdefault(record["paper_id"], [seen_line]).append(number)
                 problem = (f"(paper_id {record['paper_id']!r}) already predicted on line {seen_line} with a different "
                            "prediction; the first is scored")
         if problem:
@@ -170,9 +233,21 @@ def read_prediction_records(path: str | Path, *, text_is: str = "the generated r
         first_line[record["paper_id"]] = (number, content)
         records.append(record)
     if not records and not rejected:
-        raise ValueError(empty_file(path))
-    reject_or_keep(path, rejected, bad_records)
-    return records, rejected
+        raise ValueError(empty_file(source.origin))
+    if bad_records == "error" and conflicts and len(rejected) == sum(len(lines) - 1 for lines in conflicts.values()):
+        where = "; ".join(f"{pid!r} on lines {', '.join(map(str, lines))}" for pid, lines in list(conflicts.items())[:5])
+        raise ValueError(f"{source.origin}: {len(conflicts)} paper_id(s) have several different predictions: {where}; "
+                         "keep one record per paper")
+    reject_or_keep(source.origin, rejected, bad_records)
+    return ReadPredictions(records, rejected, repeated)
+
+
+def read_prediction_records(path: str | Path | SystemPredictions, *, text_is: str = "the generated related-work section",
+                            candidates: bool = True, bad_records: str = DEFAULT_BAD_RECORDS,
+                            check: RecordCheck | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(records, rejected) of a prediction file (`read_system`, without the repeated ids)."""
+    read = read_system(path, text_is=text_is, candidates=candidates, bad_records=bad_records, check=check)
+    return read.records, read.rejected
 
 
 def empty_file(path: str | Path) -> str:
@@ -180,9 +255,10 @@ def empty_file(path: str | Path) -> str:
     return f"{path}: the file is empty: no prediction line (was the generation run, and did it write here?)"
 
 
-def read_predictions(path: str | Path, check: RecordCheck | None = None) -> list[dict[str, Any]]:
-    """The records of a JSON Lines prediction file; a `ValueError` lists every malformed line and field (and every
-    record `check` refuses), each named ``FILE:LINE``."""
+def read_predictions(path: str | Path | SystemPredictions, check: RecordCheck | None = None) -> list[dict[str, Any]]:
+    """The records of a JSON Lines prediction file, every line as it is (a strict read, for publishing a file as
+    it is; scoring reads with `read_system`); a `ValueError` lists every malformed line and field (and every record
+    `check` refuses), each named ``FILE:LINE``."""
     records, problems = [], []
     for number, _, record, problem in json_lines(path):
         problem = problem or record_problem(record, check=check)
@@ -190,10 +266,11 @@ def read_predictions(path: str | Path, check: RecordCheck | None = None) -> list
             problems.append((number, problem))
         else:
             records.append(record)
+    origin = as_predictions(path).origin
     if not records and not problems:
-        raise ValueError(empty_file(path))
+        raise ValueError(empty_file(origin))
     if problems:
-        raise ValueError(malformed_records(path, problems))
+        raise ValueError(malformed_records(origin, problems))
     return records
 
 

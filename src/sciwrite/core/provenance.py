@@ -5,7 +5,8 @@ The block records the sciwrite version and git commit, the dataset config with i
 of papers, the model profile and every model role's id (and the run's model plan: revision, device, why and
 weights fingerprint per role), the LLM judge's model and the snapshots that answered, a
 hash of the prompt templates the metrics send, the seeds, the engine, the hardware and the wall time. Summaries
-written before it (no ``schema_version``) read as schema 0 (`schema_version_of`).
+written before it (no ``schema_version``) read as schema 0 (`schema_version_of`); `migrate_summary` brings an older
+summary to the current layout, so that every reader sees one layout.
 """
 
 from __future__ import annotations
@@ -22,13 +23,24 @@ from pathlib import Path
 from typing import Any
 
 #: The layout of ``summary.json``: 1 adds ``schema_version`` and ``provenance``; files without it are schema 0.
-SUMMARY_SCHEMA_VERSION = 1
+#: 2: every benchmark names the split or config it scored under ``split`` (SciIG's summaries said ``dataset`` for
+#: it, and ``split`` for the part of the config scored, now ``scored_split``).
+SUMMARY_SCHEMA_VERSION = 2
 
 
 def schema_version_of(summary: Mapping[str, Any]) -> int:
     """The summary's schema version (0 for summaries written before versions existed)."""
     value = summary.get("schema_version", 0)
     return value if isinstance(value, int) else 0
+
+
+def migrate_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """`summary` in the current layout (`SUMMARY_SCHEMA_VERSION`), keys in their order; its ``schema_version`` is
+    left as written (it says which layout the file had). A current summary comes back as a copy."""
+    if schema_version_of(summary) >= 2 or "dataset" not in summary:
+        return dict(summary)
+    renamed = {"dataset": "split", "split": "scored_split"}  # schema 0-1 SciIG summaries
+    return {renamed.get(key, key): value for key, value in summary.items()}
 
 
 @lru_cache(maxsize=1)
@@ -146,5 +158,5 @@ def snapshot_changes(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -
     return None if left == right else f"judge snapshots {sorted(left)} vs {sorted(right)}"
 
 
-__all__ = ["COMPARABLE", "SUMMARY_SCHEMA_VERSION", "code_version", "dataset_fingerprint", "hardware", "plan_provenance",
+__all__ = ["COMPARABLE", "SUMMARY_SCHEMA_VERSION", "code_version", "dataset_fingerprint", "hardware", "migrate_summary", "plan_provenance",
            "provenance", "provenance_differences", "schema_version_of", "snapshot_changes", "templates_hash", "weights_of"]

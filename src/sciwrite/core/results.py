@@ -41,15 +41,22 @@ def safe_file_name(paper_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", paper_id).strip(".") or "_"
 
 
+def per_paper_record(row: Mapping[str, Any], system: str | None, side: SideFiles | None,
+                     benchmark: str | None) -> dict[str, Any]:
+    """One row as ``per_paper.jsonl`` holds it: ``system`` (when given) and ``benchmark`` first, without the fields
+    moved to side files."""
+    moved = side.fields if side else ()
+    named = {**({"system": system} if system is not None else {}), **({"benchmark": benchmark} if benchmark else {})}
+    return {**named, **{k: v for k, v in row.items() if k not in moved}}
+
+
 def _write_per_paper(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]], side: SideFiles | None,
                      benchmark: str | None) -> Path:
     per_paper = out_dir / "per_paper.jsonl"
     moved = side.fields if side else ()
-    named = {"system": system, **({"benchmark": benchmark} if benchmark else {})}
     with per_paper.open("w", encoding="utf-8") as f:
         for row in rows:
-            f.write(json.dumps({**named, **{k: v for k, v in row.items() if k not in moved}},
-                               ensure_ascii=False) + "\n")
+            f.write(json.dumps(per_paper_record(row, system, side, benchmark), ensure_ascii=False) + "\n")
             if side and any(k in row for k in moved):
                 folder = out_dir / side.folder
                 folder.mkdir(exist_ok=True)
@@ -144,4 +151,4 @@ def _write_all(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]], su
     return [path.name for path in [*written, *([rejected_path] if rejected_path else [])]]
 
 
-__all__ = ["SideFiles", "check_output_folder", "safe_file_name", "write_results"]
+__all__ = ["SideFiles", "check_output_folder", "per_paper_record", "safe_file_name", "write_results"]

@@ -1,8 +1,8 @@
 """What `sciwrite generate <benchmark>` asks a benchmark, and what the benchmark answers.
 
 The command reads the run options every benchmark shares (model, seed, out, limit, dry run, retry) into a
-`GenerationRequest`, with the benchmark's own options (`Benchmark.generate_options`) by keyword. The benchmark
-plans the run (`Benchmark.plan_generation`): which methods or prompt levels, which papers, their candidates, and
+`GenerationRequest`, with the benchmark's own options (`Benchmark.generation.options`) by keyword. The benchmark
+plans the run (`Benchmark.generation.plan`): which methods or prompt levels, which papers, their candidates, and
 one `GenerationJob` per output file. The command executes each job (`sciwrite.generation.runner`) before asking
 for the next, so what a job prepares (a retriever, a candidate list) is built only when a job needs it.
 """

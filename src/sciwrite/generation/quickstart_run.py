@@ -1,8 +1,9 @@
 """What every benchmark's part of the quick start is given (`QuickstartRun`), so that `sciwrite.quickstart` can run
-the parts of every benchmark of `sciwrite.benchmarks.BENCHMARKS` alike (`Benchmark.quickstart`)."""
+the parts of every benchmark of `sciwrite.benchmarks.BENCHMARKS` alike (`Benchmark.studies.quickstart`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,10 @@ class QuickstartRun:
     limit: int | None = None  # only the first N papers are generated and scored
     rebuild: bool = False
     show_progress: bool = True
+    #: score(prediction files, system names, output folder, sample folder) -> one summary per system, each written
+    #: to ``<output folder>/<system>/``: the scoring core on the benchmark's offline config, made by
+    #: `sciwrite.quickstart` (every metric the profile computes; the LLM judge only with a model)
+    score: Callable[[Sequence[Path], Sequence[str], Path, Path], list[dict[str, Any]]] | None = None
 
     def backend(self) -> Any:
         """The language model (a new backend for each run_generation, which closes it), or None for the floor."""
@@ -37,10 +42,17 @@ class QuickstartRun:
         return self.model or "extractive (floor, no model)"
 
 
+def scorer(run: QuickstartRun) -> Callable[[Sequence[Path], Sequence[str], Path, Path], list[dict[str, Any]]]:
+    """The run's `score`; an error when the quick start was not given one."""
+    if run.score is None:
+        raise ValueError("this QuickstartRun has no scorer (sciwrite.quickstart.run_quickstart gives one)")
+    return run.score
+
+
 def say(what: str, report: Any) -> None:
     """One line per generation run: written, already there, failed."""
     failed = f", {report.n_failed} failed (see {report.failures_path})" if report.n_failed else ""
     print(f"{what}: {report.n_written} generated, {report.n_already_done} already there{failed}")
 
 
-__all__ = ["QuickstartRun", "say"]
+__all__ = ["QuickstartRun", "say", "scorer"]

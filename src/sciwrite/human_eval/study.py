@@ -6,7 +6,7 @@ Two designs serve the two papers:
   per dimension a choice: ``A``, ``B`` or ``tie``. Each pair is shown in both presentation orders;
 - **rating** (SciIG §7): one system's text at a time, and per dimension a rating of 1 to 5 stars with a comment.
 
-A benchmark declares its study (`Benchmark.human_study`); the kit (`sciwrite.human_eval`) draws the tasks,
+A benchmark declares its study (`Benchmark.studies.human_study`); the kit (`sciwrite.human_eval`) draws the tasks,
 serves them, checks the answers and computes the protocols from it.
 """
 

@@ -207,8 +207,8 @@ def _plots_tab(board: Leaderboard, benchmarks: list[str]) -> None:
         with gr.Row():
             # The choices follow the benchmark in the page; an API caller picks the benchmark itself, so any value
             # is let through here and checked against that benchmark in `plot`.
-            category = gr.Dropdown(label="Category", choices=list(get_benchmark(benchmarks[0]).table_groups),
-                                   value=next(iter(get_benchmark(benchmarks[0]).table_groups)), allow_custom_value=True)
+            category = gr.Dropdown(label="Category", choices=list(get_benchmark(benchmarks[0]).suite.table_groups),
+                                   value=next(iter(get_benchmark(benchmarks[0]).suite.table_groups)), allow_custom_value=True)
             metric = gr.Dropdown(label="Metric", choices=_metric_choices(benchmarks[0]),
                                  value=metric_columns(benchmarks[0])[0][1], allow_custom_value=True)
             # Empty: every group, each system's name then saying its group (scores of different groups are not
@@ -219,16 +219,16 @@ def _plots_tab(board: Leaderboard, benchmarks: list[str]) -> None:
         chart = gr.Plot(label="One metric across systems")
 
         def choose(name: str):
-            groups = list(get_benchmark(name).table_groups)
+            groups = list(get_benchmark(name).suite.table_groups)
             return (gr.Dropdown(choices=groups, value=groups[0]),
                     gr.Dropdown(choices=_metric_choices(name), value=metric_columns(name)[0][1]))
 
         def plot(name: str, group: str, key: str, chosen: list[str] | None = None):
             bench = get_benchmark(name)
-            if group not in bench.table_groups:
-                raise gr.Error(f"{bench.title} has no category {group!r}; choose one of {list(bench.table_groups)}")
-            if key not in bench.metrics:
-                raise gr.Error(f"{bench.title} has no metric {key!r}; choose one of {list(bench.metrics)}")
+            if group not in bench.suite.table_groups:
+                raise gr.Error(f"{bench.title} has no category {group!r}; choose one of {list(bench.suite.table_groups)}")
+            if key not in bench.suite.metrics:
+                raise gr.Error(f"{bench.title} has no metric {key!r}; choose one of {list(bench.suite.metrics)}")
             rows = leaderboard_rows(board.store, name, board.split_of(name))
             rows = [r for r in rows if not chosen or r["condition"] in chosen]
             return category_bars(rows, name, group), metric_chart(rows, name, key)

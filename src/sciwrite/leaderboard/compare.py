@@ -63,7 +63,7 @@ def compare_systems(store: ResultsStore, id_a: str, id_b: str, n_resamples: int 
     records: list[dict[str, Any]] = []
     for _, key, label in columns:
         found = result[key]
-        note = bench.per_paper_notes.get(key)  # a per-paper value that is not what the board's mean shows
+        note = bench.presentation.per_paper_notes.get(key)  # a per-paper value that is not what the board's mean shows
         low, high = found["ci_low"], found["ci_high"]
         records.append({
             "Metric": f"{label} ({note})" if note else label,

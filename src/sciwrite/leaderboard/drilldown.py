@@ -1,6 +1,6 @@
 """One submission, paper by paper: its per-paper scores, and for one paper the generated text beside the
-reference with what its citations point to: what each benchmark shows is its own (`Benchmark.citation_view`:
-`sciwrite.rwgbench.metrics.drilldown`, `sciwrite.sciig.metrics.drilldown`).
+reference with what its citations point to: what each benchmark shows is its own
+(`Benchmark.presentation.drilldown`).
 
 The split's paper records are loaded once per benchmark and split (`BenchmarkPapers.load`); RWGBench corpus titles
 are looked up on demand in the memory-mapped corpus (one vectorised Arrow pass per paper view, no index of the
@@ -19,7 +19,6 @@ import pandas as pd
 
 from sciwrite.leaderboard.store import ResultsStore
 from sciwrite.leaderboard.tables import MISSING, as_benchmark, board_columns, number
-from sciwrite.rwgbench.metrics.drilldown import OUT_OF_RANGE  # the out-of-range cell text, for users of this module
 
 
 def paper_scores_frame(store: ResultsStore, submission_id: str) -> pd.DataFrame:
@@ -37,9 +36,8 @@ def paper_scores_frame(store: ResultsStore, submission_id: str) -> pd.DataFrame:
 class BenchmarkPapers:
     """A split's paper records by paper_id and, for RWGBench, its corpus (for cited titles), loaded once.
 
-    `papers` maps paper_id -> record (`sciwrite.rwgbench.data.schema.PAPER_FEATURES` or
-    `sciwrite.sciig.data.schema.SCIIG_FEATURES`); `corpus` is a `datasets.Dataset` of the RWGBench corpus or a
-    mapping doc_id -> title (or None: titles unknown)."""
+    `papers` maps paper_id -> record (as the benchmark's loader gives it); `corpus` is a `datasets.Dataset` of the
+    benchmark's corpus or a mapping doc_id -> title (or None: titles unknown)."""
 
     def __init__(self, benchmark: str, split: str, papers: Iterable[Mapping[str, Any]],
                  corpus: Any = None):
@@ -53,13 +51,14 @@ class BenchmarkPapers:
 
     @classmethod
     def load(cls, benchmark: str, split: str, source: str | Path | None = None) -> BenchmarkPapers:
-        """The papers of `split` as the leaderboard scores it (`Benchmark.drilldown_papers`: RWGBench ``sample`` /
-        ``test`` with its corpus, SciIG a config's ``test`` split). `source`: a local folder or Hub repo."""
+        """The papers of `split` as the leaderboard scores it (`Benchmark.presentation.drilldown`: RWGBench
+        ``sample`` / ``test`` with its corpus, SciIG a config's ``test`` split). `source`: a local folder or Hub
+        repo."""
         bench = as_benchmark(benchmark)
-        if bench.drilldown_papers is None:
+        if bench.presentation.drilldown is None:
             raise ValueError(f"benchmark {bench.name!r} declares no drill-down")
-        papers, corpus = bench.drilldown_papers(split, source)
-        return cls(bench.name, split, papers, corpus)
+        loaded = bench.presentation.drilldown.papers(split, source)
+        return cls(bench.name, split, loaded.papers, loaded.corpus)
 
     def paper(self, paper_id: str) -> Mapping[str, Any]:
         """The record of `paper_id`; `KeyError` naming it when the split has no such paper."""
@@ -145,14 +144,13 @@ def paper_view(store: ResultsStore, submission_id: str, paper_id: str, papers: B
     row = next((r for r in store.paper_rows(submission_id) if str(r.get("paper_id")) == paper_id), None)
     notes = [] if row is not None else ["this paper has no per-paper scores (not scored)"]
     bench = as_benchmark(submission.benchmark)
-    if bench.citation_view is None:
+    if bench.presentation.drilldown is None:
         raise ValueError(f"benchmark {bench.name!r} declares no drill-down")
-    citations, extra, caption, reference, more = bench.citation_view(record, paper, row, papers.titles)
-    notes += more
+    view = bench.presentation.drilldown.citation_view(record, paper, row, papers.titles)
     return PaperView(submission_id=submission_id, benchmark=submission.benchmark, paper_id=paper_id,
-                     title=str(paper.get("title") or ""), generated=text, reference=reference,
-                     scores=_scores(row, submission.benchmark), citations=citations, extra=extra,
-                     extra_caption=caption, notes=notes)
+                     title=str(paper.get("title") or ""), generated=text, reference=view.reference,
+                     scores=_scores(row, submission.benchmark), citations=view.citations, extra=view.extra,
+                     extra_caption=view.extra_caption, notes=[*notes, *view.notes])
 
 
-__all__ = ["BenchmarkPapers", "OUT_OF_RANGE", "PaperView", "paper_scores_frame", "paper_view"]
+__all__ = ["BenchmarkPapers", "PaperView", "paper_scores_frame", "paper_view"]

@@ -9,15 +9,17 @@ rows returned; the folder is removed whatever happens.
 from __future__ import annotations
 
 import json
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmarks import get_benchmark
-from sciwrite.core.jsonl import read_json_lines
+from sciwrite.core.predictions import SystemPredictions
+from sciwrite.core.results import per_paper_record
 from sciwrite.leaderboard.store import Submission
+from sciwrite.scoring.core import ModelCache, score_systems
+from sciwrite.scoring.request import ScoringRequest
 
 #: Why a metric the board did not run has no value: the LLM judge without an endpoint, or a metric left out.
 JUDGE_NOT_RUN = "not run on this board (the LLM judge needs an endpoint the board was not given)"
@@ -43,6 +45,8 @@ class SuiteEvaluator:
     bootstrap: int = 1000
     batch_size: int = 64
 
+    models: ModelCache = field(default_factory=ModelCache, repr=False, compare=False)
+
     def resolved_profile(self) -> str:
         return self.profile or default_profile()
 
@@ -51,27 +55,23 @@ class SuiteEvaluator:
         benchmark = get_benchmark(submission.benchmark)
         metrics = self.metrics.get(benchmark.name)
         if self.judge_options is None:
-            metrics = benchmark.metrics_without_judge(metrics)
-        name = submission.id  # a hex id: safe as a file and folder name
-        with tempfile.TemporaryDirectory(prefix="sciwrite-leaderboard-") as tmp:
-            path = Path(tmp) / f"{name}.jsonl"
-            path.write_text(predictions_jsonl, encoding="utf-8")
-            out = Path(tmp) / "out"
-            options = dict(source=self.sources.get(benchmark.name), profile=self.resolved_profile(), metrics=metrics,
-                           judge_options=self.judge_options, show_progress=False, batch_size=self.batch_size,
-                           bootstrap=self.bootstrap)
-            [summary] = benchmark.evaluate([path], submission.split, out_dir=out, systems=[name], **options)
-            rows = read_json_lines(out / name / "per_paper.jsonl")
-        summary = {**_without_paths(summary), "system": submission.system}
-        without_judge = set(benchmark.metrics_without_judge(None))
-        skipped = {key: NOT_RUN if key in without_judge else JUDGE_NOT_RUN for key in benchmark.metrics
+            metrics = benchmark.suite.metrics_without_judge(metrics)
+        request = ScoringRequest(split=submission.split, source=self.sources.get(benchmark.name),
+                                 profile=self.resolved_profile(), metrics=metrics, judge_options=self.judge_options,
+                                 show_progress=False, batch_size=self.batch_size, bootstrap=self.bootstrap)
+        # the submission's hex id names it in messages: never a name a user chose
+        predictions = SystemPredictions.from_text(predictions_jsonl, submission.id, origin=f"submission {submission.id}")
+        [result] = score_systems(benchmark, [predictions], request, models=self.models.get(benchmark, request))
+        summary = {**_without_paths(result.summary), "system": submission.system}
+        without_judge = set(benchmark.suite.metrics_without_judge(None))
+        skipped = {key: NOT_RUN if key in without_judge else JUDGE_NOT_RUN for key in benchmark.suite.metrics
                    if summary.get(key) is None and key not in summary.get("not_computed", {})
                    and metrics is not None and key not in metrics}
         summary["not_computed"] = {**summary.get("not_computed", {}), **skipped}
-        return json.loads(json.dumps(summary, default=str)), [{k: v for k, v in r.items() if k != "system"}
-                                                               for r in rows]
+        rows = [per_paper_record(row, None, result.files.side_files, benchmark.name) for row in result.rows]
+        return json.loads(json.dumps(summary, default=str)), json.loads(json.dumps(rows, default=str))
 
 
 def _without_paths(summary: Mapping[str, Any]) -> dict[str, Any]:
-    """The summary without the temporary prediction path (meaningless once the folder is gone)."""
+    """The summary without the predictions' origin (the submission's id, which the board keeps anyway)."""
     return {k: v for k, v in summary.items() if k != "predictions"}

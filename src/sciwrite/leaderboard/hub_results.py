@@ -46,8 +46,8 @@ def import_hub_results(store: ResultsStore, bench: Benchmark, source: str | Path
     """Import the `.eval_results` of the model repo `source` for `bench` (entries whose dataset is the benchmark's
     Hub repo or one of `dataset_ids`); `files`, when the repo's files were already read (`read_results_files`),
     saves reading them again for each benchmark."""
-    wanted = {bench.hub_repo(), *dataset_ids} if bench.hub_repo else set(dataset_ids)
-    by_task = {task_id(config, task): (config, task) for config, _ in bench.hub_configs for task in bench.hub_tasks}
+    wanted = {bench.hub.repo(), *dataset_ids}
+    by_task = {task_id(config, task): (config, task) for config, _ in bench.hub.configs for task in bench.hub.tasks}
     model = Path(source).name if Path(source).is_dir() else str(source)
     report = HubImport()
     for name, entries in (files if files is not None else read_results_files(source, token=token)).items():

@@ -72,11 +72,11 @@ def category_bars(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchmark,
     system (legend), error bars from the 95% intervals. A metric without a value gets an empty (NaN) bar. With
     more than `max_systems` rows, the best ones by the category's first metric are drawn, in that order."""
     bench = as_benchmark(benchmark)
-    if category not in bench.table_groups:
-        raise ValueError(f"no category {category!r} in {bench.title}; choose one of {list(bench.table_groups)}")
+    if category not in bench.suite.table_groups:
+        raise ValueError(f"no category {category!r} in {bench.title}; choose one of {list(bench.suite.table_groups)}")
     if not rows:
         return _message("no finished submissions")
-    metrics = [key for key, _ in bench.table_groups[category]]
+    metrics = [key for key, _ in bench.suite.table_groups[category]]
     labels = metric_labels(bench)
     shown, cut = _best(rows, metrics[0], max_systems)
     fig = _figure(max(4.0, 1.2 + len(metrics) * (0.9 + 0.18 * len(shown))), 4.2)

@@ -19,6 +19,7 @@ from typing import Any
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.jsonl import read_json_lines
 from sciwrite.core.predictions import with_text
+from sciwrite.core.provenance import migrate_summary
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission, default_store_path
 from sciwrite.leaderboard.submission import content_digest
 
@@ -34,17 +35,17 @@ def import_evaluation(store: ResultsStore, benchmark: str, evaluation_dir: str |
     were already on the board. `predictions` defaults to the file the summary names; `fields` override the form
     fields (model, method, retriever, weights, url) read from the predictions' first line."""
     folder = Path(evaluation_dir)
-    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    summary = migrate_summary(json.loads((folder / "summary.json").read_text(encoding="utf-8")))
     rows = [{k: v for k, v in r.items() if k != "system"} for r in read_json_lines(folder / "per_paper.jsonl")]
     predictions_path = Path(predictions or summary["predictions"])
     content = predictions_path.read_bytes()
-    split = summary.get(get_benchmark(benchmark).summary_split_key)
+    split = summary.get("split")
     if not split:
-        raise ValueError(f"{folder / 'summary.json'}: no split / dataset field; is it a `sciwrite evaluate` summary?")
+        raise ValueError(f"{folder / 'summary.json'}: no split field; is it a `sciwrite evaluate` summary?")
     text = content.decode("utf-8-sig")
     records = [with_text(json.loads(line)) for line in text.splitlines() if line.strip()]
     # the digest an upload of the same file gets (`content_digest`), so that neither path adds it twice
-    sha256 = content_digest(records, candidates="candidates" in get_benchmark(benchmark).prediction_fields)
+    sha256 = content_digest(records, candidates="candidates" in get_benchmark(benchmark).data.prediction_fields)
     existing = store.find_by_sha256(benchmark, split, sha256)
     if existing is not None:
         return existing, False

@@ -28,7 +28,14 @@ logger = logging.getLogger(__name__)
 
 ADMIN_TOKEN_ENV = "SCIWRITE_LEADERBOARD_ADMIN_TOKEN"
 #: What a board scores on by default: each benchmark's offline sample.
-DEFAULT_SPLITS = {name: bench.offline_config for name, bench in BENCHMARKS.items()}
+DEFAULT_SPLITS = {name: bench.data.offline_config for name, bench in BENCHMARKS.items()}
+
+
+def board_splits_from_env() -> dict[str, str]:
+    """What a public board (the Space) scores on: each benchmark's `board_split`, or the split its
+    ``SCIWRITE_LEADERBOARD_<BENCHMARK>_SPLIT`` variable names."""
+    return {name: os.environ.get(f"SCIWRITE_LEADERBOARD_{name.upper()}_SPLIT") or bench.data.board_split
+            for name, bench in BENCHMARKS.items()}
 
 
 @dataclass(frozen=True)
@@ -93,10 +100,8 @@ class Leaderboard:
             return self._papers[benchmark]
 
     def _load_ids(self, benchmark: str) -> tuple[tuple[str, ...], dict[str, str]]:
-        bench = get_benchmark(benchmark)
-        if bench.scored_papers is None:
-            raise ValueError(f"the leaderboard cannot score benchmark {benchmark!r}: it declares no scored_papers")
-        return bench.scored_papers(self.split_of(benchmark), self.settings.sources.get(benchmark))
+        scored = get_benchmark(benchmark).data.scored_papers(self.split_of(benchmark), self.settings.sources.get(benchmark))
+        return scored.paper_ids, dict(scored.excluded)
 
     # -- submitting ---------------------------------------------------------------------------------------------
 
@@ -166,7 +171,7 @@ class Leaderboard:
         except Exception as err:  # the split is on an unreachable Hub, or its folder is gone: keep it, FAILED
             return self._unscorable(form, content, client, hub_id, now, err)
         checked = check_predictions(content, form.benchmark, ids, excluded=excluded, max_bytes=self.settings.max_bytes,
-                                    candidates="candidates" in get_benchmark(form.benchmark).prediction_fields)
+                                    candidates="candidates" in get_benchmark(form.benchmark).data.prediction_fields)
         if checked.problems:
             return SubmitOutcome(None, checked.problems)
         return self._record(form, client, hub_id, now, predictions_jsonl=checked.text, sha256=checked.sha256,

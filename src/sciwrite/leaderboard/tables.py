@@ -62,17 +62,17 @@ def metric_columns(benchmark: str | Benchmark) -> list[tuple[str, str, str]]:
     """(group, metric key, column label) per metric in the paper's results-table order, the label "group · header"
     ("CQ · Prec.", "Lexical · ROUGE-1")."""
     bench = as_benchmark(benchmark)
-    printed = bench.printed_labels  # headers as the paper prints them, where they differ from the table groups
+    printed = bench.presentation.printed_labels  # headers as the paper prints them, where they differ from the table groups
     return [(group, key, f"{group} \u00b7 {printed.get(key, label)}")
-            for group, columns in bench.table_groups.items() for key, label in columns]
+            for group, columns in bench.suite.table_groups.items() for key, label in columns]
 
 
 def board_columns(benchmark: str | Benchmark) -> list[tuple[str, str, str]]:
-    """The leaderboard's columns: `metric_columns`, then the benchmark's board columns (`Benchmark.board_groups`:
+    """The leaderboard's columns: `metric_columns`, then the benchmark's board columns (`Benchmark.presentation.board_groups`:
     "Grounding · Found", ...), each (group, key, label)."""
     bench = as_benchmark(benchmark)
     return [*metric_columns(bench), *((group, key, f"{group} \u00b7 {label}")
-                                      for group, columns in bench.board_groups.items() for key, label in columns)]
+                                      for group, columns in bench.presentation.board_groups.items() for key, label in columns)]
 
 
 def metric_labels(benchmark: str | Benchmark) -> dict[str, str]:
@@ -107,10 +107,10 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
         coverage = coverage_of(summary)
         row["papers"], row["complete"] = papers_text(summary, coverage), coverage.complete
         intervals = summary.get("intervals") or {}
-        for key in bench.metrics:
+        for key in bench.suite.metrics:
             low, high = (list(intervals.get(key) or []) + [None, None])[:2]
             row[key], row[f"{key}_low"], row[f"{key}_high"] = number(summary.get(key)), number(low), number(high)
-        for key, values in (bench.board_values(summary) if bench.board_values else {}).items():
+        for key, values in (bench.presentation.board_values(summary) if bench.presentation.board_values else {}).items():
             row[key], row[f"{key}_low"], row[f"{key}_high"] = (number(v) for v in values)
         row["not_computed"] = dict(summary.get("not_computed") or {})
         row["interval_notes"] = dict(summary.get("interval_notes") or {})
@@ -188,7 +188,7 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
     submission ids in row order (for a click on a row)."""
     bench = as_benchmark(benchmark)
     columns = board_columns(bench)
-    sort_by = sort_by or bench.metrics[0]
+    sort_by = sort_by or bench.suite.metrics[0]
     if sort_by not in bench.board_metrics:
         raise ValueError(f"cannot sort by {sort_by!r}: not a {bench.title} metric; choose one of "
                          f"{list(bench.board_metrics)}")

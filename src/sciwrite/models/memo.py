@@ -3,7 +3,7 @@
 Comparing systems on one split repeats most of the model work: the reference sections' blocks, windows and
 citation contexts, the target abstracts and the corpus papers are the same for every system. The suite wraps
 its loaded models in these memos; every scorer calls them as it calls the models, and only texts not seen
-before reach the model. Outputs are kept for the life of the wrapper (one `SuiteModels`), in memory.
+before reach the model. Outputs are kept for the life of the wrapper (one `RWGBenchModels`), in memory.
 """
 
 from __future__ import annotations

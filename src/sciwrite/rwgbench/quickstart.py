@@ -11,7 +11,7 @@ from typing import Any
 from sciwrite.core.coverage import with_coverage
 from sciwrite.core.tables import format_table, plot_metric_bars, write_table
 from sciwrite.generation.extractive import ExtractiveRWGBench
-from sciwrite.generation.quickstart_run import QuickstartRun, say
+from sciwrite.generation.quickstart_run import QuickstartRun, say, scorer
 from sciwrite.generation.runner import run_generation
 from sciwrite.metrics.memorisation import print_memorisation
 from sciwrite.retrieval import BM25Retriever, DenseRetriever, evaluate_retrieval
@@ -19,8 +19,8 @@ from sciwrite.rwgbench.data.configs import default_data_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
 from sciwrite.rwgbench.generation.methods import RAG, CorpusLookup, prepare_records
-from sciwrite.rwgbench.metrics.report import evaluate_prediction_files, format_table2
-from sciwrite.rwgbench.metrics.suite import TABLE2_GROUPS, metrics_without_judge, table2_row
+from sciwrite.rwgbench.metrics.report import format_table2
+from sciwrite.rwgbench.metrics.suite import TABLE2_GROUPS, table2_row
 
 #: RWGBench systems of the quick start: name -> where its candidates come from.
 RWGBENCH_SYSTEMS = {"rag-bm25": "bm25", "rag-dense": "dense", "oracle": "oracle"}
@@ -50,10 +50,7 @@ def run_rwgbench_quickstart(run: QuickstartRun) -> dict[str, Any]:
 
     targets = papers.to_list()[:run.limit] if run.limit else papers.to_list()
     files = _generate(targets, corpus, retrievers, out_dir / "generations" / "rwgbench", run)
-    summaries = evaluate_prediction_files(list(files.values()), "sample", source=data_dir,
-                                          out_dir=out_dir / "rwgbench", systems=list(files), profile=run.profile,
-                                          metrics=None if run.model else metrics_without_judge(None),
-                                          show_progress=run.show_progress)
+    summaries = scorer(run)(list(files.values()), list(files), out_dir / "rwgbench", data_dir)
     print(f"\nRWGBench sample, {summaries[0]['n_papers']} papers, {run.writer} writer, profile {run.profile}:")
     print(format_table2(summaries))
     print_memorisation(summaries)

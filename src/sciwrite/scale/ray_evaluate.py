@@ -1,13 +1,14 @@
-"""Scoring prediction files on Ray Data: papers partitioned across actors that each load the suite's models once.
+"""Scoring any benchmark's papers on Ray Data: papers partitioned across actors that each load the suite's models
+once.
 
-Each actor (`SuiteScorer`, one class for every benchmark, told which by name) runs the very scorer one process
-runs (`Benchmark.score_items`: `score_rwgbench`, `score_sciig`) on its share of the papers, with the models
-`Benchmark.load_models` loads; the driver gathers the per-paper rows in the
-order it sent them and the caller summarises them as it always does. Everything computed across papers is
-computed from the gathered rows (means, SciIG's corpus BLEU from each row's sufficient statistics, bootstrap
-intervals), so the summaries equal one process's. An RWGBench paper travels with the corpus records its
-candidates and gold citations name (a prediction can cite nothing else), so actors need no copy of the corpus.
-Records and rows travel pickled: they come back exactly as the scorer made them.
+The caller (`sciwrite.scoring.core`) gives the benchmark's own two functions, `load_models` and `score_items`
+(`EvaluationSteps`), and one batch of self-contained, picklable items per system (`EvaluationSteps.ray_items`: a
+paper, its prediction and whatever of the split scoring it reads). Every system's papers go through one Ray Data run;
+each actor (`SuiteScorer`) runs the very scorer one process runs on its share, and the driver gathers the rows in
+the order it sent them. Everything computed across papers is computed afterwards from the gathered rows (means,
+SciIG's corpus BLEU from each row's sufficient statistics, bootstrap intervals), so the summaries equal one
+process's. This module names no benchmark: the functions travel pickled by reference, and an actor imports their
+module itself. Records and rows travel pickled: they come back exactly as the scorer made them.
 """
 
 from __future__ import annotations
@@ -15,96 +16,61 @@ from __future__ import annotations
 import logging
 import math
 import pickle
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import ray
-from datasets import Dataset
 
-from sciwrite.benchmarks import get_benchmark
-from sciwrite.rwgbench.benchmark import RWGBENCH
-from sciwrite.rwgbench.data.corpus_files import CORPUS_COLUMNS
-from sciwrite.rwgbench.metrics.suite import SuiteModels
 from sciwrite.scale.ray_session import actor_options, data_context, pool_size, ray_session
-from sciwrite.sciig.benchmark import SCIIG
-from sciwrite.sciig.metrics.suite import SciIGModels
 
 logger = logging.getLogger(__name__)
 
 #: Papers per actor call at most (fewer when there are few papers, so that every actor gets some).
 PAPERS_PER_CALL = 32
-#: One job of RWGBench: the predictions' texts, their candidate lists and the target papers, aligned.
-RWGBenchJob = tuple[Sequence[str], Sequence[Sequence[str] | None], Sequence[Mapping[str, Any]]]
 
 
 class SuiteScorer:
-    """A Ray Data actor for any benchmark: its suite's models, loaded once (`Benchmark.load_models`), scoring
-    batches of self-contained papers (`Benchmark.score_items`)."""
+    """A Ray Data actor for any benchmark: its suite's models, loaded once (`load_models(**model_options)`),
+    scoring batches of self-contained papers (`score_items(items, models, batch_size)`)."""
 
-    def __init__(self, benchmark: str, suite_options: Mapping[str, Any], batch_size: int) -> None:
-        self.benchmark = get_benchmark(benchmark)
-        if self.benchmark.load_models is None or self.benchmark.score_items is None:
-            raise ValueError(f"benchmark {benchmark!r} declares no load_models / score_items: it cannot run on Ray")
-        self.suite = self.benchmark.load_models(**suite_options)
+    def __init__(self, load_models: Callable[..., Any], score_items: Callable[..., Any],
+                 model_options: Mapping[str, Any], batch_size: int) -> None:
+        self.models = load_models(**model_options)
+        self.score_items = score_items
         self.batch_size = batch_size
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         items = [pickle.loads(blob) for blob in batch["item"]]
-        rows, timings = self.benchmark.score_items(items, self.suite, self.batch_size)
-        return _output(batch["key"], rows, self.suite, timings)
+        rows, seconds = self.score_items(items, self.models, self.batch_size)
+        return _output(batch["key"], rows, self.models.description(), seconds)
 
 
-def score_rwgbench(jobs: Sequence[RWGBenchJob], corpus: Dataset, suite_options: Mapping[str, Any], *,
-                   batch_size: int = 64, address: str | None = None, actors: int | None = None,
-                   papers_per_call: int | None = None,
-                   show_progress: bool = True) -> tuple[list[list[dict[str, Any]]], SuiteModels]:
-    """Per job (one prediction file), the rows `score_rwgbench` gives, scored on Ray; and the suite's models as the
-    actors loaded them (ids, profile, what is not computed; no weights), for `summarize_rwgbench`.
-
-    `suite_options` are `load_suite_models`' arguments (profile, models, metrics, judge_options)."""
-    row_of = {doc_id: i for i, doc_id in enumerate(corpus["doc_id"])}
-    items, wanted = [], []
-    for texts, candidates, targets in jobs:
-        for text, cands, target in zip(texts, candidates, targets, strict=True):
-            gold = target.get("citations") if isinstance(target.get("citations"), list) else []
-            rows = [row_of[d] for d in dict.fromkeys([*(cands or []), *gold]) if isinstance(d, str) and d in row_of]
-            items.append({"text": text, "candidates": cands, "target": dict(target)})
-            wanted.append(rows)
-    needed = sorted({r for rows in wanted for r in rows})
-    record_of = dict(zip(needed, corpus.select(needed).select_columns(list(CORPUS_COLUMNS)).to_list()))
-    for item, rows in zip(items, wanted, strict=True):
-        item["docs"] = [record_of[r] for r in rows]
-    options = {"benchmark": RWGBENCH.name, "suite_options": dict(suite_options), "batch_size": batch_size}
+def score_on_ray(load_models: Callable[..., Any], score_items: Callable[..., Any], model_options: Mapping[str, Any],
+                 batches: Sequence[Sequence[Any]], *, batch_size: int = 64, address: str | None = None,
+                 actors: int | None = None, papers_per_call: int | None = None, show_progress: bool = True
+                 ) -> tuple[list[list[dict[str, Any]]], list[dict[str, float]], Any]:
+    """Per batch (one system), the rows `score_items` gives, scored in one Ray Data run; per batch, the stages'
+    seconds (each actor call's seconds shared among its papers, so a system gets the share of its papers); and the
+    suite's models as the actors loaded them (ids, profile, plan, what is not computed; no weights)."""
+    items = [item for batch in batches for item in batch]
+    options = {"load_models": load_models, "score_items": score_items, "model_options": dict(model_options),
+               "batch_size": batch_size}
     results = _run(SuiteScorer, options, items, address, actors, papers_per_call, show_progress)
-    rows_per_job, start = [], 0
-    for texts, _, _ in jobs:
-        rows_per_job.append([r["row"] for r in results[start:start + len(texts)]])
-        start += len(texts)
-    return rows_per_job, _one_suite(results)
+    rows, seconds, start = [], [], 0
+    for batch in batches:
+        mine = results[start:start + len(batch)]
+        rows.append([r["row"] for r in mine])
+        totals: dict[str, float] = {}
+        for result in mine:
+            for stage, value in result["seconds"].items():
+                totals[stage] = totals.get(stage, 0.0) + value
+        seconds.append({k: round(v, 4) for k, v in totals.items()})
+        start += len(batch)
+    return rows, seconds, _one_suite(results)
 
 
-def score_sciig(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]], suite_options: Mapping[str, Any], *,
-                batch_size: int = 64, address: str | None = None, actors: int | None = None,
-                papers_per_call: int | None = None,
-                show_progress: bool = True) -> tuple[list[dict[str, Any]], dict[str, float], SciIGModels]:
-    """The rows `score_sciig` gives, scored on Ray; the scorers' seconds summed over the actors' calls; and the
-    suite's models as the actors loaded them (no weights), for `summarize_sciig`.
-
-    `suite_options` are `load_sciig_models`' arguments (profile, models, metrics, judge_options)."""
-    if len(predictions) != len(papers):
-        raise ValueError(f"predictions ({len(predictions)}) and papers ({len(papers)}) must have the same length")
-    items = [{"text": text, "target": dict(paper)} for text, paper in zip(predictions, papers, strict=True)]
-    options = {"benchmark": SCIIG.name, "suite_options": dict(suite_options), "batch_size": batch_size}
-    results = _run(SuiteScorer, options, items, address, actors, papers_per_call, show_progress)
-    timings: dict[str, float] = {}
-    for result in results:
-        for stage, seconds in result["timings"].items():
-            timings[stage] = timings.get(stage, 0.0) + seconds
-    return [r["row"] for r in results], {k: round(v, 4) for k, v in timings.items()}, _one_suite(results)
-
-
-def _run(scorer: type, options: Mapping[str, Any], items: Sequence[Mapping[str, Any]], address: str | None,
+def _run(scorer: type, options: Mapping[str, Any], items: Sequence[Any], address: str | None,
          actors: int | None, papers_per_call: int | None, show_progress: bool) -> list[dict[str, Any]]:
     """Score `items` (pickled) on an actor pool of `scorer`; the outputs, unpickled, in the order of `items`."""
     if not items:
@@ -120,21 +86,20 @@ def _run(scorer: type, options: Mapping[str, Any], items: Sequence[Mapping[str, 
     outputs.sort(key=lambda r: int(r["key"]))
     if [int(r["key"]) for r in outputs] != list(range(len(items))):
         raise RuntimeError(f"the actors returned {len(outputs)} rows for {len(items)} papers")
-    return [{"row": pickle.loads(r["row"]), "timings": pickle.loads(r["timings"]), "models": pickle.loads(r["models"])}
+    return [{"row": pickle.loads(r["row"]), "seconds": pickle.loads(r["seconds"]), "models": pickle.loads(r["models"])}
             for r in outputs]
 
 
-def _output(keys: np.ndarray, rows: Sequence[Mapping[str, Any]], suite: SuiteModels | SciIGModels,
-            timings: Mapping[str, float] | None = None) -> dict[str, np.ndarray]:
-    """An actor's batch of results: per paper its key, its pickled row and the suite's description; the batch's
-    timings ride on its first paper."""
-    models = pickle.dumps(type(suite)(profile=suite.profile, model_ids=dict(suite.model_ids),
-                                      not_computed=dict(suite.not_computed), plan=suite.plan))
+def _output(keys: np.ndarray, rows: Sequence[Mapping[str, Any]], models: Any,
+            seconds: Mapping[str, float] | None = None) -> dict[str, np.ndarray]:
+    """An actor's batch of results: per paper its key, its pickled row, its share of the call's seconds and the
+    suite's description."""
+    share = {stage: value / len(rows) for stage, value in (seconds or {}).items()} if rows else {}
+    described = pickle.dumps(models)
     return {"key": np.asarray(keys),
             "row": np.array([pickle.dumps(dict(r)) for r in rows], dtype=object),
-            "timings": np.array([pickle.dumps(dict(timings or {}) if i == 0 else {}) for i in range(len(rows))],
-                                dtype=object),
-            "models": np.array([models] * len(rows), dtype=object)}
+            "seconds": np.array([pickle.dumps(share) for _ in rows], dtype=object),
+            "models": np.array([described] * len(rows), dtype=object)}
 
 
 def _one_suite(results: Sequence[Mapping[str, Any]]) -> Any:

@@ -22,9 +22,9 @@ import numpy as np
 import pyarrow as pa
 import ray
 
+from sciwrite.retrieval.corpus_files import CORPUS_COLUMNS, SHARD_ROWS, read_doc_ids
 from sciwrite.retrieval.dense import DenseRetriever, add_vectors, new_index, train_index, training_rows
 from sciwrite.retrieval.query import indexed_text
-from sciwrite.rwgbench.data.corpus_files import CORPUS_COLUMNS, SHARD_ROWS, read_doc_ids
 from sciwrite.scale.ray_session import actor_options, data_context, ray_session
 
 logger = logging.getLogger(__name__)

@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
-from sciwrite.benchmark import Benchmark
-from sciwrite.sciig.data.build_command import BUILD_COMMANDS
+from sciwrite.benchmark import (
+    Benchmark,
+    BenchmarkData,
+    BenchmarkGeneration,
+    BenchmarkSuite,
+    Drilldown,
+    HubPart,
+    Presentation,
+    Sensitivity,
+    Studies,
+)
+from sciwrite.core.commands import Option
+from sciwrite.sciig.data.build_commands import BUILD_COMMANDS
 from sciwrite.sciig.data.configs import ALL_CONFIGS, SCIIG_CONFIGS, default_sciig_dir, sciig_repo_id
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation import plan
@@ -13,8 +24,9 @@ from sciwrite.sciig.human_eval import SCIIG_STUDY
 from sciwrite.sciig.metrics import sensitivity
 from sciwrite.sciig.metrics.citations import BOARD_GROUPS, board_values
 from sciwrite.sciig.metrics.drilldown import citation_view, drilldown_papers
-from sciwrite.sciig.metrics.report import evaluate_sciig_files, report_text, scored_papers
-from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS, load_sciig_models, metrics_without_judge, score_items
+from sciwrite.sciig.metrics.evaluation import EVALUATION, scored_papers
+from sciwrite.sciig.metrics.report import report_text
+from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS
 from sciwrite.sciig.paper_tables import PAPER_TABLES
 from sciwrite.sciig.quickstart import run_sciig_quickstart
 
@@ -22,44 +34,45 @@ SCIIG = Benchmark(
     name="sciig",
     title="SciIG",
     paper="arXiv:2508.14273",
-    configs=SCIIG_CONFIGS,
-    offline_config="sample",
-    load=load_sciig,
-    prediction_fields=("paper_id",),
-    table_groups=TABLE2_GROUPS,
-    metrics_without_judge=metrics_without_judge,
-    prompts=LEVELS,
-    evaluate=evaluate_sciig_files,
-    report=report_text,
-    splits=ALL_CONFIGS,
-    model_roles=("bertscore", "bleurt", "contextual_encoder", "keyphrase_encoder", "summac_nli", "question_generation",
-                 "question_answering", "gpt2", "citation_extractor", "sciig_judge"),
-    stage_names=tuple(STAGES),
-    evaluate_flags={"upstream": "the prediction file is in the upstream SciIG pred/label/desc format (joined by "
-                                "label)"},
-    split_aliases=("--dataset",),
-    scored_papers=scored_papers,
-    quickstart=run_sciig_quickstart,
-    sample_dir=default_sciig_dir,
-    sensitivity=sensitivity.run_sensitivity,
-    sensitivity_expected=sensitivity.EXPECTED,
-    sensitivity_reasons=sensitivity.REASONS,
-    drilldown_papers=drilldown_papers,
-    citation_view=citation_view,
-    load_models=load_sciig_models,
-    score_items=score_items,
-    summary_split_key="dataset",
-    prediction_split="test",
-    per_paper_notes={"bleu": "sentence BLEU per paper"},
-    board_groups=BOARD_GROUPS,
-    board_values=board_values,
-    generate_help="SciIG introductions with one or more of the seven prompting regimes",
-    generate_options=plan.GENERATE_OPTIONS,
-    plan_generation=plan.plan_generation,
-    builds=BUILD_COMMANDS,
-    paper_tables=PAPER_TABLES,
-    human_study=SCIIG_STUDY,
-    hub_tasks=HUB_TASKS,
-    hub_configs=HUB_CONFIGS,
-    hub_repo=sciig_repo_id,
+    data=BenchmarkData(
+        configs=SCIIG_CONFIGS,
+        offline_config="sample",
+        board_split="naacl_2025",
+        load=load_sciig,
+        splits=ALL_CONFIGS,
+        prediction_fields=("paper_id",),
+        sample_dir=default_sciig_dir,
+        scored_papers=scored_papers,
+        builds=BUILD_COMMANDS,
+        prediction_split="test",
+        split_aliases=("--dataset",),
+    ),
+    suite=BenchmarkSuite(
+        stages=STAGES,
+        table_groups=TABLE2_GROUPS,
+        steps=EVALUATION,
+        options=(Option("upstream", "the prediction file is in the upstream SciIG pred/label/desc format (joined by "
+                                    "label)", switch=True),),
+    ),
+    generation=BenchmarkGeneration(
+        prompts=LEVELS,
+        help="SciIG introductions with one or more of the seven prompting regimes",
+        options=plan.GENERATE_OPTIONS,
+        plan=plan.plan_generation,
+    ),
+    presentation=Presentation(
+        report=report_text,
+        per_paper_notes={"bleu": "sentence BLEU per paper"},
+        board_groups=BOARD_GROUPS,
+        board_values=board_values,
+        paper_tables=PAPER_TABLES,
+        drilldown=Drilldown(papers=drilldown_papers, citation_view=citation_view),
+    ),
+    studies=Studies(
+        human_study=SCIIG_STUDY,
+        sensitivity=Sensitivity(run=sensitivity.run_sensitivity, expected=sensitivity.EXPECTED,
+                                reasons=sensitivity.REASONS),
+        quickstart=run_sciig_quickstart,
+    ),
+    hub=HubPart(tasks=HUB_TASKS, configs=HUB_CONFIGS, repo=sciig_repo_id),
 )

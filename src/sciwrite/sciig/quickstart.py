@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.generation.extractive import ExtractiveSciIG
-from sciwrite.generation.quickstart_run import QuickstartRun, say
+from sciwrite.generation.quickstart_run import QuickstartRun, say, scorer
 from sciwrite.generation.runner import run_generation
 from sciwrite.metrics.memorisation import print_memorisation
 from sciwrite.sciig.data.builder import write_sciig_sample
@@ -15,8 +15,7 @@ from sciwrite.sciig.data.configs import default_sciig_dir
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.levels import SciIGMethod
 from sciwrite.sciig.metrics.model_line import format_model_line
-from sciwrite.sciig.metrics.report import evaluate_sciig_file, format_sciig_table
-from sciwrite.sciig.metrics.suite import metrics_without_judge
+from sciwrite.sciig.metrics.report import format_sciig_table
 
 
 def run_sciig_quickstart(run: QuickstartRun) -> dict[str, Any]:
@@ -29,9 +28,7 @@ def run_sciig_quickstart(run: QuickstartRun) -> dict[str, Any]:
         print(f"built the SciIG sample in {sciig_dir}: {papers_per_split} papers")
     path = _generate(sciig_dir, out_dir / "generations" / "sciig", run)
     system = path.stem
-    summary = evaluate_sciig_file(path, "sample", source=sciig_dir, out_dir=out_dir / "sciig" / system, system=system,
-                                  profile=run.profile, metrics=None if run.model else metrics_without_judge(None),
-                                  show_progress=run.show_progress)
+    [summary] = scorer(run)([path], [system], out_dir / "sciig", sciig_dir)
     print(f"\nSciIG sample, {summary['n_papers']} papers, {run.writer} writer, profile {run.profile}:")
     print(format_sciig_table(summary))
     print_memorisation([summary])

@@ -1,5 +1,5 @@
 """The parquet files of an RWGBench corpus config, read without `datasets`, for engines that stream them
-(Ray Data reads the files themselves; the driver reads only the doc_id column).
+(Ray Data reads the files themselves; the driver reads only the doc_id column, `sciwrite.retrieval.corpus_files`).
 
 The files are the ones `load_rwgbench` reads, in the same order, so an index built from them has the row order
 `load_rwgbench(..., faiss_index=True)` checks.
@@ -7,21 +7,11 @@ The files are the ones `load_rwgbench` reads, in the same order, so an index bui
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
 from sciwrite.core.datasets import is_local_source, local_data_files
-from sciwrite.core.schema import SchemaError
-from sciwrite.retrieval.base import check_doc_ids
 from sciwrite.rwgbench.data.configs import SAMPLE_CONFIGS, config_info, default_data_dir, hub_repo_id
 from sciwrite.rwgbench.data.loading import load_rwgbench
-
-#: The corpus fields an index reads: the id and the indexed text (`sciwrite.retrieval.query.indexed_text`).
-CORPUS_COLUMNS = ("doc_id", "title", "abstract")
-#: Rows per embedding shard of the Ray engine (and per FAISS `add` call): 100k x 1024 float32 is 0.4 GB.
-SHARD_ROWS = 100_000
 
 
 def corpus_files(config: str, source: str | Path | None = None, revision: str | None = None) -> list[str]:
@@ -46,18 +36,3 @@ def corpus_files(config: str, source: str | Path | None = None, revision: str | 
                                         allow_patterns=["README.md", f"{config}/*"]))
     files = local_data_files(folder, config)
     return files[info.split] if info.split in files else [f for split in files.values() for f in split]
-
-
-def read_doc_ids(files: Sequence[str]) -> list[str]:
-    """The doc_ids of the corpus files in row order (only that column is read), after checking every file has
-    the columns an index reads and that the ids are non-empty and unique."""
-    doc_ids: list[str] = []
-    for path in files:
-        names = set(pq.read_schema(path).names)
-        missing = [c for c in CORPUS_COLUMNS if c not in names]
-        if missing:
-            raise SchemaError(f"{path}: corpus file has no field(s) {missing}; a corpus record needs "
-                              f"{list(CORPUS_COLUMNS)}")
-        doc_ids.extend(str(d) for d in pq.read_table(path, columns=["doc_id"]).column("doc_id").to_pylist())
-    check_doc_ids(doc_ids)
-    return doc_ids

@@ -15,10 +15,11 @@ from typing import Any
 
 import pandas as pd
 
+from sciwrite.benchmark import CitationView, DrilldownPapers, Source
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.metrics.evaluation import SPLITS
 from sciwrite.rwgbench.metrics.formulas import parse_citation_markers
-from sciwrite.rwgbench.metrics.report import SPLITS
 
 #: What the citation table says of a marker whose number is outside the candidate list.
 OUT_OF_RANGE = "not in the candidate list"
@@ -31,12 +32,13 @@ VERDICT_TEXT = {"found": "found", "ambiguous": "ambiguous", "not_found": "not fo
                 "exists_outside_corpus": "exists outside the corpus", "invalid": "invalid"}
 
 
-def drilldown_papers(split: str, source: Any = None) -> tuple[list[dict[str, Any]], Any]:
+def drilldown_papers(split: str, source: Source = None) -> DrilldownPapers:
     """The papers of `split` (``sample`` / ``test``: the paper configs of `SPLITS`) and its corpus, for titles."""
     if split not in SPLITS:
         raise ValueError(f"unknown RWGBench split {split!r}; choose one of {list(SPLITS)}")
     paper_config, corpus_config = SPLITS[split]
-    return load_rwgbench(paper_config, source=source).to_list(), load_rwgbench(corpus_config, source=source)
+    return DrilldownPapers(load_rwgbench(paper_config, source=source).to_list(),
+                           load_rwgbench(corpus_config, source=source))
 
 
 def rwgbench_citations(text: str, candidates: Sequence[str], gold: Sequence[str],
@@ -93,10 +95,9 @@ def listed_references_view(text: str, listed: Sequence[Any], row: Mapping[str, A
 
 
 def citation_view(record: Mapping[str, Any], paper: Mapping[str, Any], row: Mapping[str, Any] | None,
-                  titles: Callable[[Iterable[str]], Mapping[str, str]]
-                  ) -> tuple[pd.DataFrame, pd.DataFrame, str, str, list[str]]:
-    """(citations, gold papers not cited, the second table's caption, the reference text, notes) of one paper: a
-    prediction that lists references is shown by its list (`listed_references_view`)."""
+                  titles: Callable[[Iterable[str]], Mapping[str, str]]) -> CitationView:
+    """One paper's citations, the gold papers not cited, the second table's caption, the reference text and notes:
+    a prediction that lists references is shown by its list (`listed_references_view`)."""
     text = str(record.get("text", record.get("pred", "")) or "")
     gold = [str(g) for g in paper.get("citations") or []]
     listed = record.get("references")
@@ -104,13 +105,14 @@ def citation_view(record: Mapping[str, Any], paper: Mapping[str, Any], row: Mapp
         if not isinstance(listed, list):
             listed = []
         references, uncited, notes = listed_references_view(text, listed, row, gold, titles)
-        return (references, uncited, "Gold papers (cited by the published section) that no listed reference names",
-                str(paper.get("related_work") or ""), notes)
+        return CitationView(references, uncited,
+                            "Gold papers (cited by the published section) that no listed reference names",
+                            str(paper.get("related_work") or ""), notes)
     candidates = [str(c) for c in record.get("candidates") or []]
     citations, extra = rwgbench_citations(text, candidates, gold, titles([*candidates, *gold]))
     notes = [] if candidates else ["the prediction has no candidate list (Direct): no marker resolves to a paper"]
-    return (citations, extra, "Gold papers (cited by the published section) the generation does not cite",
-            str(paper.get("related_work") or ""), notes)
+    return CitationView(citations, extra, "Gold papers (cited by the published section) the generation does not cite",
+                        str(paper.get("related_work") or ""), notes)
 
 
 __all__ = ["CITATION_COLUMNS", "OUT_OF_RANGE", "REFERENCE_COLUMNS", "UNCITED_GOLD_COLUMNS", "VERDICT_TEXT",

@@ -8,6 +8,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sciwrite.benchmark import SensitivityRun
 from sciwrite.metrics.sensitivity import (
     drop_every_second_marker,
     drop_last_paragraph,
@@ -19,7 +20,7 @@ from sciwrite.metrics.sensitivity import (
     split_batches,
 )
 from sciwrite.rwgbench.data.loading import load_rwgbench
-from sciwrite.rwgbench.metrics.suite import SUITE_METRICS, SuiteModels, load_suite_models, score_rwgbench
+from sciwrite.rwgbench.metrics.suite import SUITE_METRICS, RWGBenchModels, load_rwgbench_models, score_rwgbench
 
 # Expected direction per metric, one column per perturbation in `PERTURBATIONS` order:
 #   drop_half, random, shift, shuffle, drop_last, abstract, duplicate, empty
@@ -85,7 +86,7 @@ def perturb_rwgbench(papers: Sequence[Mapping[str, Any]], corpus_ids: Sequence[s
     }
 
 
-def rwgbench_sensitivity(papers: Sequence[Mapping[str, Any]], corpus: Any, suite: SuiteModels, seed: int = 0,
+def rwgbench_sensitivity(papers: Sequence[Mapping[str, Any]], corpus: Any, suite: RWGBenchModels, seed: int = 0,
                          n_resamples: int = 1000, show_progress: bool = False) -> list[dict[str, Any]]:
     """Score the reference related work and its perturbations with one loaded `suite`; the report rows."""
     corpus_ids = list(corpus.keys()) if isinstance(corpus, Mapping) else list(corpus["doc_id"])
@@ -102,13 +103,13 @@ def rwgbench_sensitivity(papers: Sequence[Mapping[str, Any]], corpus: Any, suite
 
 def run_sensitivity(profile: str | None = None, metrics: Sequence[str] | None = None, limit: int | None = None,
                     seed: int = 0, n_resamples: int = 1000, show_progress: bool = True
-                    ) -> tuple[list[dict[str, Any]], int, SuiteModels]:
+                    ) -> SensitivityRun:
     """`rwgbench_sensitivity` on the offline sample's first `limit` papers: (rows, papers, the suite's models)."""
     papers = [dict(p) for p in load_rwgbench("sample")][:limit]
-    suite = load_suite_models(profile, metrics=metrics)
+    suite = load_rwgbench_models(profile, metrics=metrics)
     rows = rwgbench_sensitivity(papers, load_rwgbench("sample_corpus"), suite, seed=seed, n_resamples=n_resamples,
                                 show_progress=show_progress)
-    return rows, len(papers), suite
+    return SensitivityRun(rows, len(papers), suite)
 
 
 __all__ = ["EXPECTED", "REASONS", "perturb_rwgbench", "random_candidates", "run_sensitivity", "rwgbench_sensitivity"]

@@ -1,8 +1,9 @@
 """The RWGBench suite: every metric over one batch of predictions, each model loaded once and called in batches.
 
-`load_suite_models` resolves and loads the models of a profile (a metric whose model the profile lacks is
-recorded as not computed, with the reason); `score_rwgbench` scores predictions against their target
-papers; `summarize_rwgbench` averages the per-paper rows into the paper's Table 2 layout.
+`STAGES` lists the scorers, the metrics each computes and the model roles each needs; `load_rwgbench_models`
+resolves and loads the models of a profile (a metric whose model the profile lacks is recorded as not computed,
+with the reason); `score_rwgbench` scores predictions against their target papers; `summarize_rwgbench` averages
+the per-paper rows into the paper's Table 2 layout.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from datasets import Dataset
 from tqdm.auto import tqdm
@@ -24,9 +25,9 @@ from sciwrite.models.citation_frames import load_citation_frame_classifier
 from sciwrite.models.encoders import shared_sentence_encoder
 from sciwrite.models.memo import MemoFrameClassifier, MemoNLI, MemoSentenceEncoder, MemoTokenEncoder
 from sciwrite.models.nli import load_nli
-from sciwrite.models.plan import ModelPlan, resolve_plan
+from sciwrite.models.plan import resolve_plan
 from sciwrite.models.token_encoder import load_token_encoder
-from sciwrite.rwgbench.data.corpus_files import CORPUS_COLUMNS
+from sciwrite.retrieval.corpus_files import CORPUS_COLUMNS
 from sciwrite.rwgbench.metrics.formulas import NOT_APPLICABLE_NO_CANDIDATES, resolve_citations
 from sciwrite.rwgbench.metrics.frames import score_citation_frame_alignment
 from sciwrite.rwgbench.metrics.grounding import score_reference_grounding
@@ -44,6 +45,8 @@ from sciwrite.rwgbench.metrics.scorers import (
     score_text_quality,
     score_topical_relevance,
 )
+from sciwrite.scoring.stages import Stage, StageTable
+from sciwrite.scoring.steps import SuiteModels
 
 logger = logging.getLogger(__name__)
 
@@ -70,67 +73,57 @@ PAPER_LABELS: dict[str, str] = {
 #: a prediction without one (Direct) has no value for them (the paper prints "–"), never a 0 in the mean.
 NEEDS_CANDIDATES: tuple[str, ...] = ("claim_support_consistency", "topical_relevance")
 
-
-
-def metrics_without_judge(metrics: Iterable[str] | None = None) -> list[str]:
-    """`metrics` (all by default) minus the LLM judge: what runs with no LLM endpoint (``--no-judge``)."""
-    return [m for m in (metrics or SUITE_METRICS) if m != "llm_judge"]
-# Metrics computed together by one scorer: asking for one computes the others.
-_STAGES: dict[str, tuple[str, ...]] = {
-    "citation_precision_recall": ("precision", "recall"),
-    "soft_citation_recall": ("soft_citation_recall",),
-    "claim_support_consistency": ("claim_support_consistency",),
-    "topical_relevance": ("topical_relevance",),
-    "citation_density": ("citation_density",),
-    "citation_distribution_balance": ("citation_distribution_balance",),
-    "positioning_structure_similarity": ("positioning_structure_similarity",),
-    "citation_frame_alignment": ("citation_frame_alignment",),
-    "text_quality": ("rougeL", "bertscore_f1"),
-    "llm_judge": ("llm_judge",),
-    "reference_grounding": GROUNDING_KEYS,  # beside Table 2, never in it (`sciwrite.rwgbench.metrics.grounding`)
-}
+#: The scorers, in the order they run: the metrics each computes together (asking for one computes the others),
+#: the model roles each needs and the evaluate module that scores it alone. The reference grounding is reported
+#: beside Table 2, never in it (`sciwrite.rwgbench.metrics.grounding`).
+STAGES = StageTable("RWGBench", (
+    Stage("citation_precision_recall", ("precision", "recall")),
+    Stage("soft_citation_recall", ("soft_citation_recall",), roles=("nli",)),
+    Stage("claim_support_consistency", ("claim_support_consistency",), roles=("nli",)),
+    Stage("topical_relevance", ("topical_relevance",), roles=("scibert",)),
+    Stage("citation_density", ("citation_density",)),
+    Stage("citation_distribution_balance", ("citation_distribution_balance",)),
+    Stage("positioning_structure_similarity", ("positioning_structure_similarity",), roles=("scibert",)),
+    Stage("citation_frame_alignment", ("citation_frame_alignment",), roles=("citation_frame",)),
+    Stage("text_quality", ("rougeL", "bertscore_f1"), roles=("scibert",), module="rwg_text_quality"),
+    Stage("llm_judge", ("llm_judge",), roles=("judge",), module="rwg_llm_judge", judge=True),
+    Stage("reference_grounding", GROUNDING_KEYS, in_table=False),
+))
+#: The metrics each model role serves, read off the stages (ROUGE-L, in text_quality beside BERTScore, needs none).
+ROLE_METRICS: dict[str, tuple[str, ...]] = {
+    role: tuple(m for stage in STAGES if role in stage.roles for m in stage.metrics if m != "rougeL")
+    for role in STAGES.roles}
 
 
 @dataclass
-class SuiteModels:
+class RWGBenchModels(SuiteModels):
     """The loaded models of one profile, and why any metric cannot be computed."""
 
-    profile: str
-    model_ids: dict[str, str] = field(default_factory=dict)  # role -> model id
     encoder: Any = None  # scibert role: TRT, PSS
     token_encoder: Any = None  # scibert role: BERTScore
     nli: Any = None
     frame_classifier: Any = None
     judge: Any = None
-    not_computed: dict[str, str] = field(default_factory=dict)  # metric -> reason
-    plan: ModelPlan | None = None  # every role resolved up front, with the loaded weights' fingerprints
+
+    STAGES: ClassVar[StageTable] = STAGES
 
 
-#: The metrics each model role serves (the roles a run resolves are those of its wanted metrics).
-ROLE_METRICS: dict[str, tuple[str, ...]] = {
-    "scibert": ("topical_relevance", "positioning_structure_similarity", "bertscore_f1"),
-    "nli": ("soft_citation_recall", "claim_support_consistency"),
-    "citation_frame": ("citation_frame_alignment",),
-    "judge": ("llm_judge",),
-}
-
-
-def load_suite_models(profile: str | None = None, models: Mapping[str, str] | None = None,
-                      metrics: Iterable[str] | None = None, judge_options: Mapping[str, Any] | None = None) -> SuiteModels:
-    """Load every model the requested `metrics` need (all by default), once; `models` overrides role -> id.
+def load_rwgbench_models(profile: str | None = None, models: Mapping[str, str] | None = None,
+                         metrics: Iterable[str] | None = None,
+                         judge_options: Mapping[str, Any] | None = None) -> RWGBenchModels:
+    """Load every model the requested `metrics` need (metric keys or stage names; all by default), once; `models`
+    overrides role -> id. The reference grounding, reported beside Table 2 and needing no model, runs with every
+    selection (``--metrics reference_grounding`` alone scores it and nothing of Table 2).
 
     A role the profile has no model for (no NLI or judge offline) marks its metrics not computed; a model
     that is named but cannot be loaded raises `ModelUnavailableError`, never a silent substitute. The models
-    are wrapped in memos (`sciwrite.models.memo`): scoring several systems with one `SuiteModels` computes
+    are wrapped in memos (`sciwrite.models.memo`): scoring several systems with one `RWGBenchModels` computes
     the split's reference side once.
     """
 
-    wanted = set(metrics or SUITE_METRICS)
-    unknown = wanted - set(SUITE_METRICS)
-    if unknown:
-        raise ValueError(f"unknown RWGBench metrics {sorted(unknown)}; choose from {list(SUITE_METRICS)}")
+    wanted = set(STAGES.expand(metrics))
     plan = resolve_plan([role for role, served in ROLE_METRICS.items() if wanted & set(served)], profile, models)
-    suite = SuiteModels(profile=plan.profile, plan=plan)
+    suite = RWGBenchModels(profile=plan.profile, plan=plan)
     if "scibert" in plan:
         suite.model_ids["scibert"] = plan.model_id("scibert")
         if wanted & {"topical_relevance", "positioning_structure_similarity"}:
@@ -153,13 +146,13 @@ def load_suite_models(profile: str | None = None, models: Mapping[str, str] | No
     if "judge" in plan:
         suite.judge, why = load_chat_model(plan, "judge", **dict(judge_options or {}))
         _record(suite, "judge", suite.judge, why, ROLE_METRICS["judge"])
-    for metric in SUITE_METRICS:
+    for metric in SUITE_METRICS:  # the reference grounding, beside Table 2, runs with every selection
         if metric not in wanted and metric not in suite.not_computed:
             suite.not_computed[metric] = "not requested"
     return suite
 
 
-def _record(suite: SuiteModels, role: str, model: Any, why: str | None, metrics: Sequence[str]) -> None:
+def _record(suite: RWGBenchModels, role: str, model: Any, why: str | None, metrics: Sequence[str]) -> None:
     if model is None:
         for metric in metrics:
             suite.not_computed[metric] = why or f"no {role} model"
@@ -186,7 +179,7 @@ def check_cited_ids(predictions: Sequence[str], candidates: Sequence[Sequence[st
                              f"the corpus: {unknown[:5]}")
 
 
-def score_rwgbench(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]], models: SuiteModels, *,
+def score_rwgbench(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]], models: RWGBenchModels, *,
                    candidates: Sequence[Sequence[str] | None], corpus: Mapping[str, str] | Any, batch_size: int = 64,
                    show_progress: bool = True, references: Sequence[Any] | None = None,
                    resolver: Callable[[], ReferenceResolver] | None = None,
@@ -259,7 +252,7 @@ def _known_abstracts(corpus: Mapping[str, Any] | Any, doc_ids: Iterable[str], te
     return corpus_abstracts(corpus, wanted)
 
 
-def _stages(predictions, candidates, papers, references, gold, texts, cited_abstracts, models: SuiteModels,
+def _stages(predictions, candidates, papers, references, gold, texts, cited_abstracts, models: RWGBenchModels,
             batch_size: int, show_progress: bool = False):
     """(name, thunk) per scorer whose metrics are wanted and computable; the model-bound ones show progress."""
     skip = models.not_computed
@@ -281,15 +274,15 @@ def _stages(predictions, candidates, papers, references, gold, texts, cited_abst
         ("text_quality", lambda: score_text_quality(predictions, references, models.token_encoder, show_progress)),
         ("llm_judge", lambda: _score_judge(predictions, papers, models)),
     ]
-    return [(name, run) for name, run in stages if not all(m in skip for m in _STAGES[name])]
+    return [(name, run) for name, run in stages if not all(m in skip for m in STAGES[name].metrics)]
 
 
-def _score_frames(predictions, references, candidates, gold, models: SuiteModels, batch_size: int) -> list[dict[str, Any]]:
+def _score_frames(predictions, references, candidates, gold, models: RWGBenchModels, batch_size: int) -> list[dict[str, Any]]:
     return score_citation_frame_alignment(predictions, references, candidates, models.frame_classifier,
                                           reference_citations=gold, batch_size=batch_size)
 
 
-def _score_judge(predictions, papers, models: SuiteModels) -> list[dict[str, Any]]:
+def _score_judge(predictions, papers, models: RWGBenchModels) -> list[dict[str, Any]]:
     return judge_sections(predictions, models.judge, titles=[p.get("title") or "" for p in papers])
 
 
@@ -297,7 +290,7 @@ def _score_judge(predictions, papers, models: SuiteModels) -> list[dict[str, Any
 _SHARED = {"empty_citation_output", "unresolved_markers", "n_cited", "no_candidates"}
 
 
-def score_items(items: Sequence[Mapping[str, Any]], models: SuiteModels,
+def score_items(items: Sequence[Mapping[str, Any]], models: RWGBenchModels,
                 batch_size: int = 64) -> tuple[list[dict[str, Any]], dict[str, float]]:
     """`score_rwgbench` on self-contained papers, as the Ray engine's actors receive them: each item carries its
     ``text``, ``candidates``, ``target`` paper and the corpus records (``docs``) its candidates and gold citations
@@ -309,7 +302,7 @@ def score_items(items: Sequence[Mapping[str, Any]], models: SuiteModels,
                           show_progress=False)
 
 
-def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: SuiteModels) -> dict[str, Any]:
+def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: RWGBenchModels) -> dict[str, Any]:
     """Means over papers of every suite metric (None, with the reason, for one not computed), plus diagnostics.
 
     The LLM judge is averaged over the sections it could judge; CSC and TRT over the papers whose prediction

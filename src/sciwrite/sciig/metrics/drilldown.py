@@ -11,6 +11,7 @@ from typing import Any
 
 import pandas as pd
 
+from sciwrite.benchmark import CitationView, DrilldownPapers, Source
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.metrics.citations import resolve_keys
@@ -21,9 +22,9 @@ OUTSIDE_COLUMNS = ("Citation", "Mark", "In the text")
 UNMATCHED = "unmatched: no cited work has this surname"
 
 
-def drilldown_papers(config: str, source: Any = None) -> tuple[list[dict[str, Any]], None]:
+def drilldown_papers(config: str, source: Source = None) -> DrilldownPapers:
     """The test papers of SciIG `config` (the submission's split names the config); no corpus."""
-    return load_sciig(config, source=source, split="test").to_list(), None
+    return DrilldownPapers(load_sciig(config, source=source, split="test").to_list())
 
 
 def sciig_citations(neighbors: Sequence[Mapping[str, Any]], row: Mapping[str, Any] | None
@@ -62,13 +63,12 @@ def outside_citations(row: Mapping[str, Any] | None, outside: Sequence[str]) -> 
 
 
 def citation_view(record: Mapping[str, Any], paper: Mapping[str, Any], row: Mapping[str, Any] | None,
-                  titles: Callable[[Iterable[str]], Mapping[str, str]]
-                  ) -> tuple[pd.DataFrame, pd.DataFrame, str, str, list[str]]:
-    """(the cited works, citations outside them, the second table's caption, the reference text, notes)."""
+                  titles: Callable[[Iterable[str]], Mapping[str, str]]) -> CitationView:
+    """The cited works, the citations outside them with the table's caption, the reference text and notes."""
     citations, extra, notes = sciig_citations(list(paper.get("neighbors") or []), row)
-    return (citations, extra, "Citations in the generation that are not among the paper's cited works: unmatched "
-                              "(fabricated, as far as the inputs tell) or near misses",
-            str(paper.get("introduction") or ""), notes)
+    return CitationView(citations, extra, "Citations in the generation that are not among the paper's cited works: "
+                                          "unmatched (fabricated, as far as the inputs tell) or near misses",
+                        str(paper.get("introduction") or ""), notes)
 
 
 __all__ = ["NEIGHBOR_COLUMNS", "OUTSIDE_COLUMNS", "UNMATCHED", "citation_view", "drilldown_papers",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sciwrite.benchmark import SensitivityRun
 from sciwrite.metrics.sensitivity import (
     drop_every_second_citation,
     drop_last_paragraph,
@@ -96,12 +97,12 @@ def sciig_sensitivity(papers: Sequence[Mapping[str, Any]], models: SciIGModels, 
 
 def run_sensitivity(profile: str | None = None, metrics: Sequence[str] | None = None, limit: int | None = None,
                     seed: int = 0, n_resamples: int = 1000, show_progress: bool = True
-                    ) -> tuple[list[dict[str, Any]], int, SciIGModels]:
+                    ) -> SensitivityRun:
     """`sciig_sensitivity` on the offline sample's first `limit` test papers: (rows, papers, the suite's models)."""
     papers = [dict(p) for p in load_sciig("sample", split="test")][:limit]
     suite = load_sciig_models(profile, metrics=metrics)
     rows = sciig_sensitivity(papers, suite, seed=seed, n_resamples=n_resamples, show_progress=show_progress)
-    return rows, len(papers), suite
+    return SensitivityRun(rows, len(papers), suite)
 
 
 __all__ = ["EXPECTED", "REASONS", "perturb_sciig", "run_sensitivity", "sciig_sensitivity"]

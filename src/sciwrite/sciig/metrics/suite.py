@@ -1,7 +1,8 @@
 """The SciIG suite: every introduction-generation metric over one batch, each model loaded once, each scorer
 called once on the whole batch.
 
-`load_sciig_models` resolves and loads the models of a profile (a metric whose model the profile lacks is
+`STAGES` lists the scorers, the metrics each computes and the model roles each needs; `load_sciig_models`
+resolves and loads the models of a profile (a metric whose model the profile lacks is
 recorded as not computed, with the reason); `score_sciig` scores generated introductions against their papers
 and returns the per-paper rows and the wall seconds of each scorer; `summarize_sciig` averages the rows into the
 paper's Table 2 layout (`TABLE2`).
@@ -19,8 +20,8 @@ import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from tqdm.auto import tqdm
 
@@ -31,7 +32,7 @@ from sciwrite.models.causal_lm import load_causal_lm
 from sciwrite.models.encoders import load_contextual_encoder, load_keyphrase_encoder
 from sciwrite.models.memo import MemoSentenceEncoder, MemoTokenEncoder
 from sciwrite.models.nli import load_summac_nli
-from sciwrite.models.plan import ModelPlan, resolve_plan
+from sciwrite.models.plan import resolve_plan
 from sciwrite.models.qa import QA_ROLES, qa_models_for_plan
 from sciwrite.models.token_encoder import load_token_encoder
 from sciwrite.sciig.metrics.bertscore import score_sciig_bertscore
@@ -51,6 +52,8 @@ from sciwrite.sciig.metrics.perplexity import score_perplexity
 from sciwrite.sciig.metrics.qa import score_qa
 from sciwrite.sciig.metrics.summac import score_summac
 from sciwrite.sciig.metrics.wordnet import wordnet_or_reason
+from sciwrite.scoring.stages import Stage, StageTable
+from sciwrite.scoring.steps import SuiteModels
 
 logger = logging.getLogger(__name__)
 
@@ -86,34 +89,33 @@ TABLE2_GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
     category: tuple((key, label) for c, key, label in TABLE2 if c == category)
     for category in dict.fromkeys(c for c, _, _ in TABLE2)}
 SUITE_METRICS: tuple[str, ...] = tuple(key for _, key, _ in TABLE2)
-#: Scorers, each with the Table 2 metrics it computes (asking for one computes the others).
-STAGES: dict[str, tuple[str, ...]] = {
-    "rouge": ("rouge1", "rouge2", "rougeL"),
-    "bleu": ("bleu",),
-    "meteor": ("meteor",),
-    "bertscore": ("bertscore_f1",),
-    "bleurt": ("bleurt",),
-    "contextual_relevance": ("contextual_relevance",),
-    "keyphrases": ("keyphrase_coverage_ref", "keyphrase_coverage_free", "keyphrase_faithfulness",
-                   "keyphrase_consistency"),
-    "summac": ("summac_faithfulness", "summac_consistency"),
-    "qa": ("qa_faithfulness", "qa_consistency"),
-    "citations": ("citation_precision", "citation_recall"),
-    "perplexity": ("perplexity",),
-    "judge": ("judge_coverage", "judge_consistency", "judge_faithfulness", "judge_citation_quality",
-              "judge_narrative_quality"),
-}
-STAGE_OF: dict[str, str] = {metric: stage for stage, metrics in STAGES.items() for metric in metrics}
+#: The scorers, in the order they run: the Table 2 metrics each computes together (asking for one computes the
+#: others), the model roles each needs and the evaluate module that scores it alone (metrics/<module>/).
+STAGES = StageTable("SciIG", (
+    Stage("rouge", ("rouge1", "rouge2", "rougeL"), module="sciig_rouge"),
+    Stage("bleu", ("bleu",), module="sciig_bleu"),
+    Stage("meteor", ("meteor",), module="sciig_meteor"),
+    Stage("bertscore", ("bertscore_f1",), roles=("bertscore",), module="sciig_bertscore"),
+    Stage("bleurt", ("bleurt",), roles=("bleurt",), module="sciig_bleurt"),
+    Stage("contextual_relevance", ("contextual_relevance",), roles=("contextual_encoder",)),
+    Stage("keyphrases", ("keyphrase_coverage_ref", "keyphrase_coverage_free", "keyphrase_faithfulness",
+                         "keyphrase_consistency"), roles=("keyphrase_encoder",), module="sciig_keyphrases"),
+    Stage("summac", ("summac_faithfulness", "summac_consistency"), roles=("summac_nli",), module="sciig_summac"),
+    Stage("qa", ("qa_faithfulness", "qa_consistency"), roles=QA_ROLES, module="sciig_qa"),
+    Stage("citations", ("citation_precision", "citation_recall"), roles=("citation_extractor",),
+          module="citation_correctness"),
+    Stage("perplexity", ("perplexity",), roles=("gpt2",)),
+    Stage("judge", ("judge_coverage", "judge_consistency", "judge_faithfulness", "judge_citation_quality",
+                    "judge_narrative_quality"), roles=("sciig_judge",), module="sciig_llm_judge", judge=True),
+))
 # Citation-correctness keys renamed in the rows, so that they say which metric they are.
 _CITATION_KEYS = {"precision": "citation_precision", "recall": "citation_recall"}
 
 
 @dataclass
-class SciIGModels:
+class SciIGModels(SuiteModels):
     """The loaded models of one profile, and why any metric cannot be computed."""
 
-    profile: str
-    model_ids: dict[str, str] = field(default_factory=dict)  # role -> model id
     wordnet: Any = None  # METEOR's synonym stage
     token_encoder: Any = None  # bertscore role: BERTScore and QA sim_k
     bleurt: Any = None
@@ -124,41 +126,9 @@ class SciIGModels:
     lm: Any = None  # gpt2 role: perplexity
     judge: Any = None
     citation_extractor: Any = None  # citation_extractor role (Table 8 LLM); None: the offline regex fallback
-    not_computed: dict[str, str] = field(default_factory=dict)  # metric -> reason
-    plan: ModelPlan | None = None  # every role resolved up front, with the loaded weights' fingerprints
 
-    def wants(self, stage: str) -> bool:
-        """Whether any metric of `stage` is to be computed."""
-        return not all(m in self.not_computed for m in STAGES[stage])
+    STAGES: ClassVar[StageTable] = STAGES
 
-
-def expand_metrics(metrics: Iterable[str] | None) -> set[str]:
-    """Metric keys from metric keys and/or scorer names (``rouge``, ``keyphrases``, ``judge`` ...); all by default."""
-    if metrics is None:
-        return set(SUITE_METRICS)
-    wanted: set[str] = set()
-    for name in metrics:
-        if name in STAGES:
-            wanted.update(STAGES[name])
-        elif name in STAGE_OF:
-            wanted.add(name)
-        else:
-            raise ValueError(f"unknown SciIG metric {name!r}; choose from {list(SUITE_METRICS)} or the scorers "
-                             f"{list(STAGES)}")
-    return wanted
-
-
-def metrics_without_judge(metrics: Iterable[str] | None = None) -> list[str]:
-    """`metrics` (keys or scorer names; all by default) minus the LLM judge's: what runs with no LLM endpoint."""
-    return sorted(expand_metrics(metrics) - set(STAGES["judge"]))
-
-
-#: The model roles each scorer needs (the roles a run resolves are those of its wanted scorers).
-STAGE_ROLES: dict[str, tuple[str, ...]] = {
-    "bertscore": ("bertscore",), "bleurt": ("bleurt",), "contextual_relevance": ("contextual_encoder",),
-    "keyphrases": ("keyphrase_encoder",), "summac": ("summac_nli",), "qa": QA_ROLES, "perplexity": ("gpt2",),
-    "citations": ("citation_extractor",), "judge": ("sciig_judge",),
-}
 
 # Sentence encoders wrapped in a memo (`sciwrite.models.memo`): the references' and sources' texts and keyphrase
 # candidates are embedded once however many systems one `SciIGModels` scores.
@@ -176,15 +146,14 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
     `ModelUnavailableError`, never a silent substitute.
     """
 
-    wanted = expand_metrics(metrics)
+    wanted = set(STAGES.expand(metrics))
     models = dict(models or {})
     # `--model sciig_judge=X` names the SciIG judge; a plain `judge=X` given to the SciIG suite is taken as it too.
     # `scibert=X` (the role SciIG's BERTScore had before it got its own) is read as `bertscore=X`.
     overrides = {**models, "sciig_judge": models.get("sciig_judge", models.get("judge")),
                  "bertscore": models.get("bertscore", models.get("scibert"))}
     not_requested = {metric: "not requested" for metric in SUITE_METRICS if metric not in wanted}
-    stages = [stage for stage in STAGES if not all(m in not_requested for m in STAGES[stage])]
-    plan = resolve_plan([role for stage in stages for role in STAGE_ROLES.get(stage, ())], profile, overrides)
+    plan = resolve_plan(STAGES.roles_for(wanted), profile, overrides)
     suite = SciIGModels(profile=plan.profile, not_computed=not_requested, plan=plan)
 
     def want(stage: str) -> bool:
@@ -238,7 +207,7 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
 
 def _record(suite: SciIGModels, role: str, model: Any, why: str | None, stage: str, model_id: str | None) -> None:
     if model is None:
-        for metric in STAGES[stage]:
+        for metric in STAGES[stage].metrics:
             suite.not_computed.setdefault(metric, why or f"no {role} model")
     else:
         suite.model_ids[role] = str(model_id or role)
@@ -297,7 +266,7 @@ def score_sciig(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]],
                 ok.append(i)
             else:
                 rows[i]["errors"][name] = why
-                for metric in STAGES[name]:
+                for metric in STAGES[name].metrics:
                     rows[i].setdefault(metric, None)
         if ok:
             for i, extra in zip(ok, run(ok)):

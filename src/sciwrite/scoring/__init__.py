@@ -1,0 +1,3 @@
+"""The one scoring core (`sciwrite.scoring.core.score_systems`), its typed request and results, a benchmark's
+steps of it (`sciwrite.scoring.steps`), its stage tables (`sciwrite.scoring.stages`) and its file layer
+(`sciwrite.scoring.files`)."""

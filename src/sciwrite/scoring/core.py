@@ -1,0 +1,184 @@
+"""The one scoring core every front end calls (the CLI, the leaderboard's evaluator, the evaluate modules, the quick
+start, the Ray engine, an Inspect scorer): any benchmark's predictions for several systems in, one typed result per
+system out (its summary, with schema version, provenance, coverage and intervals, and its per-paper rows), with no
+disk I/O of its own. Reading prediction files and writing ``<out>/<system>/`` are thin layers around it
+(`sciwrite.scoring.files`).
+
+Steps: open the split, read and join every system's predictions (before any model loads), load the models once
+(or score on Ray Data, every system's papers in one run), score each system, summarize it with its bootstrap
+intervals, its coverage, its memorisation signal and, with a cutoff date, every metric before and after it; then
+add the schema version and the provenance. What differs between benchmarks is their `EvaluationSteps`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sciwrite.benchmark import Benchmark
+from sciwrite.core.coverage import Coverage, check_complete, coverage_of
+from sciwrite.core.engine import RAY, ray_engine
+from sciwrite.core.predictions import SystemPredictions
+from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance, schema_version_of
+from sciwrite.metrics.cutoff import cutoff_comparison
+from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance
+from sciwrite.metrics.memorisation import KEYS as MEMORISATION_KEYS
+from sciwrite.metrics.memorisation import memorisation, summarize_memorisation
+from sciwrite.scoring.request import ScoringRequest
+from sciwrite.scoring.steps import OpenSplit, PredictionFile, ResultFiles, Scored, SuiteModels, aligned
+
+
+@dataclass(frozen=True)
+class SystemResult:
+    """One system's scores: its summary (what ``summary.json`` holds), its per-paper rows, the prediction lines
+    left out (``--bad-records skip``) and the benchmark's result-table rows and side files."""
+
+    system: str
+    summary: dict[str, Any]
+    rows: list[dict[str, Any]]
+    rejected: list[dict[str, Any]]
+    files: ResultFiles
+
+    @property
+    def coverage(self) -> Coverage:
+        """How many papers of the split the system was scored on."""
+        return coverage_of(self.summary)
+
+    @property
+    def provenance(self) -> Mapping[str, Any]:
+        return self.summary["provenance"]
+
+    @property
+    def intervals(self) -> Mapping[str, Any]:
+        """metric -> its 95% bootstrap interval ([low, high]; empty when the run asked for none)."""
+        return self.summary.get("intervals") or {}
+
+    @property
+    def schema_version(self) -> int:
+        return schema_version_of(self.summary)
+
+
+def system_names(sources: Sequence[Any], systems: Sequence[str] | None) -> list[str]:
+    """One distinct name per prediction source (default: the file stems)."""
+    names = list(systems or [getattr(s, "system", None) or SystemPredictions.from_file(s).system for s in sources])
+    if len(names) != len(sources) or len(set(names)) != len(names):
+        raise ValueError(f"need one distinct system name per prediction file, got {names}")
+    return names
+
+
+def model_request(benchmark: Benchmark, request: ScoringRequest) -> dict[str, Any]:
+    """The suite's `load_models` arguments, with the metric names expanded to the benchmark's metric keys."""
+    return {**request.model_options(), "metrics": benchmark.suite.expand_metrics(request.metrics)}
+
+
+def load_models(benchmark: Benchmark, request: ScoringRequest) -> SuiteModels:
+    """The benchmark's models for `request`, loaded once (a `ModelCache` keeps them between calls)."""
+    return benchmark.suite.steps.load_models(**model_request(benchmark, request))
+
+
+def score_systems(benchmark: Benchmark, systems: Sequence[SystemPredictions], request: ScoringRequest, *,
+                  split: OpenSplit | None = None, models: SuiteModels | None = None) -> list[SystemResult]:
+    """Score each system's predictions on ``request.split`` (or on `split`, already open: papers in memory); one
+    `SystemResult` per system, in order. `models`: the suite's models already loaded (`ModelCache`).
+
+    Every system is read and joined before any model loads, so a bad line costs nothing; ``request.require_complete``
+    makes a system that leaves papers out an error then. Nothing is written to disk."""
+    steps = benchmark.suite.steps
+    started = time.time()
+    request = request.with_(options=benchmark.suite.option_values(request.options))
+    names = [s.system for s in systems]
+    if not systems or len(set(names)) != len(names):
+        raise ValueError(f"need one or more systems with distinct names, got {names}")
+    opened = split or steps.open_split(request)
+    files = [steps.read(system, opened, request) for system in systems]
+    split_ids = opened.paper_ids
+    if request.require_complete:
+        check_complete({file.origin: [t["paper_id"] for t in file.targets] for file in files}, split_ids)
+    if request.engine == RAY:
+        scored, models = _score_on_ray(benchmark, files, opened, request)
+    else:
+        models = models or load_models(benchmark, request)
+        scored = [steps.score(file, opened, models, request) for file in files]
+    results = []
+    for file, system, one in zip(files, names, scored, strict=True):
+        aligned(one.rows, file)
+        summary = _summary(benchmark, file, one, models, opened, request, system, started)
+        results.append(SystemResult(system, summary, one.rows, file.rejected, steps.result_files(summary, system)))
+    return results
+
+
+def _score_on_ray(benchmark: Benchmark, files: Sequence[PredictionFile], split: OpenSplit,
+                  request: ScoringRequest) -> tuple[list[Scored], SuiteModels]:
+    """Every system's papers in one Ray Data run (`sciwrite.scale.ray_evaluate.score_on_ray`), each actor loading
+    the suite's models once; each system's rows completed in this process when the benchmark says how."""
+    steps = benchmark.suite.steps
+    if not steps.runs_on_ray:
+        raise ValueError(f"{benchmark.title} declares no Ray steps (ray_items, score_items): use --engine local")
+    batches = [steps.ray_items(file, split) for file in files]
+    rows, seconds, models = ray_engine().score_on_ray(
+        steps.load_models, steps.score_items, model_request(benchmark, request), batches,
+        batch_size=request.batch_size, address=request.ray_address, actors=request.ray_actors,
+        show_progress=request.show_progress)
+    scored = []
+    for file, file_rows, file_seconds in zip(files, rows, seconds, strict=True):
+        if steps.after_ray is None:
+            scored.append(Scored(file_rows, file_seconds))
+            continue
+        done = steps.after_ray(file, split, file_rows, request)
+        scored.append(Scored(done.rows, {**file_seconds, **done.seconds}, done.lookups))
+    return scored, models
+
+
+def _summary(benchmark: Benchmark, file: PredictionFile, scored: Scored, models: SuiteModels, split: OpenSplit,
+             request: ScoringRequest, system: str, started: float) -> dict[str, Any]:
+    """The benchmark's summary of one system, with the shared keys: coverage, memorisation, cutoff, provenance."""
+    steps = benchmark.suite.steps
+    body = steps.summarize(file, scored, models, split=split, request=request, system=system)
+    body["coverage"] = Coverage(len(file.targets), len(split.paper_ids)).as_dict()
+    if steps.memorisation_texts is not None:
+        texts = steps.memorisation_texts(file, split)
+        for row, text, (reference, inputs) in zip(scored.rows, file.texts, texts, strict=True):
+            row.update(memorisation(text, reference, inputs))
+        body["memorisation"] = summarize_memorisation(scored.rows, request.bootstrap, request.seed)
+    if request.cutoff is not None:
+        body["cutoff"] = cutoff_comparison(scored.rows, file.targets, [*steps.metrics, *MEMORISATION_KEYS[:1]],
+                                           request.cutoff, request.bootstrap, request.seed)
+    return {"schema_version": SUMMARY_SCHEMA_VERSION, **body, "provenance": provenance(
+        benchmark=benchmark.name, config=split.config, dataset=split.papers, profile=body.get("profile"),
+        models=body.get("models", {}), judge=judge_provenance(body), templates=steps.templates,
+        seeds={"bootstrap": request.seed, "judge": JUDGE_SEED}, engine=request.engine, started=started,
+        finished=time.time(), model_plan=plan_provenance(models)), **file.trailer}
+
+
+class ModelCache:
+    """Suites' models kept between calls (the leaderboard's worker, an evaluate module, an Inspect scorer): one
+    load per benchmark and model options, so that scoring system after system computes the split's reference side
+    once (the models remember it, `sciwrite.models.memo`)."""
+
+    def __init__(self) -> None:
+        self._models: dict[tuple[Any, ...], SuiteModels] = {}
+
+    def get(self, benchmark: Benchmark, request: ScoringRequest) -> SuiteModels:
+        options = model_request(benchmark, request)
+        key = (benchmark.name, options["profile"], tuple(sorted(options["models"].items())), options["metrics"],
+               tuple(sorted((k, _hashable(v)) for k, v in (options["judge_options"] or {}).items())))
+        if key not in self._models:
+            self._models[key] = benchmark.suite.steps.load_models(**options)
+        return self._models[key]
+
+    def __len__(self) -> int:
+        return len(self._models)
+
+
+def _hashable(value: Any) -> Any:
+    """`value` as part of a cache key: itself when hashable, else its identity (a usage ledger, a dict)."""
+    try:
+        hash(value)
+    except TypeError:
+        return ("id", id(value))
+    return value
+
+
+__all__ = ["ModelCache", "SystemResult", "load_models", "model_request", "score_systems", "system_names"]

@@ -1,0 +1,47 @@
+"""The scoring core's file layer: prediction files in, ``<out>/<system>/`` out (`sciwrite.core.results`). What
+``sciwrite evaluate`` and the quick start call; the scoring itself is `sciwrite.scoring.core.score_systems`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from sciwrite.benchmark import Benchmark
+from sciwrite.core.predictions import SystemPredictions
+from sciwrite.core.results import check_output_folder, write_results
+from sciwrite.scoring.core import SystemResult, score_systems, system_names
+from sciwrite.scoring.request import ScoringRequest
+from sciwrite.scoring.steps import SuiteModels
+
+
+def evaluate_files(benchmark: Benchmark, predictions: Sequence[str | Path], request: ScoringRequest, *,
+                   systems: Sequence[str] | None = None, out_dir: str | Path | None = None,
+                   system_folders: bool = True, models: SuiteModels | None = None) -> list[SystemResult]:
+    """Score each prediction file (one system each; names default to the file stems) and write each system's files
+    to ``out_dir/<system>/`` (to `out_dir` itself with `system_folders` False, for one file). The output path is
+    checked before anything is scored, so that a finished run is never lost to it."""
+    names = system_names(predictions, systems)
+    if out_dir is not None:
+        check_output_folder(out_dir)
+        for system in names if system_folders else ():
+            if (Path(out_dir) / system).exists() and not (Path(out_dir) / system).is_dir():
+                raise ValueError(f"--out {out_dir}: {Path(out_dir) / system} (system {system!r}) is a file, not a "
+                                 "folder")
+    if not system_folders and len(predictions) != 1:
+        raise ValueError("one prediction file only when its results go into the output folder itself")
+    sources = [SystemPredictions.from_file(path, name) for path, name in zip(predictions, names)]
+    results = score_systems(benchmark, sources, request, models=models)
+    if out_dir is not None:
+        for result in results:
+            write_system(benchmark, result, Path(out_dir) / result.system if system_folders else Path(out_dir))
+    return results
+
+
+def write_system(benchmark: Benchmark, result: SystemResult, folder: str | Path) -> list[Path]:
+    """One system's files in `folder` (written whole or not at all, `sciwrite.core.results.write_results`)."""
+    return write_results(Path(folder), result.system, result.rows, result.summary, result.files.table_rows,
+                         rejected=result.rejected, extra_json=result.files.extra_json,
+                         side_files=result.files.side_files, benchmark=benchmark.name)
+
+
+__all__ = ["evaluate_files", "write_system"]

@@ -1,0 +1,64 @@
+"""One scoring run's options, for every benchmark and every front end: what ``sciwrite evaluate`` parses, what the
+leaderboard's evaluator, the evaluate modules, the quick start and an Inspect scorer pass, in one typed object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.engine import LOCAL, check_engine
+from sciwrite.core.predictions import DEFAULT_BAD_RECORDS, check_bad_records
+
+
+@dataclass(frozen=True)
+class ScoringRequest:
+    """What to score against and how. `split` names the benchmark's split or config (``--split``), `source` a local
+    dataset folder or Hub repo id; `metrics` metric keys, stage names or evaluate-module names (None: all);
+    `options` the keyword options only this benchmark takes (`Benchmark.suite.options`, by keyword)."""
+
+    split: str | None = None
+    source: str | Path | None = None
+    profile: str | None = None
+    models: Mapping[str, str] = field(default_factory=dict)  # role -> model id overrides
+    metrics: tuple[str, ...] | None = None
+    judge_options: Mapping[str, Any] | None = None  # the LLM clients' endpoint, cache, options and usage ledger
+    batch_size: int = 64
+    show_progress: bool = True
+    bootstrap: int = 1000  # resamples of the 95% intervals over papers; 0: none
+    seed: int = 0
+    engine: str = LOCAL
+    ray_address: str | None = None
+    ray_actors: int | None = None
+    bad_records: str = DEFAULT_BAD_RECORDS
+    require_complete: bool = False  # a system that leaves papers of the split out is an error
+    cutoff: date | None = None  # split every metric into papers published before and after it
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_engine(self.engine)
+        check_bad_records(self.bad_records)
+        if self.metrics is not None and (isinstance(self.metrics, str) or not isinstance(self.metrics, Sequence)):
+            raise ValueError(f"metrics must be a list of metric names, got {self.metrics!r}")
+        if self.metrics is not None:
+            object.__setattr__(self, "metrics", tuple(self.metrics))
+        object.__setattr__(self, "models", dict(self.models or {}))
+        if self.bootstrap < 0:
+            raise ValueError(f"bootstrap must be >= 0 resamples, got {self.bootstrap}")
+        if self.batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {self.batch_size}")
+
+    def with_(self, **changes: Any) -> ScoringRequest:
+        """A copy with `changes` (`dataclasses.replace`)."""
+        return replace(self, **changes)
+
+    def model_options(self) -> dict[str, Any]:
+        """What a suite's `load_models` takes: profile, models, metrics and judge options."""
+        return {"profile": self.profile, "models": dict(self.models), "metrics": self.metrics,
+                "judge_options": self.judge_options}
+
+
+__all__ = ["ScoringRequest"]

@@ -1,0 +1,138 @@
+"""A benchmark's part of the scoring core (`sciwrite.scoring.core`), as typed data: how its split is opened, how a
+system's predictions join it, how its models load, how a system is scored (in this process or on Ray Data), what
+its summary holds and which result files it writes besides the shared ones.
+
+A benchmark subclasses `OpenSplit` and `PredictionFile` with what its own steps read (RWGBench: the corpus; SciIG:
+the holdout split), so no step passes a loose dictionary; the core reads only the fields declared here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from sciwrite.core.predictions import SystemPredictions
+from sciwrite.core.results import SideFiles
+from sciwrite.models.plan import ModelPlan
+from sciwrite.scoring.request import ScoringRequest
+from sciwrite.scoring.stages import StageTable
+
+
+@dataclass(frozen=True)
+class OpenSplit:
+    """The split a run scores: its config name (the provenance's) and its papers (a `datasets.Dataset`)."""
+
+    config: str
+    papers: Any  # a `datasets.Dataset`, or a list of records given in memory
+
+    @property
+    def paper_ids(self) -> list[str]:
+        if isinstance(self.papers, list):
+            return [paper["paper_id"] for paper in self.papers]
+        return list(self.papers["paper_id"])
+
+
+@dataclass(frozen=True)
+class PredictionFile:
+    """One system's predictions, read and joined to the split: the texts to score and their papers, in order."""
+
+    origin: str  # the file as given (or where in-memory records came from): the summary's ``predictions``
+    texts: list[str]
+    targets: list[dict[str, Any]]
+    rejected: list[dict[str, Any]]  # lines left out under ``--bad-records skip``
+    trailer: Mapping[str, Any] = field(default_factory=dict, kw_only=True)  # summary keys after the provenance
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One system's scores: its per-paper rows, the wall seconds of each stage and, when the grounding asked an
+    online service, what those lookups did for this system (`sciwrite.grounding.online.OnlineLookup.report`)."""
+
+    rows: list[dict[str, Any]]
+    seconds: dict[str, float] = field(default_factory=dict)
+    lookups: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class ResultFiles:
+    """What a benchmark writes besides per_paper.jsonl and summary.json (`sciwrite.core.results`)."""
+
+    table_rows: list[dict[str, Any]]
+    extra_json: Mapping[str, Any] = field(default_factory=dict)
+    side_files: SideFiles | None = None
+
+
+@dataclass
+class SuiteModels:
+    """A suite's loaded models, the model plan they came from, and why any metric cannot be computed. Each
+    benchmark subclasses it with its models' fields and its stage table (`STAGES`)."""
+
+    profile: str
+    model_ids: dict[str, str] = field(default_factory=dict)  # role -> model id
+    not_computed: dict[str, str] = field(default_factory=dict)  # metric -> reason
+    plan: ModelPlan | None = None  # every role resolved up front, with the loaded weights' fingerprints
+
+    STAGES: ClassVar[StageTable | None] = None  # the suite's stage table (each subclass sets its own)
+
+    def wants(self, stage: str) -> bool:
+        """Whether any metric of `stage` is to be computed."""
+        if self.STAGES is None:
+            raise ValueError(f"{type(self).__name__} has no stage table")
+        return not all(m in self.not_computed for m in self.STAGES[stage].metrics)
+
+    def description(self) -> SuiteModels:
+        """The same suite without its weights (what a Ray actor sends back): profile, ids, plan, not computed."""
+        return type(self)(profile=self.profile, model_ids=dict(self.model_ids), not_computed=dict(self.not_computed),
+                          plan=self.plan)
+
+
+#: (rows, seconds per stage): what scoring a batch of papers gives.
+Rows = tuple[list[dict[str, Any]], dict[str, float]]
+
+
+@dataclass(frozen=True)
+class EvaluationSteps:
+    """A benchmark's part of the scoring core; every step is a module-level function (Ray pickles the model and
+    item steps by reference, so an actor imports the benchmark's module itself)."""
+
+    #: open_split(request) -> the split named by ``request.split`` (and its ``source``); an error for an unknown one
+    open_split: Callable[[ScoringRequest], OpenSplit]
+    #: read(predictions, split, request) -> one system's predictions joined to the split; every problem named
+    read: Callable[[SystemPredictions, OpenSplit, ScoringRequest], PredictionFile]
+    #: load_models(profile, models, metrics, judge_options) -> the suite's models, each loaded once
+    load_models: Callable[..., SuiteModels]
+    #: score(file, split, models, request) -> the system's rows in this process
+    score: Callable[[PredictionFile, OpenSplit, SuiteModels, ScoringRequest], Scored]
+    #: summarize(file, scored, models, split, request, system) -> the summary's means, intervals, join report and
+    #: LLM record, before the shared keys (coverage, memorisation, cutoff, provenance) are added
+    summarize: Callable[..., dict[str, Any]]
+    #: result_files(summary, system) -> the results-table rows and side files
+    result_files: Callable[[Mapping[str, Any], str], ResultFiles]
+    templates: Mapping[str, str]  # the prompt templates the metrics send (their hash goes in the provenance)
+    metrics: tuple[str, ...] = ()  # every per-paper metric key a summary reports (what ``--cutoff`` splits)
+    #: ray_items(file, split) -> one self-contained, picklable item per paper (no actor holds the split)
+    ray_items: Callable[[PredictionFile, OpenSplit], list[Any]] | None = None
+    #: score_items(items, models, batch_size) -> rows and seconds: what a Ray actor runs on its share
+    score_items: Callable[..., Rows] | None = None
+    #: after_ray(file, split, rows, request) -> the system's `Scored`, completing the actors' rows in the driver
+    #: (RWGBench: the reference grounding against the split's one title index); None: the rows as they came
+    after_ray: Callable[[PredictionFile, OpenSplit, list[dict[str, Any]], ScoringRequest], Scored] | None = None
+    #: memorisation_texts(file, split) -> one (reference text, [the texts the model was given]) per scored paper,
+    #: in the file's order (`sciwrite.metrics.memorisation`); None: no memorisation signal
+    memorisation_texts: Callable[[PredictionFile, OpenSplit], list[tuple[str, list[str]]]] | None = None
+
+    @property
+    def runs_on_ray(self) -> bool:
+        return self.ray_items is not None and self.score_items is not None
+
+
+def aligned(rows: Sequence[Mapping[str, Any]], file: PredictionFile) -> None:
+    """Scored rows must come back in the file's paper order; an error naming the first that does not."""
+    for row, target in zip(rows, file.targets, strict=True):
+        if row.get("paper_id", target["paper_id"]) != target["paper_id"]:
+            raise RuntimeError(f"scored rows out of order: {row.get('paper_id')} where {target['paper_id']} was")
+
+
+__all__ = ["EvaluationSteps", "OpenSplit", "PredictionFile", "ResultFiles", "Rows", "Scored", "SuiteModels",
+           "aligned"]

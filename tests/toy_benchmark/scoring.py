@@ -1,0 +1,105 @@
+"""The toy benchmark's steps of the scoring core: three papers in memory, one metric, one rule-based "judge"."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from datasets import Dataset
+
+from sciwrite.benchmark import ScoredPapers
+from sciwrite.core.predictions import SystemPredictions, join_by_paper_id, read_system
+from sciwrite.models.plan import resolve_plan
+from sciwrite.scoring.request import ScoringRequest
+from sciwrite.scoring.stages import Stage, StageTable
+from sciwrite.scoring.steps import EvaluationSteps, OpenSplit, PredictionFile, ResultFiles, Scored, SuiteModels
+
+PAPERS = Dataset.from_list([{"paper_id": f"p{i}", "reference": "word " * (i + 1)} for i in range(3)])
+STAGES = StageTable("Toy", (Stage("length", ("length_ratio",)),
+                            Stage("rule_judge", ("judged_short",), judge=True)))
+TABLE_GROUPS = {"Length": (("length_ratio", "Ratio"),), "Judge": (("judged_short", "Short"),)}
+
+
+@dataclass
+class ToyModels(SuiteModels):
+    """No model at all: what a suite without weights looks like."""
+
+    STAGES: ClassVar[StageTable] = STAGES
+
+
+def load_toy(config: str, source: Any = None, split: str | None = None) -> Dataset:
+    if config != "toy":
+        raise ValueError(f"unknown toy config {config!r}; choose one of ['toy']")
+    return PAPERS
+
+
+def open_split(request: ScoringRequest) -> OpenSplit:
+    split = request.split or "toy"
+    if split != "toy":
+        raise ValueError(f"unknown split {split!r}")
+    return OpenSplit("toy", load_toy(split, request.source))
+
+
+def read(predictions: SystemPredictions, split: OpenSplit, request: ScoringRequest) -> PredictionFile:
+    records = read_system(predictions, text_is="a toy text", candidates=False, bad_records=request.bad_records)
+    join = join_by_paper_id([r["paper_id"] for r in records.records], split.paper_ids)
+    if not join.matched:
+        raise ValueError(f"no prediction in {predictions.origin} matches a toy paper")
+    texts = [records.records[i]["text"] for i, _ in join.matched]
+    if request.options.get("shout"):
+        texts = [text.upper() for text in texts]
+    return PredictionFile(predictions.origin, texts, split.papers.select([j for _, j in join.matched]).to_list(),
+                          records.rejected, trailer={"toy_note": "after provenance"})
+
+
+def load_models(profile: str | None = None, models: Mapping[str, str] | None = None,
+                metrics: Iterable[str] | None = None, judge_options: Mapping[str, Any] | None = None) -> ToyModels:
+    wanted = set(STAGES.expand(metrics))
+    plan = resolve_plan(STAGES.roles_for(wanted), profile or "lite", models)
+    return ToyModels(profile=plan.profile, plan=plan,
+                     not_computed={m: "not requested" for m in STAGES.metrics if m not in wanted})
+
+
+def ray_items(file: PredictionFile, split: OpenSplit) -> list[dict[str, Any]]:
+    return [{"text": text, "target": target} for text, target in zip(file.texts, file.targets, strict=True)]
+
+
+def score_items(items: Sequence[Mapping[str, Any]], models: ToyModels,
+                batch_size: int = 64) -> tuple[list[dict[str, Any]], dict[str, float]]:
+    start = time.perf_counter()
+    rows = [{"paper_id": item["target"]["paper_id"],
+             "length_ratio": len(item["text"].split()) / len(item["target"]["reference"].split())} for item in items]
+    if models.wants("rule_judge"):
+        for row in rows:
+            row["judged_short"] = float(row["length_ratio"] < 1)
+    return rows, {"length": time.perf_counter() - start}
+
+
+def score(file: PredictionFile, split: OpenSplit, models: ToyModels, request: ScoringRequest) -> Scored:
+    return Scored(*score_items(ray_items(file, split), models, request.batch_size))
+
+
+def summarize(file: PredictionFile, scored: Scored, models: ToyModels, *, split: OpenSplit, request: ScoringRequest,
+              system: str) -> dict[str, Any]:
+    rows = scored.rows
+    means = {metric: None if metric in models.not_computed else sum(r[metric] for r in rows) / len(rows)
+             for metric in STAGES.metrics}
+    return {"system": system, "split": request.split or split.config, "predictions": file.origin,
+            "profile": models.profile, "models": dict(models.model_ids), "n_papers": len(rows), **means,
+            "stage_seconds": dict(scored.seconds),
+            "not_computed": {m: why for m, why in models.not_computed.items() if why != "not requested"}}
+
+
+def result_files(summary: Mapping[str, Any], system: str) -> ResultFiles:
+    return ResultFiles([{"system": system, "length_ratio": summary["length_ratio"]}])
+
+
+def scored_papers(split: str, source: Any = None) -> ScoredPapers:
+    return ScoredPapers(tuple(load_toy(split, source)["paper_id"]))
+
+
+STEPS = EvaluationSteps(open_split=open_split, read=read, load_models=load_models, score=score,
+                        summarize=summarize, result_files=result_files, templates={"toy": "Score this."},
+                        metrics=STAGES.metrics, ray_items=ray_items, score_items=score_items)
