@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 
 from sciwrite.core.datasets import card_configs
-from sciwrite.rwgbench.data.configs import CONFIGS
+from sciwrite.rwgbench.data.configs import RWGBENCH_CONFIGS
 from sciwrite.rwgbench.data.loading import load_rwgbench
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -23,7 +23,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 def push_plan(folder: Path) -> tuple[list[str], list[Path]]:
     """The configs present in `folder` (in canonical order) and its index folders."""
     present = card_configs(folder)
-    configs = [c for c in CONFIGS if c in present]
+    configs = [c for c in RWGBENCH_CONFIGS if c in present]
     indexes = sorted(p for p in (folder / "faiss").glob("*") if p.is_dir()) if (folder / "faiss").is_dir() else []
     return configs, indexes
 
@@ -43,9 +43,9 @@ def main() -> None:
         raise SystemExit(f"{args.folder} has no RWGBench configs to push")
     for config in configs:
         ds = load_rwgbench(config, source=args.folder)  # validates the schema before anything leaves the machine
-        print(f"{config}: {len(ds)} rows -> {args.repo_id} (config {config!r}, split {CONFIGS[config].split!r})")
+        print(f"{config}: {len(ds)} rows -> {args.repo_id} (config {config!r}, split {RWGBENCH_CONFIGS[config].split!r})")
         if not args.dry_run:
-            ds.push_to_hub(args.repo_id, config_name=config, split=CONFIGS[config].split, private=args.private)
+            ds.push_to_hub(args.repo_id, config_name=config, split=RWGBENCH_CONFIGS[config].split, private=args.private)
     for index in indexes:
         print(f"dense index {index} -> {args.repo_id}:faiss/{index.name}/")
     print(f"card {args.card} -> {args.repo_id}:README.md")

@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root, for tests.fakes
 from sciwrite.core.tables import format_table  # noqa: E402
 from sciwrite.rwgbench.data.arxiv_build import build_rwgbench_from_arxiv  # noqa: E402
-from sciwrite.rwgbench.data.configs import default_data_dir  # noqa: E402
+from sciwrite.rwgbench.data.configs import default_rwgbench_dir  # noqa: E402
 from sciwrite.rwgbench.data.loading import load_rwgbench  # noqa: E402
 from sciwrite.sciig.data.arxiv_build import build_sciig_from_arxiv  # noqa: E402
 from sciwrite.sources.aclsum import aclsum_paper_dir  # noqa: E402
@@ -127,7 +127,7 @@ def main() -> None:
         folder = Path(tmp) / "fetched"
         fetched = fetch_arxiv(["cs.CL"], SINCE, folder, until=UNTIL, client=fast)
         print(f"\nrecorded sample: {dict(fetched.counts)} (no wait: a local fake)")
-        stats = build_rwgbench_from_arxiv(folder, default_data_dir(), Path(tmp) / "rwgbench",
+        stats = build_rwgbench_from_arxiv(folder, default_rwgbench_dir(), Path(tmp) / "rwgbench",
                                           corpus_config="sample_corpus", client=fast)
         report = json.loads((Path(tmp) / "rwgbench" / "build_report.json").read_text())
         figures["rwgbench"] = {"filters": report["filters"], "corpus_documents_added_from_arxiv":

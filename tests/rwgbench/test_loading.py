@@ -13,7 +13,12 @@ from datasets import Dataset, DatasetDict, Features, Value
 
 from sciwrite.core.schema import SchemaError
 from sciwrite.retrieval import DenseRetriever
-from sciwrite.rwgbench.data.configs import card_configs_yaml, default_data_dir, hub_repo_id, write_dataset_folder
+from sciwrite.rwgbench.data.configs import (
+    card_configs_yaml,
+    default_rwgbench_dir,
+    rwgbench_repo_id,
+    write_dataset_folder,
+)
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES, validate_dataset
 
@@ -198,7 +203,7 @@ def test_missing_folder_and_unknown_config(tmp_path):
 def test_load_sample_builds_it_on_first_use(tmp_path, monkeypatch):
     data_dir = tmp_path / "data"
     monkeypatch.setenv("SCIWRITE_DATA_DIR", str(data_dir))
-    assert default_data_dir() == data_dir
+    assert default_rwgbench_dir() == data_dir
     papers = load_rwgbench("sample")
     assert (data_dir / "README.md").exists()
     assert (data_dir / "build_report.json").exists()
@@ -218,10 +223,10 @@ def test_load_sample_without_building(tmp_path, monkeypatch):
 
 
 def test_hub_repo_id(monkeypatch):
-    assert hub_repo_id() == "sciwrite/rwgbench"
+    assert rwgbench_repo_id() == "sciwrite/rwgbench"
     monkeypatch.setenv("SCIWRITE_HUB_NAMESPACE", "my-lab")
-    assert hub_repo_id() == "my-lab/rwgbench"
-    assert hub_repo_id("other") == "other/rwgbench"
+    assert rwgbench_repo_id() == "my-lab/rwgbench"
+    assert rwgbench_repo_id("other") == "other/rwgbench"
 
 
 # ---------------------------------------------------------------- the dense index attached as a FAISS index

@@ -4,16 +4,21 @@ Its data (`data/`: schema, configs, loading, builders), its metrics (`metrics/`:
 suite, report) and its generation methods (`generation/`). The names most users need are here.
 """
 
-from sciwrite.rwgbench.data.configs import CONFIGS, default_data_dir, hub_repo_id, write_dataset_folder
+from sciwrite.rwgbench.data.configs import (
+    RWGBENCH_CONFIGS,
+    default_rwgbench_dir,
+    rwgbench_repo_id,
+    write_dataset_folder,
+)
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES, validate_dataset
 
 __all__ = [
-    "CONFIGS",
+    "RWGBENCH_CONFIGS",
     "CORPUS_FEATURES",
     "PAPER_FEATURES",
-    "default_data_dir",
-    "hub_repo_id",
+    "default_rwgbench_dir",
+    "rwgbench_repo_id",
     "load_rwgbench",
     "validate_dataset",
     "write_dataset_folder",

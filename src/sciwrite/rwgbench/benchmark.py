@@ -18,7 +18,7 @@ from sciwrite.benchmark import (
 )
 from sciwrite.core.commands import Option
 from sciwrite.rwgbench.data.build_commands import BUILD_COMMANDS
-from sciwrite.rwgbench.data.configs import CONFIGS, SAMPLE_CONFIGS, default_data_dir, hub_repo_id
+from sciwrite.rwgbench.data.configs import RWGBENCH_CONFIGS, SAMPLE_CONFIGS, default_rwgbench_dir, rwgbench_repo_id
 from sciwrite.rwgbench.data.corpus_files import corpus_files
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.generation import plan
@@ -37,7 +37,7 @@ from sciwrite.rwgbench.quickstart import run_rwgbench_quickstart
 
 def _sample_folder(config: str) -> Path | None:
     """The local folder a corpus or paper config is read from when no source is named: the sample's own."""
-    return default_data_dir() if config in SAMPLE_CONFIGS else None
+    return default_rwgbench_dir() if config in SAMPLE_CONFIGS else None
 
 
 RWGBENCH = Benchmark(
@@ -45,18 +45,18 @@ RWGBENCH = Benchmark(
     title="RWGBench",
     paper="arXiv:2606.24894",
     data=BenchmarkData(
-        configs=tuple(c for c, info in CONFIGS.items() if info.kind == "paper"),
+        configs=tuple(c for c, info in RWGBENCH_CONFIGS.items() if info.kind == "paper"),
         offline_config="sample",
         board_split="test",
         load=load_rwgbench,
         splits=tuple(SPLITS),
         prediction_fields=("paper_id", "candidates"),
-        sample_dir=default_data_dir,
+        sample_dir=default_rwgbench_dir,
         scored_papers=scored_papers,
         builds=BUILD_COMMANDS,
-        corpus=Corpus(configs=tuple(c for c, info in CONFIGS.items() if info.kind == "corpus"),
+        corpus=Corpus(configs=tuple(c for c, info in RWGBENCH_CONFIGS.items() if info.kind == "corpus"),
                       default="sample_corpus",
-                      paper_configs=tuple(c for c, info in CONFIGS.items() if info.kind == "paper"),
+                      paper_configs=tuple(c for c, info in RWGBENCH_CONFIGS.items() if info.kind == "paper"),
                       default_papers="sample", files=corpus_files, default_folder=_sample_folder),
     ),
     suite=BenchmarkSuite(
@@ -86,5 +86,5 @@ RWGBENCH = Benchmark(
                                 reasons=sensitivity.REASONS),
         quickstart=run_rwgbench_quickstart,
     ),
-    hub=HubPart(tasks=HUB_TASKS, configs=HUB_CONFIGS, repo=hub_repo_id),
+    hub=HubPart(tasks=HUB_TASKS, configs=HUB_CONFIGS, repo=rwgbench_repo_id),
 )

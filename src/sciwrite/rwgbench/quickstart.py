@@ -15,7 +15,7 @@ from sciwrite.generation.quickstart_run import QuickstartRun, say, scorer
 from sciwrite.generation.runner import run_generation
 from sciwrite.metrics.memorisation import print_memorisation
 from sciwrite.retrieval import BM25Retriever, DenseRetriever, evaluate_retrieval
-from sciwrite.rwgbench.data.configs import default_data_dir
+from sciwrite.rwgbench.data.configs import default_rwgbench_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
 from sciwrite.rwgbench.generation.methods import RAG, CorpusLookup, prepare_records
@@ -32,7 +32,7 @@ PLOT_METRICS = ("precision", "recall", "topical_relevance", "citation_density", 
 def run_rwgbench_quickstart(run: QuickstartRun) -> dict[str, Any]:
     """{"rwgbench": the three systems' summaries, "retrieval": the retrieval report rows}; tables under
     ``<out>/rwgbench/<system>/``, ``<out>/retrieval.*``, ``<out>/rwgbench_table2.*`` and the plot."""
-    data_dir, out_dir = Path(run.source or default_data_dir()), run.out_dir
+    data_dir, out_dir = Path(run.source or default_rwgbench_dir()), run.out_dir
     if run.rebuild or not (data_dir / "README.md").exists():
         stats = write_sample_folder(data_dir, show_progress=run.show_progress)
         print(f"built the RWGBench sample in {data_dir}:")

@@ -11,7 +11,7 @@ from typing import Any
 from sciwrite.core.commands import BuildCommand, BuildResult, Option
 from sciwrite.rwgbench.data.arxiv_build import build_rwgbench_from_arxiv
 from sciwrite.rwgbench.data.builder import build_rwgbench_folder
-from sciwrite.rwgbench.data.configs import default_data_dir
+from sciwrite.rwgbench.data.configs import default_rwgbench_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
 from sciwrite.rwgbench.data.upstream import UPSTREAM_REPO_ID, import_upstream_folder
@@ -46,7 +46,7 @@ def build_human_gt(options: Mapping[str, Any]) -> BuildResult:
 
 
 def build_sample(options: Mapping[str, Any]) -> BuildResult:
-    out = Path(options.get("out") or default_data_dir())
+    out = Path(options.get("out") or default_rwgbench_dir())
     stats = write_sample_folder(out, paper_dir=options.get("paper_dir"))
     return BuildResult(f"RWGBench sample written to {out}", stats)
 

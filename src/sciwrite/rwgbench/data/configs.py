@@ -28,7 +28,7 @@ class ConfigInfo:
     corpus: str | None = None  # for paper configs: the corpus config their citations point into
 
 
-CONFIGS: dict[str, ConfigInfo] = {
+RWGBENCH_CONFIGS: dict[str, ConfigInfo] = {
     "papers": ConfigInfo("paper", "train", "corpus"),
     "test": ConfigInfo("paper", "test", "corpus"),
     "corpus": ConfigInfo("corpus", "train"),
@@ -38,21 +38,21 @@ CONFIGS: dict[str, ConfigInfo] = {
 SAMPLE_CONFIGS = ("sample", "sample_corpus")
 
 
-def hub_repo_id(namespace: str | None = None) -> str:
+def rwgbench_repo_id(namespace: str | None = None) -> str:
     """``<namespace>/rwgbench``; the namespace defaults to ``SCIWRITE_HUB_NAMESPACE`` or ``sciwrite``."""
     return paths.hub_repo_id(DATASET_NAME, namespace)
 
 
-def default_data_dir() -> Path:
+def default_rwgbench_dir() -> Path:
     """Where `sciwrite build sample` writes and `load_rwgbench('sample')` looks: ``SCIWRITE_DATA_DIR``
     or ``~/.cache/sciwrite/rwgbench``."""
     return paths.benchmark_data_dir(DATASET_NAME, paths.DATA_DIR_ENV)
 
 
 def config_info(config: str) -> ConfigInfo:
-    if config not in CONFIGS:
-        raise ValueError(f"unknown RWGBench config {config!r}; choose one of {sorted(CONFIGS)}")
-    return CONFIGS[config]
+    if config not in RWGBENCH_CONFIGS:
+        raise ValueError(f"unknown RWGBench config {config!r}; choose one of {sorted(RWGBENCH_CONFIGS)}")
+    return RWGBENCH_CONFIGS[config]
 
 
 def write_dataset_folder(folder: str | Path, tables: dict[str, Dataset], card: str) -> Path:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sciwrite.core.datasets import is_local_source, local_data_files
-from sciwrite.rwgbench.data.configs import SAMPLE_CONFIGS, config_info, default_data_dir, hub_repo_id
+from sciwrite.rwgbench.data.configs import SAMPLE_CONFIGS, config_info, default_rwgbench_dir, rwgbench_repo_id
 from sciwrite.rwgbench.data.loading import load_rwgbench
 
 
@@ -24,9 +24,9 @@ def corpus_files(config: str, source: str | Path | None = None, revision: str | 
     if source is None:
         if config in SAMPLE_CONFIGS:
             load_rwgbench(config)  # builds the sample folder when it is missing
-            source = default_data_dir()
+            source = default_rwgbench_dir()
         else:
-            source = hub_repo_id()
+            source = rwgbench_repo_id()
     if is_local_source(source):
         folder = Path(source).expanduser()
     else:

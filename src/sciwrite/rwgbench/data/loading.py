@@ -12,7 +12,7 @@ from sciwrite.core.datasets import is_local_source, load_config
 from sciwrite.core.schema import SchemaError
 from sciwrite.retrieval.base import read_config
 from sciwrite.retrieval.dense import INDEX_FILE
-from sciwrite.rwgbench.data.configs import SAMPLE_CONFIGS, config_info, default_data_dir, hub_repo_id
+from sciwrite.rwgbench.data.configs import SAMPLE_CONFIGS, config_info, default_rwgbench_dir, rwgbench_repo_id
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
 from sciwrite.rwgbench.data.schema import validate_dataset
 
@@ -25,20 +25,20 @@ def load_rwgbench(config: str = "sample", source: str | Path | None = None, spli
     """Load one RWGBench config as a `datasets.Dataset`, validated against the schema.
 
     `source` is a local folder or a Hub dataset repo id. Without it, the sample configs come from
-    `default_data_dir()` (built there from the packaged ACL papers on first use when `build_if_missing`),
-    the others from the Hub repo `hub_repo_id()`. `split=None` returns the config's one split;
+    `default_rwgbench_dir()` (built there from the packaged ACL papers on first use when `build_if_missing`),
+    the others from the Hub repo `rwgbench_repo_id()`. `split=None` returns the config's one split;
     `split="all"` returns a `DatasetDict`. `faiss_index=True` attaches the published dense index
     (``faiss/<config>/``) to a corpus config as the FAISS index ``"embeddings"``.
     """
     info = config_info(config)
     if source is None:
         if config in SAMPLE_CONFIGS:
-            source = default_data_dir()
+            source = default_rwgbench_dir()
             if build_if_missing and not (Path(source) / "README.md").exists():
                 logger.info("the offline sample is not built yet: building it in %s", source)
                 write_sample_folder(source)
         else:
-            source = hub_repo_id()
+            source = rwgbench_repo_id()
     is_local = is_local_source(source)
     ds = load_config(source, config, None if split == "all" else (split or info.split), revision)
     ds = validate_dataset(ds, info.kind, f"RWGBench config {config!r} from {source}")

@@ -10,7 +10,7 @@ from typing import Any
 from datasets import Dataset
 
 from sciwrite.core.datasets import write_json
-from sciwrite.rwgbench.data.configs import card_configs_yaml, hub_repo_id, write_dataset_folder
+from sciwrite.rwgbench.data.configs import card_configs_yaml, rwgbench_repo_id, write_dataset_folder
 from sciwrite.rwgbench.data.sample import build_sample
 from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES
 
@@ -76,7 +76,7 @@ def write_sample_folder(folder: str | Path, paper_dir: str | Path | None = None,
     stats = report.statistics(papers, corpus)
     tables = {"sample": Dataset.from_list(papers, features=PAPER_FEATURES),
               "sample_corpus": Dataset.from_list(corpus, features=CORPUS_FEATURES)}
-    card = _CARD.format(configs=card_configs_yaml(list(tables)), repo=hub_repo_id(), report=REPORT_FILE,
+    card = _CARD.format(configs=card_configs_yaml(list(tables)), repo=rwgbench_repo_id(), report=REPORT_FILE,
                         skipped=", ".join(f"{n} ({reason})" for reason, n in stats["skipped_papers"].items()) or "0",
                         unresolved=", ".join(f"{reason}: {n}" for reason, n in stats["unresolved_citations"].items()) or "none",
                         **{k: v for k, v in stats.items() if k not in ("skipped_papers", "unresolved_citations")})
