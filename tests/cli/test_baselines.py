@@ -69,7 +69,7 @@ def test_every_config_loads_and_names_a_valid_setting(path):
         assert values["split"] == "test" and isinstance(values["oracle"], bool)
     else:
         assert len(parse_levels(values["level"])) == 1
-        assert values["dataset"] in gen_sciig.DATASETS and values["seed"] == 42
+        assert values["split"] in gen_sciig.DATASETS and values["seed"] == 42
     assert (values["temperature"], values["max_tokens"]) == (0.7, 2048)
 
 
@@ -94,7 +94,7 @@ def test_the_published_rwgbench_set_is_table_2():
 
 
 def test_the_published_sciig_set_is_every_level_both_datasets_and_the_ablation():
-    runs = [(load(path)["dataset"], parse_levels(load(path)["level"])[0], load(path).get("inputs", FULL_INPUTS))
+    runs = [(load(path)["split"], parse_levels(load(path)["level"])[0], load(path).get("inputs", FULL_INPUTS))
             for path in SCIIG_CONFIGS]
     full = [(dataset, level) for dataset, level, inputs in runs if inputs == FULL_INPUTS]
     assert sorted(level for dataset, level in full if dataset == "naacl_2025") == sorted(LEVELS)  # Table 3
@@ -117,11 +117,38 @@ def test_config_sets_the_defaults_and_explicit_flags_win():
                  "--no-oracle")
     assert (args.method, args.oracle) == (["tag"], False)
     args = parse("generate", "sciig", "--model", "m", "--config", str(BASELINES / "sciig" / "three_shot.yaml"))
-    assert (args.level, args.dataset, args.seed) == (["THREE_SHOT"], "naacl_2025", 42)
+    assert (args.level, args.split, args.seed) == (["THREE_SHOT"], "naacl_2025", 42)
     args = parse("generate", "sciig", "--seed", "7", "--model", "m", "--config",
                  str(BASELINES / "sciig" / "elaborate_iclr_2025.yaml"), "--level", "short")
-    assert (args.level, args.dataset, args.seed) == (["short"], "iclr_2025", 7)
+    assert (args.level, args.split, args.seed) == (["short"], "iclr_2025", 7)
     assert parse("generate", "sciig", "--model", "m").level is None  # no config: the plain defaults
+
+
+def test_the_command_line_is_parsed_once_and_the_config_read_once(monkeypatch):
+    parser, reads, parses = build_parser(), [], []
+    real_parse, real_load = parser.parse_args, cli_common.load_config
+    monkeypatch.setattr(parser, "parse_args", lambda argv: parses.append(argv) or real_parse(argv))
+    monkeypatch.setattr(cli_common, "load_config", lambda *a: reads.append(a[0]) or real_load(*a))
+    config = str(BASELINES / "rwgbench" / "rag_dense.yaml")
+    args = cli_common.parse_args(parser, ["generate", "rwgbench", "--k", "7", "--config", config, "--model", "m"])
+    assert (args.k, args.retriever, args.config) == (7, "dense", config)
+    assert len(parses) == 1 and reads == [config]
+    reads.clear()
+    assert cli_common.parse_args(build_parser(), ["generate", "rwgbench", "--model", "m"]).config is None
+    assert cli_common.parse_args(build_parser(), ["evaluate", "rwgbench", "--predictions", "p.jsonl"]).split
+    assert reads == []
+
+
+def test_a_former_option_name_in_a_config_is_read_with_a_warning(tmp_path, caplog):
+    path = write_config(tmp_path, "benchmark: sciig\ndataset: iclr_2025\nlevel: SHORT\n")
+    with caplog.at_level("WARNING", logger="sciwrite.cli"):
+        args = parse("generate", "sciig", "--model", "m", "--config", str(path))
+    assert (args.split, args.level) == ("iclr_2025", ["SHORT"])
+    assert "key 'dataset' is deprecated: use 'split'" in caplog.text
+    assert parse("generate", "sciig", "--model", "m", "--config", str(path), "--split", "sample").split == "sample"
+    both = write_config(tmp_path, "benchmark: sciig\ndataset: iclr_2025\nsplit: sample\n")
+    with pytest.raises(cli_common.ConfigError, match="keys 'dataset' and 'split' both set --split"):
+        cli_common.load_config(both, "sciig", generate_parser("sciig"))
 
 
 @pytest.mark.parametrize("text, message", [
@@ -191,7 +218,7 @@ def test_rwgbench_config_dry_run_on_the_offline_sample(stem, mini_sample_folder,
 def test_sciig_config_dry_run(level, tmp_path, capsys, request):
     folder = request.getfixturevalue("sciig_folder")  # the synthetic SciIG folder of test_sciig_generation
     argv = ["generate", "sciig", "--config", str(BASELINES / "sciig" / f"{level.lower()}.yaml"), "--model",
-            "openai:gpt-4o", "--dataset", "sample", "--source", str(folder), "--out", str(tmp_path), "--dry-run"]
+            "openai:gpt-4o", "--split", "sample", "--source", str(folder), "--out", str(tmp_path), "--dry-run"]
     assert main(argv) == 0
     expected = prompt_text(SciIGMethod(level, HOLDOUT[:3], seed=42).prompt(TEST[0]))
     assert f"=== paper t1 · method {level} · exact prompt ===\n{expected}\n" in capsys.readouterr().out
@@ -204,7 +231,7 @@ def test_sciig_ablation_config_dry_run_names_the_choice(stem, tmp_path, capsys, 
     """Table 4's runs: the prompt lacks the inputs the configuration leaves out, and the command says it is ours."""
     folder = request.getfixturevalue("sciig_folder")
     argv = ["generate", "sciig", "--config", str(BASELINES / "sciig" / f"{stem}.yaml"), "--model", "openai:gpt-4o",
-            "--dataset", "sample", "--source", str(folder), "--out", str(tmp_path), "--dry-run"]
+            "--split", "sample", "--source", str(folder), "--out", str(tmp_path), "--dry-run"]
     assert main(argv) == 0
     printed = capsys.readouterr().out
     level, inputs = stem.split("_", 1)[0].upper(), stem.split("_", 1)[1].replace("_", "-")
@@ -261,7 +288,7 @@ def test_build_sciig_release_imports_an_upstream_file(tmp_path, capsys):
     release.write_text(json.dumps([{"title": f"P{i}", "abstract": "A.", "introduction": f"Intro {i} (Li et al., 2022).",
                                     "neighbors": neighbors} for i in range(12)]), encoding="utf-8")
     out = tmp_path / "sciig"
-    argv = ["build", "sciig", "--release", str(release), "--config", "naacl_2025", "--out", str(out)]
+    argv = ["build", "sciig", "--release", str(release), "--split", "naacl_2025", "--out", str(out)]
     assert main(argv) == 2 and "--release needs --venue" in capsys.readouterr().err
     assert main([*argv, "--venue", "NAACL", "--year", "2025"]) == 0
     assert "SciIG config 'naacl_2025' written to" in capsys.readouterr().out

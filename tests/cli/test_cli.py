@@ -44,14 +44,14 @@ def test_build_sample(tmp_path, capsys, sample_folder):
 
 def test_index_bm25_then_retrieve(sample_copy, tmp_path, capsys):
     folder = sample_copy
-    assert main(["index", "build", "--kind", "bm25", "--config", "sample_corpus", "--source", str(folder)]) == 0
+    assert main(["index", "build", "--kind", "bm25", "--corpus", "sample_corpus", "--source", str(folder)]) == 0
     index = folder / "bm25" / "sample_corpus"
     n_docs = len(load_rwgbench("sample_corpus", source=folder))
     assert f"bm25 index of {n_docs} documents from 'sample_corpus' written to {index}" in capsys.readouterr().out
     assert json.loads((index / CONFIG_FILE).read_text())["kind"] == "bm25"
 
     hits = tmp_path / "out" / "hits.jsonl"
-    assert main(["retrieve", "--index", str(index), "--config", "sample", "--source", str(folder),
+    assert main(["retrieve", "--index", str(index), "--split", "sample", "--source", str(folder),
                  "--out", str(hits), "--limit", "5"]) == 0
     stdout = capsys.readouterr().out
     lines = [json.loads(line) for line in hits.read_text(encoding="utf-8").splitlines()]
@@ -75,7 +75,7 @@ def test_index_bm25_then_retrieve(sample_copy, tmp_path, capsys):
 
 def test_index_dense_then_retrieve(mini_sample_copy, capsys, patch_encoder):
     folder = mini_sample_copy
-    assert main(["index", "build", "--kind", "dense", "--profile", "lite", "--config", "sample_corpus",
+    assert main(["index", "build", "--kind", "dense", "--profile", "lite", "--corpus", "sample_corpus",
                  "--source", str(folder), "--batch-size", "8"]) == 0
     index = folder / "faiss" / "sample_corpus"
     assert f"dense index of 26 documents from 'sample_corpus' written to {index}" in capsys.readouterr().out
@@ -84,8 +84,8 @@ def test_index_dense_then_retrieve(mini_sample_copy, capsys, patch_encoder):
     assert len(json.loads((index / "doc_ids.json").read_text())) == 26
     assert (index / "index.faiss").stat().st_size > 26 * 384 * 4
 
-    assert main(["retrieve", "--index", str(index), "--config", "sample", "--source", str(folder),
-                 "--ks", "5", "10"]) == 0
+    assert main(["retrieve", "--index", str(index), "--split", "sample", "--source", str(folder),
+                 "--recall-at", "5", "10"]) == 0
     [row] = table_rows(capsys.readouterr().out)
     assert row["papers"] == "2"
     assert set(row) == {"retriever", "papers", "recall@5", "recall@10", "ndcg@10"}
@@ -97,7 +97,7 @@ def test_index_dense_then_retrieve(mini_sample_copy, capsys, patch_encoder):
     ("argv", "needle"),
     [
         (["index", "build", "--kind", "bm25", "--source", "/nonexistent/sciwrite-data"], "is not a directory"),
-        (["index", "build", "--kind", "bm25", "--config", "nope", "--source", "/tmp"], "unknown RWGBench config 'nope'"),
+        (["index", "build", "--kind", "bm25", "--corpus", "nope", "--source", "/tmp"], "unknown RWGBench config 'nope'"),
         (["retrieve", "--index", "{tmp}", "--source", "{tmp}"], "holds no saved sciwrite retriever"),
         (["index", "build", "--kind", "bm25", "--source", "{tmp}"], "is not an RWGBench dataset folder"),
     ],
@@ -132,7 +132,8 @@ def test_usage_errors_exit_2(capsys):
 def test_quickstart(mini_sample_copy, sciig_mini_folder, tmp_path, capsys, patch_encoder):
     """The main job end to end on the mini samples: retrieval, extractive generation, both evaluations."""
     out = tmp_path / "qs"
-    argv = ["quickstart", "--data-dir", str(mini_sample_copy), "--sciig-dir", str(sciig_mini_folder), "--out", str(out)]
+    argv = ["quickstart", "--source", f"rwgbench={mini_sample_copy}", "--source", f"sciig={sciig_mini_folder}", "--out",
+            str(out)]
     assert main(argv) == 0
     stdout = capsys.readouterr().out
     assert "2 target papers, 26 corpus documents" in stdout  # the prebuilt folder was used, not rebuilt
@@ -184,7 +185,7 @@ def test_quickstart(mini_sample_copy, sciig_mini_folder, tmp_path, capsys, patch
     assert on_board[("rwgbench", "oracle")].retriever == "oracle" and on_board[("sciig", "extractive")].model == "extractive"
     assert len(board.paper_rows(on_board[("rwgbench", "oracle")].id)) == 2
     assert "put 4 new system(s) on the leaderboard store" in stdout
-    assert f"leaderboard serve --rwgbench-source {mini_sample_copy} --sciig-source {sciig_mini_folder}" in stdout
+    assert f"leaderboard serve --source rwgbench={mini_sample_copy} --source sciig={sciig_mini_folder}" in stdout
 
     # A rerun generates nothing again (resume) and gives the same tables.
     assert main(argv) == 0

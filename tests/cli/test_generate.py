@@ -111,8 +111,8 @@ def test_quickstart_with_a_model_runs_the_same_pipeline(mini_sample_copy, tmp_pa
 
     out = tmp_path / "qs"
     with chat_server(answer) as server:
-        assert main(["quickstart", "--data-dir", str(mini_sample_copy), "--sciig-dir", str(sciig), "--out", str(out),
-                     "--model", "tiny-chat", "--base-url", server.base_url, "--limit", "2"]) == 0
+        assert main(["quickstart", "--source", f"rwgbench={mini_sample_copy}", "--source", f"sciig={sciig}", "--out",
+                     str(out), "--model", "tiny-chat", "--base-url", server.base_url, "--limit", "2"]) == 0
         assert {r["model"] for r in server.requests} == {"tiny-chat"}
         assert len(server.requests) == 3 * 2 + 2  # three RWGBench systems and SciIG, two papers each
     for system in ("rag-bm25", "rag-dense", "oracle"):

@@ -65,7 +65,7 @@ def test_worker_once_scores_the_queue(mini_sample_folder, tmp_path, capsys):
                                   predictions_jsonl=text, sha256="x", n_predictions=len(papers))
     assert queued.status == PENDING
     argv = ["leaderboard", "worker", "--store", str(store.path), "--once", "--profile", "lite",
-            "--rwgbench-source", str(mini_sample_folder)]
+            "--source", f"rwgbench={mini_sample_folder}"]
     assert main(argv) == 0
     assert "scored 1 submission(s)" in capsys.readouterr().out
     done = store.get(queued.id)
@@ -76,4 +76,4 @@ def test_worker_once_scores_the_queue(mini_sample_folder, tmp_path, capsys):
 def test_serve_command_leaves_defaults_out(tmp_path):
     assert serve_command(default_store_path()).endswith("leaderboard serve")
     line = serve_command(tmp_path / "my store.sqlite", {"rwgbench": "/data/rwg", "sciig": None})
-    assert line.endswith(f"leaderboard serve --store '{tmp_path / 'my store.sqlite'}' --rwgbench-source /data/rwg")
+    assert line.endswith(f"leaderboard serve --store '{tmp_path / 'my store.sqlite'}' --source rwgbench=/data/rwg")

@@ -48,7 +48,7 @@ def test_rwgbench_study_from_tasks_to_table5(mini_sample_folder, tmp_path, capsy
         (folder / "per_paper.jsonl").write_text("".join(json.dumps({
             "paper_id": p["paper_id"], "positioning_structure_similarity": pss}) + "\n" for p in papers))
     out = tmp_path / "analysis"
-    assert main(["human-eval", "analyze", "--benchmark", "rwgbench", "--tasks", str(tasks_dir), "--votes", str(votes),
+    assert main(["human-eval", "analyze", "--benchmark", "rwgbench", "--tasks", str(tasks_dir), "--ratings", str(votes),
                  "--evals", str(tmp_path / "evals" / "good"), str(tmp_path / "evals" / "weak"),
                  "--align", "scholarly_positioning=pss", "--out", str(out)]) == 0
     printed = capsys.readouterr().out

@@ -200,7 +200,7 @@ def test_cli_agreement_and_judges(tmp_path, capsys):
     other = [{**r, "score": r["score"] + (1 if r["system"] == "sys0" else 0)} for r in ratings]
     write_jsonl(tmp_path / "judge_b.jsonl", other)
     judges = tmp_path / "judges"
-    assert main(["meta-eval", "judges", "--a", str(tmp_path / "ratings.jsonl"), "--b",
+    assert main(["meta-eval", "judges", "--judge-a", str(tmp_path / "ratings.jsonl"), "--judge-b",
                  str(tmp_path / "judge_b.jsonl"), "--out", str(judges)]) == 0
     assert "gamma" in capsys.readouterr().out
     [row] = json.loads(judges.with_suffix(".json").read_text())

@@ -7,17 +7,16 @@ import random
 
 import pytest
 
+from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.cli import main
-from sciwrite.meta_eval.sensitivity import (
+from sciwrite.metrics.sensitivity import (
     DIRECTIONS,
-    EXPECTED,
     PERTURBATIONS,
-    REASONS,
     drop_every_second_citation,
     drop_every_second_marker,
     drop_last_paragraph,
     duplicate_text,
-    expectation,
+    expectation_in,
     failures,
     moved_as_expected,
     replace_citations,
@@ -102,15 +101,18 @@ def test_perturb_batches_cover_every_perturbation():
 
 def test_expectations_cover_both_benchmarks():
     for benchmark, metrics in (("rwgbench", RWGBENCH_METRICS), ("sciig", SCIIG_METRICS)):
-        assert set(EXPECTED[benchmark]) == set(metrics)
+        sensitivity = BENCHMARKS[benchmark].studies.sensitivity
+        assert set(sensitivity.expected) == set(metrics)
         for metric in metrics:
-            assert set(EXPECTED[benchmark][metric]) == set(PERTURBATIONS)
-            assert set(EXPECTED[benchmark][metric].values()) <= set(DIRECTIONS)
-    for benchmark, metric, perturbation in REASONS:
-        assert metric in EXPECTED[benchmark] and perturbation in {"*", *PERTURBATIONS}
-    assert expectation("rwgbench", "precision", "drop_half_citations")[0] == "any"
-    assert expectation("rwgbench", "positioning_structure_similarity", "shuffle_paragraphs") == ("down", "")
-    assert expectation("rwgbench", "citation_density", "empty_text")[1]
+            assert set(sensitivity.expected[metric]) == set(PERTURBATIONS)
+            assert set(sensitivity.expected[metric].values()) <= set(DIRECTIONS)
+        for metric, perturbation in sensitivity.reasons:
+            assert metric in sensitivity.expected and perturbation in {"*", *PERTURBATIONS}
+    rwg = BENCHMARKS["rwgbench"].studies.sensitivity
+    expectation = lambda metric, perturbation: expectation_in(rwg.expected, rwg.reasons, metric, perturbation)  # noqa: E731
+    assert expectation("precision", "drop_half_citations")[0] == "any"
+    assert expectation("positioning_structure_similarity", "shuffle_paragraphs") == ("down", "")
+    assert expectation("citation_density", "empty_text")[1]
 
 
 def test_moved_as_expected():

@@ -111,14 +111,14 @@ def test_a_rebuild_asks_arxiv_nothing_and_keep_all_licences_marks_the_card(fetch
 
 def test_the_command_line_builds_it_without_arxiv_lookups(fetched, capsys):
     fetched["server"].requests.clear()
-    status = main(["build", "rwgbench", "--from-arxiv", str(fetched["folder"]), "--corpus", str(fetched["corpus"]),
+    status = main(["build", "rwgbench", "--from-arxiv", str(fetched["folder"]), "--corpus-source", str(fetched["corpus"]),
                    "--no-arxiv-lookup", "--out", str(fetched["out"])])
     assert status == 0 and fetched["server"].requests == []
     assert "fresh RWGBench split written to" in capsys.readouterr().out
     # without the lookup the cited work on arXiv is missing, so paper 1 fails the coverage rule too
     assert not (fetched["out"] / "test").exists()
     assert main(["build", "rwgbench", "--from-arxiv", str(fetched["folder"]), "--out", str(fetched["out"])]) == 2
-    assert "--from-arxiv needs --corpus" in capsys.readouterr().err
+    assert "--from-arxiv needs --corpus-source" in capsys.readouterr().err
 
 
 def test_a_fresh_split_is_scored_with_the_cutoff_read_from_its_dates(fetched, tmp_path, capsys):

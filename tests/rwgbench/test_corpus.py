@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from datasets import Dataset
 
 from sciwrite.rwgbench.data.corpus import (
     AssemblyReport,
@@ -13,9 +14,8 @@ from sciwrite.rwgbench.data.corpus import (
     assemble_corpus,
     read_arxiv_records,
     read_surge_corpus,
-    to_dataset,
 )
-from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, validate_dataset
+from sciwrite.rwgbench.data.schema import CORPUS_FEATURES
 from sciwrite.sources.bibliography import parse_authors, parse_year
 
 SURGE = [
@@ -142,18 +142,6 @@ def test_assemble_empty():
     assert rows == [] and report.n_in == report.n_out == 0 and report.counts == {}
 
 
-def test_to_dataset_has_schema():
-    rows, _ = assemble_corpus([
-        {"doc_id": "a", "title": "One", "abstract": "x", "authors": ["P"], "year": 2020, "source": "surge"},
-        {"doc_id": "b", "title": "Two", "abstract": "", "authors": [], "year": None, "source": "arxiv", "extra": 1},
-    ])
-    ds = to_dataset(rows)
-    assert ds.features == CORPUS_FEATURES
-    assert ds.num_rows == 2 and ds[1]["year"] is None and ds[0]["authors"] == ["P"]
-    validate_dataset(ds, "corpus")
-    assert to_dataset([]).num_rows == 0
-
-
 def test_title_index_alignment():
     rows = [
         {"doc_id": "a", "title": "Attention Is All You Need"},
@@ -174,12 +162,12 @@ def test_title_index_alignment():
 
 
 def test_title_index_from_dataset_counts_ambiguity():
-    ds = to_dataset([
+    ds = Dataset.from_list([
         {"doc_id": "x1", "title": "Same Title", "abstract": "", "authors": [], "year": None, "source": "s"},
         {"doc_id": "x2", "title": "same title!", "abstract": "", "authors": [], "year": None, "source": "s"},
         {"doc_id": "x3", "title": "Other", "abstract": "", "authors": [], "year": None, "source": "s"},
         {"doc_id": "x4", "title": None, "abstract": "", "authors": [], "year": None, "source": "s"},
-    ])
+    ], features=CORPUS_FEATURES)
     index = CorpusTitleIndex(ds, batch_size=2)
     assert index.lookup("SAME TITLE") == "x1"
     assert index.n_ambiguous == 1 and index.ambiguous_examples == [("x1", "x2")]

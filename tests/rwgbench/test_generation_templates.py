@@ -4,13 +4,14 @@ its template filled (nothing added, nothing lost); the shared loader SciIG uses 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 from importlib import resources
 
 import pytest
 
 from sciwrite.generation.runner import prompt_text
-from sciwrite.generation.templates import fill_placeholders, read_template, template_header
+from sciwrite.generation.templates import TEMPLATE_FOLDER, fill_placeholders, read_template
 from sciwrite.retrieval.bm25 import BM25Retriever
 from sciwrite.rwgbench.generation import prompts
 from sciwrite.rwgbench.generation.methods import ALCE, RAG, TAG, CorpusLookup, Direct, Workflow
@@ -29,6 +30,12 @@ CORPUS = [
 RECORD = {"paper_id": "p-style", "title": "Aspect level {draft} sentiment style transfer",
           "abstract": "We rewrite sentences [2] to change aspect level sentiment {target}.",
           "introduction": "Style transfer changes sentiment.", "candidate_docs": CORPUS[:3]}
+
+
+def template_header(package: str, name: str) -> list[str]:
+    """The ``#`` note lines at the top of a packaged template file (its attribution), as written."""
+    text = resources.files(package).joinpath(TEMPLATE_FOLDER, name).read_text(encoding="utf-8")
+    return list(itertools.takewhile(lambda line: line.startswith("#"), text.splitlines()))
 
 
 def template_files() -> list[str]:

@@ -303,7 +303,7 @@ def test_evaluate_command_runs_the_judge_through_an_endpoint(mini, mini_sample_f
     monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "EMPTY")
     with chat_server(lambda request: next(replies, "still no idea")) as server:
         assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--source", str(mini_sample_folder),
-                     "--profile", "lite", "--model", "judge=judge-test", "--judge-base-url", server.base_url,
+                     "--profile", "lite", "--model", "judge=judge-test", "--base-url", server.base_url,
                      "--metrics", "precision", "recall", "llm_judge", "--out", str(tmp_path / "out")]) == 0
         assert {r["model"] for r in server.requests} == {"judge-test"}
     summary = json.loads((tmp_path / "out" / "sys" / "summary.json").read_text())

@@ -18,7 +18,7 @@ def test_missing_ray_says_how_to_install_it(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(scale_engine, "ray_available", lambda: False)
     with pytest.raises(scale_engine.ScaleExtraMissingError, match=r"install sciwrite\[scale\]"):
         scale_engine.ray_engine()
-    argv = ["index", "build", "--kind", "dense", "--engine", "ray", "--source", str(tmp_path), "--config",
+    argv = ["index", "build", "--kind", "dense", "--engine", "ray", "--source", str(tmp_path), "--corpus",
             "sample_corpus", "--out", str(tmp_path / "index")]
     assert main(argv) == 2
     assert "install sciwrite[scale]" in capsys.readouterr().err

@@ -302,7 +302,7 @@ def test_the_command_builds_on_ray(monkeypatch, mini_sample_copy, capsys):
             return DenseRetriever(encoder=PACKAGED_MINILM).with_index(faiss.IndexFlatIP(4), [])
 
     monkeypatch.setattr(index_cli, "ray_engine", FakeEngine)
-    argv = ["index", "build", "--kind", "dense", "--engine", "ray", "--source", str(mini_sample_copy), "--config",
+    argv = ["index", "build", "--kind", "dense", "--engine", "ray", "--source", str(mini_sample_copy), "--corpus",
             "sample_corpus", "--encoder", PACKAGED_MINILM, "--factory", "IVF64,PQ8", "--shard-rows", "10",
             "--shards-dir", "shards", "--ray-address", "auto", "--ray-actors", "4"]
     assert main(argv) == 0

@@ -256,7 +256,7 @@ def test_end_to_end_with_a_fake_backend(sciig_folder, tmp_path, monkeypatch):
 
     monkeypatch.setattr(cli_common, "backend_from_args", fake_backend)
     out = tmp_path / "gen"
-    args = parse(["--model", "openrouter:vendor/model-x", "--dataset", "sample", "--source", str(sciig_folder),
+    args = parse(["--model", "openrouter:vendor/model-x", "--split", "sample", "--source", str(sciig_folder),
                   "--level", "short", "two-shot", "--out", str(out), "--concurrency", "2"])
     reports = gen_cli.run_generate(args, SCIIG)
     assert [r.n_written for r in reports] == [3, 3] and [r.n_failed for r in reports] == [0, 0]
@@ -288,7 +288,7 @@ def test_end_to_end_failures_are_recorded(tmp_path, monkeypatch):
     bad = {**TEST[1], "paper_id": "bad", "abstract": ""}
     monkeypatch.setattr(sciig_generate, "load_split", lambda d, s, split: [TEST[0], bad] if split == "test" else [])
     monkeypatch.setattr(cli_common, "backend_from_args", lambda args: FakeBackend(args.model))
-    args = parse(["--model", "m", "--base-url", "http://x", "--dataset", "sample", "--level", "AUTOCOT",
+    args = parse(["--model", "m", "--base-url", "http://x", "--split", "sample", "--level", "AUTOCOT",
                   "--out", str(tmp_path)])
     [report] = gen_cli.run_generate(args, SCIIG)
     assert (report.n_written, report.n_failed) == (1, 1)
@@ -299,7 +299,7 @@ def test_end_to_end_failures_are_recorded(tmp_path, monkeypatch):
     assert "steps" not in row and row["usage"]["requests"] == 1
     assert row["desc"].startswith("You are an advanced AI assistant performing AUTOCOT prompting")
     assert row["pred"].startswith("Introduction\nGenerated introduction for")
-    args = parse(["--model", "m", "--base-url", "http://x", "--dataset", "sample", "--level", "autocot_pipeline",
+    args = parse(["--model", "m", "--base-url", "http://x", "--split", "sample", "--level", "autocot_pipeline",
                   "--out", str(tmp_path)])
     [report] = gen_cli.run_generate(args, SCIIG)
     assert report.out_path.name == "m_sample_autocot_pipeline.jsonl"
@@ -313,7 +313,7 @@ def test_dry_run_prints_the_exact_prompt(sciig_folder, tmp_path, monkeypatch, ca
         raise AssertionError("a dry run must not build a backend")
 
     monkeypatch.setattr(cli_common, "backend_from_args", no_backend)
-    args = parse(["--model", "openai:gpt-4o", "--dataset", "sample", "--source", str(sciig_folder), "--level",
+    args = parse(["--model", "openai:gpt-4o", "--split", "sample", "--source", str(sciig_folder), "--level",
                   "THREE_SHOT", "AUTOCOT", "--dry-run", "--out", str(tmp_path)])
     assert gen_cli.run_generate(args, SCIIG) == [None, None]
     printed = capsys.readouterr().out
@@ -326,7 +326,7 @@ def test_dry_run_prints_the_exact_prompt(sciig_folder, tmp_path, monkeypatch, ca
 
 def test_empty_split(monkeypatch, tmp_path):
     monkeypatch.setattr(sciig_generate, "load_split", lambda d, s, split: [])
-    args = parse(["--model", "m", "--dataset", "sample", "--level", "SHORT", "--out", str(tmp_path)])
+    args = parse(["--model", "m", "--split", "sample", "--level", "SHORT", "--out", str(tmp_path)])
     with pytest.raises(ValueError, match="has no papers: nothing to generate"):
         gen_cli.run_generate(args, SCIIG)
 
@@ -364,7 +364,7 @@ def test_extractive_path(sciig_folder, tmp_path, monkeypatch):
     writer = functools.partial(extractive.ExtractiveSciIG, encoder=FakeEncoder())
     monkeypatch.setattr(extractive, "ExtractiveSciIG", writer)
     monkeypatch.setattr(cli_common, "backend_from_args", lambda args: None)
-    args = parse(["--model", "extractive", "--dataset", "sample", "--source", str(sciig_folder),
+    args = parse(["--model", "extractive", "--split", "sample", "--source", str(sciig_folder),
                   "--out", str(tmp_path)])
     [report] = gen_cli.run_generate(args, SCIIG)
     assert report.n_written + report.n_failed == len(TEST)

@@ -14,12 +14,13 @@ import re
 import pytest
 
 from sciwrite.cli import main
+from sciwrite.core.results import read_summary
 from sciwrite.sciig.data.builder import SciIGBuildReport, split_first_n, split_for_config, write_sciig_folder
 from sciwrite.sciig.data.configs import PAPER_HOLDOUT_SIZE, holdout_rule
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation import prompts as sciig_prompts
 from sciwrite.sciig.generation.levels import SciIGMethod
-from sciwrite.sciig.metrics.tables import TABLE3_ROWS, format_table3, table3_from_summary_files, table3_rows
+from sciwrite.sciig.metrics.tables import TABLE3_ROWS, format_table3, table3_rows
 
 TABLE_SHORT = 'You are an AI assistant tasked with generating the Introduction section of a research paper. Below, you are provided with the Title and Abstract of the TARGET PAPER, along with details of RELATED PAPERS that must be cited within the Introduction. Please craft an academic-style Introduction incorporating these citations appropriately. TARGET PAPER: Title: {title} Abstract: {abstract} RELATED PAPERS: {cited_nodes_pretty} Introduction:'
 TABLE_MEDIUM = 'You are an AI assistant tasked with generating a structured and well-contextualized Introduction section of a research paper. Below, you will find the Title and Abstract of the TARGET PAPER. Additionally, details of several RELATED PAPERS are provided, which must be cited appropriately within the Introduction. Please incorporate these citations naturally, highlighting how the target paper builds upon or differentiates itself from previous works. IMPORTANT FORMAT REQUIREMENTS: - Clearly establish the research context and significance. - Identify and articulate the research gap or question addressed by the target paper. - Highlight how the contributions of the target paper relate to or extend the cited related works. - Maintain formal academic writing standards. TARGET PAPER: Title: {title} Abstract: {abstract} RELATED PAPERS: Below is a JSON dictionary listing related papers. Each key represents a citation identifier (e.g., ’Li et al. 2022’). Each entry includes the title, authors, and abstract of the paper. The papers are provided in no specific order, and you should incorporate citations naturally where contextually relevant. {cited_nodes_pretty} Introduction:'
@@ -237,7 +238,7 @@ def test_table3_layout(tmp_path):
                  "not_computed": {"bleu": "no model"}}
     path = tmp_path / "summary.json"
     path.write_text(json.dumps({"rouge1": 0.4261, "judge_narrative_quality": 0.8997}))
-    summaries = {"elaborate": elaborate, **table3_from_summary_files({"SHORT": path}), "THREE_SHOT": {"rouge1": 0.446}}
+    summaries = {"elaborate": elaborate, "SHORT": read_summary(path), "THREE_SHOT": {"rouge1": 0.446}}
     lines = format_table3(summaries).split("\n")
     assert lines[0] == ("                                                         ------- Instruction-Level --------  "
                         "---------------- Few-Shot ---------------")

@@ -129,7 +129,7 @@ def test_evaluate_sciig_command(sciig_folder, papers, tmp_path, capsys):
              json.dumps({"paper_id": papers[0]["paper_id"]})]
     predictions = tmp_path / "preds.jsonl"
     predictions.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    argv = ["evaluate", "sciig", "--predictions", str(predictions), "--dataset", "sample", "--source",
+    argv = ["evaluate", "sciig", "--predictions", str(predictions), "--split", "sample", "--source",
             str(sciig_folder), "--profile", "lite", "--metrics", "rouge", "bleu", "keyphrases", "citations",
             "bleurt", "--out", str(tmp_path / "out")]
     assert main(argv) == 2  # by default a file with bad lines is refused, every one named, before any model runs

@@ -18,7 +18,15 @@ from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.engine_options import add_engine_options
 from sciwrite.cli.generate_common import LEDGER_NAME, model_option
-from sciwrite.cli.options import PROFILES, DeprecatedAlias, add_options, iso_date, key_value, option_values
+from sciwrite.cli.options import (
+    PROFILES,
+    DeprecatedAlias,
+    add_options,
+    former_names,
+    iso_date,
+    key_value,
+    option_values,
+)
 from sciwrite.core.predictions import BAD_RECORDS, DEFAULT_BAD_RECORDS
 from sciwrite.core.tables import format_table, write_table
 from sciwrite.llm.capabilities import describe_adjustment
@@ -41,7 +49,7 @@ def llm_options(args: argparse.Namespace, out: Path) -> dict[str, object]:
     """The judge's (and SciIG's citation extractor's) client options: endpoint, cache, model options, and the usage
     ledger under the evaluation folder, its lines tagged with this evaluation's run id."""
     run = f"evaluate-{datetime.datetime.now(datetime.UTC).strftime('%Y%m%dT%H%M%S.%fZ')}"
-    options: dict[str, object] = {k: v for k, v in (("base_url", args.judge_base_url),
+    options: dict[str, object] = {k: v for k, v in (("base_url", args.base_url),
                                                     ("cache_path", args.judge_cache)) if v}
     if args.judge_option:
         options["options"] = dict(args.judge_option)
@@ -121,8 +129,10 @@ _role_model = key_value("ROLE=MODEL", "nli=path/to/model")
 
 
 def add_llm_options(p: argparse.ArgumentParser) -> None:
-    """The judge's endpoint, cache, model options and price table."""
-    p.add_argument("--judge-base-url", help="OpenAI-compatible endpoint of the judge (default: $SCIWRITE_LLM_BASE_URL)")
+    """The endpoint of the judge (and SciIG's citation extractor), its cache, model options and price table."""
+    p.add_argument("--base-url", "--judge-base-url", dest="base_url", action=DeprecatedAlias,
+                   help="OpenAI-compatible endpoint of the judge and of SciIG's citation extractor (default: "
+                        "$SCIWRITE_LLM_BASE_URL)" + former_names(["--judge-base-url"]))
     p.add_argument("--judge-cache", help="JSON Lines cache of judge replies, so a rerun resumes")
     p.add_argument("--judge-option", action="append", type=model_option, metavar="KEY=VALUE",
                    help="a request parameter of every judge call, over the model-family table (VALUE is YAML), "
@@ -151,7 +161,7 @@ def add_benchmark_evaluate(evaluate: argparse._SubParsersAction, bench: Benchmar
     p.add_argument("--split", *data.split_aliases, dest="split", action=DeprecatedAlias,
                    default=data.offline_config, choices=data.splits,
                    help=f"the {bench.title} split or config to score against (default: {data.offline_config})"
-                        + (f"; {', '.join(data.split_aliases)}: its former name" if data.split_aliases else ""))
+                        + former_names(data.split_aliases))
     p.add_argument("--source", help="local dataset folder or Hub repo id (default: the sample folder / the Hub)")
     p.add_argument("--profile", choices=PROFILES, help="model profile (default: $SCIWRITE_PROFILE or paper)")
     p.add_argument("--model", action="append", type=_role_model, metavar="ROLE=MODEL",

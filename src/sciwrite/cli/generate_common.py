@@ -1,11 +1,12 @@
 """Options every ``sciwrite generate`` command shares, and turning them into a backend, settings and a run.
 
 ``--config FILE`` reads a baseline config (``baselines/<benchmark>/*.yaml``): a YAML mapping whose keys are the
-command's option names (``workflow_k`` or ``workflow-k`` for ``--workflow-k``), plus ``benchmark`` (required: the
+command's option names (``workflow_k`` or ``workflow-k`` for ``--workflow-k``; an option's former name, such as
+``dataset`` for ``--split``, is still read for one release with a warning), plus ``benchmark`` (required: the
 command it is for) and the free-text ``description`` and ``paper_row``. Its values become the command's defaults,
-so an explicit flag still wins; `parse_args` parses twice to get that order right. The model is never part of a
-config (``--model``); its ``model_options`` key is a mapping of request parameters (``reasoning_effort: high``),
-the defaults of ``--model-option``.
+so an explicit flag still wins: `parse_args` reads ``--config`` first, on its own, then parses the command line
+once. The model is never part of a config (``--model``); its ``model_options`` key is a mapping of request
+parameters (``reasoning_effort: high``), the defaults of ``--model-option``.
 
 A run with a language model writes every request's usage to ``<out>/usage.jsonl`` (`sciwrite.llm.ledger`), prices
 it with ``--prices`` over the packaged table where the endpoint reports no cost, and stops cleanly at
@@ -15,12 +16,15 @@ it with ``--prices`` over the packaged table where the endpoint reports no cost,
 from __future__ import annotations
 
 import argparse
+import logging
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from sciwrite.cli.options import DeprecatedAlias
 from sciwrite.generation.jobs import EXTRACTIVE
 from sciwrite.generation.runner import Method, RunReport, dry_run, run_generation
 from sciwrite.llm.backends import APIBackend, make_backend, parse_model_id, policy_for
@@ -39,6 +43,8 @@ EXIT_STATUSES = (f"exit status: 0 every paper written; 2 usage or input error; {
                  "rerun with --retry-failed)")
 #: The usage ledger's file name, beside the predictions.
 LEDGER_NAME = "usage.jsonl"
+
+logger = logging.getLogger("sciwrite.cli")
 
 
 def model_option(text: str) -> tuple[str, Any]:
@@ -130,9 +136,9 @@ def _config_value(action: argparse.Action, value: Any) -> Any:
 def load_config(path: str | Path, benchmark: str, parser: argparse.ArgumentParser) -> dict[str, Any]:
     """The option defaults a baseline config sets for the ``sciwrite generate <benchmark>`` command `parser`.
 
-    Every key must be one of `parser`'s options (``-`` and ``_`` alike) or a `CONFIG_INFO_KEYS` key, ``benchmark``
-    must be `benchmark`, and every value must be one the option accepts (type and choices); else `ConfigError`
-    naming the file and the key."""
+    Every key must be one of `parser`'s options (``-`` and ``_`` alike; a former name of one, `DeprecatedAlias`, with
+    a warning) or a `CONFIG_INFO_KEYS` key, ``benchmark`` must be `benchmark`, and every value must be one the option
+    accepts (type and choices); else `ConfigError` naming the file and the key."""
     path = Path(path)
     where = f"config {path}"
     try:
@@ -151,10 +157,19 @@ def load_config(path: str | Path, benchmark: str, parser: argparse.ArgumentParse
         raise ConfigError(f"{where}: key 'benchmark' is {found!r}, but this is `sciwrite generate {benchmark}`; "
                           f"{hint}")
     options = {action.dest: action for action in parser._actions if action.option_strings}
+    former = {_key(flag): action for action in parser._actions if isinstance(action, DeprecatedAlias)
+              for flag in action.deprecated if _key(flag) not in options}
     defaults: dict[str, Any] = {}
     for key, value in data.items():
         if key in CONFIG_INFO_KEYS:
             continue
+        if key in former:
+            current = former[key]
+            if current.dest in data:
+                raise ConfigError(f"{where}: keys {key!r} and {current.dest!r} both set {current.current}: keep "
+                                  f"{current.dest!r}")
+            logger.warning("%s: key %r is deprecated: use %r (it takes the same values)", where, key, current.dest)
+            key = current.dest
         if key in ("model_options", "model_option") and "model_option" in options:
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: key {key!r}: expected a mapping of request parameters, e.g. "
@@ -177,21 +192,17 @@ def load_config(path: str | Path, benchmark: str, parser: argparse.ArgumentParse
     return defaults
 
 
-class _ConfigAction(argparse.Action):
-    """``--config FILE``: the file's values become the parser's defaults (see `parse_args`)."""
+def _key(flag: str) -> str:
+    """A flag as a config key: ``--workflow-k`` -> ``workflow_k``."""
+    return flag.lstrip("-").replace("-", "_")
+
+
+class _ConfigAction(argparse._StoreAction):
+    """``--config FILE``: stored as given; `parse_args` has made the file's values the parser's defaults."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, benchmark: str, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, **kwargs)
         self.benchmark = benchmark
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        try:
-            defaults = load_config(values, self.benchmark, parser)
-        except ConfigError as err:
-            parser.error(str(err))
-        parser.set_defaults(**defaults)
-        setattr(namespace, self.dest, values)
 
 
 def add_config_argument(parser: argparse.ArgumentParser, benchmark: str) -> argparse.ArgumentParser:
@@ -202,13 +213,49 @@ def add_config_argument(parser: argparse.ArgumentParser, benchmark: str) -> argp
     return parser
 
 
+def _config_command(parser: argparse.ArgumentParser,
+                    argv: Sequence[str]) -> tuple[argparse.ArgumentParser, _ConfigAction, list[str]] | None:
+    """The command `argv` names, when it takes a baseline ``--config``: its parser, that option and the words after
+    the command's name; None for any other command."""
+    words = list(argv)
+    while True:
+        config = next((a for a in parser._actions if isinstance(a, _ConfigAction)), None)
+        if config is not None:
+            return parser, config, words
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        at = next((i for i, word in enumerate(words) if sub is not None and word in sub.choices), None)
+        if sub is None or at is None:
+            return None
+        parser, words = sub.choices[words[at]], words[at + 1:]
+
+
+def read_config_defaults(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
+    """When `argv` runs a command with a ``--config FILE``: that file's values as the command's defaults (a bad
+    config is the command's usage error). Only ``--config`` is read here, by a parser of its own."""
+    found = _config_command(parser, argv)
+    if found is None:
+        return
+    command, config, words = found
+    pre = argparse.ArgumentParser(prog=command.prog, add_help=False, exit_on_error=False)
+    pre.add_argument(*config.option_strings, dest="config")
+    try:
+        known, _ = pre.parse_known_args(words)
+    except argparse.ArgumentError:
+        return  # (``--config`` without its FILE): the full parse says so, with the command's usage
+    if known.config:
+        try:
+            command.set_defaults(**load_config(known.config, config.benchmark, command))
+        except ConfigError as err:
+            command.error(str(err))
+
+
 def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """`parser.parse_args(argv)`, again when a ``--config`` was read: its values are then the defaults, so every
-    flag given explicitly, before or after ``--config``, wins. (The config's defaults stay set on `parser`.)"""
-    args = parser.parse_args(argv)
-    if getattr(args, "config", None):
-        args = parser.parse_args(argv)
-    return args
+    """`parser.parse_args(argv)`, parsed once, after a ``--config``'s values were made the defaults
+    (`read_config_defaults`): every flag given explicitly, before or after ``--config``, wins. (The config's
+    defaults stay set on the command's parser.)"""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    read_config_defaults(parser, argv)
+    return parser.parse_args(argv)
 
 
 def settings_from_args(args: argparse.Namespace) -> GenerationSettings:

@@ -7,8 +7,9 @@ blinded tasks to its Table 5.
 - ``annotators add NAME --tasks DIR --store PATH``: a sign-in token for a new annotator (shown once, stored hashed);
   ``annotators list``;
 - ``serve --tasks DIR --store PATH``: the annotation app (`sciwrite.human_eval.app`);
-- ``export --tasks DIR --store PATH --out votes.jsonl``: every answer given, as `analyze` reads them;
-- ``analyze --benchmark B --tasks DIR --votes FILE [--evals DIR ... --align DIMENSION=METRIC ...] --out OUT``: the
+- ``export --tasks DIR --store PATH --out votes.jsonl [--push REPO --hub-config NAME]``: every answer given, as
+  `analyze` reads them;
+- ``analyze --benchmark B --tasks DIR --ratings FILE [--evals DIR ... --align DIMENSION=METRIC ...] --out OUT``: the
   paper's Table 5, printed and written as ``OUT/table5.json`` and ``OUT/table5.csv``, which
   `sciwrite paper-table rwgbench-table5|sciig-table5 --analysis OUT` prints again.
 """
@@ -19,6 +20,7 @@ import argparse
 from pathlib import Path
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
+from sciwrite.cli.options import DeprecatedAlias, former_names
 from sciwrite.core.paper_tables import render
 from sciwrite.core.predictions import read_prediction_records
 from sciwrite.human_eval.answers import read_answers
@@ -29,6 +31,8 @@ from sciwrite.human_eval.table5 import write_table5
 from sciwrite.human_eval.tasks import draw_tasks, read_task_folder, system_texts, write_tasks
 
 STUDIES = [name for name, bench in BENCHMARKS.items() if bench.studies.human_study is not None]
+#: What `human-eval annotators` does.
+ANNOTATOR_ACTIONS = ("add", "list")
 
 
 def _study(name: str):
@@ -62,7 +66,7 @@ def cmd_analyze(args: argparse.Namespace) -> None:
     tasks, key, record = read_task_folder(args.tasks)
     if record.get("benchmark") != study.benchmark:
         raise ValueError(f"{args.tasks} holds a {record.get('benchmark')!r} study, not {study.benchmark!r}")
-    answers = read_answers(args.votes, study.design, {t["task_id"] for t in tasks}, [d.key for d in study.dimensions])
+    answers = read_answers(args.ratings, study.design, {t["task_id"] for t in tasks}, [d.key for d in study.dimensions])
     rows = study.analyze(tasks, key, answers, evals=args.evals or (), align=dict(args.align or []),
                          direct=args.direct or ())
     data = {"benchmark": study.benchmark, "design": study.design, "choices": list(study.choices), "rows": rows}
@@ -100,8 +104,8 @@ def cmd_export(args: argparse.Namespace) -> None:
     print(f"wrote {n} answers to {args.out}")
     if args.push:
         study = read_task_folder(args.tasks, with_key=False)[2]
-        url = push_answers(args.out, args.push, study, config_name=args.config, private=args.private)
-        print(f"pushed them to {url} as config {args.config!r}")
+        url = push_answers(args.out, args.push, study, config_name=args.hub_config, private=args.private)
+        print(f"pushed them to {url} as config {args.hub_config!r}")
 
 
 def _alignment(value: str) -> tuple[str, str]:
@@ -135,14 +139,15 @@ def add_human_eval_commands(sub: argparse._SubParsersAction) -> None:
                          ("serve", "the annotation app: annotators sign in and answer, every answer saved at once")):
         p = group.add_parser(name, help=helped)
         if name == "annotators":
-            p.add_argument("action", choices=["add", "list"])
+            p.add_argument("action", choices=ANNOTATOR_ACTIONS)
             p.add_argument("name", nargs="?", default="", help="the annotator's name (add)")
         p.add_argument("--tasks", required=True, metavar="DIR", help="the task folder `human-eval tasks` wrote")
         p.add_argument("--store", required=True, metavar="PATH", help="the study's SQLite answer store")
         if name == "export":
             p.add_argument("--out", required=True, metavar="FILE", help="votes.jsonl to write")
             p.add_argument("--push", metavar="REPO", help="also push them to this Hub dataset, with a card")
-            p.add_argument("--config", default="answers", help="the pushed config's name (default: answers)")
+            p.add_argument("--hub-config", "--config", dest="hub_config", action=DeprecatedAlias, default="answers",
+                           help="the Hub dataset config to push to (default: answers)" + former_names(["--config"]))
             p.add_argument("--private", action="store_true", help="create the repo private")
         if name == "serve":
             p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -151,8 +156,9 @@ def add_human_eval_commands(sub: argparse._SubParsersAction) -> None:
     p = group.add_parser("analyze", help="a study's Table 5 from its task folder and answers")
     p.add_argument("--benchmark", required=True, choices=STUDIES)
     p.add_argument("--tasks", required=True, metavar="DIR", help="the task folder `human-eval tasks` wrote")
-    p.add_argument("--votes", "--ratings", dest="votes", required=True, metavar="FILE",
-                   help="the answers, JSON Lines (as `human-eval export` writes them)")
+    p.add_argument("--ratings", "--votes", dest="ratings", action=DeprecatedAlias, required=True, metavar="FILE",
+                   help="the answers (votes or ratings), JSON Lines as `human-eval export` writes them"
+                        + former_names(["--votes"]))
     p.add_argument("--evals", nargs="+", metavar="DIR", help="RWGBench: `sciwrite evaluate` folders of the systems")
     p.add_argument("--align", nargs="+", type=_alignment, metavar="DIMENSION=METRIC",
                    help="RWGBench: each dimension's metric, e.g. writing_quality=llm_judge scholarly_positioning=pss "

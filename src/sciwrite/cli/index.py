@@ -10,10 +10,17 @@ from pathlib import Path
 from sciwrite.benchmark import Benchmark, Corpus
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.engine_options import add_engine_options
-from sciwrite.cli.options import PROFILES, DeprecatedAlias
+from sciwrite.cli.options import PROFILES, DeprecatedAlias, former_names
 from sciwrite.core.engine import RAY, ray_engine
 from sciwrite.core.tables import format_table
-from sciwrite.retrieval import BM25Retriever, DenseRetriever, build_query, evaluate_retrieval, load_retriever
+from sciwrite.retrieval import (
+    INDEX_KINDS,
+    BM25Retriever,
+    DenseRetriever,
+    build_query,
+    evaluate_retrieval,
+    load_retriever,
+)
 from sciwrite.retrieval.corpus_files import SHARD_ROWS
 
 #: The benchmarks with a retrieval corpus, and the first of them (the default of ``--benchmark``).
@@ -29,7 +36,7 @@ def corpus_of(name: str) -> tuple[Benchmark, Corpus]:
 
 
 def _local_source(source: str | None, config: str, corpus: Corpus) -> Path | None:
-    """The local folder a config is read from (None for a Hub repo)."""
+    """The local folder a corpus config is read from (None for a Hub repo)."""
 
     if source is None:
         return corpus.default_folder(config)
@@ -39,18 +46,18 @@ def _local_source(source: str | None, config: str, corpus: Corpus) -> Path | Non
 
 def cmd_index_build(args: argparse.Namespace) -> None:
     bench, corpus_part = corpus_of(args.benchmark)
-    args.config = args.config or corpus_part.default
+    args.corpus = args.corpus or corpus_part.default
     out = _index_folder(args, corpus_part)
     if args.engine == RAY:
         if args.kind != "dense":
             raise ValueError("the Ray engine builds dense indexes (--kind dense); build BM25 with --engine local")
         retriever = ray_engine().build_dense_index(
-            corpus_part.files(args.config, args.source), out, encoder=args.encoder, factory=args.factory,
+            corpus_part.files(args.corpus, args.source), out, encoder=args.encoder, factory=args.factory,
             profile=args.profile, batch_size=args.batch_size, nprobe=args.nprobe, ef_construction=args.ef_construction,
             address=args.ray_address, actors=args.ray_actors, shard_rows=args.shard_rows, shards_dir=args.shards_dir)
         n_docs = len(retriever.doc_ids)
     else:
-        corpus = bench.data.load(args.config, source=args.source)
+        corpus = bench.data.load(args.corpus, source=args.source)
         if args.kind == "bm25":
             retriever = BM25Retriever.from_corpus(corpus)
         else:
@@ -59,24 +66,24 @@ def cmd_index_build(args: argparse.Namespace) -> None:
                                                    nprobe=args.nprobe, ef_construction=args.ef_construction)
         retriever.save(out)
         n_docs = len(corpus)
-    print(f"{args.kind} index of {n_docs} documents from {args.config!r} written to {out}")
+    print(f"{args.kind} index of {n_docs} documents from {args.corpus!r} written to {out}")
 
 
 def _index_folder(args: argparse.Namespace, corpus: Corpus) -> Path:
     """--out, or next to a local dataset (faiss/<config>, bm25/<config>), or indexes/<config>/<kind>."""
     if args.out:
         return Path(args.out)
-    local = _local_source(args.source, args.config, corpus)
+    local = _local_source(args.source, args.corpus, corpus)
     if local is None:
-        return Path("indexes") / args.config / args.kind
-    return local / ("faiss" if args.kind == "dense" else "bm25") / args.config
+        return Path("indexes") / args.corpus / args.kind
+    return local / ("faiss" if args.kind == "dense" else "bm25") / args.corpus
 
 
 def cmd_retrieve(args: argparse.Namespace) -> None:
     bench, corpus_part = corpus_of(args.benchmark)
-    args.config = args.config or corpus_part.default_papers
+    args.split = args.split or corpus_part.default_papers
     retriever = load_retriever(args.index)
-    papers = bench.data.load(args.config, source=args.source)
+    papers = bench.data.load(args.split, source=args.source)
     if args.limit:
         papers = papers.select(range(min(args.limit, len(papers))))
     if args.out:
@@ -109,10 +116,11 @@ def add_index_commands(sub: argparse._SubParsersAction) -> None:
     index = sub.add_parser("index", help="retrieval indexes").add_subparsers(dest="what", required=True)
     p = index.add_parser("build", help="index a corpus config with BM25 or a dense encoder")
     add_corpus_benchmark(p)
-    p.add_argument("--corpus", "--config", dest="config", action=DeprecatedAlias, metavar="CONFIG",
-                   help=f"corpus config ({corpus_configs_text('configs')}; default: the offline sample's)")
+    p.add_argument("--corpus", "--config", dest="corpus", action=DeprecatedAlias, metavar="CONFIG",
+                   help=f"corpus config ({corpus_configs_text('configs')}; default: the offline sample's)"
+                        + former_names(["--config"]))
     p.add_argument("--source", help="local dataset folder or Hub repo id")
-    p.add_argument("--kind", choices=["bm25", "dense"], required=True)
+    p.add_argument("--kind", choices=INDEX_KINDS, required=True)
     p.add_argument("--out", help="index folder (default: next to a local dataset, faiss/<config> or bm25/<config>)")
     p.add_argument("--encoder", help="dense encoder id or path (default: the profile's dense_encoder)")
     p.add_argument("--profile", choices=PROFILES, help="model profile (default: $SCIWRITE_PROFILE or paper)")
@@ -130,12 +138,13 @@ def add_index_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("retrieve", help="retrieve candidates for a split and report retrieval quality")
     p.add_argument("--index", required=True, help="folder written by `sciwrite index build`")
     add_corpus_benchmark(p)
-    p.add_argument("--split", "--config", dest="config", action=DeprecatedAlias, metavar="CONFIG",
-                   help=f"the papers' config ({corpus_configs_text('paper_configs')}; default: the offline sample)")
+    p.add_argument("--split", "--config", dest="split", action=DeprecatedAlias, metavar="CONFIG",
+                   help=f"the papers' config ({corpus_configs_text('paper_configs')}; default: the offline sample)"
+                        + former_names(["--config"]))
     p.add_argument("--source", help="local dataset folder or Hub repo id")
     p.add_argument("--k", type=int, default=50, help="candidates per paper")
     p.add_argument("--recall-at", "--ks", dest="ks", action=DeprecatedAlias, type=int, nargs="+", default=[10, 20, 50],
-                   metavar="K", help="recall cut-offs to report (default: 10 20 50)")
+                   metavar="K", help="recall cut-offs to report (default: 10 20 50)" + former_names(["--ks"]))
     p.add_argument("--with-introduction", action="store_true", help="append the introduction to the query")
     p.add_argument("--limit", type=int, help="only the first N papers")
     p.add_argument("--out", help="write the candidates as JSON Lines")

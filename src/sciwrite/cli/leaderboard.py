@@ -1,11 +1,16 @@
 """`sciwrite leaderboard serve|worker|import`: the leaderboard Space run locally, its evaluation worker on its own,
-and runs scored with `sciwrite evaluate` put on the board."""
+and runs scored with `sciwrite evaluate` put on the board.
+
+`serve` and `worker` take each benchmark's split and dataset as repeatable ``--split BENCHMARK=SPLIT`` and
+``--source BENCHMARK=DIR`` (a benchmark not named keeps its default); the former ``--<benchmark>-split`` and
+``--<benchmark>-source`` are still read for one release, with a warning."""
 
 from __future__ import annotations
 
 import argparse
 
 from sciwrite.benchmarks import BENCHMARKS
+from sciwrite.cli.options import PROFILES, DeprecatedKeyed, benchmark_folder, key_value
 from sciwrite.core.eval_results import read_results_files
 from sciwrite.leaderboard.app import launch
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
@@ -15,19 +20,48 @@ from sciwrite.leaderboard.runs import import_evaluation, import_quickstart
 from sciwrite.leaderboard.service import BoardSettings, open_board
 from sciwrite.leaderboard.store import STALE_AFTER_S
 
+_split_pair = key_value("BENCHMARK=SPLIT", "sciig=sample")
 
-def _per_benchmark(args: argparse.Namespace, what: str) -> dict[str, str | None]:
-    """``--<benchmark>-<what>`` of every benchmark, by benchmark."""
-    return {name: getattr(args, f"{name}_{what}") for name in BENCHMARKS}
+
+def _known(name: str, text: str) -> None:
+    if name not in BENCHMARKS:
+        raise argparse.ArgumentTypeError(f"unknown benchmark {name!r} in {text!r}; choose one of "
+                                         f"{', '.join(BENCHMARKS)}")
+
+
+def benchmark_split(text: str) -> tuple[str, str]:
+    """``--split BENCHMARK=SPLIT``: a benchmark and one of its splits."""
+    name, split = _split_pair(text)
+    _known(name, text)
+    if split not in BENCHMARKS[name].data.splits:
+        raise argparse.ArgumentTypeError(f"{BENCHMARKS[name].title} has no split {split!r}; choose one of "
+                                         f"{', '.join(BENCHMARKS[name].data.splits)}")
+    return name, split
+
+
+def benchmark_source(text: str) -> tuple[str, str]:
+    """``--source BENCHMARK=DIR``: a benchmark and its dataset folder or Hub repo id."""
+    name, source = benchmark_folder(text)
+    _known(name, text)
+    return name, source
+
+
+def board_splits(args: argparse.Namespace) -> dict[str, str]:
+    """Each benchmark's split: its ``--split`` (the last one given), else its offline config."""
+    return {**{name: bench.data.offline_config for name, bench in BENCHMARKS.items()}, **dict(args.split or [])}
+
+
+def board_sources(args: argparse.Namespace) -> dict[str, str | None]:
+    """Each benchmark's dataset: its ``--source`` (the last one given), else None (the sample folder / the Hub)."""
+    return {**{name: None for name in BENCHMARKS}, **dict(args.source or [])}
 
 
 def board_settings(args: argparse.Namespace) -> BoardSettings:
-    return BoardSettings(splits=_per_benchmark(args, "split"), sources=_per_benchmark(args, "source"),
-                         rate_limit=args.rate_limit)
+    return BoardSettings(splits=board_splits(args), sources=board_sources(args), rate_limit=args.rate_limit)
 
 
 def _evaluator(args: argparse.Namespace) -> SuiteEvaluator:
-    return SuiteEvaluator(sources=_per_benchmark(args, "source"), profile=args.profile)
+    return SuiteEvaluator(sources=board_sources(args), profile=args.profile)
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
@@ -75,13 +109,17 @@ def cmd_import(args: argparse.Namespace) -> None:
 def _board_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", help=f"SQLite results store (default: ${'SCIWRITE_LEADERBOARD_STORE'} or "
                                    "<data root>/leaderboard/leaderboard.sqlite)")
-    for name, bench in BENCHMARKS.items():
-        p.add_argument(f"--{name}-split", default=bench.data.offline_config, choices=bench.data.splits,
-                       help=f"{bench.title} split or config scored (default: {bench.data.offline_config})")
-    for name, bench in BENCHMARKS.items():
-        p.add_argument(f"--{name}-source", help=f"{bench.title} dataset folder or Hub id (default: the sample folder "
-                                                "/ Hub)")
-    p.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: paper on a GPU, else lite)")
+    defaults = ", ".join(f"{name}={bench.data.offline_config}" for name, bench in BENCHMARKS.items())
+    p.add_argument("--split", action="append", type=benchmark_split, metavar="BENCHMARK=SPLIT",
+                   help=f"a benchmark's split or config scored (default: {defaults}); repeatable")
+    p.add_argument("--source", action="append", type=benchmark_source, metavar="BENCHMARK=DIR",
+                   help="a benchmark's dataset folder or Hub id (default: the sample folder / Hub); repeatable")
+    for name, bench in BENCHMARKS.items():  # former spellings, left out of --help
+        p.add_argument(f"--{name}-split", dest="split", action=DeprecatedKeyed, key=name, current="--split",
+                       choices=bench.data.splits, help=argparse.SUPPRESS)
+        p.add_argument(f"--{name}-source", dest="source", action=DeprecatedKeyed, key=name, current="--source",
+                       help=argparse.SUPPRESS)
+    p.add_argument("--profile", choices=PROFILES, help="model profile (default: paper on a GPU, else lite)")
     p.add_argument("--rate-limit", type=int, default=10, help="submissions per submitter per day (default: 10)")
 
 

@@ -7,14 +7,15 @@ from __future__ import annotations
 import argparse
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
+from sciwrite.cli.options import PROFILES, DeprecatedAlias, former_names
 from sciwrite.core.tables import cell, format_table, write_table
 from sciwrite.meta_eval.agreement import judge_agreement, metric_agreement, metric_scores, read_per_paper, read_ratings
-from sciwrite.meta_eval.sensitivity import (
+from sciwrite.metrics.correlation import correlations_from_dirs, plot_correlation_heatmap
+from sciwrite.metrics.sensitivity import (
     PERTURBATIONS,
     failures,
     not_scored,
 )
-from sciwrite.metrics.correlation import correlations_from_dirs, plot_correlation_heatmap
 
 
 def _write(rows: list[dict], stem: str | None) -> None:
@@ -56,7 +57,7 @@ def cmd_agreement(args: argparse.Namespace) -> None:
 
 
 def cmd_judges(args: argparse.Namespace) -> None:
-    rows = judge_agreement(read_ratings(args.a), read_ratings(args.b))
+    rows = judge_agreement(read_ratings(args.judge_a), read_ratings(args.judge_b))
     print("judge agreement over items both scored; pairwise agreement and gamma leave out pairs tied in either "
           "judge (coverage: the share of pairs compared)")
     print(format_table(rows))
@@ -117,14 +118,16 @@ def add_meta_eval_commands(sub: argparse._SubParsersAction) -> None:
     a.set_defaults(func=cmd_agreement)
 
     j = msub.add_parser("judges", help="Goodman-Kruskal gamma and pairwise agreement between two judges")
-    j.add_argument("--a", required=True, help="first judge's scores, JSON Lines like the ratings")
-    j.add_argument("--b", required=True, help="second judge's scores, JSON Lines like the ratings")
+    j.add_argument("--judge-a", "--a", dest="judge_a", action=DeprecatedAlias, required=True, metavar="FILE",
+                   help="first judge's scores, JSON Lines like the ratings" + former_names(["--a"]))
+    j.add_argument("--judge-b", "--b", dest="judge_b", action=DeprecatedAlias, required=True, metavar="FILE",
+                   help="second judge's scores, JSON Lines like the ratings" + former_names(["--b"]))
     j.add_argument("--out", metavar="STEM", help="write the table to STEM.json and STEM.csv")
     j.set_defaults(func=cmd_judges)
 
     s = msub.add_parser("sensitivity", help="do the metrics move as expected under perturbations of the reference?")
     s.add_argument("--benchmark", required=True, choices=sorted(BENCHMARKS))
-    s.add_argument("--profile", choices=["paper", "lite"], help="model profile (default: $SCIWRITE_PROFILE or paper)")
+    s.add_argument("--profile", choices=PROFILES, help="model profile (default: $SCIWRITE_PROFILE or paper)")
     s.add_argument("--limit", type=int, help="only the first N papers of the sample")
     s.add_argument("--metrics", nargs="+", metavar="METRIC", help="only these metrics (default: all the profile has)")
     s.add_argument("--resamples", type=int, default=1000, help="bootstrap / permutation resamples (default 1000)")

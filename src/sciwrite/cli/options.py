@@ -6,7 +6,7 @@ import argparse
 import datetime
 import functools
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from sciwrite.core.commands import Option
@@ -21,7 +21,13 @@ class DeprecatedAlias(argparse.Action):
     the same way for one release, with a warning naming the current one."""
 
     @property
+    def current(self) -> str:
+        """The flag to use now."""
+        return self.option_strings[0]
+
+    @property
     def deprecated(self) -> tuple[str, ...]:
+        """The former names, still read."""
         return tuple(self.option_strings[1:])
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
@@ -29,6 +35,38 @@ class DeprecatedAlias(argparse.Action):
         if option_string is not None and option_string != self.option_strings[0]:
             logger.warning("%s is deprecated: use %s (it takes the same values)", option_string, self.option_strings[0])
         setattr(namespace, self.dest, values)
+
+
+class DeprecatedKeyed(DeprecatedAlias):
+    """The former per-key flags of a repeatable ``--flag KEY=VALUE`` (``--sciig-split X`` for ``--split
+    sciig=X``): every option string is a former name, read as the pair ``(key, X)`` appended to `dest` (the list the
+    current flag appends to) for one release, with a warning naming the current form."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, *, key: str, current: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.key = key
+        self._current = current
+
+    @property
+    def current(self) -> str:
+        return self._current
+
+    @property
+    def deprecated(self) -> tuple[str, ...]:
+        return tuple(self.option_strings)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        logger.warning("%s is deprecated: use %s %s=%s", option_string or self.option_strings[0], self._current,
+                       self.key, values)
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), (self.key, values)])
+
+
+def former_names(flags: Sequence[str]) -> str:
+    """What a help text adds for a flag's deprecated spellings: ``; --dataset: its former name`` (empty for none)."""
+    if not flags:
+        return ""
+    return f"; {', '.join(flags)}: its former name{'s' if len(flags) > 1 else ''}"
 
 
 def _argparse_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -72,14 +110,17 @@ benchmark_folder = key_value("BENCHMARK=DIR", "sciig=data/sciig")
 
 
 def add_options(parser: argparse.ArgumentParser, options: Iterable[Option]) -> argparse.ArgumentParser:
-    """One argument per option, its keyword the destination."""
+    """One argument per option, its keyword the destination; its former names (`Option.deprecated`) through
+    `DeprecatedAlias`."""
     for option in options:
-        flags = [option.flag, *option.aliases]
         if option.switch:
-            parser.add_argument(*flags, dest=option.name, action=argparse.BooleanOptionalAction,
+            parser.add_argument(option.flag, dest=option.name, action=argparse.BooleanOptionalAction,
                                 default=bool(option.default), help=option.help)
             continue
-        kwargs: dict[str, Any] = {"dest": option.name, "default": option.default, "help": option.help}
+        kwargs: dict[str, Any] = {"dest": option.name, "default": option.default,
+                                  "help": option.help + former_names(option.deprecated)}
+        if option.deprecated:
+            kwargs["action"] = DeprecatedAlias
         if option.type is not None:
             kwargs["type"] = _argparse_type(option.type)
         if option.choices is not None:
@@ -90,7 +131,7 @@ def add_options(parser: argparse.ArgumentParser, options: Iterable[Option]) -> a
             kwargs["metavar"] = option.metavar
         if option.required:
             kwargs["required"] = True
-        parser.add_argument(*flags, **kwargs)
+        parser.add_argument(option.flag, *option.deprecated, **kwargs)
     return parser
 
 
@@ -99,4 +140,5 @@ def option_values(args: argparse.Namespace, options: Iterable[Option]) -> dict[s
     return {option.name: getattr(args, option.name) for option in options}
 
 
-__all__ = ["PROFILES", "DeprecatedAlias", "add_options", "benchmark_folder", "iso_date", "key_value", "option_values"]
+__all__ = ["PROFILES", "DeprecatedAlias", "DeprecatedKeyed", "add_options", "benchmark_folder", "former_names",
+           "iso_date", "key_value", "option_values"]

@@ -5,10 +5,10 @@ model's repo, as a pull request). ``sciwrite push FILE`` still means ``push pred
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
+from sciwrite.cli.options import DeprecatedAlias, former_names
 from sciwrite.core.eval_results import (
     push_results_files,
     result_entries,
@@ -17,14 +17,15 @@ from sciwrite.core.eval_results import (
     write_results_files,
 )
 from sciwrite.core.hub import push_predictions, run_card_fields
+from sciwrite.core.results import read_summary
 
 WHAT = ("predictions", "results")
 
 
 def cmd_push_predictions(args: argparse.Namespace) -> None:
     fields = run_card_fields(args.predictions, {name: b.data.prediction_split for name, b in BENCHMARKS.items()})
-    url = push_predictions(args.predictions, args.repo_id, fields, config_name=args.config, private=args.private)
-    config = args.config or Path(args.predictions).stem
+    url = push_predictions(args.predictions, args.repo_id, fields, config_name=args.hub_config, private=args.private)
+    config = args.hub_config or Path(args.predictions).stem
     print(f"pushed {args.predictions} to {url} as config {config!r} ({fields['benchmark']}, {fields['model']}, "
           f"{fields['method']}); evaluate it with --predictions {args.repo_id}:{config}")
 
@@ -34,7 +35,7 @@ def cmd_push_results(args: argparse.Namespace) -> None:
     if not path.is_file():
         raise FileNotFoundError(f"{args.eval_dir} holds no summary.json: give the folder `sciwrite evaluate` wrote "
                                 "for one system (<out>/<system>/)")
-    summary = with_run_fields(json.loads(path.read_text(encoding="utf-8")))
+    summary = with_run_fields(read_summary(path))
     name = (summary.get("provenance") or {}).get("benchmark") or args.benchmark
     if not name:
         raise ValueError(f"{path}: no provenance.benchmark; say which benchmark with --benchmark")
@@ -59,7 +60,8 @@ def add_push_command(sub: argparse._SubParsersAction) -> None:
     p = commands.add_parser("predictions", help="upload a prediction file as a dataset config, with a card")
     p.add_argument("predictions", help="JSON Lines written by `sciwrite generate`")
     p.add_argument("--repo-id", required=True, help="Hub dataset repo, e.g. user/sciwrite-predictions")
-    p.add_argument("--config", help="config name (default: the file's stem)")
+    p.add_argument("--hub-config", "--config", dest="hub_config", action=DeprecatedAlias,
+                   help="the Hub dataset config to push to (default: the file's stem)" + former_names(["--config"]))
     p.add_argument("--private", action="store_true", help="create the repo private")
     p.set_defaults(func=cmd_push_predictions)
     p = commands.add_parser("results", help="a scored run's headline metrics as .eval_results/<benchmark>*.yaml on "

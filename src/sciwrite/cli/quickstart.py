@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import logging
 
 from sciwrite.benchmarks import BENCHMARKS
-from sciwrite.cli.options import PROFILES, benchmark_folder
+from sciwrite.cli.options import PROFILES, DeprecatedKeyed, benchmark_folder
 from sciwrite.quickstart import run_quickstart
-
-logger = logging.getLogger(__name__)
 
 #: Former flags of one benchmark's sample folder, read for one release with a warning: flag -> benchmark.
 DEPRECATED_FOLDER_FLAGS = {"--data-dir": "rwgbench", "--sciig-dir": "sciig"}
 
 
 def cmd_quickstart(args: argparse.Namespace) -> None:
-    sources = dict(args.source or [])
-    for flag, name in DEPRECATED_FOLDER_FLAGS.items():
-        value = getattr(args, flag.removeprefix("--").replace("-", "_"))
-        if value:
-            logger.warning("%s is deprecated: use --source %s=%s", flag, name, value)
-            sources.setdefault(name, value)
+    sources = dict(args.source or [])  # the last folder given for a benchmark wins
     run_quickstart(out_dir=args.out, profile=args.profile, rebuild=args.rebuild, model=args.model, limit=args.limit,
                    base_url=args.base_url, store=args.store, sources=sources)
 
@@ -33,8 +25,9 @@ def add_quickstart_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--source", action="append", type=benchmark_folder, metavar="BENCHMARK=DIR",
                    help=f"a benchmark's sample folder ({', '.join(BENCHMARKS)}; default: its cache folder, built when "
                         "missing); repeatable")
-    for flag, name in DEPRECATED_FOLDER_FLAGS.items():
-        p.add_argument(flag, help=f"deprecated: --source {name}=DIR")
+    for flag, name in DEPRECATED_FOLDER_FLAGS.items():  # former spellings, left out of --help
+        p.add_argument(flag, dest="source", action=DeprecatedKeyed, key=name, current="--source",
+                       help=argparse.SUPPRESS)
     p.add_argument("--profile", default="lite", choices=PROFILES, help="model profile (default: lite)")
     p.add_argument("--rebuild", action="store_true", help="rebuild the sample even if it exists")
     p.add_argument("--model", help="generate with this model (openrouter:, openai:, hf:, or an id with --base-url) "

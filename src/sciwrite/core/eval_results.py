@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from sciwrite.core.jsonl import read_json_lines
+from sciwrite.core.provenance import migrate_summary
 
 RESULTS_DIR = ".eval_results"
 SOURCE_NAME = "sciwrite"
@@ -69,7 +70,7 @@ def run_notes(summary: Mapping[str, Any]) -> str:
               ("profile", provenance.get("profile") or summary.get("profile")), ("model", run.get("model")),
               ("method", run.get("method")), ("retriever", "oracle" if run.get("oracle") else run.get("retriever")),
               ("judge", judge or "none"),
-              ("split", dataset.get("config") or summary.get("split") or summary.get("dataset")),
+              ("split", dataset.get("config") or migrate_summary(summary).get("split")),
               ("papers", f"{coverage.get('n_scored', summary.get('n_papers'))}/{coverage.get('n_split', '?')}"
                if coverage else summary.get("n_papers")),
               ("dataset fingerprint", dataset.get("fingerprint"))]
@@ -103,7 +104,7 @@ def result_entries(summary: Mapping[str, Any], tasks: Sequence[HubTask], dataset
     provenance = summary.get("provenance") or {}
     finished = provenance.get("finished") or provenance.get("started")
     revision = (provenance.get("dataset") or {}).get("revision")
-    config = (provenance.get("dataset") or {}).get("config") or summary.get("dataset") or summary.get("split")
+    config = (provenance.get("dataset") or {}).get("config") or migrate_summary(summary).get("split")
     notes = run_notes(summary)
     entries = []
     for task in tasks:

@@ -8,7 +8,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 #: (line number, the line's text, the parsed value or None, why the line is not JSON or None)
 JsonLine = tuple[int, str, Any, str | None]
@@ -69,12 +69,6 @@ def read_json_lines(path: str | Path, objects: bool = True) -> list[Any]:
             raise ValueError(f"{line_ref(path, number)}: not a JSON object")
         values.append(value)
     return values
-
-
-def write_json_line(f: IO[str], record: Any) -> None:
-    """Append one record as a line and flush it, so that a crash loses at most the line being written."""
-    f.write(json.dumps(record, ensure_ascii=False) + "\n")
-    f.flush()
 
 
 def append_whole_line(path: str | Path, line: str) -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.predictions import write_rejected
+from sciwrite.core.provenance import migrate_summary
 
 
 @dataclass(frozen=True)
@@ -151,4 +152,22 @@ def _write_all(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]], su
     return [path.name for path in [*written, *([rejected_path] if rejected_path else [])]]
 
 
-__all__ = ["SideFiles", "check_output_folder", "per_paper_record", "safe_file_name", "write_results"]
+def read_summary(path: str | Path) -> dict[str, Any]:
+    """A ``summary.json`` (or the folder holding one), in the current layout whatever schema wrote it
+    (`sciwrite.core.provenance.migrate_summary`); a `ValueError` naming the file when it cannot be read."""
+    path = Path(path)
+    path = path / "summary.json" if path.is_dir() else path
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8-sig"))
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}: not valid JSON ({err.msg}, line {err.lineno}), so not a readable summary.json") \
+            from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: not a readable summary.json ({err})") from None
+    if not isinstance(summary, dict):
+        raise ValueError(f"{path}: not a JSON object, so not a summary.json")
+    return migrate_summary(summary)
+
+
+__all__ = ["SideFiles", "check_output_folder", "per_paper_record", "read_summary", "safe_file_name",
+           "write_results"]

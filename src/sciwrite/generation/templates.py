@@ -21,16 +21,6 @@ def _raw(package: str, name: str) -> str:
     return resources.files(package).joinpath(TEMPLATE_FOLDER, name).read_text(encoding="utf-8")
 
 
-def template_header(package: str, name: str) -> list[str]:
-    """The ``#`` note lines at the top of the template file (the attribution), as written."""
-    header = []
-    for line in _raw(package, name).splitlines():
-        if not line.startswith("#"):
-            break
-        header.append(line)
-    return header
-
-
 def read_template(package: str, name: str) -> str:
     """The prompt of ``<package>/templates/<name>``: the file without its leading ``#`` note lines and without
     blank lines around it."""
@@ -54,4 +44,4 @@ def fill_placeholders(template: str, names: Iterable[str], values: Mapping[str, 
     return _pattern(names).sub(lambda m: values[m.group(1)], template)
 
 
-__all__ = ["TEMPLATE_FOLDER", "fill_placeholders", "read_template", "template_header"]
+__all__ = ["TEMPLATE_FOLDER", "fill_placeholders", "read_template"]

@@ -124,7 +124,7 @@ class AnswerStore(SqliteFile):
         return {task for task, n in counts.items() if n >= len(self.dimensions)}
 
     def export(self, out: str | Path) -> int:
-        """Write every answer to `out` as JSON Lines (what `sciwrite human-eval analyze --votes` reads); the count."""
+        """Write every answer to `out` as JSON Lines (what `sciwrite human-eval analyze --ratings` reads); the count."""
         answers = self.answers()
         out = Path(out)
         out.parent.mkdir(parents=True, exist_ok=True)

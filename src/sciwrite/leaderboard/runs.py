@@ -19,7 +19,7 @@ from typing import Any
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.jsonl import read_json_lines
 from sciwrite.core.predictions import with_text
-from sciwrite.core.provenance import migrate_summary
+from sciwrite.core.results import read_summary
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission, default_store_path
 from sciwrite.leaderboard.submission import content_digest
 
@@ -35,7 +35,7 @@ def import_evaluation(store: ResultsStore, benchmark: str, evaluation_dir: str |
     were already on the board. `predictions` defaults to the file the summary names; `fields` override the form
     fields (model, method, retriever, weights, url) read from the predictions' first line."""
     folder = Path(evaluation_dir)
-    summary = migrate_summary(json.loads((folder / "summary.json").read_text(encoding="utf-8")))
+    summary = read_summary(folder)
     rows = [{k: v for k, v in r.items() if k != "system"} for r in read_json_lines(folder / "per_paper.jsonl")]
     predictions_path = Path(predictions or summary["predictions"])
     content = predictions_path.read_bytes()
@@ -81,7 +81,7 @@ def import_quickstart(store: ResultsStore, out_dir: str | Path) -> list[tuple[Su
 
 def serve_command(store: str | Path | None = None, sources: Mapping[str, str | Path | None] | None = None) -> str:
     """The one command that opens the leaderboard on `store` (defaults left out), as a shell line; `sources` gives
-    a benchmark's dataset folder by name (``--<benchmark>-source``; None: its default)."""
+    a benchmark's dataset folder by name (``--source BENCHMARK=DIR``; None: its default)."""
     exe = Path(sys.executable).parent / "sciwrite"
     program = os.path.relpath(exe) if exe.exists() and not os.path.relpath(exe).startswith("..") else "sciwrite"
     argv = [program, "leaderboard", "serve"]
@@ -90,5 +90,5 @@ def serve_command(store: str | Path | None = None, sources: Mapping[str, str | P
     given = dict(sources or {})
     for name in BENCHMARKS:
         if given.get(name) is not None:
-            argv += [f"--{name}-source", str(given[name])]
+            argv += ["--source", f"{name}={given[name]}"]
     return shlex.join(argv)

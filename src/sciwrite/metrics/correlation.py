@@ -10,7 +10,6 @@ plot), and `CorrelationTable.undefined` names it."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from sciwrite.core.results import read_summary
 from sciwrite.core.tables import headless_pyplot, save_figure
 
 #: Numeric summary keys that count things rather than score systems: never picked as metrics by default.
@@ -67,12 +67,7 @@ def load_summaries(eval_dirs: Sequence[str | Path]) -> dict[str, dict[str, Any]]
         path = folder / "summary.json" if folder.is_dir() or not folder.suffix else folder
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no summary.json (write one with `sciwrite evaluate ... --out DIR`)")
-        try:
-            summary = json.loads(path.read_text(encoding="utf-8-sig"))
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path}: not valid JSON ({err.msg})") from None
-        if not isinstance(summary, dict):
-            raise ValueError(f"{path}: not a JSON object")
+        summary = read_summary(path)
         name = summary.get("system") if isinstance(summary.get("system"), str) else None
         if not name or name in summaries:
             name = path.parent.name if name is None else f"{name} ({path.parent})"

@@ -13,8 +13,8 @@ one paragraph is treated as the blocks of `SENTENCES_PER_BLOCK` sentences positi
 reads it as, so that shuffling or dropping "paragraphs" changes something.
 
 Each benchmark owns its expected directions, the reasons for the less obvious ones and how it perturbs and
-scores its references (`sciwrite.rwgbench.metrics.sensitivity`, `sciwrite.sciig.metrics.sensitivity`, reached as
-`Benchmark.sensitivity`); `sciwrite.meta_eval.sensitivity` serves them by benchmark name.
+scores its references (`sciwrite.rwgbench.metrics.sensitivity`, `sciwrite.sciig.metrics.sensitivity`), and shared code
+reaches them as `Benchmark.studies.sensitivity`.
 """
 
 from __future__ import annotations

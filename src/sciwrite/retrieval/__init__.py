@@ -5,9 +5,10 @@ from sciwrite.retrieval.bm25 import BM25Retriever
 from sciwrite.retrieval.dense import DenseRetriever
 from sciwrite.retrieval.evaluation import RetrievalReport, evaluate_retrieval, ndcg_at_k, recall_at_k
 from sciwrite.retrieval.query import build_query, document_text
-from sciwrite.retrieval.saved import load_retriever
+from sciwrite.retrieval.saved import INDEX_KINDS, load_retriever
 
 __all__ = [
+    "INDEX_KINDS",
     "BM25Retriever",
     "DenseRetriever",
     "RetrievalReport",

@@ -9,10 +9,16 @@ from sciwrite.retrieval.base import Retriever, read_config
 from sciwrite.retrieval.bm25 import BM25Retriever
 from sciwrite.retrieval.dense import DenseRetriever
 
+#: The kinds of saved index, by the name their config records.
+RETRIEVER_CLASSES: dict[str, type[BM25Retriever] | type[DenseRetriever]] = {"bm25": BM25Retriever,
+                                                                            "dense": DenseRetriever}
+#: The kinds of index `sciwrite index build --kind` writes.
+INDEX_KINDS: tuple[str, ...] = tuple(RETRIEVER_CLASSES)
+
 
 def load_retriever(directory: str | Path, **kwargs: Any) -> Retriever:
     """Load a retriever saved by `BM25Retriever.save` or `DenseRetriever.save`."""
 
     kind = read_config(Path(directory))[0]["kind"]
-    cls = {"bm25": BM25Retriever, "dense": DenseRetriever}[kind]
+    cls = RETRIEVER_CLASSES[kind]
     return cls.load(directory, **kwargs)

@@ -24,6 +24,7 @@ from typing import Any
 
 from sciwrite.core.commands import Option
 from sciwrite.core.paper_tables import PaperTable, TableData, TableRow, number_cell
+from sciwrite.core.results import read_summary
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.human_eval.table5 import read_table5
 from sciwrite.metrics.correlation import load_summaries, metric_correlations
@@ -95,16 +96,6 @@ def table1(statistics: Mapping[str, Mapping[str, Any]]) -> TableData:
 
 def build_table1(options: Mapping[str, Any]) -> TableData:
     return table1({config: config_statistics(config, options.get("source")) for config in options["configs"]})
-
-
-def read_summary(path: str | Path) -> dict[str, Any]:
-    """A summary.json (or the folder holding it)."""
-    path = Path(path)
-    path = path / "summary.json" if path.is_dir() else path
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as err:
-        raise ValueError(f"{path}: not a readable summary.json ({err})") from None
 
 
 def build_table2(options: Mapping[str, Any]) -> TableData:

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -25,6 +24,8 @@ from typing import Any
 from sciwrite.core.commands import Option
 from sciwrite.core.coverage import with_coverage
 from sciwrite.core.paper_tables import PaperTable, TableData, TableRow, best_columns, number_cell
+from sciwrite.core.provenance import migrate_summary
+from sciwrite.core.results import read_summary
 from sciwrite.human_eval.table5 import read_table5
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 from sciwrite.sciig.data.loading import load_sciig
@@ -125,8 +126,9 @@ def table2(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
     ``DATASET/MODEL``: one column per model under its dataset, datasets in the paper's order."""
     columns: dict[str, tuple[str, str, Mapping[str, Any]]] = {}
     for name, summary in summaries.items():
+        summary = migrate_summary(summary)  # a summary written before schema 2 named its config `dataset`
         dataset, _, model = name.rpartition("/")
-        dataset = dataset or str(summary.get("dataset") or "")
+        dataset = dataset or str(summary.get("split") or "")
         if dataset not in SCIIG_CONFIGS:
             raise ValueError(f"{name}: the summary names no SciIG dataset ({dataset!r}); key it DATASET/MODEL")
         columns[f"{dataset}/{model}"] = (dataset, model, summary)
@@ -188,11 +190,10 @@ def read_summaries(specs: Sequence[tuple[str, str]]) -> dict[str, dict[str, Any]
     """NAME=PATH pairs -> the summaries (PATH: a summary.json or the folder holding one)."""
     out = {}
     for name, path in specs:
-        path = Path(path) / "summary.json" if Path(path).is_dir() else Path(path)
         try:
-            out[name] = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as err:
-            raise ValueError(f"{name}={path}: not a readable summary.json ({err})") from None
+            out[name] = read_summary(path)
+        except ValueError as err:
+            raise ValueError(f"{name}={err}") from None
     return out
 
 

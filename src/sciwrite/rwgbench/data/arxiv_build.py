@@ -1,4 +1,4 @@
-"""`sciwrite build rwgbench --from-arxiv DIR --corpus SOURCE`: a fresh RWGBench split from papers fetched by
+"""`sciwrite build rwgbench --from-arxiv DIR --corpus-source SOURCE`: a fresh RWGBench split from papers fetched by
 `sciwrite fetch arxiv`, built as the paper builds its own (§3):
 
 - each fetched LaTeXML page is parsed for its related-work section and citations (§3.1);

@@ -11,7 +11,7 @@ from typing import Any
 from sciwrite.core.commands import BuildCommand, BuildResult, Option
 from sciwrite.rwgbench.data.arxiv_build import build_rwgbench_from_arxiv
 from sciwrite.rwgbench.data.builder import build_rwgbench_folder
-from sciwrite.rwgbench.data.configs import default_rwgbench_dir
+from sciwrite.rwgbench.data.configs import SCORED_SPLITS, default_rwgbench_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
 from sciwrite.rwgbench.data.upstream import UPSTREAM_REPO_ID, import_upstream_folder
@@ -54,18 +54,18 @@ def build_sample(options: Mapping[str, Any]) -> BuildResult:
 def build_from_html(options: Mapping[str, Any]) -> BuildResult:
     """From a folder of fetched arXiv papers (``--from-arxiv``), or from saved pages and the SurGE corpus."""
     if options.get("from_arxiv"):
-        if not options.get("corpus"):
-            raise ValueError("--from-arxiv needs --corpus: the dataset folder or Hub repo whose corpus the "
+        if not options.get("corpus_source"):
+            raise ValueError("--from-arxiv needs --corpus-source: the dataset folder or Hub repo whose corpus the "
                              "citations are aligned with (e.g. the published RWGBench)")
         client = ArxivClient(options["arxiv_api_url"] or API_URL, min_interval=options["arxiv_min_interval"])
         stats = build_rwgbench_from_arxiv(
-            options["from_arxiv"], options["corpus"], options["out"], corpus_config=options["corpus_config"],
+            options["from_arxiv"], options["corpus_source"], options["out"], corpus_config=options["corpus_config"],
             accepted_titles=options.get("accepted_titles"), client=client, lookup_missing=options["arxiv_lookup"],
             licences=LicenceRule(options["allow_non_commercial"], options["keep_all_licences"]))
         return BuildResult(f"fresh RWGBench split written to {options['out']} (filters and their keep shares: "
                            f"{options['out']}/build_report.json)", stats)
     if not options.get("html_dir") or not options.get("surge_corpus"):
-        raise ValueError("give --from-arxiv DIR --corpus SOURCE, or --html-dir and --surge-corpus")
+        raise ValueError("give --from-arxiv DIR --corpus-source SOURCE, or --html-dir and --surge-corpus")
     summary = build_rwgbench_folder(html_dir=options["html_dir"], surge_corpus=options["surge_corpus"],
                                     out=options["out"], arxiv_records=options.get("arxiv_records"),
                                     accepted_titles=options.get("accepted_titles"))
@@ -73,9 +73,10 @@ def build_from_html(options: Mapping[str, Any]) -> BuildResult:
 
 
 def import_upstream(options: Mapping[str, Any]) -> BuildResult:
-    out = import_upstream_folder(options["out"], options["repo_id"], papers=options["papers"], test=options["test"],
-                                 corpus=options["corpus"], column_map=options.get("column_map"))
-    return BuildResult(f"RWGBench imported from {options['repo_id']} into {out}")
+    out = import_upstream_folder(options["out"], options["upstream_repo"], papers=options["upstream_papers"],
+                                 test=options["upstream_test"], corpus=options["upstream_corpus"],
+                                 column_map=options.get("column_map"))
+    return BuildResult(f"RWGBench imported from {options['upstream_repo']} into {out}")
 
 
 BUILD_COMMANDS: tuple[BuildCommand, ...] = (
@@ -86,8 +87,9 @@ BUILD_COMMANDS: tuple[BuildCommand, ...] = (
     BuildCommand("rwgbench", "RWGBench from fetched arXiv papers (--from-arxiv) or saved arXiv HTML pages and the "
                              "SurGE corpus", (
         Option("from_arxiv", "folder written by `sciwrite fetch arxiv`: build a fresh split from it"),
-        Option("corpus", "with --from-arxiv: dataset folder or Hub repo id holding the corpus to align with"),
-        Option("corpus_config", "with --from-arxiv: the corpus config of --corpus", default="corpus"),
+        Option("corpus_source", "with --from-arxiv: dataset folder or Hub repo id holding the corpus to align with",
+               metavar="SOURCE", deprecated=("--corpus",)),
+        Option("corpus_config", "with --from-arxiv: the corpus config of --corpus-source", default="corpus"),
         Option("arxiv_lookup", "with --from-arxiv: look up cited works missing from the corpus on the arXiv API "
                                "(cached in the --from-arxiv folder)", switch=True, default=True),
         Option("allow_non_commercial", "with --from-arxiv: keep CC BY-NC(-SA) papers too (a non-commercial split)",
@@ -104,16 +106,20 @@ BUILD_COMMANDS: tuple[BuildCommand, ...] = (
         Option("out", "dataset folder to write", required=True),
     ), build_from_html),
     BuildCommand("rwgbench-upstream", f"import the upstream release {UPSTREAM_REPO_ID} into our schema", (
-        Option("repo_id", "upstream Hub dataset repo", default=UPSTREAM_REPO_ID),
-        Option("papers", "upstream CONFIG:SPLIT holding the 40k papers", default=":train"),
-        Option("test", "upstream CONFIG:SPLIT holding the 100 test papers", default=":test"),
-        Option("corpus", "upstream CONFIG:SPLIT holding the corpus", default="corpus:train"),
+        Option("upstream_repo", "upstream Hub dataset repo", default=UPSTREAM_REPO_ID, metavar="REPO",
+               deprecated=("--repo-id",)),
+        Option("upstream_papers", "upstream CONFIG:SPLIT holding the 40k papers", default=":train",
+               metavar="CONFIG:SPLIT", deprecated=("--papers",)),
+        Option("upstream_test", "upstream CONFIG:SPLIT holding the 100 test papers", default=":test",
+               metavar="CONFIG:SPLIT", deprecated=("--test",)),
+        Option("upstream_corpus", "upstream CONFIG:SPLIT holding the corpus", default="corpus:train",
+               metavar="CONFIG:SPLIT", deprecated=("--corpus",)),
         Option("column_map", 'JSON {"upstream column": "our field" or null}', type=json_mapping),
         Option("out", "dataset folder to write", required=True),
     ), import_upstream),
     BuildCommand("rwgbench-human-gt", "the reference related-work sections as a prediction file (Table 2's Human GT "
                                       "row: their gold citations are the candidate list)", (
-        Option("split", "the split whose sections are written", choices=("sample", "test"), default="sample"),
+        Option("split", "the split whose sections are written", choices=SCORED_SPLITS, default="sample"),
         Option("source", "dataset folder or Hub repo id (default: the sample folder for 'sample', the Hub)"),
         Option("out", "prediction file to write (JSON Lines)", required=True),
     ), build_human_gt),

@@ -36,6 +36,8 @@ RWGBENCH_CONFIGS: dict[str, ConfigInfo] = {
     "sample_corpus": ConfigInfo("corpus", "train"),
 }
 SAMPLE_CONFIGS = ("sample", "sample_corpus")
+#: The paper configs a run is scored on (``--split``): the offline sample and the 100-paper test set.
+SCORED_SPLITS = ("sample", "test")
 
 
 def rwgbench_repo_id(namespace: str | None = None) -> str:

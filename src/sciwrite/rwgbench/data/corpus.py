@@ -18,7 +18,6 @@ from typing import Any
 from datasets import Dataset
 
 from sciwrite.core.jsonl import iter_json_lines
-from sciwrite.rwgbench.data.schema import CORPUS_FEATURES
 from sciwrite.sources.bibliography import parse_authors, parse_year
 from sciwrite.sources.titles import normalize_title
 
@@ -209,15 +208,6 @@ def assemble_corpus(
     if report.counts:
         log.info("%s", report.summary())
     return rows, report
-
-
-def to_dataset(rows: Iterable[Mapping[str, Any]]) -> Dataset:
-    """A `datasets.Dataset` with exactly `CORPUS_FEATURES` from corpus rows (other keys are ignored)."""
-    columns: dict[str, list[Any]] = {name: [] for name in CORPUS_FEATURES}
-    for row in rows:
-        for name, values in columns.items():
-            values.append(row.get(name))
-    return Dataset.from_dict(columns, features=CORPUS_FEATURES)
 
 
 # ---------------------------------------------------------------- title index

@@ -24,6 +24,7 @@ from typing import Any
 from sciwrite.core.commands import Option
 from sciwrite.generation.extractive import ExtractiveRWGBench
 from sciwrite.generation.jobs import GenerationJob, GenerationRequest, file_label
+from sciwrite.models.registry import PROFILES
 from sciwrite.retrieval.base import read_config
 from sciwrite.retrieval.bm25 import BM25Retriever
 from sciwrite.retrieval.dense import DenseRetriever
@@ -65,7 +66,7 @@ GENERATE_OPTIONS: tuple[Option, ...] = (
     Option("query_with_introduction", "retrieve with title + abstract + introduction (default: title + abstract)",
            switch=True),
     Option("profile", "model profile of the dense encoder built here (default: $SCIWRITE_PROFILE or paper)",
-           choices=("paper", "lite")),
+           choices=PROFILES),
 )
 
 

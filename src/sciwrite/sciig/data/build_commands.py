@@ -36,7 +36,8 @@ logger = logging.getLogger(__name__)
 
 
 BUILD_OPTIONS: tuple[Option, ...] = (
-    Option("config", "config to write (default: sample)", default="sample", choices=ALL_CONFIGS),
+    Option("split", "the SciIG config to write (default: sample)", default="sample", choices=ALL_CONFIGS,
+           deprecated=("--config",)),
     Option("paper_dir", "folder of grobid2json papers (default: the aclsum package's 250 ACL papers)"),
     Option("out", "dataset folder (default: $SCIWRITE_SCIIG_DIR or $SCIWRITE_DATA_DIR/../sciig)"),
     Option("allow_missing_abstracts", "keep papers whose cited works have no abstract (empty abstracts); the offline "
@@ -79,10 +80,10 @@ def _llm_client(model: str | None, base_url: str | None, cache: str | None, out:
 
 
 def run_build(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Build the ``config`` option into ``out`` (or import ``release`` as it); returns the config's statistics and
-    the build report's counts."""
+    """Build the config the ``split`` option names into ``out`` (or import ``release`` as it); returns the config's
+    statistics and the build report's counts."""
     get = options.get
-    config = get("config", "sample")
+    config = get("split", "sample")
     out = Path(get("out") or default_sciig_dir())
     allow_missing = bool(get("allow_missing_abstracts"))
     holdout_fraction = get("holdout_fraction", DEFAULT_HOLDOUT_FRACTION)
@@ -109,8 +110,8 @@ def run_build(options: Mapping[str, Any]) -> dict[str, Any]:
 def build_from_arxiv(options: Mapping[str, Any], out: Path, s2: SemanticScholarClient | None) -> dict[str, Any]:
     """``--from-arxiv``: the fresh `arxiv` config (`sciwrite.sciig.data.arxiv_build`)."""
     get = options.get
-    if get("config", "sample") not in ("sample", ARXIV_CONFIG):
-        raise ValueError(f"--from-arxiv builds the {ARXIV_CONFIG!r} config, not {get('config')!r}")
+    if get("split", "sample") not in ("sample", ARXIV_CONFIG):
+        raise ValueError(f"--from-arxiv builds the {ARXIV_CONFIG!r} config, not --split {get('split')!r}")
     client = ArxivClient(get("arxiv_api_url") or API_URL, min_interval=get("arxiv_min_interval", MIN_INTERVAL))
     records, report, fresh = build_sciig_from_arxiv(
         get("from_arxiv"), client=client, lookup=get("arxiv_lookup", True), s2_client=s2,

@@ -47,16 +47,6 @@ def entry_surnames(entry: Mapping[str, Any]) -> list[str]:
     return [fold(a.get("last") or "") for a in entry.get("authors") or [] if (a.get("last") or "").strip()]
 
 
-def entry_key(entry: Mapping[str, Any]) -> str | None:
-    """The in-text key an entry would get from its authors and year ("Li et al., 2022"); None without both."""
-    lasts = [(a.get("last") or "").strip() for a in entry.get("authors") or [] if (a.get("last") or "").strip()]
-    year = parse_year(entry.get("year"))
-    if not lasts or not year:
-        return None
-    authors = lasts[0] if len(lasts) == 1 else f"{lasts[0]} and {lasts[1]}" if len(lasts) == 2 else f"{lasts[0]} et al."
-    return f"{authors}, {year}"
-
-
 def _form_fits(citation: Citation, surnames: list[str]) -> bool:
     if citation.et_al:
         return len(surnames) >= 3

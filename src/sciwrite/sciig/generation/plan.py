@@ -1,9 +1,10 @@
 """How ``sciwrite generate sciig`` plans a run: its options, the prompt levels and one output file per level
 (`sciwrite.generation.jobs`).
 
-For each level: the ``test`` split of ``--dataset`` from ``--source`` (a local folder or a Hub repo; default: the
-offline sample folder for ``sample``, the Hub otherwise) holds the papers to write for, its ``holdout`` split the
-few-shot exemplars (read only when a few-shot level runs). Each level writes
+For each level: the ``test`` split of the config ``--split`` names (``--dataset``, its former name, is still read)
+from ``--source`` (a local folder or a Hub repo; default: the offline sample folder for ``sample``, the Hub
+otherwise) holds the papers to write for, its ``holdout`` split the few-shot exemplars (read only when a few-shot
+level runs). Each level writes
 ``<out>/<model>_<dataset>_<level>.jsonl`` (``<level>`` in lower case; default out ``outputs/generations/sciig``),
 with ``pred``, ``label``, ``desc``, ``paper_id`` and the run's metadata. ``--model extractive`` runs the offline
 extractive floor (`sciwrite.generation.extractive.ExtractiveSciIG`) instead of prompts. Levels: the paper's seven
@@ -51,8 +52,8 @@ def level_name(value: str) -> str:
 
 
 GENERATE_OPTIONS: tuple[Option, ...] = (
-    Option("dataset", "SciIG config; introductions are generated for its test split (default: naacl_2025)",
-           default="naacl_2025", choices=DATASETS),
+    Option("split", "SciIG config; introductions are generated for its test split (default: naacl_2025)",
+           default="naacl_2025", choices=DATASETS, deprecated=("--dataset",)),
     Option("source", "local dataset folder or Hub repo id (default: the sample folder for 'sample', the sciwrite Hub "
                      "repo otherwise)"),
     Option("level", f"prompt level(s): {', '.join(ALL_LEVELS)}, or 'all' for the paper's seven ({', '.join(LEVELS)}); "
@@ -88,7 +89,7 @@ def plan_levels(request: GenerationRequest) -> list[str]:
 
 
 def run_meta(request: GenerationRequest, level: str) -> dict[str, Any]:
-    meta = {"benchmark": "sciig", "dataset": request.options.get("dataset", "naacl_2025"), "model": request.model,
+    meta = {"benchmark": "sciig", "dataset": request.options.get("split", "naacl_2025"), "model": request.model,
             "method": level, "retriever": None, "seed": request.seed}
     inputs = request.options.get("inputs", FULL_INPUTS)
     return meta if inputs == FULL_INPUTS else {**meta, "inputs": inputs}
@@ -102,7 +103,7 @@ def card_fields(meta: Mapping[str, Any], split: str) -> dict[str, Any]:
 def plan_generation(request: GenerationRequest) -> Iterator[GenerationJob]:
     """One job per level, over the test split's papers (the holdout split read once, for the few-shot levels)."""
     levels = plan_levels(request)
-    dataset = request.options.get("dataset", "naacl_2025")
+    dataset = request.options.get("split", "naacl_2025")
     source = request.options.get("source")
     inputs = request.options.get("inputs", FULL_INPUTS)
     if request.extractive and inputs != FULL_INPUTS:  # before any split is loaded

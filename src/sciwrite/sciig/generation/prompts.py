@@ -172,13 +172,6 @@ def cited_works_object(record: Mapping[str, Any], seed: int | None) -> dict[str,
             for n in shuffled_cited_works(record, seed)}
 
 
-def json_object_lines(mapping: Mapping[str, Any]) -> str:
-    """A JSON object with one entry per line (valid JSON, far fewer tokens than ``indent=2``); ``{}`` if empty."""
-    if not mapping:
-        return "{}"
-    entries = [f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}"
-               for k, v in mapping.items()]
-    return "{\n" + ",\n".join(entries) + "\n}"
 
 
 def render_cited_works(record: Mapping[str, Any], seed: int | None) -> str:
@@ -258,21 +251,12 @@ def zero_shot_messages(level: str, record: Mapping[str, Any], seed: int | None,
     return _user(level_prompt(level, record, seed, inputs))
 
 
-def short_messages(record: Mapping[str, Any], seed: int | None) -> list[dict[str, str]]:
-    return zero_shot_messages("SHORT", record, seed)
 
 
-def medium_messages(record: Mapping[str, Any], seed: int | None) -> list[dict[str, str]]:
-    return zero_shot_messages("MEDIUM", record, seed)
 
 
-def elaborate_messages(record: Mapping[str, Any], seed: int | None) -> list[dict[str, str]]:
-    return zero_shot_messages("ELABORATE", record, seed)
 
 
-def autocot_messages(record: Mapping[str, Any], seed: int | None) -> list[dict[str, str]]:
-    """AUTOCOT (Table 10): the single prompt."""
-    return zero_shot_messages("AUTOCOT", record, seed)
 
 
 # ---------------------------------------------------------------------------------------------- few-shot
@@ -312,9 +296,6 @@ def render_example(index: int, exemplar: Mapping[str, Any], seed: int | None) ->
     return "\n".join([f"Example {index}:", f"Title: {_text(exemplar, 'title')}",
                       f"Abstract: {_text(exemplar, 'abstract')}", "", "RELATED PAPERS:",
                       render_cited_works(exemplar, seed), "", "Introduction:", exemplar["introduction"].strip()])
-
-
-render_exemplar = render_example  # the former name
 
 
 def render_examples(exemplars: Sequence[Mapping[str, Any]], seed: int | None) -> str:
@@ -432,9 +413,9 @@ def clean_introduction(text: str) -> str:
 
 __all__ = ["ALL_LEVELS", "AUTOCOT_STEPS", "EXTRA_LEVELS", "FEW_SHOT_BASE", "LEVELS", "NO_CITED_WORKS", "SHOTS",
            "SINGLE_PROMPT_LEVELS", "SOURCE", "TEMPLATE_FILES", "autocot_draft_messages", "autocot_final_messages",
-           "autocot_introduction", "autocot_messages", "autocot_refine_messages", "cited_nodes_pretty",
-           "cited_works_object", "clean_introduction", "elaborate_messages", "exemplar_pool", "few_shot_messages",
-           "fill_template", "first_messages", "json_object_lines", "level_prompt", "load_template",
-           "medium_messages", "normalize_level", "paper_values", "parse_levels", "render_cited_works",
-           "render_example", "render_examples", "render_exemplar", "select_exemplars", "short_messages",
+           "autocot_introduction", "autocot_refine_messages", "cited_nodes_pretty",
+           "cited_works_object", "clean_introduction", "exemplar_pool", "few_shot_messages",
+           "fill_template", "first_messages", "level_prompt", "load_template",
+           "normalize_level", "paper_values", "parse_levels", "render_cited_works",
+           "render_example", "render_examples", "select_exemplars",
            "shuffled_cited_works", "zero_shot_messages"]

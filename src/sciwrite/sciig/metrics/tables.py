@@ -7,21 +7,20 @@ AutoCoT) and Few-Shot (Zero-Shot, One-Shot, Two-Shot, Three-Shot). Values are pr
 four decimals, perplexity included (lower is better, hence "Perplexity ↓"); "-" marks a metric not computed or
 a level not given. Labels are copied from the paper, including its spelling "Entailement-based Consistency".
 
-The input is the `summarize_sciig` / `evaluate_sciig_file` summary of each level's run, keyed by prompt level
+The input is the `sciwrite evaluate sciig` summary of each level's run, keyed by prompt level
 (``SHORT``, ``MEDIUM``, ``ELABORATE``, ``AUTOCOT``, ``ZERO_SHOT``, ``ONE_SHOT``, ``TWO_SHOT``, ``THREE_SHOT``, any
 case). Zero-Shot *is* the ELABORATE prompt (the paper's Table 11; its Table 3 prints the same numbers in both
 columns), so a summary given for only one of ``ELABORATE`` / ``ZERO_SHOT`` fills both columns.
 ``AUTOCOT_PIPELINE`` (our variant) is not a Table 3 column and is refused.
 
-    from sciwrite.sciig.metrics.tables import format_table3, table3_from_summary_files
-    print(format_table3(table3_from_summary_files({"SHORT": "eval/short/summary.json", ...})))
+    from sciwrite.core.results import read_summary
+    from sciwrite.sciig.metrics.tables import format_table3
+    print(format_table3({"SHORT": read_summary("eval/short/summary.json"), ...}))
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from sciwrite.core.coverage import with_coverage
@@ -120,10 +119,5 @@ def format_table3(summaries: Mapping[str, Mapping[str, Any]]) -> str:
     return format_grouped_table(lines, f"{'Category'.ljust(width)}  Metric", groups)
 
 
-def table3_from_summary_files(paths: Mapping[str, str | Path]) -> dict[str, dict[str, Any]]:
-    """Level -> the ``summary.json`` written by `evaluate_sciig_file` (or ``sciwrite evaluate sciig --out``)."""
-    return {level: json.loads(Path(path).read_text(encoding="utf-8")) for level, path in paths.items()}
-
-
 __all__ = ["SAME_PROMPT", "TABLE3_COLUMNS", "TABLE3_LEVELS", "TABLE3_ROWS", "format_table3", "summaries_by_column",
-           "table3_from_summary_files", "table3_rows"]
+           "table3_rows"]
