@@ -3,7 +3,7 @@
 One implementation serves every benchmark of `sciwrite.benchmarks.BENCHMARKS`: the shared run options
 (`generate_common.add_run_arguments`), ``--config baselines/<benchmark>/<run>.yaml`` (the defaults of one
 published run; explicit flags win), the options the benchmark declares (`Benchmark.generation.options`) and
-``--push-to-hub``. The benchmark plans the run (`Benchmark.plan_generation`, see `sciwrite.generation.jobs`);
+``--push-to-hub``. The benchmark plans the run (`Benchmark.generation.plan`, see `sciwrite.generation.jobs`);
 this module executes each job, prints its report and pushes its file when asked. Exit status 3 when
 ``--max-cost`` stopped a run, 4 when some papers failed (`generate_common.EXIT_STATUSES`).
 """

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -125,8 +125,8 @@ def read_file(predictions: SystemPredictions, split: RWGBenchSplit, request: Sco
     read = read_system(predictions, bad_records=request.bad_records,
                        check=cites_the_corpus(split.doc_ids, set(split.paper_ids)))
     records = read.records
-    join = join_by_paper_id([r["paper_id"] for r in records], split.paper_ids)
-    join.duplicates[:] = read.repeated
+    # the reader counted each paper predicted again, identically, once: the join report lists them
+    join = replace(join_by_paper_id([r["paper_id"] for r in records], split.paper_ids), duplicates=read.repeated)
     report_join(join, len(split.paper_ids), missing_as_empty, predictions.origin)
     pairs = [(records[i], j) for i, j in join.matched]
     if missing_as_empty:

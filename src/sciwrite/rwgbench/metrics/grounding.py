@@ -56,7 +56,7 @@ def score_reference_grounding(predictions: Sequence[str], candidates: Sequence[S
     return [row or {"grounding_source": None} for row in rows]
 
 
-#: The leaderboard's grounding columns (`Benchmark.board_groups`): fewer than the printed table's, the ones a reader
+#: The leaderboard's grounding columns (`Benchmark.presentation.board_groups`): fewer than the printed table's, the ones a reader
 #: ranks by.
 BOARD_GROUPS = {"Grounding": (("grounding_found_rate", "Found"), ("grounding_hallucination_rate", "Not found"),
                               ("grounded_precision", "G-Prec."), ("grounded_recall", "G-Rec."))}

@@ -308,7 +308,7 @@ def summarize_unmatched(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             "n_papers_citing": len(rates)}
 
 
-#: The leaderboard's grounding column (`Benchmark.board_groups`): the unmatched-citation rate, apart from precision.
+#: The leaderboard's grounding column (`Benchmark.presentation.board_groups`): the unmatched-citation rate, apart from precision.
 BOARD_GROUPS = {"Grounding": (("unmatched_citation_rate", "Unmatched cit."),)}
 
 
