@@ -4,10 +4,10 @@ import datasets
 import evaluate
 
 from sciwrite.benchmarks import get_benchmark
-from sciwrite.core.predictions import SystemPredictions, papers_by_id
+from sciwrite.core.predictions import papers_by_id
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
 from sciwrite.sciig.metrics.evaluation import SciIGSplit
-from sciwrite.scoring.core import ModelCache, score_systems
+from sciwrite.scoring.core import ModelCache, score_records
 from sciwrite.scoring.request import ScoringRequest
 
 _DESCRIPTION = """
@@ -86,7 +86,5 @@ class Sciig(evaluate.Metric):
         request = ScoringRequest(profile=profile, models=models or {}, metrics=metrics, judge_options=judge_options,
                                  bootstrap=bootstrap, seed=seed, show_progress=False)
         # the models are kept between calls, so scoring system after system computes the reference side once
-        cache = self.__dict__.setdefault("_models", ModelCache())
-        [result] = score_systems(benchmark, [SystemPredictions.from_records(records, "predictions")], request,
-                                 split=split, models=cache.get(benchmark, request))
+        result = score_records(benchmark, records, split, request, self.__dict__.setdefault("_models", ModelCache()))
         return {**result.summary, "per_paper": result.rows} if return_per_paper else result.summary

@@ -152,6 +152,16 @@ def _summary(benchmark: Benchmark, file: PredictionFile, scored: Scored, models:
         finished=time.time(), model_plan=plan_provenance(models)), **file.trailer}
 
 
+def score_records(benchmark: Benchmark, records: Sequence[Mapping[str, Any]], split: OpenSplit,
+                  request: ScoringRequest, cache: ModelCache | None = None) -> SystemResult:
+    """One system's prediction records, in memory, on a split already open (papers given in memory): what an
+    evaluate module computes; `cache` keeps the suite's models between calls."""
+    models = cache.get(benchmark, request) if cache is not None else None
+    [result] = score_systems(benchmark, [SystemPredictions.from_records(records, "predictions")], request,
+                             split=split, models=models)
+    return result
+
+
 class ModelCache:
     """Suites' models kept between calls (the leaderboard's worker, an evaluate module, an Inspect scorer): one
     load per benchmark and model options, so that scoring system after system computes the split's reference side
@@ -181,4 +191,5 @@ def _hashable(value: Any) -> Any:
     return value
 
 
-__all__ = ["ModelCache", "SystemResult", "load_models", "model_request", "score_systems", "system_names"]
+__all__ = ["ModelCache", "SystemResult", "load_models", "model_request", "score_records", "score_systems",
+           "system_names"]
