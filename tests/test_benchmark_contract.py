@@ -82,7 +82,7 @@ def test_data(name):
     assert data.prediction_fields[0] == "paper_id", "prediction records join the split by paper_id"
     assert callable(data.sample_dir) and callable(data.scored_papers)
     assert all(isinstance(command, BuildCommand) and callable(command.run) for command in data.builds)
-    assert all(alias.startswith("--") for alias in data.split_aliases)
+    assert all(alias.startswith("--") for alias in (*data.split_aliases, *data.sample_dir_aliases))
     if data.corpus is not None:
         corpus = data.corpus
         assert isinstance(corpus, Corpus) and corpus.default in corpus.configs

@@ -82,6 +82,7 @@ class BenchmarkData:
     builds: tuple[BuildCommand, ...] = ()  # `sciwrite build` commands
     prediction_split: str | None = None  # the split of a config its predictions are for, when it has several
     split_aliases: tuple[str, ...] = ()  # former names of ``--split`` (deprecated, still read)
+    sample_dir_aliases: tuple[str, ...] = ()  # former quick-start flags of its sample folder (deprecated, still read)
     corpus: Corpus | None = None
 
 

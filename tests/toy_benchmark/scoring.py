@@ -50,7 +50,7 @@ def read(predictions: SystemPredictions, split: OpenSplit, request: ScoringReque
     texts = [records.records[i]["text"] for i, _ in join.matched]
     if request.options.get("shout"):
         texts = [text.upper() for text in texts]
-    return PredictionFile(predictions.origin, texts, split.papers.select([j for _, j in join.matched]).to_list(),
+    return PredictionFile(predictions.origin, texts, split.records([j for _, j in join.matched]),
                           records.rejected, trailer={"toy_note": "after provenance"})
 
 

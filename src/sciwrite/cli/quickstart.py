@@ -8,9 +8,6 @@ from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.cli.options import PROFILES, DeprecatedKeyed, benchmark_folder
 from sciwrite.quickstart import run_quickstart
 
-#: Former flags of one benchmark's sample folder, read for one release with a warning: flag -> benchmark.
-DEPRECATED_FOLDER_FLAGS = {"--data-dir": "rwgbench", "--sciig-dir": "sciig"}
-
 
 def cmd_quickstart(args: argparse.Namespace) -> None:
     sources = dict(args.source or [])  # the last folder given for a benchmark wins
@@ -25,9 +22,10 @@ def add_quickstart_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--source", action="append", type=benchmark_folder, metavar="BENCHMARK=DIR",
                    help=f"a benchmark's sample folder ({', '.join(BENCHMARKS)}; default: its cache folder, built when "
                         "missing); repeatable")
-    for flag, name in DEPRECATED_FOLDER_FLAGS.items():  # former spellings, left out of --help
-        p.add_argument(flag, dest="source", action=DeprecatedKeyed, key=name, current="--source",
-                       help=argparse.SUPPRESS)
+    for name, bench in BENCHMARKS.items():  # former spellings (`BenchmarkData.sample_dir_aliases`), not in --help
+        for flag in bench.data.sample_dir_aliases:
+            p.add_argument(flag, dest="source", action=DeprecatedKeyed, key=name, current="--source",
+                           help=argparse.SUPPRESS)
     p.add_argument("--profile", default="lite", choices=PROFILES, help="model profile (default: lite)")
     p.add_argument("--rebuild", action="store_true", help="rebuild the sample even if it exists")
     p.add_argument("--model", help="generate with this model (openrouter:, openai:, hf:, or an id with --base-url) "

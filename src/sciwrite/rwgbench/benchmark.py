@@ -52,6 +52,7 @@ RWGBENCH = Benchmark(
         splits=tuple(SPLITS),
         prediction_fields=("paper_id", "candidates"),
         sample_dir=default_rwgbench_dir,
+        sample_dir_aliases=("--data-dir",),
         scored_papers=scored_papers,
         builds=BUILD_COMMANDS,
         corpus=Corpus(configs=tuple(c for c, info in RWGBENCH_CONFIGS.items() if info.kind == "corpus"),

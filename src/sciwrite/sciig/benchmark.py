@@ -42,6 +42,7 @@ SCIIG = Benchmark(
         splits=ALL_CONFIGS,
         prediction_fields=("paper_id",),
         sample_dir=default_sciig_dir,
+        sample_dir_aliases=("--sciig-dir",),
         scored_papers=scored_papers,
         builds=BUILD_COMMANDS,
         prediction_split="test",

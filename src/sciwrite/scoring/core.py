@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmark import Benchmark
@@ -60,10 +61,10 @@ class SystemResult:
         return schema_version_of(self.summary)
 
 
-def system_names(sources: Sequence[Any], systems: Sequence[str] | None) -> list[str]:
-    """One distinct name per prediction source (default: the file stems)."""
-    names = list(systems or [getattr(s, "system", None) or SystemPredictions.from_file(s).system for s in sources])
-    if len(names) != len(sources) or len(set(names)) != len(names):
+def system_names(paths: Sequence[str | Path], systems: Sequence[str] | None) -> list[str]:
+    """One distinct name per prediction file (default: the file stems)."""
+    names = list(systems or [Path(path).stem for path in paths])
+    if len(names) != len(paths) or len(set(names)) != len(names):
         raise ValueError(f"need one distinct system name per prediction file, got {names}")
     return names
 

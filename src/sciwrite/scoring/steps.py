@@ -28,9 +28,20 @@ class OpenSplit:
 
     @property
     def paper_ids(self) -> list[str]:
+        return paper_ids(self.papers)
+
+    def records(self, rows: Sequence[int]) -> list[dict[str, Any]]:
+        """The papers at `rows` (positions in `papers`), in that order, as records."""
         if isinstance(self.papers, list):
-            return [paper["paper_id"] for paper in self.papers]
-        return list(self.papers["paper_id"])
+            return [self.papers[row] for row in rows]
+        return self.papers.select(list(rows)).to_list()
+
+
+def paper_ids(papers: Any) -> list[str]:
+    """The ``paper_id`` of each paper of a `datasets.Dataset` (its column, no row decoded) or of a list of records."""
+    if isinstance(papers, list | tuple):
+        return [paper["paper_id"] for paper in papers]
+    return list(papers["paper_id"])
 
 
 @dataclass(frozen=True)
@@ -135,4 +146,4 @@ def aligned(rows: Sequence[Mapping[str, Any]], file: PredictionFile) -> None:
 
 
 __all__ = ["EvaluationSteps", "OpenSplit", "PredictionFile", "ResultFiles", "Rows", "Scored", "SuiteModels",
-           "aligned"]
+           "aligned", "paper_ids"]

@@ -135,9 +135,8 @@ def read_file(predictions: SystemPredictions, split: RWGBenchSplit, request: Sco
         pairs.sort(key=lambda pair: pair[1])
     if not pairs:
         raise ValueError(f"no prediction in {predictions.origin} matches a paper of the {split.config!r} split")
-    targets = split.papers.select([j for _, j in pairs]).to_list() if hasattr(split.papers, "select") \
-        else [split.papers[j] for _, j in pairs]
-    return RWGBenchFile(predictions.origin, [r["text"] for r, _ in pairs], targets, read.rejected,
+    return RWGBenchFile(predictions.origin, [r["text"] for r, _ in pairs], split.records([j for _, j in pairs]),
+                        read.rejected,
                         records=[r for r, _ in pairs], candidates=[r.get("candidates") or [] for r, _ in pairs],
                         references=[listed_references(r) for r, _ in pairs], join=join,
                         missing_as_empty=missing_as_empty)

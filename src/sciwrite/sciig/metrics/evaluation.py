@@ -38,7 +38,7 @@ from sciwrite.sciig.metrics.suite import (
     table2_rows,
 )
 from sciwrite.scoring.request import ScoringRequest
-from sciwrite.scoring.steps import EvaluationSteps, OpenSplit, PredictionFile, ResultFiles, Scored
+from sciwrite.scoring.steps import EvaluationSteps, OpenSplit, PredictionFile, ResultFiles, Scored, paper_ids
 from sciwrite.stats import summary_intervals
 
 logger = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ class SciIGSplit(OpenSplit):
 
     @property
     def holdout_ids(self) -> set[str]:
-        return {paper["paper_id"] for paper in self.holdout}
+        return set(paper_ids(self.holdout))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,9 +107,8 @@ def read_file(predictions: SystemPredictions, split: SciIGSplit, request: Scorin
     _report_join(join.missing, extra, holdout, len(split.paper_ids))
     if not join.matched:
         raise ValueError(f"no prediction in {predictions.origin} matches a paper of the {split.config!r} test split")
-    targets = papers.select([j for _, j in join.matched]).to_list() if hasattr(papers, "select") \
-        else [papers[j] for _, j in join.matched]
-    return SciIGFile(predictions.origin, [records[i]["text"] for i, _ in join.matched], targets, rejected,
+    return SciIGFile(predictions.origin, [records[i]["text"] for i, _ in join.matched],
+                     split.records([j for _, j in join.matched]), rejected,
                      trailer=trailer, join=join, extra=extra, holdout=holdout)
 
 
