@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from sciwrite.benchmarks import BENCHMARKS
-from sciwrite.cli.options import PROFILES, DeprecatedKeyed, benchmark_folder, key_value
+from sciwrite.cli.options import PROFILES, DeprecatedKeyed, benchmark_folder, key_value, known_benchmark
 from sciwrite.core.eval_results import read_results_files
 from sciwrite.leaderboard.app import launch
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
@@ -23,27 +23,14 @@ from sciwrite.leaderboard.store import STALE_AFTER_S
 _split_pair = key_value("BENCHMARK=SPLIT", "sciig=sample")
 
 
-def _known(name: str, text: str) -> None:
-    if name not in BENCHMARKS:
-        raise argparse.ArgumentTypeError(f"unknown benchmark {name!r} in {text!r}; choose one of "
-                                         f"{', '.join(BENCHMARKS)}")
-
-
 def benchmark_split(text: str) -> tuple[str, str]:
     """``--split BENCHMARK=SPLIT``: a benchmark and one of its splits."""
     name, split = _split_pair(text)
-    _known(name, text)
+    known_benchmark(name, text)
     if split not in BENCHMARKS[name].data.splits:
         raise argparse.ArgumentTypeError(f"{BENCHMARKS[name].title} has no split {split!r}; choose one of "
                                          f"{', '.join(BENCHMARKS[name].data.splits)}")
     return name, split
-
-
-def benchmark_source(text: str) -> tuple[str, str]:
-    """``--source BENCHMARK=DIR``: a benchmark and its dataset folder or Hub repo id."""
-    name, source = benchmark_folder(text)
-    _known(name, text)
-    return name, source
 
 
 def board_splits(args: argparse.Namespace) -> dict[str, str]:
@@ -112,7 +99,7 @@ def _board_options(p: argparse.ArgumentParser) -> None:
     defaults = ", ".join(f"{name}={bench.data.offline_config}" for name, bench in BENCHMARKS.items())
     p.add_argument("--split", action="append", type=benchmark_split, metavar="BENCHMARK=SPLIT",
                    help=f"a benchmark's split or config scored (default: {defaults}); repeatable")
-    p.add_argument("--source", action="append", type=benchmark_source, metavar="BENCHMARK=DIR",
+    p.add_argument("--source", action="append", type=benchmark_folder, metavar="BENCHMARK=DIR",
                    help="a benchmark's dataset folder or Hub id (default: the sample folder / Hub); repeatable")
     for name, bench in BENCHMARKS.items():  # former spellings, left out of --help
         p.add_argument(f"--{name}-split", dest="split", action=DeprecatedKeyed, key=name, current="--split",

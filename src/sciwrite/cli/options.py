@@ -9,6 +9,7 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.core.commands import Option
 from sciwrite.models.registry import PROFILES
 
@@ -105,8 +106,21 @@ def key_value(what: str, example: str) -> Callable[[str], tuple[str, str]]:
     return parse
 
 
-#: ``--source BENCHMARK=DIR``: one benchmark's dataset folder (or Hub repo id).
-benchmark_folder = key_value("BENCHMARK=DIR", "sciig=data/sciig")
+_folder_pair = key_value("BENCHMARK=DIR", "sciig=data/sciig")
+
+
+def known_benchmark(name: str, text: str) -> None:
+    """An argparse usage error for a ``BENCHMARK=...`` value that names no registered benchmark."""
+    if name not in BENCHMARKS:
+        raise argparse.ArgumentTypeError(f"unknown benchmark {name!r} in {text!r}; choose one of "
+                                         f"{', '.join(BENCHMARKS)}")
+
+
+def benchmark_folder(text: str) -> tuple[str, str]:
+    """``--source BENCHMARK=DIR``: a registered benchmark and its dataset folder (or Hub repo id)."""
+    name, folder = _folder_pair(text)
+    known_benchmark(name, text)
+    return name, folder
 
 
 def add_options(parser: argparse.ArgumentParser, options: Iterable[Option]) -> argparse.ArgumentParser:
@@ -140,5 +154,5 @@ def option_values(args: argparse.Namespace, options: Iterable[Option]) -> dict[s
     return {option.name: getattr(args, option.name) for option in options}
 
 
-__all__ = ["PROFILES", "DeprecatedAlias", "DeprecatedKeyed", "add_options", "benchmark_folder", "former_names",
+__all__ = ["PROFILES", "DeprecatedAlias", "DeprecatedKeyed", "add_options", "benchmark_folder", "former_names", "known_benchmark",
            "iso_date", "key_value", "option_values"]
