@@ -1,0 +1,132 @@
+"""Errors a user can act on: one line naming the file, the record and the field, and what to do.
+
+Every command's known failures are an `InputError` (or another `ValueError`); the CLI's one top-level handler
+(`sciwrite.cli.main`) prints them as ``sciwrite: error: ...`` with exit 2 and shows the traceback only under
+``--debug`` or ``SCIWRITE_DEBUG=1``. `explain` turns the foreign errors a command can meet (a YAML parser's, SQLite's,
+the Hub's while offline, a codec's) into the same one line.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+#: Set to 1 to see the traceback behind a one-line error (the same as ``sciwrite --debug``).
+DEBUG_ENV = "SCIWRITE_DEBUG"
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a problem is: a file, a line in it, a record (paper id or entry key), a field."""
+
+    path: str | Path | None = None
+    line: int | None = None
+    record: str | None = None
+    field: str | None = None
+
+    def __str__(self) -> str:
+        parts = []
+        if self.path is not None:
+            parts.append(f"{self.path}:{self.line}" if self.line is not None else str(self.path))
+        if self.record is not None:
+            parts.append(f"record {self.record!r}")
+        if self.field is not None:
+            parts.append(f"field {self.field!r}")
+        return ", ".join(parts)
+
+
+class InputError(ValueError):
+    """Bad input the user can fix: what is wrong, where (`Where`), and what to do (`hint`)."""
+
+    def __init__(self, problem: str, where: Where | None = None, hint: str | None = None) -> None:
+        self.problem, self.where, self.hint = problem, where or Where(), hint
+        located = str(self.where)
+        message = f"{located}: {problem}" if located else problem
+        super().__init__(f"{message}; {hint}" if hint else message)
+
+
+def debugging() -> bool:
+    """Whether the user asked for tracebacks (``SCIWRITE_DEBUG`` set to anything but "" or 0)."""
+    return os.environ.get(DEBUG_ENV, "") not in ("", "0")
+
+
+#: Words of the errors `datasets` and `huggingface_hub` raise when the Hub is disabled or cannot be reached.
+_OFFLINE_MARKERS = ("HF_HUB_OFFLINE", "offline mode", "OfflineModeIsEnabled", "Couldn't reach", "LocalEntryNotFound",
+                    "couldn't connect to 'https://huggingface.co'", "Connection error",
+                    "outgoing traffic has been disabled")
+
+
+def hub_offline() -> bool:
+    """Whether the Hugging Face Hub is switched off (``HF_HUB_OFFLINE`` set to anything but "" or 0)."""
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def is_offline_error(err: BaseException) -> bool:
+    """Whether `err` (or an error it was raised from) says the Hub is disabled or unreachable."""
+    seen: set[int] = set()
+    while err is not None and id(err) not in seen:
+        seen.add(id(err))
+        text = f"{type(err).__name__}: {err}".lower()
+        if any(marker.lower() in text for marker in _OFFLINE_MARKERS):
+            return True
+        err = err.__cause__ or err.__context__
+    return False
+
+
+def hub_unreachable(what: str, repo: str, hint: str) -> InputError:
+    """The error for `what` (e.g. "RWGBench config 'test'") that lives in the Hub repo `repo` while the Hub is off or
+    unreachable; `hint` says which option works offline."""
+    why = "disabled (HF_HUB_OFFLINE is set)" if hub_offline() else "unreachable"
+    return InputError(f"{what} comes from the Hugging Face Hub ({repo}), which is {why}", hint=hint)
+
+
+#: What to do about a file system error, by errno.
+_OS_HINTS = {errno.ENOENT: "check the path", errno.EISDIR: "that is a folder: name a file",
+             errno.ENOTDIR: "a file is where a folder is needed: name another path",
+             errno.EEXIST: "a file is where a folder is needed: name another path",
+             errno.EACCES: "check its permissions", errno.ENOSPC: "free some disk space"}
+
+
+def _os_error(err: OSError) -> str:
+    """``PATH: what the system said; what to do`` for an `OSError` that names its file."""
+    problem = (err.strerror or str(err)).lower()
+    hint = _OS_HINTS.get(err.errno) if isinstance(err.errno, int) else None
+    return str(InputError(problem, Where(path=err.filename), hint=hint))
+
+
+def explain(err: BaseException) -> str | None:
+    """The one-line message for an error a command may meet, or None for an unexpected one (a bug: the handler
+    then prints the traceback and asks for a report)."""
+    if isinstance(err, InputError):
+        return str(err)
+    if isinstance(err, yaml.YAMLError):
+        mark = getattr(err, "problem_mark", None)
+        named = mark is not None and not str(mark.name).startswith("<")  # "<unicode string>": parsed from a str
+        where = f"{mark.name}:{mark.line + 1}:{mark.column + 1}: " if named else \
+            f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        return f"{where}not valid YAML ({problem})"
+    if isinstance(err, sqlite3.DatabaseError):
+        return f"the store is not a readable SQLite database ({err}); point --store at a sciwrite store or a new path"
+    if isinstance(err, UnicodeDecodeError):
+        return (f"not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset {err.start}); save the file as UTF-8"
+                if isinstance(err.object, bytes | bytearray) else str(err))
+    if is_offline_error(err):
+        return (f"this needs the Hugging Face Hub, which is {'disabled (HF_HUB_OFFLINE)' if hub_offline() else 'unreachable'}"
+                f" ({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}); offline, use the samples "
+                "(`--split sample`, `--corpus sample_corpus`, `--configs sample`) or `--source DIR`, a folder "
+                "`sciwrite build` wrote")
+    if isinstance(err, OSError) and err.filename is not None:
+        return _os_error(err)
+    if isinstance(err, ValueError | RuntimeError | OSError):
+        return str(err) or type(err).__name__
+    return None
+
+
+__all__ = ["DEBUG_ENV", "InputError", "Where", "debugging", "explain", "hub_offline", "hub_unreachable",
+           "is_offline_error"]
