@@ -87,14 +87,17 @@ def test_keep_reasoning_keeps_the_trace_apart(mini_sample_copy, tmp_path):
 def test_max_cost_stops_cleanly_and_resumes(mini_sample_copy, tmp_path, capsys):
     out = tmp_path / "gen"
     answer = like_real_endpoints(related_work, cost_per_token=1e-5)  # 1,100 tokens: $0.011 a paper
+    # A request's worst case at the packaged gpt-4o price is ~$0.039: after one paper ($0.011) the next no longer
+    # fits in $0.045, so it is not sent.
     with chat_server(answer) as server:
-        assert generate(server, mini_sample_copy, out, "openai/gpt-4o", "rag", "--max-cost", "0.01") == 3
+        assert generate(server, mini_sample_copy, out, "openai/gpt-4o", "rag", "--max-cost", "0.045") == 3
         _, lines = output_lines(out)
         assert len(lines) == 1 and len(server.requests) == 1
         assert not list(out.glob("failed_samples_*"))  # a budget stop is not a failure
-        assert "stopped at the budget: 1 papers not started" in capsys.readouterr().out
-        assert generate(server, mini_sample_copy, out, "openai/gpt-4o", "rag", "--max-cost", "0.01") == 3
-        assert len(server.requests) == 1  # the ledger already holds the budget: nothing sent
+        printed = capsys.readouterr().out
+        assert "stopped at the budget: spent $0.0110 of $0.045" in printed and "1 papers left undone" in printed
+        assert generate(server, mini_sample_copy, out, "openai/gpt-4o", "rag", "--max-cost", "0.045") == 3
+        assert len(server.requests) == 1  # the next request still does not fit: nothing sent
         assert generate(server, mini_sample_copy, out, "openai/gpt-4o", "rag", "--max-cost", "1") == 0
     _, lines = output_lines(out)
     assert len(lines) == 2 == len({x["paper_id"] for x in lines}) == len(server.requests)

@@ -4,10 +4,12 @@ every request is recorded.
 ``POST /v1/chat/completions`` calls ``answer(request_json)``, which returns
 
 - a string: the reply's content, as a 200 chat completion;
-- ``(HTTP status, body)``: an error (or any) response with that body (a string, or JSON-encoded otherwise) and a
-  ``retry-after-ms: 5`` header, so that a retrying client retries at once;
-- a `Reply` for anything else: a delay before answering, extra headers (``Retry-After``), token counts, a raw body,
-  or a connection closed without any response.
+- ``(HTTP status, body)``: an error (or any) response with that body (a string, or JSON-encoded otherwise); a 429
+  or 5xx one carries a ``retry-after-ms: 5`` header, as api.openai.com sends retry headers with rate limits and
+  overload (never with a 400 or other client error), so that a retrying client retries at once;
+- a `Reply` for anything else: a delay before answering, extra headers (``Retry-After``, a ``Content-Type`` that
+  replaces ``application/json``), token counts or a raw ``usage`` object, a raw body, or a connection closed
+  without any response.
 
 Any other path answers 404. The server speaks HTTP/1.1 with keep-alive, so a client reuses its connections (the
 throughput benchmark, ``scripts/bench/generation.py``, relies on that).
@@ -19,8 +21,12 @@ do (their documented error bodies and reply fields, ../shared/FACTS.md):
   ``max_tokens`` gets 400 ``unsupported_parameter``, one with a temperature or top_p other than 1 gets 400
   ``unsupported_value`` (type ``invalid_request_error``, ``param``, ``code``), as api.openai.com answers; replies
   count reasoning tokens in ``usage.completion_tokens_details.reasoning_tokens``;
-- thinking models (ids with ``r1``, ``qwen3`` or ``thinking``): the content starts with a ``<think>…</think>``
-  block and the message carries ``reasoning_content``;
+- their replies to a request whose ``max_completion_tokens`` cannot hold the reasoning and the answer are what
+  GPT-5 sends then: content ``""``, ``finish_reason: "length"``, every completion token a reasoning token;
+- thinking models (ids with ``r1``, ``qwen3`` or ``thinking``) served by vLLM or DeepSeek (ids without a
+  ``vendor/``): the content starts with a ``<think>…</think>`` block and the message carries
+  ``reasoning_content``; through OpenRouter (``vendor/model``): the content is the answer alone and the message
+  carries the trace in ``reasoning`` and ``reasoning_details`` (``[{"type": "reasoning.text", "text": ...}]``);
 - OpenRouter-style ids (``vendor/model``): ``usage.cost`` in USD;
 - every reply names a dated snapshot in ``model`` (``<id>-2026-04-23``) and carries a ``system_fingerprint``.
 """
@@ -59,9 +65,11 @@ class Reply:
     system_fingerprint: str | None = None
     reasoning_content: str | None = None  # DeepSeek / vLLM style
     reasoning: str | None = None  # OpenRouter style
+    reasoning_details: list[dict[str, Any]] | None = None  # OpenRouter's structured trace
     reasoning_tokens: int | None = None
     cached_tokens: int | None = None
     cost: float | None = None  # OpenRouter's usage.cost (USD)
+    usage: dict[str, Any] | None = None  # the reply's whole `usage` object, as given (malformed ones included)
 
 
 Answer = Callable[[dict[str, Any]], "str | tuple[int, Any] | Reply"]
@@ -74,6 +82,8 @@ def completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
         message["reasoning_content"] = reply.reasoning_content
     if reply.reasoning is not None:
         message["reasoning"] = reply.reasoning
+    if reply.reasoning_details is not None:
+        message["reasoning_details"] = reply.reasoning_details
     usage: dict[str, Any] = {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
                              "total_tokens": reply.prompt_tokens + reply.completion_tokens}
     if reply.reasoning_tokens is not None:
@@ -82,6 +92,8 @@ def completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
         usage["prompt_tokens_details"] = {"cached_tokens": reply.cached_tokens}
     if reply.cost is not None:
         usage["cost"] = reply.cost
+    if reply.usage is not None:
+        usage = reply.usage
     out = {"id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
            "model": reply.model or body.get("model"),
            "choices": [{"index": 0, "message": message, "finish_reason": reply.finish_reason}], "usage": usage}
@@ -131,7 +143,14 @@ def like_real_endpoints(answer: Answer, *, reasoning_tokens: int = 40, cost_per_
         if REASONING_MODEL.fullmatch(model):
             reply.reasoning_tokens = reasoning_tokens
             reply.completion_tokens += reasoning_tokens
-        if THINKING_MODEL.fullmatch(model) and reply.content is not None:
+            limit = body.get("max_completion_tokens")
+            if isinstance(limit, int) and limit < reply.completion_tokens:  # the limit ran out while reasoning
+                reply.content, reply.finish_reason = "", "length"
+                reply.completion_tokens = reply.reasoning_tokens = limit
+        if THINKING_MODEL.fullmatch(model) and reply.content is not None and "/" in model:
+            reply.reasoning = trace
+            reply.reasoning_details = [{"type": "reasoning.text", "text": trace, "format": "unknown", "index": 0}]
+        elif THINKING_MODEL.fullmatch(model) and reply.content is not None:
             reply.content = f"<think>\n{trace}\n</think>\n\n{reply.content}"
             reply.reasoning_content = trace
         if "/" in model:
@@ -187,7 +206,8 @@ class ChatServer(Running):
                 if isinstance(reply, tuple):
                     status, payload = reply
                     text = payload if isinstance(payload, str) else json.dumps(payload)
-                    return self._send(status, text, {"retry-after-ms": "5"})
+                    retry = {"retry-after-ms": "5"} if status == 429 or status >= 500 else {}
+                    return self._send(status, text, retry)
                 if isinstance(reply, str):
                     reply = Reply(reply)
                 if reply.delay:
@@ -202,7 +222,8 @@ class ChatServer(Running):
             def _send(self, status: int, text: str, headers: dict[str, str]) -> None:
                 data = text.encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                if not any(name.lower() == "content-type" for name in headers):
+                    self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 for name, value in headers.items():
                     self.send_header(name, value)

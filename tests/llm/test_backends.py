@@ -10,6 +10,7 @@ import json
 import logging
 import time
 
+import httpx
 import pytest
 
 from sciwrite.generation.runner import Generated, PaperLLM, prompt_text, run_generation
@@ -33,9 +34,16 @@ def _keys(monkeypatch):
     monkeypatch.setenv("SCIWRITE_LLM_API_KEY", KEY)
 
 
-def complete(server, settings: GenerationSettings = FAST, messages=MESSAGES) -> Completion:
+def complete(server, settings: GenerationSettings = FAST, messages=MESSAGES, waits: list[float] | None = None) -> Completion:
+    """One request through a fresh backend; with `waits`, retries do not sleep but record how long they would."""
+
+    async def record(seconds: float) -> None:
+        waits.append(seconds)
+
     async def main() -> Completion:
         backend = make_backend("test-model", base_url=server.base_url)
+        if waits is not None:
+            backend.sleep = record
         try:
             return await backend.complete(messages, settings)
         finally:
@@ -142,16 +150,14 @@ def scripted(*replies):
 
 
 def test_429_with_retry_after_is_honoured():
-    # a back-off of 5-10 s would show if Retry-After were ignored
+    # the back-off would wait 5-10 s: the wait asked for by Retry-After is what is waited instead
     slow_backoff = GenerationSettings(backoff_base=10, backoff_max=10, max_retries=2, timeout=10)
     rate_limited = Reply(status=429, body='{"error": {"message": "rate limited"}}', headers={"Retry-After": "1"})
+    waits: list[float] = []
     with chat_server(scripted(rate_limited, "fine")) as server:
-        start = time.monotonic()
-        result = complete(server, slow_backoff)
-        elapsed = time.monotonic() - start
+        result = complete(server, slow_backoff, waits=waits)
     assert result.text == "fine" and result.attempts == 2 and len(server.requests) == 2
-    waited = server.times[1] - server.times[0]
-    assert 0.95 <= waited < 2.0 and elapsed < 3.0
+    assert waits == [1.0]
 
 
 def test_retry_after_ms_and_5xx_retried():
@@ -208,7 +214,8 @@ def test_empty_answer_is_an_error(content):
 def test_reply_that_is_not_a_completion_is_an_error():
     with (
         chat_server(lambda r: Reply(status=200, body='{"unexpected": true}')) as server,
-        pytest.raises(GenerationError),
+        pytest.raises(GenerationError, match=r"sent JSON that is not a chat completion \(no 'choices'\) with HTTP "
+                                             r"200, Content-Type 'application/json', starting '\{\"unexpected"),
     ):
         complete(server)
 
@@ -239,7 +246,7 @@ def test_key_never_leaks_into_errors_logs_or_files(tmp_path, caplog):
         backend = make_backend("test-model", base_url=server.base_url)
         report = run_generation(records, OneShot(), backend, tmp_path / "out.jsonl", settings=FAST,
                                 show_progress=False)
-        with pytest.raises(GenerationError) as info:
+        with pytest.raises(GenerationError, match="HTTP 401: Incorrect API key provided") as info:
             complete(server, messages=[{"role": "user", "content": "p401."}])
     assert report.n_written == 1 and report.n_failed == 2
     assert "Incorrect API key provided: ***" in str(info.value) and KEY not in str(info.value)
@@ -292,12 +299,35 @@ def test_backoff_bounds_and_settings_validation():
     for attempt, (low, high) in enumerate([(0.5, 1), (1, 2), (2, 4), (4, 8), (4, 8)]):
         assert all(low <= backoff_seconds(attempt, settings) <= high for _ in range(20))
     for bad in ({"max_tokens": 0}, {"temperature": -1}, {"concurrency": 0}, {"max_retries": -1}):
-        with pytest.raises(ValueError):
+        [(name, value)] = bad.items()
+        with pytest.raises(ValueError, match=f"{name} must be >= .*, got {value}"):
             GenerationSettings(**bad)
 
 
 def test_long_retry_after_is_capped():
     rate_limited = Reply(status=503, body="{}", headers={"Retry-After": "3600"})
+    waits: list[float] = []
     with chat_server(scripted(rate_limited, "ok")) as server:
-        result = complete(server, GenerationSettings(max_retry_after=0.1, backoff_base=0.01))
-    assert result.attempts == 2 and server.times[1] - server.times[0] < 1.0
+        result = complete(server, GenerationSettings(max_retry_after=0.1, backoff_base=0.01), waits=waits)
+    assert result.attempts == 2 and waits == [0.1]
+
+
+def test_the_fake_sends_retry_headers_only_where_openai_does():
+    answers = {"400": (400, {"error": {"message": "bad"}}), "429": (429, {"error": {"message": "slow down"}}),
+               "503": (503, {"error": {"message": "overloaded"}})}
+    with chat_server(lambda r: answers[r["messages"][0]["content"]]) as server:
+        responses = {code: httpx.post(f"{server.base_url}/chat/completions", json={"messages": [{"content": code}]},
+                                      trust_env=False)
+                     for code in answers}
+    assert "retry-after-ms" not in responses["400"].headers
+    assert responses["429"].headers["retry-after-ms"] == responses["503"].headers["retry-after-ms"] == "5"
+
+
+def test_a_400_is_not_retried_even_with_a_retry_header():
+    refused = Reply(status=400, body='{"error": {"message": "bad request"}}', headers={"Retry-After": "0"})
+    with (
+        chat_server(scripted(refused, "never sent")) as server,
+        pytest.raises(GenerationError, match="HTTP 400: bad request") as info,
+    ):
+        complete(server)
+    assert info.value.attempts == 1 and len(server.requests) == 1

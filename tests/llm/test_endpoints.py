@@ -21,7 +21,7 @@ from sciwrite.llm.client import ChatClient
 from sciwrite.llm.ledger import Price, PriceTable, Totals, UsageLedger
 from sciwrite.llm.reasoning import split_reasoning
 from sciwrite.llm.types import GenerationError, GenerationSettings
-from tests.fakes.openai_server import SNAPSHOT_DATE, Reply, chat_server, like_real_endpoints
+from tests.fakes.openai_server import SNAPSHOT_DATE, Reply, chat_server, completion, like_real_endpoints
 
 KEY = "sk-test-SECRET-77aa11bb22"
 FAST = GenerationSettings(backoff_base=0.01, backoff_max=0.05, max_retries=2, timeout=10)
@@ -141,10 +141,34 @@ def test_thinking_model_trace_is_kept_apart():
     assert "[1] and [2]" in result.reasoning and result.cost is not None  # an OpenRouter-style id: usage.cost
 
 
+def test_openrouter_sends_the_trace_in_reasoning_and_reasoning_details():
+    with chat_server(like_real_endpoints(lambda r: "The answer [2].", trace="Weighing [1] against [2].")) as server:
+        [result] = complete(make_backend("deepseek/deepseek-r1", base_url=server.base_url))
+    message = server_reply(server)["choices"][0]["message"]
+    assert message["content"] == "The answer [2]." and message["reasoning"] == "Weighing [1] against [2]."
+    assert message["reasoning_details"][0] == {"type": "reasoning.text", "text": "Weighing [1] against [2].",
+                                               "format": "unknown", "index": 0}
+    assert result.text == "The answer [2]." and result.reasoning == "Weighing [1] against [2]."
+    # a reply whose trace is only in reasoning_details (a summary, an encrypted part) still keeps it apart
+    details = [{"type": "reasoning.summary", "summary": "Compared the candidates."},
+               {"type": "reasoning.encrypted", "data": "gAAAAB..."}]
+    with chat_server(lambda r: Reply("The answer [2].", reasoning_details=details)) as server:
+        [result] = complete(make_backend("vendor/model", base_url=server.base_url))
+    assert result.text == "The answer [2]." and result.reasoning == "Compared the candidates."
+
+
+def server_reply(server) -> dict:
+    """The JSON the fake answered the first request with (rebuilt from its script)."""
+    body = server.requests[0]
+    reply = server.answer(body)
+    return completion(body, reply if isinstance(reply, Reply) else Reply(reply))
+
+
 def test_a_reply_that_is_only_reasoning_says_so():
     trace = "<think>I will consider every candidate in turn and"
     with chat_server(lambda r: Reply(trace, finish_reason="length", completion_tokens=300)) as server:
-        with pytest.raises(GenerationError, match="all of it was reasoning") as err:
+        with pytest.raises(GenerationError, match="limit max_tokens=2048 was spent before any answer .the reply holds "
+                                                  "only a reasoning trace.: raise it above 2048") as err:
             complete(make_backend("qwen3-32b", base_url=server.base_url))
     assert err.value.completion.completion_tokens == 300  # billed tokens are still known
 
@@ -259,3 +283,22 @@ def test_a_ledger_cut_off_by_a_crash_goes_on_on_a_new_line(tmp_path):
     lines = path.read_text().splitlines()
     assert lines[1] == '{"purpose": "gen' and json.loads(lines[2])["purpose"] == "judge"
     assert UsageLedger(path).total.requests == 2
+
+
+def test_a_judge_client_never_spends_past_its_ledger_budget(tmp_path):
+    prices = PriceTable({"judge-model": Price(input=10.0, output=70.0)}, ["test"])
+    ledger = UsageLedger(tmp_path / "usage.jsonl", prices=prices, max_cost=0.5)
+
+    def greedy(body):  # the whole completion limit spent, the prompt billed at a token per byte
+        return Reply('{"score": 4}', delay=0.05, prompt_tokens=len(body["messages"][0]["content"]),
+                     completion_tokens=body["max_tokens"])
+
+    with chat_server(greedy) as server:
+        client = ChatClient("judge-model", base_url=server.base_url, max_retries=0, ledger=ledger)
+        results = client.complete([[{"role": "user", "content": f"Rate text {i}."}] for i in range(24)],
+                                  max_tokens=2048, workers=8, show_progress=False)
+    lines = [json.loads(x) for x in (tmp_path / "usage.jsonl").read_text().splitlines()]
+    assert sum(x["cost_usd"] for x in lines) <= 0.5 and len(lines) == len(server.requests) > 1
+    assert server.max_in_flight > 1  # still concurrent while the budget has room
+    refused = [r.error for r in results if not r.ok]
+    assert len(refused) == 24 - len(lines) and all(e.startswith("not sent: $") for e in refused)

@@ -9,8 +9,10 @@ once. The model is never part of a config (``--model``); its ``model_options`` k
 parameters (``reasoning_effort: high``), the defaults of ``--model-option``.
 
 A run with a language model writes every request's usage to ``<out>/usage.jsonl`` (`sciwrite.llm.ledger`), prices
-it with ``--prices`` over the packaged table where the endpoint reports no cost, and stops cleanly at
-``--max-cost`` (exit status 3; a rerun with a higher budget resumes).
+it with ``--prices`` over the packaged table where the endpoint reports no cost, and never spends past
+``--max-cost``: each request reserves its worst case before it is sent, and once the next one does not fit the run
+stops (exit status 3, saying what was spent and how many papers are left; a rerun with a higher budget resumes).
+A model with no price whose endpoint reports no cost is refused under ``--max-cost`` (pass ``--prices``).
 """
 
 from __future__ import annotations
@@ -25,11 +27,13 @@ from typing import Any
 import yaml
 
 from sciwrite.cli.options import DeprecatedAlias
+from sciwrite.core.errors import InputError
+from sciwrite.core.jsonl import decoded_lines
 from sciwrite.generation.jobs import EXTRACTIVE
 from sciwrite.generation.runner import Method, RunReport, dry_run, run_generation
 from sciwrite.llm.backends import APIBackend, make_backend, parse_model_id, policy_for
 from sciwrite.llm.capabilities import check_model_options, describe_adjustment, parse_model_option
-from sciwrite.llm.ledger import PriceTable, UsageLedger
+from sciwrite.llm.ledger import PriceTable, UsageLedger, check_max_cost, usd
 from sciwrite.llm.types import Backend, GenerationSettings
 
 #: `sciwrite generate`'s exit status when --max-cost stopped the run (what was written is kept; a rerun resumes).
@@ -55,6 +59,16 @@ def model_option(text: str) -> tuple[str, Any]:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def budget_usd(text: str) -> float:
+    """``--max-cost USD``: a finite number >= 0 (nan, inf and negative budgets are refused)."""
+    try:
+        value = check_max_cost(float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a finite number of USD >= 0, e.g. 5 or 0.50, got {text!r}") from None
+    assert value is not None
+    return value
+
+
 def add_run_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """--model, --base-url, sampling and request settings, --out, --limit, --dry-run, --retry-failed."""
     defaults = GenerationSettings()
@@ -76,9 +90,11 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParse
                              "reasoning_effort=high, temperature=null (send none), max_completion_tokens=4000, "
                              "provider='{order: [openai]}' (OpenRouter routing), family=chat|openai-reasoning; "
                              "repeatable")
-    parser.add_argument("--max-cost", type=float, metavar="USD",
-                        help="stop sending once the usage ledger (<out>/usage.jsonl, earlier runs included) reaches "
-                             "this many dollars; exit status 3, a rerun with a higher budget resumes")
+    parser.add_argument("--max-cost", type=budget_usd, metavar="USD",
+                        help="never spend more than this many dollars in the usage ledger (<out>/usage.jsonl, earlier "
+                             "runs included): each request reserves its worst case (prompt + completion limit at the "
+                             "model's price) before it is sent; stops when the next does not fit, exit status 3, a "
+                             "rerun with a higher budget resumes")
     parser.add_argument("--prices", metavar="FILE",
                         help="price table (YAML, USD per million tokens) over the packaged one, for endpoints that "
                              "report no cost (default: $SCIWRITE_PRICES)")
@@ -141,12 +157,7 @@ def load_config(path: str | Path, benchmark: str, parser: argparse.ArgumentParse
     accepts (type and choices); else `ConfigError` naming the file and the key."""
     path = Path(path)
     where = f"config {path}"
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ConfigError(f"{where}: cannot read it ({err.strerror or err})") from None
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{where}: not valid YAML ({err})") from None
+    data = _read_yaml(path)
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: expected a mapping of option names to values, got {type(data).__name__}")
     data = {str(key).replace("-", "_"): value for key, value in data.items()}
@@ -190,6 +201,27 @@ def load_config(path: str | Path, benchmark: str, parser: argparse.ArgumentParse
         except ValueError as err:
             raise ConfigError(f"{where}: key {key!r}: {err}") from None
     return defaults
+
+
+def _read_yaml(path: Path) -> Any:
+    """The YAML document in the file at `path`; `ConfigError` naming the file and the line (with the byte offset of
+    a byte that is not UTF-8, the column of a YAML error) when it cannot be read."""
+    try:
+        text = "".join(decoded_lines(path))
+    except OSError as err:
+        raise ConfigError(f"config {path}: cannot read it ({err.strerror or err})") from None
+    except InputError as err:  # not UTF-8: names the file, the line and the byte
+        raise ConfigError(f"config {err}") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        at = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        context, opened = getattr(err, "context", None), getattr(err, "context_mark", None)
+        if context and opened is not None:  # where the unclosed bracket or quote began
+            problem += f", {context} at line {opened.line + 1}, column {opened.column + 1}"
+        raise ConfigError(f"config {at}: not valid YAML ({problem})") from None
 
 
 def _key(flag: str) -> str:
@@ -312,12 +344,15 @@ def execute(args: argparse.Namespace, records: Sequence[Mapping[str, Any]], meth
         total = ledger.total
         unpriced = f"; {ledger.session.unpriced_requests} requests unpriced" if ledger.session.unpriced_requests else ""
         print(f"cost: ${ledger.session.cost_usd:.4f} in this run, ${total.cost_usd:.4f} in {ledger.path}"
-              f"{f' (budget ${ledger.max_cost:.2f})' if ledger.max_cost is not None else ''}{unpriced}")
+              f"{f' (budget {usd(ledger.max_cost)})' if ledger.max_cost is not None else ''}{unpriced}")
     for item in report.adjustments:
         print(f"not applied as asked: {describe_adjustment(item)}")
     if report.stopped == "max_cost":
-        print(f"stopped at the budget: {report.n_not_started} papers not started; rerun with a higher --max-cost "
-              "to resume")
+        spent = f"spent ${ledger.total.cost_usd:.4f} of {usd(ledger.max_cost)} in {ledger.path}" \
+            if ledger is not None and ledger.max_cost is not None else "the budget is spent"
+        detail = f" ({report.stop_detail})" if report.stop_detail else ""
+        print(f"stopped at the budget: {spent}{detail}; {report.n_not_started} papers left undone (not sent); "
+              "rerun with a higher --max-cost to resume them")
     print(f"run metadata: {report.meta_path}")
     return report
 

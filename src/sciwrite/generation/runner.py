@@ -13,9 +13,13 @@ needs (once for a prompt, several times for AUTOCOT or Workflow, never for the e
   per paper still failed (the latest); a paper leaves it once written, and a run killed part-way removes none.
   A plain rerun (resume) also retries them, since they are not in the output;
 - shows a progress bar with papers/s, failures, token counts and the cost so far;
-- with a `UsageLedger`, writes every request's usage to it (``usage.jsonl`` beside the output) and, once its
-  budget (``--max-cost``) is reached, starts nothing more: the papers not yet written stay out of the output and
-  out of the failures file, so a rerun (with a higher budget) resumes them, and nothing is written twice;
+- with a `UsageLedger`, writes every request's usage to it (``usage.jsonl`` beside the output) and keeps the spend
+  within its budget (``--max-cost``): each API request reserves its worst case before it is sent (the prompt's
+  token bound plus the request's completion limit at the model's price, `sciwrite.llm.ledger`), is charged its
+  real usage when it comes back, and waits while the requests in flight leave no room; once a reservation cannot
+  fit, nothing more is sent. The papers not yet written stay out of the output and out of the failures file, so
+  a rerun (with a higher budget) resumes them, and nothing is written twice. A model without a price (and whose
+  endpoint reports no cost) or a request without a completion limit cannot be budgeted: the run refuses to start;
 - writes the run's metadata to ``<output stem>.meta.json``: settings, how requests were built (the model family,
   the user's options, every parameter not applied as asked and why), the counts, tokens, cost and snapshots.
 
@@ -34,13 +38,14 @@ import logging
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from sciwrite.core.errors import InputError, Where
 from sciwrite.core.jsonl import iter_json_lines, line_ref, parse_json_lines
 from sciwrite.llm.backends import scrub_keys
-from sciwrite.llm.ledger import UsageLedger
+from sciwrite.llm.ledger import BudgetGate, Reservation, UsageLedger, usd
 from sciwrite.llm.types import Backend, BudgetExceededError, Completion, GenerationError, GenerationSettings, Message
 
 logger = logging.getLogger(__name__)
@@ -79,11 +84,13 @@ class PaperLLM:
     cost, writes each request's usage to the run's ledger and refuses to send once its budget is spent."""
 
     def __init__(self, backend: Backend | None, settings: GenerationSettings, semaphore: asyncio.Semaphore,
-                 ledger: UsageLedger | None = None, tags: Mapping[str, Any] | None = None) -> None:
+                 ledger: UsageLedger | None = None, tags: Mapping[str, Any] | None = None,
+                 gate: BudgetGate | None = None) -> None:
         self._backend = backend
         self._settings = settings
         self._semaphore = semaphore
         self._ledger = ledger
+        self._gate = gate if gate is not None or ledger is None else BudgetGate(ledger)
         self._tags = dict(tags or {})
         self.requests = 0
         self.prompt_tokens = 0
@@ -97,20 +104,27 @@ class PaperLLM:
         """The full `Completion`; `overrides` change settings for this request (e.g. ``max_tokens``)."""
         if self._backend is None:
             raise GenerationError("this method needs a language model, but the run has none (model 'extractive')")
-        settings = self._settings if not overrides else _replace(self._settings, overrides)
+        settings = self._settings if not overrides else replace(self._settings, **overrides)
         async with self._semaphore:
-            if self._ledger is not None and self._ledger.exhausted:
-                raise BudgetExceededError(f"the usage ledger reached the budget of ${self._ledger.max_cost:.2f}")
+            reservation = worst_case(self._backend, self._ledger, messages, settings)
+            if reservation is None and self._ledger is not None and self._ledger.exhausted:
+                raise BudgetExceededError(f"the usage ledger reached the budget of {usd(self._ledger.max_cost or 0.0)}")
+            if reservation is not None and self._gate is not None:
+                await self._gate.hold(reservation)
             try:
                 result = await self._backend.complete(messages, settings)
             except GenerationError as err:
                 if err.completion is not None:  # a reply came back (and was billed) but was unusable
-                    self._count(err.completion)
+                    self._count(err.completion, reservation)
                 raise
-        self._count(result)
+            else:
+                self._count(result, reservation)
+            finally:
+                if reservation is not None and self._gate is not None:
+                    await self._gate.free(reservation)
         return result
 
-    def _count(self, result: Completion) -> None:
+    def _count(self, result: Completion, reservation: Reservation | None = None) -> None:
         self.requests += 1
         self.prompt_tokens += result.prompt_tokens or 0
         self.completion_tokens += result.completion_tokens or 0
@@ -120,7 +134,7 @@ class PaperLLM:
         cost = result.cost
         if self._ledger is not None:
             cost = self._ledger.record(result, model=getattr(self._backend, "model", "?"), purpose="generate",
-                                       **self._tags)["cost_usd"]
+                                       reservation=reservation, **self._tags)["cost_usd"]
         if cost is not None:
             self.cost_usd = (self.cost_usd or 0.0) + cost
 
@@ -136,10 +150,53 @@ class PaperLLM:
         return usage
 
 
-def _replace(settings: GenerationSettings, overrides: Mapping[str, Any]) -> GenerationSettings:
-    from dataclasses import replace
+def worst_case(backend: Backend | None, ledger: UsageLedger | None, messages: Sequence[Message],
+               settings: GenerationSettings) -> Reservation | None:
+    """What one API request may cost at most (see `sciwrite.llm.ledger`); None for a local model (which costs
+    nothing) or without a ledger. Under a budget, an unpriced model whose endpoint reports the cost gets an
+    exclusive reservation (sent alone); any other request that cannot be bounded is an `InputError`."""
+    policy = getattr(backend, "policy", None)
+    if ledger is None or policy is None or backend is None:
+        return None
+    limit = policy.completion_limit(messages, settings)
+    reservation = ledger.worst_case(backend.model, messages, limit)
+    if reservation is not None or ledger.max_cost is None:
+        return reservation
+    problem = budget_problem(backend, ledger, limit)
+    if problem is not None:
+        raise problem
+    return Reservation(0.0, exclusive=True)
 
-    return replace(settings, **overrides)
+
+def budget_problem(backend: Backend, ledger: UsageLedger, limit: int | None) -> InputError | None:
+    """Why requests to `backend` cannot be kept within `ledger`'s budget, or None when they can."""
+    policy = getattr(backend, "policy", None)
+    if limit is None:
+        return InputError(f"model {backend.model!r} is sent no completion limit, so a request's cost has no bound",
+                          Where(field="max_cost"),
+                          hint="under --max-cost, keep --max-tokens (do not pass --model-option max_tokens=null) or "
+                               "set --model-option max_completion_tokens=N")
+    if ledger.price_of(backend.model) is None and getattr(policy, "provider", None) != "openrouter":
+        return InputError(f"model {backend.model!r} has no price in the price table ({', '.join(ledger.prices.sources)}) "
+                          "and its endpoint reports no cost, so --max-cost cannot be kept", Where(field="max_cost"),
+                          hint=f"add `{backend.model}: {{input: USD, output: USD}}` (per million tokens) under `models:` "
+                               "in a YAML file and pass it with --prices FILE")
+    return None
+
+
+def check_budget(backend: Backend | None, ledger: UsageLedger | None, settings: GenerationSettings) -> None:
+    """Before anything is sent: `InputError` when the run's budget could not be kept (see `budget_problem`)."""
+    policy = getattr(backend, "policy", None)
+    if backend is None or ledger is None or ledger.max_cost is None or policy is None:
+        return
+    problem = budget_problem(backend, ledger, policy.completion_limit([], settings))
+    if problem is not None:
+        raise problem
+    if ledger.price_of(backend.model) is None:
+        logger.warning("%s has no price in the price table: its endpoint reports each request's cost, but not "
+                       "beforehand, so requests go one at a time and the run may end one request over --max-cost; "
+                       "pass --prices FILE with its price to keep the budget exactly at full concurrency",
+                       backend.model)
 
 
 @dataclass
@@ -160,6 +217,7 @@ class RunReport:
     cost_usd: float = 0.0  # of the requests whose cost is known (the endpoint's, else the price table's)
     stopped: str | None = None  # why the run stopped before the end ("max_cost"), None when it ran to the end
     n_not_started: int = 0  # papers left for a rerun when it stopped
+    stop_detail: str | None = None  # what stopped it: the spend, the budget and the request that did not fit
     meta_path: Path | None = None
     adjustments: list[dict[str, Any]] = field(default_factory=list)  # parameters not applied as asked
 
@@ -255,6 +313,7 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
     check_records(records)
     if limit is not None and limit < 1:
         raise ValueError(f"--limit must be >= 1, got {limit}")
+    check_budget(backend, ledger, settings)
     done = written_paper_ids(out_path)
     # Failures stay in their file until the paper is written or fails again (then its newest record wins), so a
     # run killed part-way loses none; papers already in the output leave the file.
@@ -282,6 +341,7 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
         return report
 
     semaphore = asyncio.Semaphore(settings.concurrency)
+    gate = BudgetGate(ledger) if ledger is not None else None
     queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     for record in todo:
         queue.put_nowait(record)
@@ -332,7 +392,7 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
                     except asyncio.QueueEmpty:
                         return
                     llm = PaperLLM(backend, settings, semaphore, ledger,
-                                   {"paper_id": record["paper_id"], "run": out_path.stem})
+                                   {"paper_id": record["paper_id"], "run": out_path.stem}, gate)
                     paper_start = time.perf_counter()
                     try:
                         result = await method.run(record, llm)
@@ -350,9 +410,10 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
                         text = json.dumps(line, ensure_ascii=False)
                     except (asyncio.CancelledError, KeyboardInterrupt):
                         raise
-                    except BudgetExceededError:  # not a failure: the paper waits for a rerun with a larger budget
+                    except BudgetExceededError as err:  # not a failure: the paper waits for a larger budget
                         tally(llm)
                         report.stopped = "max_cost"
+                        report.stop_detail = report.stop_detail or str(err)
                         report.n_not_started += 1
                         continue
                     except Exception as err:  # noqa: BLE001 - a paper that fails is recorded, never lost
@@ -375,7 +436,7 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
         report.wall_seconds = round(time.perf_counter() - started, 3)
         _write_meta(report, meta, settings, backend, ledger)
     if report.stopped == "max_cost" and ledger is not None:
-        logger.warning("stopped: the usage ledger %s reached $%.4f of the $%.2f budget; %d papers left for a rerun "
+        logger.warning("stopped: the usage ledger %s holds $%.4f of the $%.2f budget; %d papers left for a rerun "
                        "(raise --max-cost to go on)", ledger.path, ledger.total.cost_usd, ledger.max_cost,
                        report.n_not_started)
     return report

@@ -31,14 +31,17 @@ from __future__ import annotations
 import asyncio
 import datetime
 import email.utils
+import json
 import logging
 import math
 import os
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import InitVar, dataclass, field
 from typing import Any
+
+import httpx
 
 from sciwrite.llm.capabilities import MODEL_FAMILIES, RequestPolicy
 from sciwrite.llm.hf_backend import HFBackend
@@ -233,6 +236,8 @@ class APIBackend:
     _secret: str = field(default="", repr=False)
     #: A key given by the caller (never stored in a field); None reads the spec's key variable.
     key: InitVar[str | None] = None
+    #: How the wait before a retry is spent (tests pass one that records the waits instead of sleeping).
+    sleep: Callable[[float], Awaitable[Any]] = field(default=asyncio.sleep, repr=False)
 
     def __post_init__(self, key: str | None) -> None:
         from openai import AsyncOpenAI
@@ -278,8 +283,9 @@ class APIBackend:
                 # The SDK's own POST to its chat-completions endpoint (auth, errors, typed response as in
                 # `chat.completions.create`), minus `create`'s deep walk of the (already plain JSON) parameters,
                 # which costs ~1.5 ms of CPU per request: a third of the client's cost at high concurrency.
-                response = await self._client.post("/chat/completions", body=request, cast_to=ChatCompletion,
-                                                   options={"timeout": settings.timeout})
+                raw = await self._client.post("/chat/completions", body=request, cast_to=httpx.Response,
+                                              options={"timeout": settings.timeout})
+                response = ChatCompletion.construct(**self._json_reply(raw, attempt))
             except openai.APIStatusError as err:
                 status = err.status_code
                 detail = error_detail(err.body)
@@ -300,7 +306,7 @@ class APIBackend:
             else:
                 embedded = _embedded_error(response)
                 if embedded is None:
-                    return self._completion(response, attempt)
+                    return self._completion(response, attempt, request)
                 code = embedded.get("code")
                 status = code if isinstance(code, int) else None
                 problem = f"error in the reply{f' ({code})' if code is not None else ''}: " \
@@ -316,30 +322,48 @@ class APIBackend:
             delay = wait if wait is not None else backoff_seconds(attempt - 1 - len(adapted), settings)
             logger.info("%s: %s; retry %d/%d in %.2f s", self.spec.raw, problem, attempt - len(adapted),
                         settings.max_retries, delay)
-            await asyncio.sleep(delay)
+            await self.sleep(delay)
 
-    def _completion(self, response: Any, attempts: int) -> Completion:
+    def _json_reply(self, raw: httpx.Response, attempts: int) -> dict[str, Any]:
+        """The JSON object of a 200 reply; `GenerationError` naming the content type and first bytes when the
+        endpoint sent something else (an HTML page from a proxy or a wrong --base-url), or JSON with no choices."""
+        content_type = raw.headers.get("content-type", "(none)")
+        try:
+            data = json.loads(raw.content)
+        except (ValueError, UnicodeDecodeError):
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("choices"), list):
+            return data
+        if isinstance(data, dict) and (data.get("error") is not None):
+            return data  # OpenRouter's error in a 200 body: `_embedded_error` reads it
+        start = scrub(raw.content[:200].decode("utf-8", "replace"), [self._secret])
+        what = "JSON that is not a chat completion (no 'choices')" if data is not None else "non-JSON"
+        raise GenerationError(f"{self.spec.raw}: the endpoint {self.spec.base_url} sent {what} with HTTP "
+                              f"{raw.status_code}, Content-Type {content_type!r}, starting {start!r}; check that "
+                              "--base-url is the API's address (ending in /v1), not a web page or a proxy's",
+                              attempts=attempts, status=raw.status_code)
+
+    def _completion(self, response: Any, attempts: int, request: Mapping[str, Any] | None = None) -> Completion:
         choice = response.choices[0] if getattr(response, "choices", None) else None
         message = getattr(choice, "message", None)
         content = getattr(message, "content", None)
         text, reasoning = split_reasoning(content, getattr(message, "reasoning_content", None),
-                                          getattr(message, "reasoning", None))
+                                          getattr(message, "reasoning", None),
+                                          *_detail_texts(getattr(message, "reasoning_details", None)))
         finish = getattr(choice, "finish_reason", None)
-        usage = getattr(response, "usage", None)
+        usage, problem = read_usage(getattr(response, "usage", None))
+        if problem:
+            logger.warning("%s: the reply's usage is malformed (%s): its text is kept and the request is charged "
+                           "its worst case", self.spec.raw, problem)
         completion = Completion(
-            text, self.spec.raw, getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None),
-            finish, attempts, reasoning=reasoning,
-            reasoning_tokens=getattr(getattr(usage, "completion_tokens_details", None), "reasoning_tokens", None),
-            cached_tokens=getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None),
-            cost=_number(getattr(usage, "cost", None)), snapshot=getattr(response, "model", None),
-            system_fingerprint=getattr(response, "system_fingerprint", None))
+            text, self.spec.raw, usage.get("prompt_tokens"), usage.get("completion_tokens"), finish, attempts,
+            reasoning=reasoning, reasoning_tokens=usage.get("reasoning_tokens"),
+            cached_tokens=usage.get("cached_tokens"), cost=usage.get("cost"),
+            snapshot=getattr(response, "model", None), system_fingerprint=getattr(response, "system_fingerprint", None),
+            usage_problem=problem)
         if not text:
-            spent = completion.reasoning_tokens or (len(reasoning.split()) if reasoning else 0)
-            why = (f"; all of it was reasoning ({spent} reasoning tokens): raise the token limit "
-                   "(--max-tokens, or --model-option max_completion_tokens=N) or lower reasoning_effort"
-                   if reasoning or completion.reasoning_tokens else "")
-            raise GenerationError(f"{self.spec.raw}: the model answered with nothing (finish_reason={finish}){why}",
-                                  attempts=attempts, completion=completion)
+            raise GenerationError(f"{self.spec.raw}: the model answered with nothing (finish_reason={finish})"
+                                  f"{_why_empty(completion, request or {})}", attempts=attempts, completion=completion)
         return completion
 
     def _message(self, err: Exception, detail: Mapping[str, Any] | None = None) -> str:
@@ -358,6 +382,58 @@ def _embedded_error(response: Any) -> dict[str, Any] | None:
             detail = error_detail({"error": error if isinstance(error, dict) else getattr(error, "__dict__", {})})
             return detail or {"message": str(error)}
     return None
+
+
+def _detail_texts(details: Any) -> list[str]:
+    """The readable texts of OpenRouter's ``reasoning_details`` (``reasoning.text`` and ``reasoning.summary``
+    items; ``reasoning.encrypted`` ones hold nothing readable)."""
+    if not isinstance(details, list):
+        return []
+    texts = (item.get("text") or item.get("summary") for item in details if isinstance(item, dict))
+    return [text for text in texts if isinstance(text, str)]
+
+
+#: Where each usage figure is in a chat completion's ``usage`` (OpenAI's fields, and OpenRouter's ``cost``).
+USAGE_FIELDS = {"prompt_tokens": ("prompt_tokens",), "completion_tokens": ("completion_tokens",),
+                "reasoning_tokens": ("completion_tokens_details", "reasoning_tokens"),
+                "cached_tokens": ("prompt_tokens_details", "cached_tokens"), "cost": ("cost",)}
+
+
+def read_usage(usage: Any) -> tuple[dict[str, int | float], str | None]:
+    """The usage figures of a reply that are numbers >= 0 (counts as int, the cost as float), and what was
+    malformed (a negative count, a text, a fractional token count), or None."""
+    figures: dict[str, int | float] = {}
+    problems = []
+    for name, path in USAGE_FIELDS.items():
+        value: Any = usage
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
+        if value is None:
+            continue
+        number = _number(value) if name == "cost" and isinstance(value, str) else value
+        valid = not isinstance(number, bool) and isinstance(number, (int, float)) and math.isfinite(number) \
+            and number >= 0 and (name == "cost" or float(number).is_integer())
+        if valid:
+            figures[name] = float(number) if name == "cost" else int(number)
+        else:
+            problems.append(f"usage.{'.'.join(path)}={value!r}")
+    return figures, "; ".join(problems) or None
+
+
+def _why_empty(completion: Completion, request: Mapping[str, Any]) -> str:
+    """Why a reply has no answer, and what to raise, when the completion limit ran out (often all on reasoning)."""
+    if completion.finish_reason != "length" and not completion.reasoning and not completion.reasoning_tokens:
+        return ""
+    if completion.reasoning_tokens is not None:
+        spent = f"{completion.reasoning_tokens} of its {completion.completion_tokens} completion tokens were reasoning"
+    else:
+        spent = "the reply holds only a reasoning trace" if completion.reasoning else "no answer came"
+    parameter = next((p for p in ("max_completion_tokens", "max_tokens") if request.get(p) is not None), None)
+    if parameter is None:
+        return f"; {spent}: set a larger --max-tokens or lower reasoning_effort"
+    what = "was spent before any answer" if completion.finish_reason == "length" else "held no answer"
+    return (f"; the completion limit {parameter}={request[parameter]} {what} ({spent}): raise it above "
+            f"{request[parameter]} (--max-tokens N, or --model-option {parameter}=N) or lower reasoning_effort")
 
 
 def _number(value: Any) -> float | None:

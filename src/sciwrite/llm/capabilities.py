@@ -154,6 +154,15 @@ class RequestPolicy:
         body.update((k, v) for k, v in wanted.items() if v is not None)
         return body
 
+    def completion_limit(self, messages: Sequence[Message], settings: GenerationSettings,
+                         params: Mapping[str, Any] | None = None) -> int | None:
+        """The completion-token limit the request for `messages` is sent with (after the family's floor and the
+        user's options), or None when it is sent without one."""
+        body = self.request(messages, settings, params)
+        values = [body.get(name) for name in (*TOKEN_PARAMETERS, *self.learned.values()) if name]
+        limit = next((v for v in values if isinstance(v, int) and not isinstance(v, bool)), None)
+        return limit if limit is not None and limit > 0 else None
+
     def _shape_tokens(self, wanted: dict[str, Any], caps: Capabilities) -> None:
         """One token-limit parameter: the user's own if an option names one, else the family's, at least its
         floor."""

@@ -21,7 +21,8 @@ retries, key handling and the scrubbing of keys from error texts live in one pla
 - Requests are shaped per model family (`sciwrite.llm.capabilities`: a judge's temperature 0 is not sent to
   GPT-5.5, ``max_tokens`` goes as ``max_completion_tokens``), with the user's `options` over the table.
 - With a `ledger` (a `UsageLedger` or its path), every reply that came back is written to it (tokens, cost);
-  once the ledger's ``max_cost`` is reached no further request is sent and the items left say so.
+  with a ``max_cost`` each request first reserves its worst case (`sciwrite.llm.ledger.BudgetGate`), so the spend
+  never passes it; a request that cannot fit is not sent and its item says so.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ from sciwrite.llm.backends import (
     scrub,
     scrub_keys,
 )
-from sciwrite.llm.ledger import UsageLedger, open_ledger
-from sciwrite.llm.types import Completion, GenerationError, GenerationSettings, Message
+from sciwrite.llm.ledger import BudgetGate, Reservation, UsageLedger, open_ledger
+from sciwrite.llm.types import BudgetExceededError, Completion, GenerationError, GenerationSettings, Message
 from sciwrite.models.registry import ModelUnavailableError
 
 
@@ -195,10 +196,11 @@ class ChatClient:
         params = {"max_tokens": None, **{k: v for k, v in request.items() if k != "temperature"}}
         backend = APIBackend(self._spec, key=self._key, policy=self.policy)
         semaphore = asyncio.Semaphore(settings.concurrency)
+        gate = BudgetGate(self.ledger) if self.ledger is not None else None
         with tqdm(total=len(batch), desc=desc, disable=not show_progress) as bar:
             async def send(key: str, messages: Sequence[Message]) -> ChatResult:
                 async with semaphore:
-                    result = await self._send(backend, messages, settings, params, key)
+                    result = await self._send(backend, messages, settings, params, key, gate)
                 if self.ledger is not None:
                     bar.set_postfix(cost=f"${self.ledger.session.cost_usd:.4f}", refresh=False)
                 bar.update()
@@ -209,21 +211,43 @@ class ChatClient:
             finally:
                 await backend.aclose()
 
+    def _reservation(self, messages: Sequence[Message], settings: GenerationSettings,
+                     params: Mapping[str, Any]) -> Reservation | None:
+        """The request's worst case under the ledger's budget (see `sciwrite.llm.ledger`); None without one."""
+        if self.ledger is None or self.ledger.max_cost is None:
+            return None
+        limit = self.policy.completion_limit(messages, settings, params)
+        reservation = self.ledger.worst_case(self.model, messages, limit)
+        if reservation is None and self._spec.provider == "openrouter" and limit is not None:
+            return Reservation(0.0, exclusive=True)  # priced by the endpoint, after the fact: one at a time
+        if reservation is None:
+            raise BudgetExceededError(f"model {self.model!r} has no price in {', '.join(self.ledger.prices.sources)}"
+                                      " or its request no completion limit, so the budget cannot be kept; pass a "
+                                      "price table with it (--prices FILE)")
+        return reservation
+
     async def _send(self, backend: APIBackend, messages: Sequence[Message], settings: GenerationSettings,
-                    params: Mapping[str, Any], key: str) -> ChatResult:
+                    params: Mapping[str, Any], key: str, gate: BudgetGate | None = None) -> ChatResult:
         """One request; any exception becomes the item's error (the backend has already retried transient ones)."""
-        if self.ledger is not None and self.ledger.exhausted:
-            return ChatResult(error=f"not sent: the usage ledger {self.ledger.path} reached the budget of "
-                                    f"${self.ledger.max_cost:.2f}")
+        try:
+            reservation = self._reservation(messages, settings, params)
+            if reservation is not None and gate is not None:
+                await gate.hold(reservation)
+        except BudgetExceededError as err:
+            return ChatResult(error=f"not sent: {err}")
         try:
             completion = await backend.complete(messages, settings, params=params)
         except GenerationError as err:  # already scrubbed of the key by the backend
             if err.completion is not None:
-                self._record(err.completion)
+                self._record(err.completion, reservation)
             return ChatResult(error=str(err))
         except Exception as err:  # noqa: BLE001 - one failed item must not stop the batch
             return ChatResult(error=scrub_keys(scrub(f"{type(err).__name__}: {err}", [self._key]))[:500])
-        self._record(completion)
+        else:
+            self._record(completion, reservation)
+        finally:
+            if reservation is not None and gate is not None:
+                await gate.free(reservation)
         self._seen(completion.snapshot, completion.system_fingerprint)
         self._remember(key, {"key": key, "model": self.model, "content": completion.text,
                              "finish_reason": completion.finish_reason, "snapshot": completion.snapshot,
@@ -234,9 +258,9 @@ class ChatClient:
         return ChatResult(completion.text, finish_reason=completion.finish_reason, snapshot=completion.snapshot,
                           system_fingerprint=completion.system_fingerprint)
 
-    def _record(self, completion: Completion) -> None:
+    def _record(self, completion: Completion, reservation: Reservation | None = None) -> None:
         if self.ledger is not None:
-            self.ledger.record(completion, model=self.model, purpose=self.purpose)
+            self.ledger.record(completion, model=self.model, purpose=self.purpose, reservation=reservation)
 
     def _read_cache(self) -> tuple[dict[str, dict[str, Any]], bool]:
         """Records of earlier runs; a line cut short by an interrupted write is skipped."""

@@ -3,20 +3,32 @@
 
 Each line is one request that came back (cached replies cost nothing and are not written): ``time``, ``purpose``
 (generate, judge, sciig_judge, citation_extractor, llm_map), ``model`` (as the user wrote it), ``snapshot`` (the
-reply's model), ``attempts`` (HTTP requests it took), prompt / completion / reasoning / cached tokens, ``cost_usd`` and ``cost_source`` (``endpoint``:
-OpenRouter's ``usage.cost``; ``price table``: tokens times `PriceTable`; null: no price known), and the caller's
-tags (``paper_id``, ``run``). A ledger opened on an existing file continues its sums, so ``max_cost`` is a budget for
-the whole folder: `exhausted` turns true once the total reaches it, and the callers then send nothing more.
-Requests already in flight still finish and are written, so a run may end above the cap by those.
+reply's model), ``attempts`` (HTTP requests it took), prompt / completion / reasoning / cached tokens, ``cost_usd``
+and ``cost_source`` (``endpoint``: OpenRouter's ``usage.cost``; ``price table``: tokens times `PriceTable`;
+``worst case``: the reply's usage was malformed (``usage_problem`` says how), so the request is charged what it
+could have cost at most; null: no price known), and the caller's tags (``paper_id``, ``run``).
+
+A ledger opened on an existing file continues its sums, so ``max_cost`` is a budget for the whole folder, and the
+spend never passes it: before a request is sent, its worst case (`worst_case`: a bound on the prompt's tokens plus
+the request's completion limit, at the model's price) is *reserved* (`BudgetGate`), and the request waits while
+the reservations in flight leave no room for it; the reply is charged its real usage and the rest of its
+reservation is freed. When a reservation does not fit even with nothing else in flight, nothing more is sent. A
+reply can pass its reservation only when the endpoint bills more than the request allowed (more completion tokens
+than its limit); that is recorded as billed. A model with no price whose endpoint reports the cost itself
+(OpenRouter) cannot be bounded beforehand: its requests go one at a time, each only while the spend is under the
+budget, so such a run ends at most one request over it (`--prices` makes it exact).
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import json
+import math
 import os
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -24,10 +36,15 @@ from typing import Any
 
 import yaml
 
+from sciwrite.core.errors import InputError, Where
 from sciwrite.core.jsonl import append_whole_line, ends_mid_line, iter_json_lines
-from sciwrite.llm.types import Completion
+from sciwrite.llm.types import BudgetExceededError, Completion, Message
 
 PRICES_VARIABLE = "SCIWRITE_PRICES"
+#: Tokens a chat template may add to a request (a default system prompt, the reply's opening) and to each message
+#: (role markers), over the bytes of the messages themselves: the margin of `prompt_token_bound`.
+REQUEST_OVERHEAD_TOKENS = 64
+MESSAGE_OVERHEAD_TOKENS = 8
 _DATE_SUFFIX = re.compile(r"-\d{4}-\d{2}-\d{2}$")
 
 
@@ -103,6 +120,49 @@ def _read_prices(text: str, where: str) -> dict[str, Price]:
     return prices
 
 
+def usage_number(value: Any) -> float | None:
+    """`value` when it is a finite number >= 0 (a token count or a cost), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) and value >= 0 else None
+
+
+def usd(amount: float) -> str:
+    """`amount` in dollars as a person reads a budget: cents when that is exact ($0.50), else as many digits as
+    it has ($0.045)."""
+    return f"${amount:.2f}" if round(amount, 2) == amount else f"${amount:.6f}".rstrip("0")
+
+
+def check_max_cost(value: float | None) -> float | None:
+    """`value` as a budget in USD: None (no budget) or a finite number >= 0; else `InputError`."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise InputError(f"the budget must be a finite number of USD >= 0, got {value!r}", Where(field="max_cost"),
+                         hint="pass e.g. --max-cost 5")
+    return float(value)
+
+
+def prompt_token_bound(messages: Sequence[Message]) -> int:
+    """At most how many prompt tokens `messages` are billed: one per UTF-8 byte of each role and content (a
+    byte-level BPE token covers at least one byte), plus the chat template's tokens (`REQUEST_OVERHEAD_TOKENS`,
+    `MESSAGE_OVERHEAD_TOKENS`). No tokenizer is needed, and none could be right for every endpoint."""
+    return REQUEST_OVERHEAD_TOKENS + sum(
+        MESSAGE_OVERHEAD_TOKENS + len(str(m.get("role") or "").encode()) + len(str(m.get("content") or "").encode())
+        for m in messages)
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """What one request may cost at most: its prompt bound and completion limit at the model's price (USD).
+    `exclusive`: the model has no price (its endpoint reports the cost), so the request is sent alone."""
+
+    cost_usd: float
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    exclusive: bool = False
+
+
 @dataclass
 class Totals:
     """Sums over ledger lines."""
@@ -117,18 +177,19 @@ class Totals:
     by_model: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def add(self, entry: dict[str, Any]) -> None:
+        """Count one ledger line; a count or cost that is not a number >= 0 (a hand-edited line) adds nothing."""
         self.requests += 1
         for name in ("prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_tokens"):
-            setattr(self, name, getattr(self, name) + int(entry.get(name) or 0))
-        cost = entry.get("cost_usd")
+            setattr(self, name, getattr(self, name) + int(usage_number(entry.get(name)) or 0))
+        cost = usage_number(entry.get("cost_usd"))
         if cost is None:
             self.unpriced_requests += 1
         else:
-            self.cost_usd += float(cost)
+            self.cost_usd += cost
         model = self.by_model.setdefault(str(entry.get("model")), {"requests": 0, "cost_usd": 0.0,
                                                                    "snapshots": {}})
         model["requests"] += 1
-        model["cost_usd"] += float(cost or 0)
+        model["cost_usd"] += cost or 0.0
         snapshot = entry.get("snapshot")
         if snapshot:
             model["snapshots"][snapshot] = model["snapshots"].get(snapshot, 0) + 1
@@ -155,16 +216,17 @@ class UsageLedger:
 
     def __init__(self, path: str | os.PathLike[str], *, prices: PriceTable | None = None,
                  max_cost: float | None = None, tags: dict[str, Any] | None = None) -> None:
-        if max_cost is not None and max_cost < 0:
-            raise ValueError(f"max cost must be >= 0 USD, got {max_cost}")
+        self.max_cost = check_max_cost(max_cost)
         self.path = Path(path)
         self.prices = prices if prices is not None else PriceTable.load()
-        self.max_cost = max_cost
         self.tags = dict(tags or {})  # written on every line (e.g. the evaluation's run id)
         self.total = Totals.from_file(self.path)  # every line of the file, earlier runs included
         self.session = Totals()  # the lines this object wrote
         self._lock = threading.Lock()
         self._needs_newline = ends_mid_line(self.path)
+        self.reserved = 0.0  # USD held by the requests in flight (`reserve`)
+        self.in_flight = 0  # reservations not yet settled
+        self._exclusive = False  # an unpriced request is in flight: nothing else is sent
 
     def __getstate__(self) -> dict[str, Any]:  # travels to Ray actors: each appends to the same file
         return {k: v for k, v in self.__dict__.items() if k != "_lock"}
@@ -178,10 +240,68 @@ class UsageLedger:
         """True once the ledger's total cost has reached `max_cost`."""
         return self.max_cost is not None and self.total.cost_usd >= self.max_cost
 
-    def record(self, completion: Completion, *, model: str, purpose: str, **tags: Any) -> dict[str, Any]:
-        """Write one request's usage (its cost from the endpoint, else the price table) and add it to the sums."""
+    @property
+    def left(self) -> float | None:
+        """USD of the budget neither spent nor reserved; None without a budget."""
+        return None if self.max_cost is None else self.max_cost - self.total.cost_usd - self.reserved
+
+    def price_of(self, model: str) -> Price | None:
+        """The price of `model` as the user wrote it, or of the name sent (without the provider prefix)."""
+        found = self.prices.lookup(model, model.partition(":")[2] or None)
+        return None if found is None else found[1]
+
+    def worst_case(self, model: str, messages: Sequence[Message], completion_limit: int | None) -> Reservation | None:
+        """What a request of `messages` with `completion_limit` may cost at most; None when `model` has no price or
+        the request no completion limit (its cost then has no bound)."""
+        price = self.price_of(model)
+        if price is None or completion_limit is None:
+            return None
+        prompt = prompt_token_bound(messages)
+        cost = math.ceil(price.cost(prompt, completion_limit) * 1e8) / 1e8  # as the ledger rounds, never below
+        return Reservation(cost, prompt, completion_limit)
+
+    def reserve(self, reservation: Reservation) -> bool | None:
+        """Hold `reservation` against the budget: True when it fits; False when it does not fit now but requests
+        in flight may free room; None when it cannot fit (nothing in flight, or an exclusive one after the
+        budget is spent)."""
+        with self._lock:
+            if self.max_cost is None:
+                self.reserved += reservation.cost_usd
+                self.in_flight += 1
+                return True
+            if reservation.exclusive:
+                if self.total.cost_usd >= self.max_cost:
+                    return None
+                if self.in_flight:
+                    return False
+                self._exclusive = True
+            elif self._exclusive:
+                return False
+            elif self.total.cost_usd + self.reserved + reservation.cost_usd > self.max_cost * (1 + 1e-12):
+                return False if self.in_flight else None
+            self.reserved += reservation.cost_usd
+            self.in_flight += 1
+            return True
+
+    def release(self, reservation: Reservation) -> None:
+        """Free `reservation` (its request was charged by `record`, or came back with nothing billed)."""
+        with self._lock:
+            self.reserved = max(0.0, self.reserved - reservation.cost_usd)
+            self.in_flight = max(0, self.in_flight - 1)
+            if reservation.exclusive:
+                self._exclusive = False
+            if not self.in_flight:
+                self.reserved = 0.0
+
+    def record(self, completion: Completion, *, model: str, purpose: str, reservation: Reservation | None = None,
+               **tags: Any) -> dict[str, Any]:
+        """Write one request's usage (its cost from the endpoint, else the price table; the `reservation`'s worst
+        case when the reply's usage is malformed) and add it to the sums."""
         cost, source = completion.cost, "endpoint" if completion.cost is not None else None
-        if cost is None and (completion.prompt_tokens is not None or completion.completion_tokens is not None):
+        if completion.usage_problem is not None:
+            cost = reservation.cost_usd if reservation is not None and not reservation.exclusive else None
+            source = "worst case" if cost is not None else None
+        elif cost is None and (completion.prompt_tokens is not None or completion.completion_tokens is not None):
             found = self.prices.lookup(model, model.partition(":")[2] or None, completion.snapshot)
             if found is not None:
                 cost = found[1].cost(completion.prompt_tokens or 0, completion.completion_tokens or 0,
@@ -193,6 +313,7 @@ class UsageLedger:
                  "prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens,
                  "reasoning_tokens": completion.reasoning_tokens, "cached_tokens": completion.cached_tokens,
                  "cost_usd": None if cost is None else round(cost, 8), "cost_source": source,
+                 **({"usage_problem": completion.usage_problem} if completion.usage_problem else {}),
                  **self.tags, **{k: v for k, v in tags.items() if v is not None}}
         line = json.dumps(entry, ensure_ascii=False, default=str)
         with self._lock:
@@ -209,6 +330,49 @@ class UsageLedger:
                 "max_cost_usd": self.max_cost, "prices": self.prices.sources}
 
 
+class BudgetGate:
+    """Reservations against one ledger for the requests of one event loop: `hold` waits while the requests in
+    flight leave no room and raises `BudgetExceededError` when the reservation cannot fit; `free` lets the waiting
+    ones try again."""
+
+    def __init__(self, ledger: UsageLedger) -> None:
+        self.ledger = ledger
+        self._changed: asyncio.Condition | None = None
+
+    def _condition(self) -> asyncio.Condition:
+        if self._changed is None:
+            self._changed = asyncio.Condition()
+        return self._changed
+
+    async def hold(self, reservation: Reservation) -> None:
+        """Reserve `reservation`, waiting for room; `BudgetExceededError` saying what is spent and needed."""
+        changed = self._condition()
+        async with changed:
+            while True:
+                fits = self.ledger.reserve(reservation)
+                if fits:
+                    return
+                if fits is None:
+                    raise BudgetExceededError(self.refusal(reservation))
+                await changed.wait()
+
+    async def free(self, reservation: Reservation) -> None:
+        """Release `reservation` and wake the requests waiting for room."""
+        self.ledger.release(reservation)
+        changed = self._condition()
+        async with changed:
+            changed.notify_all()
+
+    def refusal(self, reservation: Reservation) -> str:
+        """Why `reservation` is not sent: the spend, the budget and what the request could cost."""
+        left = max(0.0, (self.ledger.max_cost or 0.0) - self.ledger.total.cost_usd)
+        if reservation.exclusive:
+            return f"${left:.4f} left of {usd(self.ledger.max_cost or 0.0)}: nothing more is sent"
+        return (f"${left:.4f} left of {usd(self.ledger.max_cost or 0.0)}, and the next request may cost up to "
+                f"${reservation.cost_usd:.4f} ({reservation.prompt_tokens} prompt tokens at most + "
+                f"{reservation.completion_tokens} completion tokens)")
+
+
 def open_ledger(ledger: UsageLedger | str | os.PathLike[str] | None) -> UsageLedger | None:
     """A ledger object from a ledger or a path (priced by the default table); None stays None."""
     if ledger is None or isinstance(ledger, UsageLedger):
@@ -216,4 +380,6 @@ def open_ledger(ledger: UsageLedger | str | os.PathLike[str] | None) -> UsageLed
     return UsageLedger(ledger)
 
 
-__all__ = ["PRICES_VARIABLE", "Price", "PriceTable", "Totals", "UsageLedger", "open_ledger"]
+__all__ = ["MESSAGE_OVERHEAD_TOKENS", "PRICES_VARIABLE", "REQUEST_OVERHEAD_TOKENS", "BudgetGate", "Price",
+           "PriceTable", "Reservation", "Totals", "UsageLedger", "check_max_cost", "open_ledger", "prompt_token_bound",
+           "usage_number", "usd"]

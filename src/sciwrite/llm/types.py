@@ -51,6 +51,7 @@ class Completion:
     cost: float | None = None  # USD, when the endpoint reports it (OpenRouter's usage.cost)
     snapshot: str | None = None  # the reply's `model`: the dated snapshot that actually answered
     system_fingerprint: str | None = None
+    usage_problem: str | None = None  # the reply's usage was malformed (negative, not a number): what and where
 
 
 class GenerationError(RuntimeError):

@@ -1,0 +1,165 @@
+"""`sciwrite generate --max-cost` against the fake OpenAI-compatible server at concurrency 16: the spend never
+passes the budget (each request reserves its worst case before it is sent), the run stops with exit 3 saying what
+was spent and what is left undone, a rerun does exactly the papers left; budgets and models that cannot be kept are
+refused before anything is sent, and malformed or non-JSON replies are handled as the services send them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sciwrite.cli import main
+from tests.fakes.openai_server import Reply, chat_server, isolate_from_real_endpoints, like_real_endpoints
+
+MODEL = "budget-model"
+#: USD per million tokens: a request with the whole 2,048-token limit spent costs about $0.15.
+PRICES = f"models:\n  {MODEL}: {{input: 10.0, output: 70.0}}\n"
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch):
+    isolate_from_real_endpoints(monkeypatch)
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "EMPTY")
+
+
+def greedy(delay: float = 0.05):
+    """A model that spends its whole completion limit and bills the prompt at a token per four bytes."""
+
+    def answer(body):
+        prompt = "".join(str(m.get("content", "")) for m in body["messages"])
+        limit = body.get("max_tokens") or body.get("max_completion_tokens")
+        return Reply("Prior work studied this problem [1].", delay=delay, prompt_tokens=len(prompt.encode()) // 4,
+                     completion_tokens=limit)
+
+    return answer
+
+
+def generate(server, source, out, *extra, model=MODEL, prices=None, limit=40, concurrency=16):
+    argv = ["generate", "rwgbench", "--model", model, "--base-url", server.base_url, "--method", "direct",
+            "--split", "sample", "--source", str(source), "--out", str(out), "--limit", str(limit),
+            "--concurrency", str(concurrency), *extra]
+    return main([*argv, "--prices", str(prices)] if prices else argv)
+
+
+def price_file(tmp_path):
+    path = tmp_path / "prices.yaml"
+    path.write_text(PRICES)
+    return path
+
+
+def ledger_lines(out):
+    return [json.loads(x) for x in (out / "usage.jsonl").read_text().splitlines()]
+
+
+def written(out):
+    [path] = [p for p in out.glob("*.jsonl") if p.name != "usage.jsonl" and not p.name.startswith("failed_")]
+    return [json.loads(x)["paper_id"] for x in path.read_text().splitlines()]
+
+
+def test_the_spend_never_passes_the_budget_and_a_rerun_does_what_was_left(sample_folder, tmp_path, capsys):
+    out, prices = tmp_path / "gen", price_file(tmp_path)
+    with chat_server(greedy()) as server:
+        assert generate(server, sample_folder, out, "--max-cost", "1.00", prices=prices) == 3
+        first = written(out)
+        sent_first = len(server.requests)
+        spent = sum(x["cost_usd"] for x in ledger_lines(out))
+        assert spent <= 1.00 and len(first) == sent_first and 0 < len(first) < 40
+        assert server.max_in_flight > 1  # requests still run at once while the budget has room
+        printed = capsys.readouterr().out
+        assert f"stopped at the budget: spent ${spent:.4f} of $1.00" in printed
+        assert f"{40 - len(first)} papers left undone (not sent)" in printed and "may cost up to $" in printed
+        assert not list(out.glob("failed_samples_*"))  # a budget stop is not a failure
+        assert generate(server, sample_folder, out, "--max-cost", "100", prices=prices) == 0
+    assert len(server.requests) - sent_first == 40 - len(first)  # the rerun sent exactly the papers left undone
+    final = written(out)
+    assert len(final) == len(set(final)) == 40 and final[:len(first)] == first
+
+
+def test_the_issue_figures_sixteen_in_flight_and_half_a_dollar(sample_folder, tmp_path, capsys):
+    out, prices = tmp_path / "gen", price_file(tmp_path)
+    with chat_server(greedy(delay=0.2)) as server:
+        assert generate(server, sample_folder, out, "--max-cost", "0.50", prices=prices, limit=16) == 3
+    assert sum(x["cost_usd"] for x in ledger_lines(out)) <= 0.50
+    assert "stopped at the budget" in capsys.readouterr().out
+
+
+def test_full_concurrency_when_the_budget_allows(sample_folder, tmp_path):
+    out, prices = tmp_path / "gen", price_file(tmp_path)
+    with chat_server(greedy(delay=0.3)) as server:
+        assert generate(server, sample_folder, out, "--max-cost", "100", prices=prices, limit=16) == 0
+    assert server.max_in_flight == 16 and len(written(out)) == 16
+
+
+@pytest.mark.parametrize("budget", ["nan", "inf", "-1", "five"])
+def test_a_budget_that_is_not_a_finite_amount_is_refused(sample_folder, tmp_path, capsys, budget):
+    with chat_server(greedy()) as server, pytest.raises(SystemExit) as stop:
+        generate(server, sample_folder, tmp_path / "gen", "--max-cost", budget)
+    assert stop.value.code == 2 and not server.requests
+    assert f"expected a finite number of USD >= 0, e.g. 5 or 0.50, got '{budget}'" in capsys.readouterr().err
+
+
+def test_an_unpriced_model_is_refused_naming_it_and_prices(sample_folder, tmp_path, capsys):
+    with chat_server(greedy()) as server:
+        assert generate(server, sample_folder, tmp_path / "gen", "--max-cost", "1", model="mystery-model") == 2
+    err = capsys.readouterr().err
+    assert not server.requests and "model 'mystery-model' has no price" in err and "--prices FILE" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_request_without_a_completion_limit_is_refused(sample_folder, tmp_path, capsys):
+    with chat_server(greedy()) as server:
+        assert generate(server, sample_folder, tmp_path / "gen", "--max-cost", "1", "--model-option",
+                        "max_tokens=null", prices=price_file(tmp_path)) == 2
+    assert not server.requests and "is sent no completion limit" in capsys.readouterr().err
+
+
+def test_an_unpriced_openrouter_model_goes_one_request_at_a_time(sample_folder, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("OPENROUTER_API_KEY", "sk-or-test")
+    answer = like_real_endpoints(lambda body: Reply("Prior work [1].", delay=0.05, prompt_tokens=1000,
+                                                    completion_tokens=1000), cost_per_token=1e-4)  # $0.20 a request
+    with chat_server(answer) as server:
+        assert generate(server, sample_folder, tmp_path / "gen", "--max-cost", "0.50",
+                        model="openrouter:vendor/unpriced-model", limit=8) == 3
+    assert server.max_in_flight == 1 and len(server.requests) == 3  # sent while under the budget: 0, 0.2, 0.4
+    assert sum(x["cost_usd"] for x in ledger_lines(tmp_path / "gen")) == pytest.approx(0.60)
+
+
+def test_malformed_usage_keeps_the_text_and_charges_the_worst_case(sample_folder, tmp_path, caplog):
+    out, prices = tmp_path / "gen", price_file(tmp_path)
+    bad = {"prompt_tokens": -1_000_000, "completion_tokens": "many", "total_tokens": None}
+    with chat_server(lambda body: Reply("Prior work [1].", usage=bad)) as server:
+        assert generate(server, sample_folder, out, "--max-cost", "1.00", prices=prices, limit=12) == 3
+    lines = ledger_lines(out)
+    assert len(written(out)) == len(lines) == len(server.requests) > 0  # every paid reply's text is kept
+    for line in lines:
+        assert line["cost_source"] == "worst case" and line["cost_usd"] > 0.15
+        assert line["usage_problem"] == "usage.prompt_tokens=-1000000; usage.completion_tokens='many'"
+        assert line["prompt_tokens"] is None and line["completion_tokens"] is None
+    assert sum(x["cost_usd"] for x in lines) <= 1.00  # negative usage never frees budget
+    assert "the reply's usage is malformed" in caplog.text
+
+
+def test_an_html_page_with_status_200_fails_each_paper_saying_so(sample_folder, tmp_path):
+    page = "<!DOCTYPE html><html><head><title>Sign in</title></head></html>"
+    with chat_server(lambda body: Reply(body=page, headers={"Content-Type": "text/html; charset=utf-8"})) as server:
+        assert generate(server, sample_folder, tmp_path / "gen", limit=2, concurrency=2) == 4
+    [failures] = list((tmp_path / "gen").glob("failed_samples_*"))
+    errors = [json.loads(x)["error"] for x in failures.read_text().splitlines()]
+    assert len(errors) == 2
+    for error in errors:
+        assert "sent non-JSON with HTTP 200, Content-Type 'text/html; charset=utf-8', starting '<!DOCTYPE html>" \
+               in error and "JSONDecodeError" not in error
+
+
+def test_gpt5_spending_its_limit_on_reasoning_fails_the_paper_saying_what_to_raise(sample_folder, tmp_path):
+    with chat_server(like_real_endpoints(greedy(delay=0))) as server:
+        assert generate(server, sample_folder, tmp_path / "gen", "--model-option", "max_completion_tokens=30",
+                        model="gpt-5.5", limit=2, concurrency=2) == 4
+    assert all(r["max_completion_tokens"] == 30 for r in server.requests)
+    [failures] = list((tmp_path / "gen").glob("failed_samples_*"))
+    errors = [json.loads(x)["error"] for x in failures.read_text().splitlines()]
+    assert len(errors) == 2 and written(tmp_path / "gen") == []  # no empty text is written (or scored)
+    for error in errors:
+        assert "the completion limit max_completion_tokens=30 was spent before any answer (30 of its 30 " \
+               "completion tokens were reasoning): raise it above 30" in error
