@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sciwrite.core.commands import BuildCommand, Option
 from sciwrite.core.eval_results import HubTask
+from sciwrite.core.metric_scales import MetricScale
 from sciwrite.core.paper_tables import PaperTable
 from sciwrite.generation.jobs import GenerationJob, GenerationRequest
 from sciwrite.generation.quickstart_run import QuickstartRun
@@ -94,6 +95,9 @@ class BenchmarkSuite:
     table_groups: Mapping[str, tuple[tuple[str, str], ...]]  # results table: group -> ((metric key, label), ...)
     steps: EvaluationSteps
     options: tuple[Option, ...] = ()  # options only this benchmark's evaluation takes (switches included)
+    #: metric key -> its range and direction on the paper's scale, declared once: the results table, the board's
+    #: extra columns and the Hub tasks read it, and every writer and reader of results checks values against it
+    scales: Mapping[str, MetricScale] = field(default_factory=dict)
 
     @property
     def metrics(self) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ from huggingface_hub import parse_eval_result_entries
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.cli import main
 from sciwrite.core.eval_results import read_results_files, result_entries, results_filename, variant
+from sciwrite.leaderboard.hub_results import import_hub_results
 from sciwrite.leaderboard.store import ResultsStore
 from sciwrite.leaderboard.tables import leaderboard_rows
 from sciwrite.rwgbench.data.build_commands import human_gt_records
@@ -107,11 +108,11 @@ def test_other_benchmarks_entries_are_left_out(tmp_path):
     folder.mkdir(parents=True)
     (folder / "hle.yaml").write_text(yaml.safe_dump([{"dataset": {"id": "cais/hle", "task_id": "default"},
                                                       "value": 20.9}]))
-    assert [e.dataset_id for e in read_results_files(tmp_path / "m")[".eval_results/hle.yaml"]] == ["cais/hle"]
-    from sciwrite.leaderboard.hub_results import import_hub_results
-
+    [results] = read_results_files(tmp_path / "m").values()
+    assert [e.dataset_id for e in results.entries] == ["cais/hle"] and results.lines == (1,)
     report = import_hub_results(ResultsStore(tmp_path / "s.sqlite"), get_benchmark("rwgbench"), tmp_path / "m")
-    assert not report.added and report.skipped == [".eval_results/hle.yaml: cais/hle / default is not a RWGBench task"]
+    assert not report.added
+    assert report.skipped == [f"{folder / 'hle.yaml'}:1: cais/hle / default is not a RWGBench task (another dataset)"]
 
 
 @pytest.mark.parametrize("name", ["rwgbench", "sciig"])

@@ -8,15 +8,16 @@ and runs scored with `sciwrite evaluate` put on the board.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.cli.options import PROFILES, DeprecatedKeyed, benchmark_folder, key_value, known_benchmark
-from sciwrite.core.eval_results import read_results_files
+from sciwrite.core.errors import InputError, Where
 from sciwrite.leaderboard.app import launch
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
-from sciwrite.leaderboard.hub_results import import_hub_results
+from sciwrite.leaderboard.hub_results import import_hub_repos
 from sciwrite.leaderboard.mirror import mirror_from_env
-from sciwrite.leaderboard.runs import import_evaluation, import_quickstart
+from sciwrite.leaderboard.runs import import_evaluations, import_quickstart
 from sciwrite.leaderboard.service import BoardSettings, open_board
 from sciwrite.leaderboard.store import STALE_AFTER_S
 
@@ -70,24 +71,24 @@ def cmd_import(args: argparse.Namespace) -> None:
     board = open_board(args.store, mirror=mirror_from_env())
     if args.hub_eval_results:
         benches = [BENCHMARKS[args.benchmark]] if args.benchmark else list(BENCHMARKS.values())
-        for repo in args.hub_eval_results:
-            files = read_results_files(repo)  # once per repo, whatever the number of benchmarks
-            for bench in benches:
-                report = import_hub_results(board.store, bench, repo, dataset_ids=args.dataset_id or (), files=files)
-                for submission in report.added:
-                    print(f"added (self-reported): {bench.name} {submission.split} {submission.system}")
-                for submission in report.existing:
-                    print(f"already there: {bench.name} {submission.split} {submission.system}")
-                if not report.added and not report.existing:
-                    print(f"{repo}: no {bench.title} results ({len(report.skipped)} entries for other tasks)")
+        # every repo read and every value checked before the first is added: all or nothing
+        for report in import_hub_repos(board.store, benches, args.hub_eval_results, dataset_ids=args.dataset_id or ()):
+            print("\n".join(report.lines([bench.title for bench in benches])))
         board.sync_mirror()
         return
     if args.quickstart:
+        if not Path(args.quickstart).is_dir():
+            raise InputError("is not a folder", Where(path=args.quickstart),
+                             hint="give --quickstart the --out folder of `sciwrite quickstart`")
         results = import_quickstart(board.store, args.quickstart)
+        if not results:
+            raise InputError(f"holds no scored run ({', '.join(f'{name}/<system>/summary.json' for name in BENCHMARKS)})",
+                             Where(path=args.quickstart), hint="give --quickstart the --out folder of "
+                             "`sciwrite quickstart`, or import evaluation folders with --benchmark")
     else:
         if not args.benchmark or not args.evaluation:
             raise ValueError("give --quickstart DIR, or --benchmark and one or more evaluation folders")
-        results = [import_evaluation(board.store, args.benchmark, folder) for folder in args.evaluation]
+        results = import_evaluations(board.store, [(args.benchmark, folder) for folder in args.evaluation])
     for submission, added in results:
         print(f"{'added' if added else 'already there'}: {submission.benchmark} {submission.system} ({submission.id})")
     board.sync_mirror()

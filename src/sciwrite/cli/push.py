@@ -35,16 +35,19 @@ def cmd_push_results(args: argparse.Namespace) -> None:
     if not path.is_file():
         raise FileNotFoundError(f"{args.eval_dir} holds no summary.json: give the folder `sciwrite evaluate` wrote "
                                 "for one system (<out>/<system>/)")
-    summary = with_run_fields(read_summary(path))
+    summary = with_run_fields(read_summary(path), path)
     name = (summary.get("provenance") or {}).get("benchmark") or args.benchmark
     if not name:
         raise ValueError(f"{path}: no provenance.benchmark; say which benchmark with --benchmark")
     bench = get_benchmark(name)
     dataset_id = args.dataset_id or bench.hub.repo()
-    entries = result_entries(summary, bench.hub.tasks, dataset_id, source_url=args.source_url)
+    entries = result_entries(summary, bench.hub.tasks, dataset_id, source_url=args.source_url, origin=path)
     files = {results_filename(bench.name, summary): entries}
     for file, listed in files.items():
         print(f"{file}: {len(listed)} results for {dataset_id} ({', '.join(e.task_id for e in listed)})")
+    left_out = [task.key for task in bench.hub.tasks if summary.get(task.key) is None]
+    if left_out:
+        print(f"left out (not computed in {path}): {', '.join(left_out)}")
     if args.dry_run:
         written = write_results_files(files, args.out or "eval_results_dry_run")
         print(f"dry run: wrote {', '.join(map(str, written))}; nothing was sent")

@@ -18,8 +18,11 @@ from typing import Any
 
 import yaml
 
+from sciwrite.core.errors import InputError, Where
 from sciwrite.core.jsonl import read_json_lines
+from sciwrite.core.metric_scales import UNDECLARED, MetricScale, check_value
 from sciwrite.core.provenance import migrate_summary
+from sciwrite.core.summary_files import predictions_file
 
 RESULTS_DIR = ".eval_results"
 SOURCE_NAME = "sciwrite"
@@ -27,14 +30,30 @@ SOURCE_NAME = "sciwrite"
 
 @dataclass(frozen=True)
 class HubTask:
-    """One headline metric as a Hub task: the summary's `key`, the stable `task_id` the card lists, whether higher
-    is better, and its scale as the paper prints it."""
+    """One headline metric as a Hub task: the summary's `key`, the stable `task_id` the card lists, and its range
+    and direction on the paper's scale (the benchmark's one declaration, `BenchmarkSuite.scales`)."""
 
     key: str
     task_id: str
     description: str
-    higher_is_better: bool = True
-    scale: str = "0-1"
+    scale: MetricScale = UNDECLARED
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.scale.higher_is_better
+
+
+@dataclass(frozen=True)
+class ResultsFile:
+    """One ``.eval_results/*.yaml`` of a model repo: its `name` in the repo, where it was read (`origin`, for
+    messages: ``<repo>/<name>`` or the local path), its entries with the line each starts on, and the entries the
+    Hub marked invalid (left out, with why)."""
+
+    name: str
+    origin: str
+    entries: tuple[Any, ...]
+    lines: tuple[int, ...]
+    invalid: tuple[str, ...] = ()
 
 
 def _slug(text: Any) -> str:
@@ -77,14 +96,15 @@ def run_notes(summary: Mapping[str, Any]) -> str:
     return "; ".join(f"{name}: {value}" for name, value in fields if value not in (None, ""))
 
 
-def with_run_fields(summary: Mapping[str, Any]) -> dict[str, Any]:
+def with_run_fields(summary: Mapping[str, Any], summary_path: str | Path | None = None) -> dict[str, Any]:
     """The summary with its ``run`` (model, method, retriever, oracle), read from the first line of its
-    predictions file when the summary has none (SciIG's) and the file is at hand."""
+    predictions file when the summary has none (SciIG's) and the file is at hand (a relative path is looked for
+    as `sciwrite.core.summary_files.predictions_file` does, from `summary_path`)."""
     summary = dict(summary)
     if summary.get("run") or not summary.get("predictions"):
         return summary
-    path = Path(summary["predictions"])
-    if path.is_file():
+    path = predictions_file(summary, summary_path, required=False)
+    if path is not None:
         first = next(iter(read_json_lines(path)), {})
         summary["run"] = {k: first[k] for k in ("model", "method", "retriever", "oracle") if first.get(k) is not None}
     return summary
@@ -97,8 +117,10 @@ def task_id(config: str, task: HubTask) -> str:
 
 
 def result_entries(summary: Mapping[str, Any], tasks: Sequence[HubTask], dataset_id: str, *,
-                   source_url: str | None = None) -> list[Any]:
-    """One `EvalResultEntry` per task the summary holds a value for (a metric not computed is left out)."""
+                   source_url: str | None = None, origin: str | Path | None = None) -> list[Any]:
+    """One `EvalResultEntry` per task the summary holds a value for (a metric not computed, None, is left out);
+    a value its task's scale makes impossible (NaN, infinity, out of range, text) raises `InputError` naming the
+    metric and `origin` (the summary's file)."""
     from huggingface_hub import EvalResultEntry
 
     provenance = summary.get("provenance") or {}
@@ -108,10 +130,11 @@ def result_entries(summary: Mapping[str, Any], tasks: Sequence[HubTask], dataset
     notes = run_notes(summary)
     entries = []
     for task in tasks:
-        value = summary.get(task.key)
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
+        value = check_value(task.key, summary.get(task.key), task.scale,
+                            Where(path=origin, record=summary.get("system"), field=task.key))
+        if value is None:
             continue
-        entries.append(EvalResultEntry(dataset_id=dataset_id, task_id=task_id(config, task), value=round(float(value), 4),
+        entries.append(EvalResultEntry(dataset_id=dataset_id, task_id=task_id(config, task), value=round(value, 4),
                                        dataset_revision=revision, date=str(finished)[:10] if finished else None,
                                        source_url=source_url, source_name=SOURCE_NAME if source_url else None,
                                        notes=notes))  # the format refuses a source name without its URL
@@ -164,7 +187,7 @@ def eval_yaml(bench: Any) -> str:
     metric and config, each saying its direction and scale (generated, so that it always matches `task_id`)."""
     tasks = [{"id": task_id(config, task), "name": f"{task.description.split(':')[0]} ({config})",
               "description": (f"{task.description}. {'Higher' if task.higher_is_better else 'Lower'} is better; scale "
-                              f"{task.scale}. Scored by `sciwrite evaluate {bench.name} --split {config}`."),
+                              f"{task.scale.label}. Scored by `sciwrite evaluate {bench.name} --split {config}`."),
               "config": config, "split": split}
              for config, split in bench.hub.configs for task in bench.hub.tasks]
     document = {"name": bench.title,
@@ -176,28 +199,83 @@ def eval_yaml(bench: Any) -> str:
 
 
 def read_results_files(source: str | Path, *, token: str | None = None, api: Any = None
-                       ) -> dict[str, list[Any]]:
-    """Every ``.eval_results/*.yaml`` of a model repo (a local folder, or a Hub repo id), parsed with
-    `parse_eval_result_entries`: file name -> entries."""
-    from huggingface_hub import HfApi, hf_hub_download, parse_eval_result_entries
+                       ) -> dict[str, ResultsFile]:
+    """Every ``.eval_results/*.yaml`` of a model repo (a local folder, or a Hub repo id): file name ->
+    `ResultsFile`, each entry parsed with `parse_eval_result_entries`. A file that is not UTF-8, not YAML, not a
+    list, or holds an entry without ``dataset.id``, ``dataset.task_id`` or ``value`` raises `InputError` naming
+    the repo, the file and the line; nothing is returned, so nothing is imported from a repo with a bad file."""
+    from huggingface_hub import HfApi, hf_hub_download
 
     local = Path(source)
     if local.is_dir():
-        paths = {f"{RESULTS_DIR}/{p.name}": p for p in sorted((local / RESULTS_DIR).glob("*.yaml"))}
+        paths = {f"{RESULTS_DIR}/{p.name}": p for p in sorted((local / RESULTS_DIR).glob("*.y*ml"))}
+        origins = {name: str(path) for name, path in paths.items()}
     else:
         api = api or HfApi(token=token)
         names = [n for n in api.list_repo_files(str(source), repo_type="model")
                  if n.startswith(f"{RESULTS_DIR}/") and n.endswith((".yaml", ".yml"))]
         paths = {n: Path(hf_hub_download(str(source), n, repo_type="model", token=token)) for n in names}
-    found = {}
-    for name, path in paths.items():
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
-        if not isinstance(data, list):
-            raise ValueError(f"{source}: {name} is not a list of results (the .eval_results format)")
-        found[name] = parse_eval_result_entries(data)
-    return found
+        origins = {name: f"{source}/{name}" for name in names}
+    return {name: parse_results_file(name, origins[name], path.read_bytes()) for name, path in paths.items()}
 
 
-__all__ = ["EVALUATION_FRAMEWORK", "RESULTS_DIR", "SOURCE_NAME", "HubTask", "entries_yaml", "eval_yaml", "push_results_files", "read_results_files",
-           "result_entries", "results_filename", "run_notes", "task_id", "variant", "with_run_fields",
-           "write_results_files"]
+def parse_results_file(name: str, origin: str, content: bytes) -> ResultsFile:
+    """One ``.eval_results`` file's bytes as a `ResultsFile` (see `read_results_files` for what is refused)."""
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 text (byte 0x{content[err.start]:02x} at offset {err.start})",
+                         Where(path=origin, line=content.count(b"\n", 0, err.start) + 1),
+                         "save the file as UTF-8") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise InputError(f"not valid YAML ({problem})", Where(path=origin, line=mark.line + 1 if mark else None),
+                         "fix the file on the model repo (the .eval_results format is a YAML list of results)"
+                         ) from None
+    if data is None:
+        return ResultsFile(name, origin, (), ())
+    if not isinstance(data, list) or not isinstance(node, yaml.SequenceNode):
+        raise InputError("not a list of results (the .eval_results format)", Where(path=origin, line=1))
+    entries, lines, invalid = [], [], []
+    for item, item_node in zip(data, node.value, strict=True):
+        line = item_node.start_mark.line + 1
+        if isinstance(item, Mapping) and "error" in item:  # the Hub's mark of a file it could not validate
+            invalid.append(f"{origin}:{line}: left out, the Hub found it invalid ({item['error']})")
+            continue
+        entries.append(_entry(item, Where(path=origin, line=line)))
+        lines.append(line)
+    return ResultsFile(name, origin, tuple(entries), tuple(lines), tuple(invalid))
+
+
+def _entry(item: Any, where: Where) -> Any:
+    """One list item as an `EvalResultEntry`; a missing or malformed required field raises `InputError`."""
+    from huggingface_hub import parse_eval_result_entries
+
+    hint = "each result needs dataset: {id: ORG/NAME, task_id: TASK} and a numeric value"
+    if not isinstance(item, Mapping):
+        raise InputError(f"a result is {type(item).__name__} {item!r}, not a mapping", where, hint)
+    body = item.get("data", item)
+    dataset = body.get("dataset") if isinstance(body, Mapping) else None
+    if not isinstance(dataset, Mapping):
+        raise InputError("a result without its dataset", Where(**{**where.__dict__, "field": "dataset"}), hint)
+    for key in ("id", "task_id"):
+        if not isinstance(dataset.get(key), str) or not dataset[key].strip():
+            raise InputError(f"a result without dataset.{key}",
+                             Where(**{**where.__dict__, "field": f"dataset.{key}"}), hint)
+    record = f"{dataset['id']} / {dataset['task_id']}"
+    if body.get("value") is None:
+        raise InputError("a result without its value", Where(where.path, where.line, record, "value"), hint)
+    try:
+        [entry] = parse_eval_result_entries([dict(item)])
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise InputError(f"not a valid result ({err})", Where(where.path, where.line, record), hint) from None
+    return entry
+
+
+__all__ = ["EVALUATION_FRAMEWORK", "RESULTS_DIR", "SOURCE_NAME", "HubTask", "ResultsFile", "entries_yaml", "eval_yaml",
+           "parse_results_file", "push_results_files", "read_results_files", "result_entries", "results_filename",
+           "run_notes", "task_id", "variant", "with_run_fields", "write_results_files"]

@@ -18,6 +18,7 @@ from sciwrite.benchmarks import get_benchmark
 from sciwrite.core.predictions import SystemPredictions
 from sciwrite.core.results import per_paper_record
 from sciwrite.leaderboard.store import Submission
+from sciwrite.scoring.checks import check_scored
 from sciwrite.scoring.core import ModelCache, score_systems
 from sciwrite.scoring.request import ScoringRequest
 
@@ -69,6 +70,9 @@ class SuiteEvaluator:
                    and metrics is not None and key not in metrics}
         summary["not_computed"] = {**summary.get("not_computed", {}), **skipped}
         rows = [per_paper_record(row, None, result.files.side_files, benchmark.name) for row in result.rows]
+        # no impossible number reaches the board: the FAILED reason names the metric and the paper
+        check_scored(benchmark, summary, rows, summary_path=f"submission {submission.id}",
+                     rows_path=f"submission {submission.id} per-paper rows")
         return json.loads(json.dumps(summary, default=str)), json.loads(json.dumps(rows, default=str))
 
 

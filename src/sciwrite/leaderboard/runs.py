@@ -1,61 +1,125 @@
 """Putting runs scored with `sciwrite evaluate` (or the quick start) on the board without scoring them again.
 
-An evaluation folder holds ``summary.json`` and ``per_paper.jsonl``; the summary names its predictions file, whose
-lines carry the run's metadata (model, method, retriever, as `sciwrite generate` writes them). Each run becomes a
-FINISHED submission with its predictions, summary and per-paper rows, in one transaction; a run already on the
-board (same predictions, by sha256) is left as it is.
+An evaluation folder holds ``summary.json`` and ``per_paper.jsonl``; the summary names its predictions file (an
+absolute path, or one relative to where `evaluate` ran, looked for as `sciwrite.core.summary_files` says), whose
+lines carry the run's metadata (model, method, retriever, as `sciwrite generate` writes them). The summary is not
+trusted: every value must be in its metric's declared range and each results-table mean must be what the per-paper
+rows give (`sciwrite.scoring.checks`). Each run becomes a FINISHED submission with its predictions, summary and
+per-paper rows, in one transaction; a run already on the board (same predictions, by sha256) is left as it is. A
+batch of folders is read and checked whole before the first is added, so one bad folder adds nothing.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.core.jsonl import read_json_lines
+from sciwrite.core.errors import InputError, Where
+from sciwrite.core.jsonl import iter_json_lines
 from sciwrite.core.predictions import with_text
 from sciwrite.core.results import read_summary
+from sciwrite.core.summary_files import predictions_file
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission, default_store_path
 from sciwrite.leaderboard.submission import content_digest
+from sciwrite.scoring.checks import check_recomputed, check_scored
 
 #: Who the board says submitted the quick start's runs.
 QUICKSTART_SUBMITTER = "sciwrite quickstart"
+
+
+@dataclass(frozen=True)
+class EvaluationRun:
+    """An evaluation folder read and checked: what one board submission is made of."""
+
+    benchmark: str
+    folder: Path
+    split: str
+    system: str
+    summary: dict[str, Any]
+    rows: list[dict[str, Any]]
+    predictions_text: str
+    records: list[dict[str, Any]]
+    sha256: str
+    form: dict[str, str]
+
+
+def _objects(path: Path, what: str) -> tuple[list[dict[str, Any]], list[int]]:
+    """The JSON objects of a JSON Lines file and the line of each; a line that is not one raises `InputError`."""
+    if not path.is_file():
+        raise InputError(f"no such file (the {what})", Where(path=path),
+                         "import the whole folder `sciwrite evaluate` wrote for one system, beside its predictions")
+    objects, lines = [], []
+    for number, _, value, problem in iter_json_lines(path):
+        if problem is not None or not isinstance(value, dict):
+            raise InputError(problem or "not a JSON object", Where(path=path, line=number),
+                             f"give the {what} as `sciwrite` wrote it, unedited")
+        objects.append(value)
+        lines.append(number)
+    return objects, lines
+
+
+def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: str | Path | None = None,
+                    system: str | None = None, fields: Mapping[str, str] | None = None) -> EvaluationRun:
+    """The run scored in `evaluation_dir`, checked (see the module docstring); `predictions` defaults to the file
+    the summary names; `fields` override the form fields read from the predictions' first line."""
+    bench = get_benchmark(benchmark)
+    folder = Path(evaluation_dir)
+    summary_path = folder / "summary.json" if folder.is_dir() else folder
+    folder = summary_path.parent
+    summary = read_summary(summary_path)
+    split = summary.get("split")
+    if not split:
+        raise InputError("no split field; is it a `sciwrite evaluate` summary?", Where(summary_path, field="split"))
+    rows, lines = _objects(folder / "per_paper.jsonl", "per-paper rows")
+    rows = [{k: v for k, v in row.items() if k != "system"} for row in rows]
+    check_scored(bench, summary, rows, summary_path=summary_path, rows_path=folder / "per_paper.jsonl",
+                 row_lines=lines)
+    check_recomputed(bench, summary, rows, summary_path=summary_path, rows_path=folder / "per_paper.jsonl")
+    predictions_path = Path(predictions) if predictions else predictions_file(summary, summary_path)
+    records = [with_text(record) for record in _objects(predictions_path, "predictions file")[0]]
+    text = predictions_path.read_bytes().decode("utf-8-sig")
+    # the digest an upload of the same file gets (`content_digest`), so that neither path adds it twice
+    sha256 = content_digest(records, candidates="candidates" in bench.data.prediction_fields)
+    form = {**_run_fields(records[0] if records else {}), **(fields or {})}
+    system = system or summary.get("system") or predictions_path.stem
+    return EvaluationRun(benchmark, folder, split, system, {**summary, "system": system}, rows, text, records,
+                         sha256, form)
+
+
+def add_evaluation(store: ResultsStore, run: EvaluationRun, submitter: str = QUICKSTART_SUBMITTER
+                   ) -> tuple[Submission, bool]:
+    """(submission, added) for a checked run; `added` is False when the same predictions were already there."""
+    existing = store.find_by_sha256(run.benchmark, run.split, run.sha256)
+    if existing is not None:
+        return existing, False
+    created = store.add_submission(benchmark=run.benchmark, split=run.split, system=run.system, submitter=submitter,
+                                   predictions_jsonl=run.predictions_text, sha256=run.sha256,
+                                   n_predictions=len(run.records), status=FINISHED, summary=run.summary,
+                                   rows=run.rows, profile=run.summary.get("profile") or "",
+                                   source="sciwrite evaluate", **run.form)
+    return created, True
 
 
 def import_evaluation(store: ResultsStore, benchmark: str, evaluation_dir: str | Path, *,
                       predictions: str | Path | None = None, system: str | None = None,
                       submitter: str = QUICKSTART_SUBMITTER, fields: Mapping[str, str] | None = None
                       ) -> tuple[Submission, bool]:
-    """(submission, added) for the run scored in `evaluation_dir`; `added` is False when the same predictions
-    were already on the board. `predictions` defaults to the file the summary names; `fields` override the form
-    fields (model, method, retriever, weights, url) read from the predictions' first line."""
-    folder = Path(evaluation_dir)
-    summary = read_summary(folder)
-    rows = [{k: v for k, v in r.items() if k != "system"} for r in read_json_lines(folder / "per_paper.jsonl")]
-    predictions_path = Path(predictions or summary["predictions"])
-    content = predictions_path.read_bytes()
-    split = summary.get("split")
-    if not split:
-        raise ValueError(f"{folder / 'summary.json'}: no split field; is it a `sciwrite evaluate` summary?")
-    text = content.decode("utf-8-sig")
-    records = [with_text(json.loads(line)) for line in text.splitlines() if line.strip()]
-    # the digest an upload of the same file gets (`content_digest`), so that neither path adds it twice
-    sha256 = content_digest(records, candidates="candidates" in get_benchmark(benchmark).data.prediction_fields)
-    existing = store.find_by_sha256(benchmark, split, sha256)
-    if existing is not None:
-        return existing, False
-    form = {**_run_fields(records[0] if records else {}), **(fields or {})}
-    system = system or summary.get("system") or predictions_path.stem
-    created = store.add_submission(benchmark=benchmark, split=split, system=system, submitter=submitter,
-                                   predictions_jsonl=text, sha256=sha256, n_predictions=len(records), status=FINISHED,
-                                   summary={**summary, "system": system}, rows=rows,
-                                   profile=summary.get("profile") or "", source="sciwrite evaluate", **form)
-    return created, True
+    """(submission, added) for the run scored in `evaluation_dir` (`read_evaluation`, then `add_evaluation`)."""
+    run = read_evaluation(benchmark, evaluation_dir, predictions=predictions, system=system, fields=fields)
+    return add_evaluation(store, run, submitter)
+
+
+def import_evaluations(store: ResultsStore, runs: Sequence[tuple[str, str | Path]]
+                       ) -> list[tuple[Submission, bool]]:
+    """Every (benchmark, folder) of `runs`, all or nothing: each is read and checked before the first is added."""
+    checked = [read_evaluation(benchmark, folder) for benchmark, folder in runs]
+    return [add_evaluation(store, run) for run in checked]
 
 
 def _run_fields(record: Mapping[str, Any]) -> dict[str, str]:
@@ -72,11 +136,8 @@ def _run_fields(record: Mapping[str, Any]) -> dict[str, str]:
 def import_quickstart(store: ResultsStore, out_dir: str | Path) -> list[tuple[Submission, bool]]:
     """Every run the quick start scored under `out_dir` (``rwgbench/<system>/`` and ``sciig/<system>/``)."""
     out_dir = Path(out_dir)
-    imported = []
-    for benchmark in BENCHMARKS:
-        for folder in sorted(p.parent for p in (out_dir / benchmark).glob("*/summary.json")):
-            imported.append(import_evaluation(store, benchmark, folder))
-    return imported
+    return import_evaluations(store, [(benchmark, folder) for benchmark in BENCHMARKS
+                                      for folder in sorted(p.parent for p in (out_dir / benchmark).glob("*/summary.json"))])
 
 
 def serve_command(store: str | Path | None = None, sources: Mapping[str, str | Path | None] | None = None) -> str:

@@ -33,6 +33,7 @@ from sciwrite.rwgbench.metrics.report import report_text
 from sciwrite.rwgbench.metrics.suite import PAPER_LABELS, STAGES, TABLE2_GROUPS
 from sciwrite.rwgbench.paper_tables import PAPER_TABLES
 from sciwrite.rwgbench.quickstart import run_rwgbench_quickstart
+from sciwrite.rwgbench.scales import SCALES
 
 
 def _sample_folder(config: str) -> Path | None:
@@ -64,6 +65,7 @@ RWGBENCH = Benchmark(
         stages=STAGES,
         table_groups=TABLE2_GROUPS,
         steps=EVALUATION,
+        scales=SCALES,
         options=(Option("missing_as_empty", "score papers without a prediction as empty sections", switch=True),
                  *EVALUATE_OPTIONS),
     ),

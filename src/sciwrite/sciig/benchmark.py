@@ -29,6 +29,7 @@ from sciwrite.sciig.metrics.report import report_text
 from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS
 from sciwrite.sciig.paper_tables import PAPER_TABLES
 from sciwrite.sciig.quickstart import run_sciig_quickstart
+from sciwrite.sciig.scales import SCALES
 
 SCIIG = Benchmark(
     name="sciig",
@@ -52,6 +53,7 @@ SCIIG = Benchmark(
         stages=STAGES,
         table_groups=TABLE2_GROUPS,
         steps=EVALUATION,
+        scales=SCALES,
         options=(Option("upstream", "the prediction file is in the upstream SciIG pred/label/desc format (joined by "
                                     "label)", switch=True),),
     ),

@@ -9,6 +9,7 @@ from pathlib import Path
 from sciwrite.benchmark import Benchmark
 from sciwrite.core.predictions import SystemPredictions
 from sciwrite.core.results import check_output_folder, write_results
+from sciwrite.scoring.checks import check_scored
 from sciwrite.scoring.core import SystemResult, score_systems, system_names
 from sciwrite.scoring.request import ScoringRequest
 from sciwrite.scoring.steps import SuiteModels
@@ -31,6 +32,9 @@ def evaluate_files(benchmark: Benchmark, predictions: Sequence[str | Path], requ
         raise ValueError("one prediction file only when its results go into the output folder itself")
     sources = [SystemPredictions.from_file(path, name) for path, name in zip(predictions, names)]
     results = score_systems(benchmark, sources, request, models=models)
+    for result, path in zip(results, predictions, strict=True):
+        if "predictions" in result.summary and Path(path).is_file():  # absolute: the folder imports from anywhere
+            result.summary["predictions"] = str(Path(path).resolve())
     if out_dir is not None:
         for result in results:
             write_system(benchmark, result, Path(out_dir) / result.system if system_folders else Path(out_dir))
@@ -38,7 +42,10 @@ def evaluate_files(benchmark: Benchmark, predictions: Sequence[str | Path], requ
 
 
 def write_system(benchmark: Benchmark, result: SystemResult, folder: str | Path) -> list[Path]:
-    """One system's files in `folder` (written whole or not at all, `sciwrite.core.results.write_results`)."""
+    """One system's files in `folder` (written whole or not at all, `sciwrite.core.results.write_results`); a value
+    its metric's scale makes impossible (NaN, infinity, out of range) is refused first, so none reaches a table."""
+    check_scored(benchmark, result.summary, result.rows, summary_path=Path(folder) / "summary.json",
+                 rows_path=Path(folder) / "per_paper.jsonl")
     return write_results(Path(folder), result.system, result.rows, result.summary, result.files.table_rows,
                          rejected=result.rejected, extra_json=result.files.extra_json,
                          side_files=result.files.side_files, benchmark=benchmark.name)

@@ -1,0 +1,55 @@
+"""Finding the predictions file a ``summary.json`` names, wherever the summary is read from.
+
+`sciwrite evaluate` records the absolute path; summaries written before it did record the path as given on the
+command line, relative to where `evaluate` ran. Such a path is looked for from the current folder, then from the
+summary's folder and each folder above it (an ``--out`` folder given relative to where `evaluate` ran puts that
+place above the summary), so that importing or pushing a run works from any folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sciwrite.core.errors import InputError, Where
+
+
+def candidate_paths(recorded: str, summary_path: str | Path | None) -> list[Path]:
+    """Where a recorded predictions path may be, in the order tried (one place for an absolute path)."""
+    path = Path(recorded).expanduser()
+    if path.is_absolute():
+        return [path]
+    found = [Path.cwd() / path]
+    if summary_path is not None:
+        folder = Path(summary_path).resolve()
+        folder = folder.parent if folder.suffix == ".json" else folder
+        found += [base / path for base in (folder, *folder.parents)]
+    return list(dict.fromkeys(found))
+
+
+def predictions_file(summary: Mapping[str, Any], summary_path: str | Path | None, *,
+                     required: bool = True) -> Path | None:
+    """The predictions file the summary's ``predictions`` names (see the module docstring); None when it names none
+    or, unless `required`, when no candidate is a file. With `required`, a missing file raises `InputError` naming
+    the summary, the recorded path and where it was looked for."""
+    recorded = summary.get("predictions")
+    if not recorded or not isinstance(recorded, str):
+        if required:
+            raise InputError("no predictions field: the summary does not say which predictions it scored",
+                             Where(path=summary_path, field="predictions"),
+                             "import a folder written by `sciwrite evaluate`")
+        return None
+    tried = candidate_paths(recorded, summary_path)
+    for path in tried:
+        if path.is_file():
+            return path
+    if not required:
+        return None
+    places = ", ".join(str(p) for p in tried[:3]) + (f" and {len(tried) - 3} more" if len(tried) > 3 else "")
+    raise InputError(f"the predictions file {recorded!r} it names is missing (looked for {places})",
+                     Where(path=summary_path, field="predictions"),
+                     "put the predictions file back where `sciwrite evaluate` read it, or evaluate again")
+
+
+__all__ = ["candidate_paths", "predictions_file"]
