@@ -1,11 +1,17 @@
-"""The papers' tables as text, JSON and CSV (`sciwrite.core.paper_tables`), on a small hand-made table."""
+"""The papers' tables as text, JSON and CSV (`sciwrite.core.paper_tables`), on a small hand-made table; and the
+summaries a table reads, checked against its benchmark and metrics (`SummaryKind`)."""
 
 from __future__ import annotations
 
 import csv
 import json
 
+import pytest
+
+from sciwrite.cli import main
 from sciwrite.core.paper_tables import TableData, TableRow, best_columns, number_cell, records, render, write
+from sciwrite.rwgbench.metrics.report import TABLE2_METRICS
+from sciwrite.sciig.metrics.tables import TABLE3_ROWS
 
 
 def small_table() -> TableData:
@@ -46,3 +52,72 @@ def test_best_columns_and_number_cells():
     assert best_columns({"a": 1.0, "b": 2.0}, lower_is_better=True) == {"a"}
     assert best_columns({"a": 1.0, "b": None}) == frozenset()  # fewer than two numbers: nothing to compare
     assert number_cell(0.123456, 4) == "0.1235" and number_cell(None, 2) == "\u2013"
+
+
+# -- the summaries a table reads: its benchmark's, with its metrics (issue 37) ------------------------------------
+
+RWGBENCH_METRICS = dict.fromkeys(TABLE2_METRICS, 0.5)
+SCIIG_METRICS = {key: 0.25 for _, _, key in TABLE3_ROWS}
+
+
+def summary_file(tmp_path, name, body, benchmark=None):
+    """A summary.json as `sciwrite evaluate` writes one (with provenance when `benchmark` is given: schema 2)."""
+    summary = {"system": name, "split": "sample", **body}
+    if benchmark:
+        summary = {"schema_version": 2, **summary, "provenance": {"benchmark": benchmark}}
+    path = tmp_path / name / "summary.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(summary))
+    return path
+
+
+def refused(capsys, argv):
+    assert main(["paper-table", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sciwrite: error: ") and len(err.strip().splitlines()) == 1
+    return err
+
+
+def test_a_summary_of_another_benchmark_is_refused_naming_the_file(tmp_path, capsys):
+    """`rwgbench-table2 --summary` took a SciIG summary, `sciig-table3` an RWGBench one (marked best)."""
+    sciig = summary_file(tmp_path, "intro", SCIIG_METRICS, "sciig")
+    rwg = summary_file(tmp_path, "rag", RWGBENCH_METRICS, "rwgbench")
+    err = refused(capsys, ["rwgbench-table2", "--summary", str(rwg), str(sciig)])
+    assert f"{sciig}: a sciig summary, not RWGBench's: rwgbench-table2 lays out RWGBench summaries only" in err
+    err = refused(capsys, ["sciig-table3", "--summary", f"SHORT={sciig}", f"MEDIUM={rwg}"])
+    assert f"MEDIUM={rwg}: a rwgbench summary, not SciIG's" in err
+    assert f"{rwg}: a rwgbench summary" in refused(capsys, ["sciig-table2", "--summary", f"m={rwg.parent}"])
+    assert f"{rwg}: a rwgbench summary" in refused(capsys, ["sciig-table4", "--summary", f"MEDIUM={rwg}"])
+    assert f"{sciig}: a sciig summary" in refused(capsys, ["rwgbench-table2", "--summary", str(rwg),
+                                                           "--human-gt", str(sciig)])
+    assert f"{sciig}: a sciig summary" in refused(capsys, ["rwgbench-table3", "--evals", str(rwg.parent),
+                                                           str(sciig.parent), str(rwg.parent)])
+
+
+def test_a_summary_without_provenance_needs_the_tables_metrics(tmp_path, capsys):
+    """Before schema 1 a summary named no benchmark: its metrics must be most of the table's."""
+    old_rwg = summary_file(tmp_path, "old_rag", RWGBENCH_METRICS)
+    assert main(["paper-table", "rwgbench-table2", "--summary", str(old_rwg)]) == 0
+    assert "old_rag" in capsys.readouterr().out
+    err = refused(capsys, ["sciig-table3", "--summary", f"SHORT={old_rwg}"])
+    assert f"SHORT={old_rwg}: holds 2 of sciig-table3's 24 metrics (lacks rouge1, rouge2, bleu, meteor" in err
+    assert "not a SciIG summary; give sciig-table3 the summary.json of `sciwrite evaluate sciig`" in err
+
+
+def test_a_file_that_is_no_sciwrite_summary_is_refused(tmp_path, capsys):
+    """A summary from another tool became a row of dashes."""
+    other = summary_file(tmp_path, "other_tool", {"accuracy": 0.91, "f1": 0.88})
+    for argv in (["rwgbench-table2", "--summary", str(other)], ["sciig-table2", "--summary", f"m={other}"],
+                 ["rwgbench-table3", "--evals", *[str(other.parent)] * 3]):
+        assert f"{other}: not a sciwrite summary: it has no provenance and none of" in refused(capsys, argv)
+    empty = summary_file(tmp_path, "empty", {}, "sciig")  # a SciIG summary holding none of the metrics: dashes
+    assert f"{empty}: holds 0 of sciig-table3's 24 metrics" in refused(capsys, ["sciig-table3", "--summary",
+                                                                                f"SHORT={empty}"])
+
+
+@pytest.mark.parametrize(("content", "problem"), [("{not json", "not valid JSON"), ("[1, 2]", "not a JSON object"),
+                                                  ('{"benchmark": "rwgbench", "rows": 3}', "'rows' must be a list")])
+def test_a_broken_table5_file_is_one_line_naming_it(tmp_path, capsys, content, problem):
+    path = tmp_path / "table5.json"
+    path.write_text(content)
+    assert problem in refused(capsys, ["rwgbench-table5", "--analysis", str(path)])

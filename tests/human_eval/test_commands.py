@@ -4,8 +4,10 @@ the offline mini samples."""
 from __future__ import annotations
 
 import json
+import sqlite3
 
 from sciwrite.cli import main
+from sciwrite.human_eval.store import study_store
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.sciig.data.loading import load_sciig
 
@@ -97,3 +99,57 @@ def test_sciig_study_from_tasks_to_table5(sciig_mini_folder, tmp_path, capsys):
     assert main(["human-eval", "analyze", "--benchmark", "sciig", "--tasks", str(tasks_dir), "--ratings",
                  str(bad)]) == 2
     assert f"{bad}:1: field 'rating' must be a whole number from 1 to 5, got 6" in capsys.readouterr().err
+
+
+def draw(benchmark, folder, papers, tmp_path, out):
+    paths = write_predictions(tmp_path, papers, [f"{benchmark}_x", f"{benchmark}_y"])
+    assert main(["human-eval", "tasks", "--benchmark", benchmark, "--predictions", *map(str, paths), "--papers", "2",
+                 "--source", str(folder), "--out", str(out)]) == 0
+    return lines(out / "tasks.jsonl")
+
+
+def test_export_against_another_study_is_refused_naming_both(mini_sample_folder, sciig_mini_folder, tmp_path, capsys):
+    """Issue 37: a SciIG ratings store exported with an RWGBench task folder wrote `"choice": null`, exit 0."""
+    sciig_tasks = draw("sciig", sciig_mini_folder, load_sciig("sample", source=sciig_mini_folder, split="test"),
+                       tmp_path, tmp_path / "sciig_study")
+    draw("rwgbench", mini_sample_folder, load_rwgbench("sample", source=mini_sample_folder), tmp_path,
+         tmp_path / "rwg_study")
+    store_path = tmp_path / "ratings.sqlite"
+    store = study_store(store_path, json.loads((tmp_path / "sciig_study" / "study.json").read_text()), sciig_tasks)
+    store.add_annotator("ann")
+    store.record("ann", sciig_tasks[0]["task_id"], "faithfulness", rating=4, comment="fine")
+    votes = tmp_path / "votes.jsonl"
+    export = ["human-eval", "export", "--store", str(store_path), "--out", str(votes), "--tasks"]
+    assert main([*export, str(tmp_path / "rwg_study")]) == 2
+    err = capsys.readouterr().err
+    assert (f"sciwrite: error: {store_path}: the store holds answers of the sciig rating study, not of the rwgbench "
+            "pairwise study of the task folder") in err
+    assert not votes.exists()
+    with sqlite3.connect(store_path) as conn:  # a store written before stores recorded their study
+        conn.execute("DELETE FROM study")
+    assert main([*export, str(tmp_path / "rwg_study")]) == 2
+    assert "holds answers of the rating study, not of the rwgbench pairwise study" in capsys.readouterr().err
+    assert main([*export, str(tmp_path / "sciig_study")]) == 0 and len(lines(votes)) == 1
+    assert lines(votes)[0]["rating"] == 4
+
+
+def test_export_of_answers_to_tasks_the_folder_lacks_is_refused(sciig_mini_folder, tmp_path, capsys):
+    """Same design, another draw: the answers' task ids are not the folder's."""
+    papers = load_sciig("sample", source=sciig_mini_folder, split="test")
+    first = draw("sciig", sciig_mini_folder, papers, tmp_path, tmp_path / "first")
+    study = json.loads((tmp_path / "first" / "study.json").read_text())
+    store = study_store(tmp_path / "s.sqlite", study, first)
+    store.add_annotator("ann")
+    store.record("ann", first[0]["task_id"], "faithfulness", rating=2)
+    other = tmp_path / "other"
+    other.mkdir()
+    for name in ("study.json", "key.jsonl"):
+        (other / name).write_text((tmp_path / "first" / name).read_text())
+    (other / "tasks.jsonl").write_text("".join(json.dumps({**t, "task_id": f"new-{t['task_id']}"}) + "\n"
+                                               for t in first))
+    votes = tmp_path / "votes.jsonl"
+    assert main(["human-eval", "export", "--store", str(tmp_path / "s.sqlite"), "--tasks", str(other), "--out",
+                 str(votes)]) == 2
+    err = capsys.readouterr().err
+    assert f"1 of its 1 answers do not fit the task folder's study: 'ann' on task '{first[0]['task_id']}'" in err
+    assert "unknown task_id" in err and not votes.exists()

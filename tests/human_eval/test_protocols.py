@@ -186,7 +186,7 @@ def test_bad_answers_are_named_by_line(tmp_path):
         "{oops",
     ]) + "\n")
     dimensions = [d.key for d in RWGBENCH_STUDY.dimensions]
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(ValueError, match=r"4 answer\(s\) cannot be read") as err:
         read_answers(votes, "pairwise", {"P1-1", "P1-2"}, dimensions)
     text = str(err.value)
     assert "4 answer(s) cannot be read" in text

@@ -264,8 +264,9 @@ def test_table3_layout(tmp_path):
 
 def test_table3_command_prints_and_writes_the_table(tmp_path, capsys):
     short, three = tmp_path / "short.json", tmp_path / "three.json"
-    short.write_text(json.dumps({"rouge1": 0.4261}))
-    three.write_text(json.dumps({"rouge1": 0.446}))
+    sciig = {"schema_version": 2, "provenance": {"benchmark": "sciig"}}  # a sciwrite SciIG summary (its provenance)
+    short.write_text(json.dumps({**sciig, "rouge1": 0.4261}))
+    three.write_text(json.dumps({**sciig, "rouge1": 0.446}))
     assert main(["evaluate", "sciig-table3", "--summary", f"SHORT={short}", "--summary", f"THREE_SHOT={three}",
                  "--out", str(tmp_path / "table3")]) == 0
     printed = capsys.readouterr().out

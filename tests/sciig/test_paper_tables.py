@@ -60,7 +60,8 @@ def test_table3_marks_the_best_of_each_paradigm():
 
 def test_the_command_writes_json_and_csv(tmp_path, capsys):
     path = tmp_path / "summary.json"
-    path.write_text(json.dumps(summary("sample", rouge1=0.3)))
+    path.write_text(json.dumps({"schema_version": 1, **summary("sample", rouge1=0.3),
+                                "provenance": {"benchmark": "sciig"}}))
     assert main(["paper-table", "sciig-table2", "--summary", f"extractive={path}", "--out", str(tmp_path / "t2")]) == 0
     assert "Lexical Overlap" in capsys.readouterr().out
     rows = json.loads((tmp_path / "t2.json").read_text())

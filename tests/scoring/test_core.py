@@ -13,7 +13,7 @@ import pytest
 from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.cli import main
 from sciwrite.core.predictions import SystemPredictions
-from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION
+from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, rows_fingerprint
 from sciwrite.scoring.core import ModelCache, score_systems
 from sciwrite.scoring.files import evaluate_files
 from sciwrite.scoring.request import ScoringRequest
@@ -59,8 +59,8 @@ def test_a_third_benchmark_runs_through_the_scoring_core(toy, tmp_path):
     assert list(first.summary)[-2:] == ["provenance", "toy_note"]  # the trailer follows the provenance
     assert first.coverage.scored == 2 and first.coverage.total == 3 and second.coverage.text == "1/3 papers"
     block = first.provenance
-    assert block["benchmark"] == "toy" and block["dataset"] == {"config": "toy", "fingerprint": PAPERS._fingerprint,
-                                                                "n_papers": 3}
+    assert block["benchmark"] == "toy" and block["dataset"] == {
+        "config": "toy", "fingerprint": rows_fingerprint(PAPERS.to_list()), "n_papers": 3}  # the rows' content
     assert block["seeds"] == {"bootstrap": 7, "judge": 42} and block["judge"] is None
     for system in ("a", "b"):
         folder = tmp_path / "out" / system

@@ -5,6 +5,10 @@ the inputs it needs and its options as data); a table's `build` returns `TableDa
 (under the paper's column groups), each cell as the paper prints it (decimals, thousands separators, "±"), the
 raw values for JSON and CSV, the cells the paper sets in bold (here marked with ``*``, and named in the JSON), and
 the paper's notes ("Lower perplexity values indicate better performance").
+
+A table built from evaluation summaries reads each through its `SummaryKind`, which refuses, naming the file, a
+summary of another benchmark, one that holds too few of the table's metrics, and a JSON file that is no sciwrite
+summary at all: such a file would otherwise become a row of dashes, or a column marked best.
 """
 
 from __future__ import annotations
@@ -15,6 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.commands import Option
+from sciwrite.core.errors import InputError, Where
+from sciwrite.core.provenance import schema_version_of
+from sciwrite.core.results import read_summary
 from sciwrite.core.tables import MISSING_CELL, format_grouped_table, write_table
 
 #: How a best value (bold in the paper) is marked in plain text.
@@ -56,6 +63,49 @@ class PaperTable:
     inputs: str  # what the table is built from, for ``--list``
     options: tuple[Option, ...]
     build: Callable[[Mapping[str, Any]], TableData]
+
+
+@dataclass(frozen=True)
+class SummaryKind:
+    """The summaries a table lays out: `benchmark`'s (its name, and its `title` for messages) with the table's
+    `metrics`. A summary whose provenance names the benchmark must hold one of them at least (a current one holds
+    every one, null where not computed); one without provenance (written before schema 1, or by another tool) must
+    hold most of them, which no other benchmark's summary does."""
+
+    table: str
+    benchmark: str
+    title: str
+    metrics: tuple[str, ...]
+
+    def read(self, path: str | Path) -> dict[str, Any]:
+        """The summary at `path` (a summary.json or the folder holding one), checked (`check`)."""
+        return self.check(read_summary(path), path)
+
+    def check(self, summary: Mapping[str, Any], path: str | Path) -> dict[str, Any]:
+        """`summary` when it is a sciwrite summary of this benchmark with the table's metrics (see the class); else
+        an `InputError` naming the file and what it is."""
+        where = Where(path=_summary_file(path))
+        block = summary.get("provenance") if schema_version_of(summary) >= 1 else None
+        declared = block.get("benchmark") if isinstance(block, Mapping) else None
+        usage = f"give {self.table} the summary.json of `sciwrite evaluate {self.benchmark}`"
+        if declared is not None and declared != self.benchmark:
+            raise InputError(f"a {declared} summary, not {self.title}'s: {self.table} lays out {self.title} "
+                             "summaries only", where, hint=usage)
+        held = [metric for metric in self.metrics if metric in summary]
+        if (declared == self.benchmark and held) or 2 * len(held) > len(self.metrics):
+            return dict(summary)
+        if declared is None and not held:
+            raise InputError(f"not a sciwrite summary: it has no provenance and none of {self.table}'s metrics "
+                             f"({', '.join(self.metrics[:4])}, ...)", where, hint=usage)
+        missing = [metric for metric in self.metrics if metric not in summary]
+        raise InputError(f"holds {len(held)} of {self.table}'s {len(self.metrics)} metrics (lacks "
+                         f"{', '.join(missing[:6])}{', ...' if len(missing) > 6 else ''}): not a {self.title} summary",
+                         where, hint=usage)
+
+
+def _summary_file(path: str | Path) -> Path:
+    path = Path(path)
+    return path / "summary.json" if path.is_dir() else path
 
 
 def best_columns(values: Mapping[str, Any], lower_is_better: bool = False) -> frozenset[str]:
@@ -142,5 +192,5 @@ def write(table: TableData, stem: str | Path) -> tuple[Path, Path]:
     return write_table(records(table), stem)
 
 
-__all__ = ["BEST_MARK", "PaperTable", "TableData", "TableRow", "best_columns", "number_cell", "records", "render",
-           "render_body", "write"]
+__all__ = ["BEST_MARK", "PaperTable", "SummaryKind", "TableData", "TableRow", "best_columns", "number_cell", "records",
+           "render", "render_body", "write"]

@@ -19,9 +19,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.errors import InputError, Where
 from sciwrite.core.sqlite_file import SqliteFile
 from sciwrite.human_eval.answers import answer_problem
-from sciwrite.human_eval.study import PAIRWISE
+from sciwrite.human_eval.study import PAIRWISE, RATING
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS annotators (
@@ -40,6 +41,10 @@ CREATE TABLE IF NOT EXISTS answers (
     changed_at REAL NOT NULL,
     PRIMARY KEY (task_id, annotator, dimension)
 );
+CREATE TABLE IF NOT EXISTS study (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
 
 
@@ -47,14 +52,49 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-class AnswerStore(SqliteFile):
-    """The answers of one study (`design`, `task_ids`, `dimensions`) in the SQLite file at `path`."""
+def _study_name(benchmark: str | None, design: str) -> str:
+    return f"the {benchmark + ' ' if benchmark else ''}{design} study"
 
-    def __init__(self, path: str | Path, design: str, task_ids: Sequence[str], dimensions: Sequence[str]):
+
+class AnswerStore(SqliteFile):
+    """The answers of one study (`benchmark`, `design`, `task_ids`, `dimensions`) in the SQLite file at `path`.
+
+    The file records its study (benchmark and design) when first opened; opening it for another study is refused,
+    naming both, so that one study's answers are never read or exported as another's (SciIG ratings as pairwise
+    answers with no choice). A store written before it recorded its study is judged by its answers."""
+
+    def __init__(self, path: str | Path, design: str, task_ids: Sequence[str], dimensions: Sequence[str],
+                 benchmark: str | None = None):
         super().__init__(path, synchronous="FULL")  # an answer is small and rare: durable even past a power cut
         self.design, self.task_ids, self.dimensions = design, set(task_ids), list(dimensions)
+        self.benchmark = benchmark
         with self._connect() as conn:
             conn.executescript(_SCHEMA)
+        self._claim()
+
+    def _claim(self) -> None:
+        """Record this store's study, or refuse when the file holds another study's answers."""
+        with self._write() as conn:
+            recorded = {r["key"]: r["value"] for r in conn.execute("SELECT key, value FROM study")}
+            if not recorded:
+                recorded = self._study_of_answers(conn)
+            mine = {"design": self.design, **({"benchmark": self.benchmark} if self.benchmark else {})}
+            if any(key in recorded and recorded[key] != value for key, value in mine.items()):
+                theirs = _study_name(recorded.get("benchmark"), recorded["design"])
+                raise InputError(f"the store holds answers of {theirs}, not of "
+                                 f"{_study_name(self.benchmark, self.design)} of the task folder",
+                                 Where(path=self.path), hint="point --store at this study's store (or a new file), "
+                                 "or --tasks at the task folder of the store's study")
+            conn.executemany("INSERT OR IGNORE INTO study VALUES (?, ?)", mine.items())
+
+    @staticmethod
+    def _study_of_answers(conn: Any) -> dict[str, str]:
+        """The design a store that recorded no study answered in ({} when it holds no answer)."""
+        row = conn.execute("SELECT SUM(choice IS NOT NULL) AS choices, SUM(rating IS NOT NULL) AS ratings "
+                           "FROM answers").fetchone()
+        if row["ratings"]:
+            return {"design": RATING}
+        return {"design": PAIRWISE} if row["choices"] else {}
 
     # -- annotators -------------------------------------------------------------------------------------------------
 
@@ -124,8 +164,17 @@ class AnswerStore(SqliteFile):
         return {task for task, n in counts.items() if n >= len(self.dimensions)}
 
     def export(self, out: str | Path) -> int:
-        """Write every answer to `out` as JSON Lines (what `sciwrite human-eval analyze --ratings` reads); the count."""
+        """Write every answer to `out` as JSON Lines (what `sciwrite human-eval analyze --ratings` reads); the count.
+        Each answer is checked against the study first (`answer_problem`): an answer to a task the folder does not
+        hold (a store of another draw) is refused, naming it, and nothing is written."""
         answers = self.answers()
+        problems = [f"{a['annotator']!r} on task {a['task_id']!r} ({a['dimension']}): {problem}" for a in answers
+                    if (problem := answer_problem(a, self.design, self.task_ids, self.dimensions))]
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise InputError(f"{len(problems)} of its {len(answers)} answers do not fit the task folder's study: "
+                             f"{problems[0]}{more}", Where(path=self.path),
+                             hint="export with --tasks naming the folder these answers were given on")
         out = Path(out)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text("".join(json.dumps(a, ensure_ascii=False) + "\n" for a in answers), encoding="utf-8")
@@ -134,7 +183,8 @@ class AnswerStore(SqliteFile):
 
 def study_store(path: str | Path, study: Mapping[str, Any], tasks: Sequence[Mapping[str, Any]]) -> AnswerStore:
     """The answer store of a task folder's study (its ``study.json`` record and tasks)."""
-    return AnswerStore(path, study["design"], [t["task_id"] for t in tasks], [d["key"] for d in study["dimensions"]])
+    return AnswerStore(path, study["design"], [t["task_id"] for t in tasks], [d["key"] for d in study["dimensions"]],
+                       benchmark=study.get("benchmark"))
 
 
 __all__ = ["AnswerStore", "study_store", "token_digest"]

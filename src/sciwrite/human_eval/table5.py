@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.errors import InputError, Where
 from sciwrite.core.tables import write_table
 
 NAME = "table5"
@@ -31,14 +32,26 @@ def write_table5(rows: Sequence[Mapping[str, Any]], out: str | Path, study: Mapp
 
 
 def read_table5(path: str | Path, benchmark: str) -> dict[str, Any]:
-    """A ``table5.json`` (or the folder holding it) of `benchmark`; an error says what was expected."""
+    """A ``table5.json`` (or the folder holding it) of `benchmark`; an error names the file and says what was
+    expected."""
     path = Path(path)
     path = path / f"{NAME}.json" if path.is_dir() else path
-    if not path.exists():
-        raise ValueError(f"{path}: no such file (`sciwrite human-eval analyze --out DIR` writes DIR/{NAME}.json)")
-    data = json.loads(path.read_text(encoding="utf-8"))
+    usage = f"give the {NAME}.json that `sciwrite human-eval analyze --benchmark {benchmark} --out DIR` wrote"
+    if not path.is_file():
+        raise InputError(f"no such file (`sciwrite human-eval analyze --out DIR` writes DIR/{NAME}.json)",
+                         Where(path=path))
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except json.JSONDecodeError as err:
+        raise InputError(f"not valid JSON ({err.msg})", Where(path=path, line=err.lineno), hint=usage) from None
+    if not isinstance(data, dict):
+        raise InputError(f"not a JSON object ({type(data).__name__}), so not a {NAME}.json", Where(path=path),
+                         hint=usage)
     if data.get("benchmark") != benchmark:
-        raise ValueError(f"{path} is the analysis of a {data.get('benchmark')!r} study, not {benchmark!r}")
+        raise InputError(f"the analysis of a {data.get('benchmark')!r} study, not {benchmark!r}", Where(path=path),
+                         hint=usage)
+    if not isinstance(data.get("rows"), list) or not all(isinstance(row, dict) for row in data["rows"]):
+        raise InputError("field 'rows' must be a list of objects", Where(path=path, field="rows"), hint=usage)
     return data
 
 

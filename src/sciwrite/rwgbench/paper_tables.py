@@ -23,15 +23,15 @@ from statistics import mean
 from typing import Any
 
 from sciwrite.core.commands import Option
-from sciwrite.core.paper_tables import PaperTable, TableData, TableRow, number_cell
-from sciwrite.core.results import read_summary
+from sciwrite.core.errors import hub_offline
+from sciwrite.core.paper_tables import PaperTable, SummaryKind, TableData, TableRow, number_cell
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.human_eval.table5 import read_table5
 from sciwrite.metrics.correlation import load_summaries, metric_correlations
 from sciwrite.rwgbench.data.configs import config_info
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.human_eval import table5 as human_table5
-from sciwrite.rwgbench.metrics.report import table2
+from sciwrite.rwgbench.metrics.report import TABLE2_METRICS, table2
 from sciwrite.sources.markers import MARKER_GROUP
 
 #: Config -> Table 1 column, as the paper names it.
@@ -94,13 +94,29 @@ def table1(statistics: Mapping[str, Mapping[str, Any]]) -> TableData:
                             "(- without one).",))
 
 
+#: Table 1's configs when --configs is not given: the paper's, or the offline sample's while the Hub is off.
+TABLE1_CONFIGS, TABLE1_OFFLINE_CONFIGS = ("papers", "test"), ("sample",)
+
+
+def table1_configs(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The configs asked for; by default the paper's, or, with no --source while the Hub is off (HF_HUB_OFFLINE),
+    the offline sample's, as --help says."""
+    if options.get("configs"):
+        return tuple(options["configs"])
+    return TABLE1_OFFLINE_CONFIGS if options.get("source") is None and hub_offline() else TABLE1_CONFIGS
+
+
 def build_table1(options: Mapping[str, Any]) -> TableData:
-    return table1({config: config_statistics(config, options.get("source")) for config in options["configs"]})
+    return table1({config: config_statistics(config, options.get("source")) for config in table1_configs(options)})
+
+
+#: What Table 2 reads: RWGBench summaries holding its metrics.
+TABLE2_SUMMARIES = SummaryKind("rwgbench-table2", "rwgbench", "RWGBench", TABLE2_METRICS)
 
 
 def build_table2(options: Mapping[str, Any]) -> TableData:
-    return table2([read_summary(p) for p in [*options["summary"], *([options["human_gt"]] if options.get("human_gt")
-                                                                      else [])]])
+    return table2([TABLE2_SUMMARIES.read(p) for p in [*options["summary"], *([options["human_gt"]]
+                                                                            if options.get("human_gt") else [])]])
 
 
 #: Table 3's metrics as the paper labels them, in its order.
@@ -125,7 +141,13 @@ def table3(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
                      notes=tuple(correlations.notes()))
 
 
+#: What Table 3 reads: RWGBench summaries holding its seven metrics.
+TABLE3_SUMMARIES = SummaryKind("rwgbench-table3", "rwgbench", "RWGBench", tuple(key for key, _ in TABLE3_METRICS))
+
+
 def build_table3(options: Mapping[str, Any]) -> TableData:
+    for folder in options["evals"]:
+        TABLE3_SUMMARIES.read(folder)
     return table3(load_summaries(options["evals"]))
 
 
@@ -137,7 +159,7 @@ PAPER_TABLES: tuple[PaperTable, ...] = (
     PaperTable("rwgbench-table1", "Dataset statistics", "a dataset folder or Hub repo (--source) and its configs",
                (Option("source", "dataset folder or Hub repo id (default: the sample folder for 'sample', the Hub)"),
                 Option("configs", "paper configs, one column each (default: papers test; the offline: sample)",
-                       many=True, default=("papers", "test"), choices=tuple(TABLE1_COLUMNS))),
+                       many=True, choices=tuple(TABLE1_COLUMNS))),
                build_table1),
     PaperTable("rwgbench-table2", "Main results", "`sciwrite evaluate rwgbench` summaries (and the Human GT's)",
                (Option("summary", "summary.json files or evaluation folders, one per system", many=True,

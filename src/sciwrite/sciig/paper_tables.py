@@ -23,9 +23,9 @@ from typing import Any
 
 from sciwrite.core.commands import Option
 from sciwrite.core.coverage import with_coverage
-from sciwrite.core.paper_tables import PaperTable, TableData, TableRow, best_columns, number_cell
+from sciwrite.core.errors import hub_offline
+from sciwrite.core.paper_tables import PaperTable, SummaryKind, TableData, TableRow, best_columns, number_cell
 from sciwrite.core.provenance import migrate_summary
-from sciwrite.core.results import read_summary
 from sciwrite.human_eval.table5 import read_table5
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 from sciwrite.sciig.data.loading import load_sciig
@@ -99,8 +99,20 @@ def table1(statistics_by_config: Mapping[str, Mapping[str, Any]]) -> TableData:
                             "cited works of a paper's introduction.",))
 
 
+#: Table 1's configs when --configs is not given: the paper's, or the offline sample's while the Hub is off.
+TABLE1_CONFIGS, TABLE1_OFFLINE_CONFIGS = ("naacl_2025", "iclr_2025"), ("sample",)
+
+
+def table1_configs(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The configs asked for; by default the paper's, or, with no --source while the Hub is off (HF_HUB_OFFLINE),
+    the offline sample's, as --help says."""
+    if options.get("configs"):
+        return tuple(options["configs"])
+    return TABLE1_OFFLINE_CONFIGS if options.get("source") is None and hub_offline() else TABLE1_CONFIGS
+
+
 def build_table1(options: Mapping[str, Any]) -> TableData:
-    return table1({config: config_statistics(config, options.get("source")) for config in options["configs"]})
+    return table1({config: config_statistics(config, options.get("source")) for config in table1_configs(options)})
 
 
 def _value(summary: Mapping[str, Any] | None, key: str) -> Any:
@@ -186,12 +198,18 @@ def table4(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
                      merged_labels=1)
 
 
-def read_summaries(specs: Sequence[tuple[str, str]]) -> dict[str, dict[str, Any]]:
-    """NAME=PATH pairs -> the summaries (PATH: a summary.json or the folder holding one)."""
-    out = {}
+def summaries_of(table: str) -> SummaryKind:
+    """What SciIG's Table 2, 3 or 4 reads: SciIG summaries holding the paper's metrics (Table 3's rows)."""
+    return SummaryKind(table, "sciig", "SciIG", tuple(key for _, _, key in TABLE3_ROWS))
+
+
+def read_summaries(specs: Sequence[tuple[str, str]], table: str) -> dict[str, dict[str, Any]]:
+    """NAME=PATH pairs -> the summaries (PATH: a summary.json or the folder holding one), each checked to be a SciIG
+    summary holding the table's metrics (`SummaryKind`)."""
+    kind, out = summaries_of(table), {}
     for name, path in specs:
         try:
-            out[name] = read_summary(path)
+            out[name] = kind.read(path)
         except ValueError as err:
             raise ValueError(f"{name}={err}") from None
     return out
@@ -213,22 +231,22 @@ PAPER_TABLES: tuple[PaperTable, ...] = (
     PaperTable("sciig-table1", "Dataset statistics", "a SciIG dataset folder or Hub repo (--source) and its configs",
                (Option("source", "dataset folder or Hub repo id (default: the sample folder for 'sample', the Hub)"),
                 Option("configs", "configs, one row each (default: naacl_2025 iclr_2025; offline: sample)", many=True,
-                       default=("naacl_2025", "iclr_2025"), choices=SCIIG_CONFIGS)),
+                       choices=SCIIG_CONFIGS)),
                build_table1),
     PaperTable("sciig-table2", "Models x metrics, by dataset",
                "one `sciwrite evaluate sciig` summary per model and dataset",
                (Option("summary", "MODEL=SUMMARY (the dataset is the summary's) or DATASET/MODEL=SUMMARY", many=True,
                        required=True, type=named_path, metavar="MODEL=SUMMARY"),),
-               lambda options: table2(read_summaries(options["summary"]))),
+               lambda options: table2(read_summaries(options["summary"], "sciig-table2"))),
     PaperTable("sciig-table3", "Prompt levels of one model", "one summary per prompt level",
                (Option("summary", "LEVEL=SUMMARY (SHORT, MEDIUM, ELABORATE, AUTOCOT, ZERO_SHOT, ONE_SHOT, TWO_SHOT, "
                                   "THREE_SHOT)", many=True, required=True, type=named_path, metavar="LEVEL=SUMMARY"),),
-               lambda options: table3(read_summaries(options["summary"]))),
+               lambda options: table3(read_summaries(options["summary"], "sciig-table3"))),
     PaperTable("sciig-table4", "Input ablation (ELABORATE, MEDIUM)",
                "six summaries: each level under --inputs title, title-abstract and the full input",
                (Option("summary", "LEVEL/INPUTS=SUMMARY, e.g. MEDIUM/title-abstract=... (LEVEL=SUMMARY: the full input)",
                        many=True, required=True, type=named_path, metavar="LEVEL/INPUTS=SUMMARY"),),
-               lambda options: table4(read_summaries(options["summary"]))),
+               lambda options: table4(read_summaries(options["summary"], "sciig-table4"))),
     PaperTable("sciig-table5", "Human evaluation", "`sciwrite human-eval analyze --benchmark sciig` (table5.json)",
                (Option("analysis", "table5.json, or the folder `human-eval analyze --out` wrote it to", required=True,
                        metavar="PATH"),), build_table5),

@@ -26,6 +26,8 @@ from sciwrite.stats import format_intervals
 PAPER_BLOCKS = ("BM25 (Sparse Retrieval)", "Dense (Semantic Retrieval)", "Oracle (Ground-Truth Citations)", "Baselines",
                 "Other")
 PAPER_METHODS = {"rag": "RAG", "alce": "ALCE", "tag": "TAG", "workflow": "Workflow", "direct": "Direct", "gt": "GT"}
+#: Table 2's metric keys, in its column order.
+TABLE2_METRICS = tuple(key for columns in TABLE2_GROUPS.values() for key, _ in columns)
 
 
 def table2_cell(value: Any) -> str:
