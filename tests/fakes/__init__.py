@@ -77,7 +77,8 @@ class JsonServer(Running):
                 self.send_response(status)
                 if "Content-Type" not in headers:
                     self.send_header("Content-Type", "application/octet-stream" if raw else "application/json")
-                self.send_header("Content-Length", str(len(text)))
+                if "Content-Length" not in headers:  # a script may declare more than it sends: a body cut short
+                    self.send_header("Content-Length", str(len(text)))
                 for name, value in headers.items():
                     self.send_header(name, value)
                 self.end_headers()

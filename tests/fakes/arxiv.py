@@ -5,9 +5,16 @@ OAI-PMH ``GetRecord`` in the ``arXiv`` metadata format (``GET /oai``, the record
 The feed is written the way arXiv's API writes it (https://info.arxiv.org/help/api/user-manual.html, section 3.3:
 an Atom ``feed`` with ``opensearch:totalResults``/``startIndex``/``itemsPerPage``, one ``entry`` per paper whose
 ``id`` is ``http://arxiv.org/abs/<id>v<version>``, ``arxiv:comment``, ``arxiv:primary_category``, ``arxiv:license``,
-titles and abstracts hard-wrapped). Papers come oldest first, ``start``/``max_results`` paginate, ``id_list`` picks
-papers, ``ti:"..."`` matches a title phrase and ``submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]`` keeps the papers
-first submitted in that window (by day); the categories of a query are not evaluated.
+titles and abstracts hard-wrapped). ``start``/``max_results`` paginate, ``id_list`` picks papers,
+``submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]`` keeps the papers first submitted in that window (by day); the
+categories of a query are not evaluated.
+
+Order and title search, as the manual (section 3.1.1) documents them: ``sortBy`` is ``relevance`` (the default),
+``lastUpdatedDate`` or ``submittedDate``; ``sortOrder`` is ``descending`` (the default) or ``ascending``; any other
+value is answered with an ``Error`` entry. ``ti:"..."`` is a search over title terms, not an exact-title lookup:
+arXiv's Lucene index drops English stop words and case, so a paper matches when its title holds every remaining
+term of the query, in any order, and its relevance is how often those terms occur in its title (`relevance`). A
+longer look-alike that repeats the words of the title asked for therefore ranks above the title itself.
 
 Scripted misbehaviour, as arXiv shows it:
 
@@ -16,6 +23,9 @@ Scripted misbehaviour, as arXiv shows it:
   entry's ``published`` (UTC) fall on different days;
 - `empty_pages`: ``{start: n}``: the page at `start` comes back with no entries (``totalResults`` unchanged) `n`
   times before it is served;
+- `cut_bodies`: the first API answers declare their whole body's ``Content-Length`` but send half of it, as a
+  connection dropped mid-answer shows it (the client's read raises ``IncompleteRead``);
+- a paper's ``published_raw`` is written into its entry's ``<published>`` as it is (a malformed date);
 - a paper without a page in `pages` answers ``404`` on ``/html/...``, as arXiv does for a paper it could not
   convert;
 - set `papers` again (a paper with a higher `version`) to publish a new version between two runs.
@@ -31,6 +41,32 @@ from xml.sax.saxutils import escape
 from tests.fakes import JsonServer
 
 ATOM = "application/atom+xml; charset=utf-8"
+#: Lucene's English stop words (``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET``): dropped from titles and queries alike.
+STOP_WORDS = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their then "
+                       "there these they this to was will with".split())
+QUOTE = {'"': "&quot;"}  # a query's quotes (ti:"...") inside an XML attribute
+SORT_BY = {"relevance", "lastUpdatedDate", "submittedDate"}
+SORT_ORDER = {"ascending", "descending"}
+
+
+def terms(text: str) -> list[str]:
+    """The indexed terms of a title or query: lower-cased words without stop words."""
+    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP_WORDS]
+
+
+def relevance(query: str, title: str) -> int:
+    """How often the query's terms occur in `title`; 0 when one of them is missing (the paper does not match)."""
+    wanted, have = set(terms(query)), terms(title)
+    if not wanted or not wanted <= set(have):
+        return 0
+    return sum(1 for term in have if term in wanted)
+
+
+def error_feed(message: str) -> bytes:
+    """arXiv's answer to a query it cannot read: a feed with one entry titled ``Error``."""
+    return (f'<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"><entry>'
+            f'<id>http://arxiv.org/api/errors#{escape(message)}</id><title>Error</title>'
+            f'<summary>{escape(message)}</summary></entry></feed>').encode()
 
 
 def atom_entry(paper: Mapping[str, Any]) -> str:
@@ -47,7 +83,7 @@ def atom_entry(paper: Mapping[str, Any]) -> str:
   <entry>
     <id>http://arxiv.org/abs/{versioned}</id>
     <updated>{paper.get('updated', paper['published'])}T17:59:59Z</updated>
-    <published>{paper['published']}T17:59:59Z</published>
+    <published>{escape(paper.get('published_raw', paper['published'] + 'T17:59:59Z'))}</published>
     <title>{escape(paper['title'])}</title>
     <summary>  {escape(wrapped_abstract)}
 </summary>{authors}{comment}
@@ -62,7 +98,7 @@ def atom_feed(entries: Sequence[Mapping[str, Any]], total: int, start: int, quer
     body = "".join(atom_entry(p) for p in entries)
     return f"""<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:arxiv="http://arxiv.org/schemas/atom">
-  <link href="http://arxiv.org/api/query?{escape(query)}" rel="self" type="application/atom+xml"/>
+  <link href="http://arxiv.org/api/query?{escape(query, QUOTE)}" rel="self" type="application/atom+xml"/>
   <title type="html">ArXiv Query: {escape(query)}</title>
   <id>http://arxiv.org/api/fake</id>
   <updated>2026-12-01T00:00:00-05:00</updated>
@@ -79,8 +115,9 @@ class ArxivServer(JsonServer):
 
     def __init__(self, papers: Sequence[Mapping[str, Any]], pages: Mapping[str, str] | None = None, *,
                  fail_first: int = 0, retry_after: int = 1, empty_pages: Mapping[int, int] | None = None,
-                 dates_in_query: bool = True) -> None:
+                 dates_in_query: bool = True, cut_bodies: int = 0) -> None:
         super().__init__()
+        self.cut_bodies = cut_bodies
         self.papers = list(papers)
         self.pages = dict(pages or {})
         self.fail_first, self.retry_after = fail_first, retry_after
@@ -128,8 +165,18 @@ class ArxivServer(JsonServer):
         if self.fail_first > 0:
             self.fail_first -= 1
             return 503, b"Rate exceeded.", {"Content-Type": "text/plain", "Retry-After": str(self.retry_after)}
+        status, body = self._feed(query)
+        if self.cut_bodies > 0:
+            self.cut_bodies -= 1
+            return status, body[:len(body) // 2], {"Content-Type": ATOM, "Content-Length": str(len(body))}
+        return status, body, {"Content-Type": ATOM}
+
+    def _feed(self, query: Mapping[str, str]) -> tuple[int, bytes]:
         start, size = int(query.get("start", 0)), int(query.get("max_results", 10))
         search = query.get("search_query", "")
+        sort_by, order = query.get("sortBy", "relevance"), query.get("sortOrder", "descending")
+        if sort_by not in SORT_BY or order not in SORT_ORDER:
+            return 400, error_feed(f"sortBy must be one of {sorted(SORT_BY)} and sortOrder one of {sorted(SORT_ORDER)}")
         papers = sorted(self.papers, key=lambda p: (p["published"], p["arxiv_id"]))
         if query.get("id_list"):
             wanted = query["id_list"].split(",")
@@ -138,11 +185,15 @@ class ArxivServer(JsonServer):
         if window and self.dates_in_query:
             first, last = (f"{d[:4]}-{d[4:6]}-{d[6:]}" for d in window.groups())
             papers = [p for p in papers if first <= p["published"][:10] <= last]
-        title = re.search(r'ti:"([^"]*)"', search)
+        title = re.search(r'ti:(?:"([^"]*)"|(\S+))', search)
+        phrase = (title.group(1) or title.group(2)) if title else ""
         if title:
-            phrase = " ".join(title.group(1).lower().split())
-            papers = [p for p in papers if phrase in " ".join(re.sub(r"[\"():]", " ", p["title"]).lower().split())]
+            papers = [p for p in papers if relevance(phrase, p["title"]) > 0]
+        sort_keys = {"relevance": lambda p: relevance(phrase, p["title"]),
+                     "lastUpdatedDate": lambda p: p.get("updated", p["published"]),
+                     "submittedDate": lambda p: p["published"]}
+        papers.sort(key=sort_keys[sort_by], reverse=order == "descending")  # stable: ties stay oldest first
         if self.empty_pages.get(start, 0) > 0:
             self.empty_pages[start] -= 1
-            return 200, atom_feed([], len(papers), start, search), {"Content-Type": ATOM}
-        return 200, atom_feed(papers[start:start + size], len(papers), start, search), {"Content-Type": ATOM}
+            return 200, atom_feed([], len(papers), start, search)
+        return 200, atom_feed(papers[start:start + size], len(papers), start, search)

@@ -5,7 +5,8 @@ optionally failing its first calls, recording every request.
   most with the words (rapidfuzz ``token_set_ratio`` 60 or more), best first, at most N, each cut to the
   ``select`` fields: ``{"meta": {"count": ...}, "results": [...]}``. A filter that is not one
   ``title.search:`` (a comma starts a second filter) is a 400, as the real API answers an unknown filter;
-- every answer carries ``x-ratelimit-cost-usd`` (`COST_USD`, a list call's price) and
+- ``GET /works/<id>``: one work (a singleton), else 404;
+- every answer carries ``x-ratelimit-cost-usd``, its price by the documented tier (`price_of`, `PRICE_USD`), and
   ``x-ratelimit-remaining-usd``; once `allowance_usd` is spent, 429 (the daily limit);
 - a call `fail_first` makes fail answers that status with the documented body (``{"error", "message"}``): 403
   "Rate limit exceeded" (slow down), 429 the daily limit, 5xx a server error.
@@ -23,7 +24,21 @@ from rapidfuzz import fuzz
 from sciwrite.sources.titles import normalize_title
 from tests.fakes import JsonServer
 
-COST_USD = 0.0001
+#: Price of one call by tier, as developers.openalex.org/api-reference/authentication ("Pricing by Endpoint") lists
+#: it per 1,000 calls: a singleton (``/works/W123``) is free, a list+filter call $0.10, a full-text search $1. A
+#: search filter (``filter=title.search:...``) is a full-text search over titles, priced here as a search.
+PRICE_USD = {"singleton": 0.0, "list": 0.0001, "search": 0.001}
+
+
+def price_of(path: str, query: Mapping[str, str]) -> float:
+    """The documented price of ``GET path?query``."""
+    if path.count("/") >= 2:
+        return PRICE_USD["singleton"]
+    filters = [f.partition(":")[0] for f in query.get("filter", "").split(",") if f]
+    if any(k == "search" or k.startswith("search.") for k in query) or any(".search" in f for f in filters):
+        return PRICE_USD["search"]
+    return PRICE_USD["list"]
+
 MATCH_CUTOFF = 60.0
 ERRORS = {403: {"error": "Rate limit exceeded", "message": "Rate limit exceeded; slow down"},
           429: {"error": "Rate limit exceeded", "message": "Daily limit exceeded"},
@@ -46,20 +61,30 @@ class OpenAlexServer(JsonServer):
         if self.failures:
             status = self.failures.pop(0)
             return status, ERRORS.get(status, ERRORS[500]), {}
-        if self.remaining < COST_USD:
+        cost = price_of(request["path"], request["query"])
+        if self.remaining < cost:
             return 429, ERRORS[429], {}
+        if request["path"].startswith("/works/"):
+            wanted = request["path"].rsplit("/", 1)[1]
+            found = next((w for w in self.works if str(w.get("id", "")).rsplit("/", 1)[-1] == wanted), None)
+            if found is None:
+                return 404, {"error": "Not Found", "message": f"no work {wanted}"}, {}
+            return 200, dict(found), self._priced(cost)
         if request["path"] != "/works":
             return 404, {"error": "Not Found", "message": f"no endpoint {request['path']}"}, {}
         field, _, words = request["query"].get("filter", "").partition(":")
         if field != "title.search" or "," in words:
             return 400, {"error": "Invalid query parameters error.",
                          "message": f"Invalid filter: {request['query'].get('filter')!r}"}, {}
-        self.remaining -= COST_USD
         scored = sorted(((fuzz.token_set_ratio(normalize_title(words), normalize_title(w["display_name"])), i)
                          for i, w in enumerate(self.works)), key=lambda pair: -pair[0])
         hits = [self.works[i] for score, i in scored if score >= MATCH_CUTOFF]
         per_page = int(request["query"].get("per_page", 25))
         select = [f for f in request["query"].get("select", "").split(",") if f]
         results = [{k: v for k, v in w.items() if not select or k in select} for w in hits[:per_page]]
-        return 200, {"meta": {"count": len(hits), "per_page": per_page}, "results": results}, {
-            "x-ratelimit-cost-usd": str(COST_USD), "x-ratelimit-remaining-usd": f"{self.remaining:.4f}"}
+        return 200, {"meta": {"count": len(hits), "per_page": per_page}, "results": results}, self._priced(cost)
+
+    def _priced(self, cost: float) -> dict[str, str]:
+        """Charge `cost` to the day's allowance; the headers that report it."""
+        self.remaining -= cost
+        return {"x-ratelimit-cost-usd": str(cost), "x-ratelimit-remaining-usd": f"{self.remaining:.4f}"}

@@ -7,6 +7,11 @@ failing its first calls, recording every request.
 - ``GET /graph/v1/paper/<paperId>``: that paper, else 404;
 - any other path: 404.
 
+``fields`` works as the Graph API documents it (api.semanticscholar.org/api-docs/graph): a paper carries
+``paperId`` always, plus the comma-separated fields asked for, and nothing else; without ``fields``, ``paperId`` and
+``title``. The match endpoint adds its ``matchScore``. A field the API does not know is a 400
+``{"error": "Unrecognized or unsupported fields: [...]"}``.
+
 Point a client at ``f"{server.url}/graph/v1"``. A call `fail_first` makes fail answers the real service's body:
 429 ``{"message": "Too Many Requests. Please wait and try again or apply for a key for higher rate limits. ...",
 "code": "429"}`` (the Graph API sends no ``Retry-After``), 5xx ``{"message": "Internal Server Error"}``.
@@ -24,6 +29,18 @@ from sciwrite.sources.titles import normalize_title
 from tests.fakes import JsonServer
 
 MATCH_CUTOFF = 80.0
+#: The paper fields the Graph API documents (a dotted sub-field, ``authors.name``, selects within one of them).
+PAPER_FIELDS = frozenset({
+    "paperId", "corpusId", "externalIds", "url", "title", "abstract", "venue", "publicationVenue", "year",
+    "referenceCount", "citationCount", "influentialCitationCount", "isOpenAccess", "openAccessPdf", "fieldsOfStudy",
+    "s2FieldsOfStudy", "publicationTypes", "publicationDate", "journal", "citationStyles", "authors", "citations",
+    "references", "embedding", "tldr", "textAvailability"})
+
+
+def selected(paper: Mapping[str, Any], fields: str | None) -> dict[str, Any]:
+    """`paper` as the Graph API returns it for `fields`: ``paperId`` and the fields asked for (default: title)."""
+    wanted = {f.split(".", 1)[0] for f in (fields or "title").split(",") if f}
+    return {k: v for k, v in paper.items() if k == "paperId" or k in wanted}
 TOO_MANY_REQUESTS = {"message": "Too Many Requests. Please wait and try again or apply for a key for higher rate "
                                 "limits. https://www.semanticscholar.org/product/api#api-key-form", "code": "429"}
 
@@ -45,6 +62,11 @@ class SemanticScholarServer(JsonServer):
         if self.failures:
             status = self.failures.pop(0)
             return status, TOO_MANY_REQUESTS if status == 429 else {"message": "Internal Server Error"}, {}
+        unknown = sorted({f.split(".", 1)[0] for f in request["query"].get("fields", "").split(",") if f}
+                         - PAPER_FIELDS)
+        if unknown:
+            return 400, {"error": f"Unrecognized or unsupported fields: {unknown}"}, {}
+        fields = request["query"].get("fields")
         if request["path"] == "/graph/v1/paper/search/match":
             papers = list(self.papers.values())
             best = process.extractOne(normalize_title(request["query"].get("query", "")),
@@ -52,9 +74,9 @@ class SemanticScholarServer(JsonServer):
                                       score_cutoff=MATCH_CUTOFF)
             if best is None:
                 return 404, {"error": "Title match not found"}, {}
-            return 200, {"data": [{**papers[best[2]], "matchScore": round(best[1], 2)}]}, {}
+            return 200, {"data": [{**selected(papers[best[2]], fields), "matchScore": round(best[1], 2)}]}, {}
         if request["path"].startswith("/graph/v1/paper/"):
             wanted = urllib.parse.unquote(request["path"].rsplit("/", 1)[1])
             found = next((p for p in self.papers.values() if p.get("paperId") == wanted), None)
-            return (200, dict(found), {}) if found else (404, {"error": "Paper not found"}, {})
+            return (200, selected(found, fields), {}) if found else (404, {"error": "Paper not found"}, {})
         return 404, {"error": "no such endpoint"}, {}

@@ -124,11 +124,11 @@ def test_openalex_prices_retries_403_and_stops_at_the_daily_limit(verdicts, tmp_
             "title.search:bert pre training of deep bidirectional transformers for language understanding"] * 2
         assert server.requests[-1]["query"]["api_key"] == "sk-oa"
         assert "sk-oa" not in (tmp_path / "oa.jsonl").read_text()  # a credential never enters the cache
-        assert lookup.report()["cost_usd"] == pytest.approx(0.0001) and lookup.report()["remaining_usd"] < 1.0
+        assert lookup.report()["cost_usd"] == pytest.approx(0.001) and lookup.report()["remaining_usd"] < 1.0
 
     references = [{"title": f"An invented title, number {i}, about parsing"} for i in range(3)]
     invented = ReferenceResolver(TitleIndex.from_corpus(CORPUS)).resolve(references)
-    with OpenAlexServer(WORKS, allowance_usd=0.0001) as server:
+    with OpenAlexServer(WORKS, allowance_usd=0.001) as server:
         lookup = OnlineLookup(OpenAlexClient(base_url=server.url, min_interval=0, backoff=0.01), "openalex")
         checked = lookup.second_opinions(invented)
         assert len(server.requests) == 2  # one answered, one refused (429: the day's allowance), then none

@@ -12,6 +12,7 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.sources.arxiv import ArxivClient, ArxivError, category_query, parse_feed, split_arxiv_id
+from sciwrite.sources.arxiv_cited import CitedLookups
 from sciwrite.sources.arxiv_fetch import fetch_arxiv, fetched_papers, latest_states
 from sciwrite.sources.licences import licence_name, redistributable, split_licence
 from tests.fakes.arxiv import ArxivServer, atom_feed
@@ -225,3 +226,142 @@ def test_a_rate_exceeded_body_behind_a_200_is_retried(tmp_path: Path):
         with pytest.raises(ArxivError, match="kept answering that it is busy: b'Rate exceeded.'"):
             stubborn.page("cat:cs.CL", 0)
         assert len(server.requests) == 3
+
+
+# ------------------------------------------------------------------------------------------ never lose a paper
+
+
+def fetch_command(server: ArxivServer, out: Path, *extra: str) -> list[str]:
+    return ["fetch", "arxiv", "--category", "cs.CL", "--since", "2026-07-01", "--out", str(out), "--api-url",
+            server.api_url, "--html-url", server.html_url, "--oai-url", server.oai_url, "--min-interval", "0",
+            "--page-size", "2", *extra]
+
+
+def one_error_line(err: str) -> str:
+    """The one ``sciwrite: error:`` line of stderr (the progress bar writes there too), with no traceback."""
+    lines = [line for line in err.splitlines() if "sciwrite: error: " in line]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("cut", [pytest.param(lambda body: body[:len(body) * 2 // 3], id="cut-short"),
+                                 pytest.param(lambda body: body.replace(b"</entry>", b"</entrie>", 1), id="malformed")])
+def test_a_bad_feed_page_fails_the_run_records_none_of_its_papers_and_a_rerun_fetches_them(tmp_path, capsys, cut):
+    papers = [paper(1), paper(2), paper(3), paper(4)]
+    with ArxivServer(papers, pages(*papers)) as server:
+        original = server.handle
+
+        def second_page_bad(request):
+            status, body, headers = original(request)
+            if request["path"] == "/api/query" and request["query"]["start"] == "2":
+                return status, cut(body), headers
+            return status, body, headers
+
+        server.handle = second_page_bad
+        assert main(fetch_command(server, tmp_path)) == 2
+        line = one_error_line(capsys.readouterr().err)
+        assert "cut short or malformed" in line and "start=2" in line and "rerun" in line
+        assert set(latest_states(tmp_path)) == {"2607.00001", "2607.00002"}  # page 1 stays, page 2 left for later
+        assert "cut short or malformed" in json.loads((tmp_path / "manifest.json").read_text())["last_run"]["stopped"]
+        server.handle = original
+        assert main(fetch_command(server, tmp_path)) == 0
+    assert [p.arxiv_id for p, _ in fetched_papers(tmp_path)] == [p["arxiv_id"] for p in papers]
+
+
+@pytest.mark.parametrize("raw", ["2026-07-32T17:59:59Z", "July 3, 2026", ""])
+def test_an_entry_with_an_unreadable_date_is_an_error_naming_it_and_a_rerun_fetches_it(tmp_path, capsys, raw):
+    good, bad = paper(1), paper(2, published_raw=raw)
+    with ArxivServer([good, bad], pages(good, bad)) as server:
+        assert main(fetch_command(server, tmp_path)) == 2
+        line = one_error_line(capsys.readouterr().err)
+        assert "entry 2607.00002: field 'published'" in line and "YYYY-MM-DD" in line
+        assert latest_states(tmp_path) == {}  # nothing of the page is recorded: not as done, not at all
+        server.papers = [good, paper(2)]  # arXiv answers the date again
+        assert main(fetch_command(server, tmp_path)) == 0
+    assert [p.arxiv_id for p, _ in fetched_papers(tmp_path)] == ["2607.00001", "2607.00002"]
+
+
+def test_a_line_recorded_without_its_date_is_not_done_and_a_rerun_handles_the_paper_again(tmp_path):
+    """What an older version wrote for an unreadable date: outside-window, empty date. It does not count as done."""
+    two = paper(2)
+    stale = {"arxiv_id": "2607.00002", "version": 1, "status": "outside-window", "reason": "first submitted on an "
+             "unknown date", "html": None, "replaces_version": None, "handled_at": "2026-07-05T00:00:00+00:00",
+             "metadata": {"arxiv_id": "2607.00002", "version": 1, "published": "", "updated": "", "title": two["title"],
+                          "abstract": "", "authors": [], "categories": [], "primary_category": "", "comment": "",
+                          "licence": "", "doi": "", "journal_ref": ""}}
+    (tmp_path / "papers.jsonl").write_text(json.dumps(stale) + "\n")
+    with ArxivServer([two], pages(two)) as server:
+        summary = fetch_arxiv(["cs.CL"], date(2026, 7, 1), tmp_path, client=client(server), show_progress=False)
+        assert server.html_requests() == ["2607.00002v1"]
+    assert dict(summary.counts) == {"fetched": 1}
+    assert latest_states(tmp_path)["2607.00002"]["metadata"]["published"] == "2026-07-02"
+
+
+def test_a_body_cut_short_is_retried_like_any_network_error(tmp_path, capsys):
+    one = paper(1)
+    with ArxivServer([one], pages(one), cut_bodies=2) as server:
+        assert main(fetch_command(server, tmp_path)) == 0
+        assert len(server.api_requests()) == 3  # two answers cut short, then a whole one
+    assert [p.arxiv_id for p, _ in fetched_papers(tmp_path)] == ["2607.00001"]
+    with ArxivServer([one], pages(one), cut_bodies=99) as server:
+        stubborn = ArxivClient(server.api_url, server.html_url, min_interval=0.0, max_retries=1, backoff=0.01)
+        with pytest.raises(ArxivError, match=r"failed after 1 retries: the body was cut short \(\d+ bytes read"):
+            stubborn.page("cat:cs.CL", 0)
+
+
+@pytest.mark.parametrize(("flag", "value", "says"), [
+    ("--page-size", "0", "argument --page-size: expected a whole number from 1 to 2000, got 0"),
+    ("--page-size", "2001", "argument --page-size: expected a whole number from 1 to 2000, got 2001"),
+    ("--page-size", "ten", "argument --page-size: expected a whole number, got 'ten'"),
+    ("--limit", "0", "argument --limit: expected a whole number 1 or more, got 0"),
+    ("--min-interval", "-1", "argument --min-interval: expected 0 seconds or more, got -1"),
+])
+def test_numbers_the_fetch_cannot_use_are_refused_naming_the_flag(tmp_path, capsys, flag, value, says):
+    with ArxivServer([paper(1)]) as server:
+        command = [a for a in fetch_command(server, tmp_path) if a not in ("--page-size", "2")] + [flag, value]
+        with pytest.raises(SystemExit) as exit_:
+            main(command)
+        assert exit_.value.code == 2 and server.requests == []  # nothing sent
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "papers.jsonl").exists()
+    with pytest.raises(ValueError, match="page_size must be 1 to 2000 papers a request, got 0"):
+        ArxivClient(page_size=0)
+
+
+# ------------------------------------------------------------------------------------------ ranking by relevance
+
+TRUE_TITLE = "Attention is all you need"
+DECOYS = ["Attention, attention: all you need is attention", "Is attention all you need? Attention in need",
+          "All you need is attention and more attention"]
+
+
+def test_the_fake_ranks_title_terms_by_relevance_and_honours_the_sort_order():
+    true = paper(9, title=TRUE_TITLE)  # the newest: submitted after every decoy
+    decoys = [paper(i + 1, title=t, updated=f"2026-08-{9 - i:02d}") for i, t in enumerate(DECOYS)]
+    with ArxivServer([true, *decoys]) as server:
+        arxiv = client(server)
+        ranked = arxiv.page(f'ti:"{TRUE_TITLE}"', 0, 10, sort_by="relevance", ascending=False)[1]
+        by_date = arxiv.page(f'ti:"{TRUE_TITLE}"', 0, 10)[1]
+        updated = arxiv.page(f'ti:"{TRUE_TITLE}"', 0, 10, sort_by="lastUpdatedDate", ascending=False)[1]
+        assert server.api_requests()[0]["query"]["sortBy"] == "relevance"
+    assert ranked[0].title != TRUE_TITLE and ranked[-1].title == TRUE_TITLE  # look-alikes repeat its words
+    assert [p.arxiv_id for p in by_date] == ["2607.00001", "2607.00002", "2607.00003", "2607.00009"]
+    assert [p.arxiv_id for p in updated] == ["2607.00001", "2607.00002", "2607.00003", "2607.00009"]
+    assert updated[0].updated == "2026-08-09"
+
+
+def test_a_cited_title_is_found_behind_look_alikes_ranked_first_or_reported_missing(tmp_path):
+    true = paper(9, title=TRUE_TITLE)
+    decoys = [paper(i + 1, title=t) for i, t in enumerate(DECOYS)]  # submitted before it, ranked above it
+    with ArxivServer([*decoys, true]) as server:
+        lookups = CitedLookups(tmp_path / "lookups.jsonl", client(server))
+        found = lookups.lookup("Attention Is All You Need.")
+        assert found is not None and found["arxiv_id"] == "2607.00009"
+        asked = server.api_requests()
+    assert asked[0]["query"]["sortBy"] == "relevance" and asked[0]["query"]["sortOrder"] == "descending"
+    with ArxivServer(decoys) as server:  # arXiv answers only look-alikes: no match, never the first of them
+        lookups = CitedLookups(tmp_path / "alone.jsonl", client(server))
+        assert lookups.lookup(TRUE_TITLE) is None
+        assert len(server.api_requests()) == 1
+    again = CitedLookups(tmp_path / "alone.jsonl", None)  # "no match" is an answer, cached
+    assert again.lookup(TRUE_TITLE) is None and TRUE_TITLE.lower() in again.found

@@ -2,7 +2,9 @@
 model's training cutoff and those published after it, with intervals and a test of the difference.
 
 A paper's date is its ``published`` field (version 1 on arXiv, ISO date; records built with ``--from-arxiv``), else
-its ``year``: a paper whose year is the cutoff's own cannot be placed and is counted as undetermined. Papers on
+its ``year``: a paper whose year is the cutoff's own cannot be placed and is counted as undetermined. A
+``published`` value that is not a date is an error, found when the split is opened (`check_dates`), before any
+model loads: guessing its side would move the paper silently. Papers on
 the two sides are different papers, so the difference (after - before) gets a two-sample bootstrap interval and a
 two-sample permutation test (`sciwrite.stats.two_sample_comparison`), Holm-adjusted across the metrics. A system
 that scores clearly higher before its cutoff than after it, with memorisation to match, has likely seen the older
@@ -12,11 +14,13 @@ and after is one pair, so the paired test asks whether systems in general score 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.errors import InputError, Where
 from sciwrite.core.tables import format_table, headless_pyplot, save_figure
 from sciwrite.stats import holm, mean_interval, permutation_p_value, two_sample_comparison
 
@@ -26,11 +30,65 @@ RULE = ("before: published on or before the cutoff; after: published after it (t
 TEST = "two-sample: percentile bootstrap of the difference (each side resampled) and a permutation test, Holm-adjusted"
 
 
+DATE_FORMAT = "YYYY-MM-DD (a time after it, as in 2026-07-03T17:59:59Z, is allowed)"
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}(?:$|[T ])")
+
+
+def published_date(value: Any) -> date | None:
+    """A paper's ``published`` value as a date (None when it has none); raises ValueError for one that is not a date
+    written `DATE_FORMAT`."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    text = str(value).strip()
+    if _ISO_DAY.match(text):
+        try:
+            return date.fromisoformat(text[:10])
+        except ValueError:  # 2026-02-30
+            pass
+    raise ValueError(f"{value!r} is not a date written {DATE_FORMAT}")
+
+
+def _dates(papers: Any) -> list[tuple[int, Any, Any]]:
+    """(row, paper_id, published) of each paper of a `datasets.Dataset` (two columns read, no row decoded) or of a
+    list of records."""
+    if isinstance(papers, list | tuple):
+        return [(row, p.get("paper_id"), p.get("published")) for row, p in enumerate(papers)]
+    if "published" not in (papers.column_names or []):
+        return []
+    return [(row, *pair) for row, pair in enumerate(zip(papers["paper_id"], papers["published"]))]
+
+
+def check_dates(papers: Any, where: str | Path) -> None:
+    """Raise `InputError` naming `where` (the split), the paper and the field when a paper's ``published`` is not a
+    date: what ``--cutoff`` checks when the split is opened, before any model loads or any paper is scored."""
+    bad = []
+    for row, paper_id, value in _dates(papers):
+        try:
+            published_date(value)
+        except ValueError as err:
+            bad.append((row, paper_id, err))
+    if bad:
+        row, paper_id, err = bad[0]
+        more = f" ({len(bad) - 1} more papers too)" if len(bad) > 1 else ""
+        raise InputError(f"{err}{more}", Where(path=str(where), record=str(paper_id) if paper_id else f"row {row + 1}",
+                                               field="published"),
+                         hint=f"write it as {DATE_FORMAT} or leave it empty (the year is used then), or drop --cutoff")
+
+
 def side(paper: Mapping[str, Any], cutoff: date) -> str:
-    """Which side of `cutoff` a paper falls on (see the module docstring)."""
-    published = paper.get("published")
-    if published:
-        return BEFORE if date.fromisoformat(str(published)[:10]) <= cutoff else AFTER
+    """Which side of `cutoff` a paper falls on (see the module docstring); raises ValueError naming the paper for a
+    ``published`` value that is not a date."""
+    try:
+        published = published_date(paper.get("published"))
+    except ValueError as err:
+        raise InputError(str(err), Where(record=paper.get("paper_id"), field="published"),
+                         hint=f"write it as {DATE_FORMAT}") from None
+    if published is not None:
+        return BEFORE if published <= cutoff else AFTER
     year = paper.get("year")
     if not isinstance(year, int):
         return UNDETERMINED
@@ -150,5 +208,5 @@ def format_cutoff(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, s
     return "\n\n".join(blocks)
 
 
-__all__ = ["AFTER", "BEFORE", "RULE", "TEST", "UNDETERMINED", "across_systems", "cutoff_comparison", "cutoff_rows", "format_cutoff",
-           "plot_cutoff", "side"]
+__all__ = ["AFTER", "BEFORE", "DATE_FORMAT", "RULE", "TEST", "UNDETERMINED", "across_systems", "check_dates",
+           "cutoff_comparison", "cutoff_rows", "format_cutoff", "plot_cutoff", "published_date", "side"]

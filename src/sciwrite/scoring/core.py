@@ -23,7 +23,7 @@ from sciwrite.core.coverage import Coverage, check_complete, coverage_of
 from sciwrite.core.engine import RAY, ray_engine
 from sciwrite.core.predictions import SystemPredictions
 from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance, schema_version_of
-from sciwrite.metrics.cutoff import cutoff_comparison
+from sciwrite.metrics.cutoff import check_dates, cutoff_comparison
 from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance
 from sciwrite.metrics.memorisation import KEYS as MEMORISATION_KEYS
 from sciwrite.metrics.memorisation import memorisation, summarize_memorisation
@@ -93,6 +93,8 @@ def score_systems(benchmark: Benchmark, systems: Sequence[SystemPredictions], re
     if not systems or len(set(names)) != len(names):
         raise ValueError(f"need one or more systems with distinct names, got {names}")
     opened = split or steps.open_split(request)
+    if request.cutoff is not None:  # a date --cutoff cannot read fails now, not after the scoring
+        check_dates(opened.papers, f"{request.source or benchmark.name} split {opened.config!r}")
     files = [steps.read(system, opened, request) for system in systems]
     split_ids = opened.paper_ids
     if request.require_complete:

@@ -3,7 +3,7 @@ rate-limited and retried (`PoliteHttpClient`), and JSON GETs that are also cache
 
 - rate limiting: at least `min_interval` seconds between requests, across threads;
 - retries with exponential back-off (honouring ``Retry-After``) on the statuses a service answers when it is
-  busy (`retry_statuses`); a status that says the day's allowance is spent (`quota_statuses`, OpenAlex's 429)
+  busy (`retry_statuses`) and on network errors, a body cut short (``IncompleteRead``) included; a status that says the day's allowance is spent (`quota_statuses`, OpenAlex's 429)
   raises `QuotaExceededError` at once, since retrying cannot help before the allowance resets;
 - a JSON Lines cache of every answer, "not found" included, appended one whole line per answer: a rerun sends no
   repeat request, and a run that stops (a crash, a spent quota) resumes where it stopped. An older cache written as
@@ -12,6 +12,7 @@ rate-limited and retried (`PoliteHttpClient`), and JSON GETs that are also cache
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 import threading
@@ -95,11 +96,14 @@ class PoliteHttpClient:
                     time.sleep(delay)
                     continue
                 raise self.error_class(f"{self.name} request {shown} failed: HTTP {err.code} {detail}") from err
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as err:
+            except (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException) as err:
+                # HTTPException: a body shorter than its Content-Length (IncompleteRead), a status line cut off
                 if attempt < self.max_retries:
+                    logger.info("%s request failed (%s); retrying", self.name, _one_line(err))
                     time.sleep(self.backoff * 2 ** attempt)
                     continue
-                raise self.error_class(f"{self.name} request {shown} failed: {err}") from err
+                raise self.error_class(f"{self.name} request {shown} failed after {self.max_retries} retries: "
+                                       f"{_one_line(err)}") from err
         raise self.error_class(f"{self.name} request {shown} failed after {self.max_retries} retries")
 
     def _retry_delay(self, err: urllib.error.HTTPError, attempt: int) -> float:
@@ -182,6 +186,13 @@ class JsonApiClient(PoliteHttpClient):
             lead = "\n" if self._needs_newline else ""  # never glue an answer onto a cut-off last line
             append_whole_line(self.cache_path, lead + json.dumps({"url": key, "answer": answer}, ensure_ascii=False))
             self._needs_newline = False
+
+
+def _one_line(err: BaseException) -> str:
+    """A network error in one line: IncompleteRead's own text holds the count of bytes read, not the body."""
+    if isinstance(err, http.client.IncompleteRead):
+        return f"the body was cut short ({len(err.partial)} bytes read, {err.expected} more expected)"
+    return f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
 
 
 def error_message(err: urllib.error.HTTPError) -> str:

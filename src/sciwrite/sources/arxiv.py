@@ -9,6 +9,11 @@ included (`MIN_INTERVAL`). What the API answers that an ideal API would not, and
 - a page with no entries although ``totalResults`` says there are more (a known hiccup of the search backend):
   asked again, a few times, before the run stops there and says so (`EmptyPageError`);
 - ``HTTP 200`` with one entry titled ``Error`` for a query it cannot read: raised as `ArxivError`, with its text;
+- a feed cut short or not well-formed XML, or an entry without a readable id, title or ``published`` date: raised
+  as `ArxivError` naming the entry and field, so that no paper of that page is recorded and a rerun asks again
+  (feedparser alone would read what it could and say nothing);
+- a title search ranked by relevance (``sortBy=relevance``), where a title sharing words with the one asked for can
+  come first: the caller compares titles itself (`sciwrite.sources.arxiv_cited`);
 - titles and abstracts hard-wrapped mid-sentence: whitespace is collapsed;
 - ids with their version (``2607.01234v2``): split into `ArxivPaper.arxiv_id` and `ArxivPaper.version`;
 - an entry without ``arxiv:license``: the licence is asked of arXiv's OAI-PMH interface (`ArxivClient.licence`,
@@ -19,7 +24,7 @@ from __future__ import annotations
 
 import re
 import urllib.parse
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any
@@ -35,11 +40,15 @@ HTML_URL = "https://arxiv.org/html"
 OAI_URL = "https://oaipmh.arxiv.org/oai"  # OAI-PMH: the ``arXiv`` metadata format records each paper's licence
 MIN_INTERVAL = 3.0  # seconds between two requests: arXiv's published rule for its API
 PAGE_SIZE = 100
+MAX_PAGE_SIZE = 2000  # the API manual: at most 2000 results a request ("slices of at most 2000 at a time")
+TITLE_RESULTS = 10  # results a title search reads, best first: enough for the exact title behind a few look-alikes
+SORT_BY = ("relevance", "lastUpdatedDate", "submittedDate")  # the API's ``sortBy`` values (its manual, section 3.1.1)
 USER_AGENT = ("sciwrite/0.1 (fresh RWGBench and SciIG test sets; https://github.com/sciwrite/sciwrite; "
               "one request every 3 s)")
 
 _OAI, _OAI_ARXIV = "http://www.openarchives.org/OAI/2.0/", "http://arxiv.org/OAI/arXiv/"
 _ID = re.compile(r"(?:arxiv\.org/abs/)?(?P<id>(?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v(?P<v>\d+))?$")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}(?:$|T)")
 _WITHDRAWN = re.compile(r"\b(?:has been|was|is)\s+withdrawn\b|^\s*withdrawn\b|\bwithdrawn by the authors?\b", re.I)
 
 
@@ -108,14 +117,33 @@ def _licence(entry: Any) -> str:
     return (value.get("href", "") if isinstance(value, dict) else value or "").strip()
 
 
-def paper_from_entry(entry: Any) -> ArxivPaper:
-    """An `ArxivPaper` from one feedparser entry."""
+def iso_day(text: str | None) -> str | None:
+    """The day of an ISO timestamp ('2026-07-03T17:59:59Z' -> '2026-07-03'), or None when it is not one."""
+    text = (text or "").strip()
+    if not _ISO_DAY.match(text):
+        return None
+    try:
+        return date.fromisoformat(text[:10]).isoformat()
+    except ValueError:  # 2026-07-32
+        return None
+
+
+def paper_from_entry(entry: Any, shown: str = "the arXiv API") -> ArxivPaper:
+    """An `ArxivPaper` from one feedparser entry; raises `ArxivError` naming the entry and field when its id, title
+    or ``published`` date cannot be read (a paper recorded without them would be skipped by every rerun)."""
     arxiv_id, version = split_arxiv_id(entry.get("id", ""))
+    published, title = iso_day(entry.get("published")), _squash(entry.get("title"))
+    if published is None:
+        raise ArxivError(f"{shown}: entry {arxiv_id}: field 'published' is {entry.get('published')!r}, not a "
+                         "timestamp YYYY-MM-DDThh:mm:ssZ; nothing of this page was recorded: rerun to ask again")
+    if not title:
+        raise ArxivError(f"{shown}: entry {arxiv_id}: field 'title' is empty; nothing of this page was recorded: "
+                         "rerun to ask again")
     primary = entry.get("arxiv_primary_category") or {}
     return ArxivPaper(
         arxiv_id=arxiv_id, version=version or 1,
-        published=(entry.get("published") or "")[:10], updated=(entry.get("updated") or "")[:10],
-        title=_squash(entry.get("title")), abstract=_squash(entry.get("summary")),
+        published=published, updated=iso_day(entry.get("updated")) or published,
+        title=title, abstract=_squash(entry.get("summary")),
         authors=[_squash(a.get("name")) for a in entry.get("authors", []) if a.get("name")],
         categories=[t["term"] for t in entry.get("tags", []) if t.get("term")],
         primary_category=primary.get("term", "") if isinstance(primary, dict) else "",
@@ -131,10 +159,19 @@ def parse_feed(body: bytes | str, shown: str = "the arXiv API") -> tuple[int, li
     if total is None and not feed.entries:
         text = body.decode("utf-8", "replace") if isinstance(body, bytes) else body
         raise ArxivError(f"{shown} answered something that is not an Atom feed: {text.strip()[:120]!r}")
+    problem = feed.get("bozo_exception")
+    if feed.get("bozo") and not isinstance(problem, feedparser.CharacterEncodingOverride):
+        raise ArxivError(f"{shown} answered a feed cut short or malformed ({problem}) after {len(feed.entries)} "
+                         "entries; nothing of this page was recorded: rerun to ask again")
     entries = list(feed.entries)
     if len(entries) == 1 and _squash(entries[0].get("title")) == "Error":
         raise ArxivError(f"{shown} refused the query: {_squash(entries[0].get('summary'))}")
-    return int(total or len(entries)), [paper_from_entry(e) for e in entries]
+    try:
+        count = int(total if total is not None else len(entries))
+    except ValueError:
+        raise ArxivError(f"{shown}: field 'opensearch:totalResults' is {total!r}, not a number; rerun to ask "
+                         "again") from None
+    return count, [paper_from_entry(e, shown) for e in entries]
 
 
 def _stamp(day: date, end: bool) -> str:
@@ -162,19 +199,23 @@ class ArxivClient(PoliteHttpClient):
                  min_interval: float = MIN_INTERVAL,
                  max_retries: int = 5, backoff: float = 3.0, timeout: float = 60.0, empty_page_retries: int = 3,
                  page_size: int = PAGE_SIZE, contact: str | None = None) -> None:
+        if not 1 <= page_size <= MAX_PAGE_SIZE:
+            raise ValueError(f"page_size must be 1 to {MAX_PAGE_SIZE} papers a request, got {page_size}")
         super().__init__(min_interval=min_interval, max_retries=max_retries, backoff=backoff, timeout=timeout)
         self.api_url, self.html_url, self.oai_url = api_url, html_url.rstrip("/"), oai_url
         self.empty_page_retries, self.page_size = empty_page_retries, page_size
         if contact:
             self.user_agent = f"{USER_AGENT[:-1]}; mailto:{contact})"
 
-    def page(self, query: str, start: int, max_results: int = PAGE_SIZE, *, id_list: Sequence[str] = ()
-             ) -> tuple[int, list[ArxivPaper]]:
-        """One page of results, oldest submission first."""
-        params = {"search_query": query, "start": str(start), "max_results": str(max_results),
-                  "sortBy": "submittedDate", "sortOrder": "ascending"}
-        if id_list:
-            params["id_list"] = ",".join(id_list)
+    def page(self, query: str, start: int, max_results: int = PAGE_SIZE, *, id_list: Sequence[str] = (),
+             sort_by: str = "submittedDate", ascending: bool = True) -> tuple[int, list[ArxivPaper]]:
+        """One page of results, oldest submission first unless `sort_by` (one of `SORT_BY`) and `ascending` say
+        otherwise."""
+        if sort_by not in SORT_BY:
+            raise ValueError(f"sort_by must be one of {SORT_BY}, got {sort_by!r}")
+        params: Mapping[str, str] = {
+            "search_query": query, "start": str(start), "max_results": str(max_results), "sortBy": sort_by,
+            "sortOrder": "ascending" if ascending else "descending", **({"id_list": ",".join(id_list)} if id_list else {})}
         url = f"{self.api_url}?{urllib.parse.urlencode(params)}"
         body = self.fetch(url, accept="application/atom+xml")
         if body is None:
@@ -207,10 +248,12 @@ class ArxivClient(PoliteHttpClient):
     def says_busy(self, body: bytes) -> bool:
         return body.strip() == b"Rate exceeded."  # arXiv sends it with a 200 at times
 
-    def title_search(self, title: str, max_results: int = 3) -> list[ArxivPaper]:
-        """Papers whose title matches `title` as a phrase (how a cited work missing from the corpus is looked up)."""
+    def title_search(self, title: str, max_results: int = TITLE_RESULTS) -> list[ArxivPaper]:
+        """The papers arXiv finds for `title` in titles, most relevant first (how a cited work missing from the
+        corpus is looked up). arXiv ranks by its relevance score, not by exact title: a look-alike sharing words
+        can come first, so the caller compares titles."""
         phrase = re.sub(r"[\"():]", " ", title)
-        return self.page(f'ti:"{_squash(phrase)}"', 0, max_results)[1]
+        return self.page(f'ti:"{_squash(phrase)}"', 0, max_results, sort_by="relevance", ascending=False)[1]
 
     def licence(self, arxiv_id: str) -> str:
         """The licence URL arXiv's OAI-PMH record of the paper gives ("" when the record names none); raises
@@ -236,5 +279,6 @@ class ArxivClient(PoliteHttpClient):
         return None if body is None else body.decode("utf-8", "replace")
 
 
-__all__ = ["API_URL", "ArxivClient", "ArxivError", "ArxivPaper", "EmptyPageError", "HTML_URL", "MIN_INTERVAL", "OAI_URL",
-           "USER_AGENT", "category_query", "paper_from_entry", "parse_feed", "split_arxiv_id"]
+__all__ = ["API_URL", "ArxivClient", "ArxivError", "ArxivPaper", "EmptyPageError", "HTML_URL", "MAX_PAGE_SIZE",
+           "MIN_INTERVAL", "OAI_URL", "PAGE_SIZE", "SORT_BY", "TITLE_RESULTS", "USER_AGENT", "category_query", "iso_day",
+           "paper_from_entry", "parse_feed", "split_arxiv_id"]

@@ -12,6 +12,11 @@ The folder holds
 A rerun asks the API again (new papers and new versions appear), skips each paper already handled at the same
 version, fetches the new version of a paper that has one (``replaces_version``), retries the failures, and asks
 OAI-PMH again for the licence of a fetched paper whose licence is still unknown.
+
+A paper counts as handled only when its record is complete (`is_complete`: an id, a title and a ``published``
+date that reads as one), so a line an older version wrote with an unreadable date is handled again. A page the API
+answers cut short or malformed records none of its papers and stops the run with `ArxivError` (the command exits
+2); what earlier pages fetched stays, and a rerun asks for that page again.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from tqdm.auto import tqdm
 
 from sciwrite.core.datasets import write_json
 from sciwrite.core.jsonl import append_whole_line, ends_mid_line, iter_json_lines
-from sciwrite.sources.arxiv import ArxivClient, ArxivError, ArxivPaper, EmptyPageError, category_query
+from sciwrite.sources.arxiv import ArxivClient, ArxivError, ArxivPaper, EmptyPageError, category_query, iso_day
 
 PAPERS_FILE = "papers.jsonl"
 MANIFEST_FILE = "manifest.json"
@@ -81,6 +86,18 @@ def latest_states(folder: str | Path) -> dict[str, dict[str, Any]]:
     return states
 
 
+def is_complete(state: dict[str, Any]) -> bool:
+    """Whether a ``papers.jsonl`` line records a whole paper: its id, title and a readable ``published`` date."""
+    metadata = state.get("metadata")
+    return (isinstance(metadata, dict) and bool(metadata.get("arxiv_id")) and bool(metadata.get("title"))
+            and iso_day(metadata.get("published")) is not None)
+
+
+def is_done(state: dict[str, Any] | None, version: int) -> bool:
+    """Whether a paper's last line says it was handled, completely, at `version` (a rerun then skips it)."""
+    return state is not None and state.get("version") == version and state.get("status") in DONE and is_complete(state)
+
+
 def fetched_papers(folder: str | Path) -> list[tuple[ArxivPaper, Path]]:
     """The papers whose latest version's page is in the folder, in id order: what the builders read."""
     folder = Path(folder)
@@ -89,7 +106,7 @@ def fetched_papers(folder: str | Path) -> list[tuple[ArxivPaper, Path]]:
                                 f"--out {folder} ...`")
     papers = []
     for arxiv_id, state in sorted(latest_states(folder).items()):
-        if state["status"] == FETCHED:
+        if state["status"] == FETCHED and is_complete(state):
             papers.append((ArxivPaper(**state["metadata"]), folder / state["html"]))
     return papers
 
@@ -182,7 +199,7 @@ def fetch_arxiv(categories: Sequence[str], since: date, out: str | Path, *, unti
     try:
         for paper in client.search(query, limit=limit):
             previous = states.get(paper.arxiv_id)
-            if previous and previous["version"] == paper.version and previous["status"] in DONE:
+            if is_done(previous, paper.version):
                 summary.counts["already"] += 1
                 if previous["status"] == FETCHED and not previous["metadata"].get("licence") and not paper.licence:
                     # fetched before, its licence unknown: ask OAI-PMH again (the page stays as it is)
@@ -197,6 +214,9 @@ def fetch_arxiv(categories: Sequence[str], since: date, out: str | Path, *, unti
             bar.update(1)
     except EmptyPageError as err:
         summary.stopped = f"{err}; rerun to go on (what was fetched stays)"
+    except ArxivError as err:  # a page cut short or malformed, a request that kept failing: the command fails
+        summary.stopped = f"{err}; rerun to go on (what was fetched stays)"
+        raise
     finally:
         bar.close()
         summary.seconds = time.monotonic() - started
@@ -231,5 +251,5 @@ def write_manifest(folder: Path, summary: FetchSummary, categories: Sequence[str
 
 
 __all__ = ["DONE", "FAILED", "FETCHED", "FetchSummary", "MANIFEST_FILE", "NOT_LATEXML", "NO_HTML", "OUTSIDE_WINDOW",
-           "PAPERS_FILE", "WITHDRAWN", "fetch_arxiv", "fetched_papers", "is_latexml_page", "latest_states",
-           "read_manifest"]
+           "PAPERS_FILE", "WITHDRAWN", "fetch_arxiv", "fetched_papers", "is_complete", "is_done", "is_latexml_page",
+           "latest_states", "read_manifest"]

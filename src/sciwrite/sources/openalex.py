@@ -5,9 +5,11 @@ What the service documents (developers.openalex.org, "Authentication & Pricing" 
 
 - an API key is required (free; ``api_key=`` on every call; argument, else ``OPENALEX_API_KEY``); without one the
   daily allowance is a few cents' worth of calls, enough for a test;
-- a title query is a list call, ``/works?filter=title.search:<words>`` (cheaper than ``search=``); ``select=``
-  keeps the answer to the fields read here; every answer reports its price in ``x-ratelimit-cost-usd`` and the
-  day's remainder in ``x-ratelimit-remaining-usd``, which the client adds up (`cost_usd`, `remaining_usd`);
+- a title query is ``/works?filter=title.search:<words>``, a full-text search over titles: priced as a search,
+  $1 per 1,000 calls, ten times a plain list+filter call; a singleton (``/works/W123``) is free (`PRICE_USD`);
+  ``select=`` keeps the answer to the fields read here; every answer reports its price in ``x-ratelimit-cost-usd``
+  and the day's remainder in ``x-ratelimit-remaining-usd``, which the client adds up (`cost_usd`,
+  `remaining_usd`); an answer without the price header is counted at the documented price of its call;
 - 403 means "rate limit exceeded; slow down" and 5xx is temporary: both are retried with back-off; 429 means
   the *daily* limit is spent, which no retry mends: `QuotaExceededError`, with the answers so far cached;
 - error bodies are ``{"error": ..., "message": ...}``.
@@ -29,6 +31,10 @@ API_KEY_VARIABLE = "OPENALEX_API_KEY"
 SELECT = "id,display_name,publication_year,authorships,doi"
 #: Works asked for per title (the closest of them is scored).
 PER_PAGE = 5
+#: USD a call, by tier: developers.openalex.org/api-reference/authentication, "Pricing by Endpoint" (per 1,000 calls:
+#: singleton free, list+filter $0.10, search $1).
+PRICE_USD = {"singleton": 0.0, "list": 0.0001, "search": 0.001}
+TITLE_SEARCH_PRICE_USD = PRICE_USD["search"]  # what `match_title` costs: a title.search filter searches full text
 
 
 class OpenAlexError(ApiError):
@@ -59,7 +65,7 @@ class OpenAlexClient(JsonApiClient):
 
     def on_response(self, headers: Mapping[str, str]) -> None:
         cost, remaining = _number(headers.get("x-ratelimit-cost-usd")), _number(headers.get("x-ratelimit-remaining-usd"))
-        self.cost_usd += cost or 0.0
+        self.cost_usd += cost if cost is not None else TITLE_SEARCH_PRICE_USD  # the only call this client makes
         self.remaining_usd = remaining if remaining is not None else self.remaining_usd
 
     def match_title(self, title: str) -> list[OnlineWork]:
@@ -89,4 +95,4 @@ def _number(value: Any) -> float | None:
         return None
 
 
-__all__ = ["DEFAULT_BASE_URL", "OpenAlexClient", "OpenAlexError", "as_work"]
+__all__ = ["DEFAULT_BASE_URL", "PRICE_USD", "TITLE_SEARCH_PRICE_USD", "OpenAlexClient", "OpenAlexError", "as_work"]
