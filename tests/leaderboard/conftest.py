@@ -36,15 +36,12 @@ class ServedBoard:
     def store(self) -> ResultsStore:
         return self.board.store
 
-    def wait_final(self, submission_id: str, timeout: float = 120.0) -> Submission:
-        """The submission once FINISHED or FAILED (fails the test after `timeout` seconds)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            submission = self.store.get(submission_id)
-            if submission.status in FINAL:
-                return submission
-            assert time.monotonic() < deadline, f"submission {submission_id} still {submission.status}"
+    def wait_final(self, submission_id: str) -> Submission:
+        """The submission once FINISHED or FAILED: waits for that event, however long a loaded machine takes (the
+        suite's per-test timeout ends a worker that never gets there)."""
+        while (submission := self.store.get(submission_id)).status not in FINAL:
             time.sleep(0.1)
+        return submission
 
 
 def rwgbench_lines(folder, variant: int = 0, listed: Sequence[str] = ()) -> list[str]:

@@ -54,15 +54,12 @@ def _listing(client: Client) -> dict[str, dict]:
     return {row["Id"]: row for row in _table(client.predict(api_name="/submissions"))}
 
 
-def _poll_final(client: Client, submission_id: str, timeout: float = 120.0) -> dict:
-    """The submission's /submissions row once it is FINISHED or FAILED."""
-    deadline = time.monotonic() + timeout
-    while True:
-        row = _listing(client)[submission_id]
-        if row["Status"] in FINAL:
-            return row
-        assert time.monotonic() < deadline, f"still {row['Status']} after {timeout} s: {row}"
+def _poll_final(client: Client, submission_id: str) -> dict:
+    """The submission's /submissions row once it is FINISHED or FAILED (however long a loaded machine takes: the
+    suite's per-test timeout ends a worker that never gets there)."""
+    while (row := _listing(client)[submission_id])["Status"] not in FINAL:
         time.sleep(0.25)
+    return row
 
 
 def _leaderboard(client: Client, benchmark: str, sort_by: str, search: str = "",
@@ -210,7 +207,7 @@ def test_a_failing_evaluation_shows_failed_with_its_reason(launch_board, tmp_pat
     served = launch_board(broken)
     client = _client(served)
     sid = _accepted_id(_submit(client, _write(tmp_path, "a.jsonl", rwgbench_lines(mini_sample_folder)), "Doomed"))
-    row = _poll_final(client, sid, timeout=30)
+    row = _poll_final(client, sid)
     assert row["Status"] == FAILED and row["System"] == "Doomed"
     assert row["Reason"] == "RuntimeError: the scorer crashed on 2 predictions"
     assert row["Finished (UTC)"] and row["Attempts"] == 1
@@ -226,7 +223,7 @@ def test_twenty_concurrent_submitters(launch_board, cheap_evaluator, tmp_path, m
 
     def one(i: int) -> str:
         client = _client(served)  # each submitter has its own client (and session)
-        start.wait(timeout=120)
+        start.wait()
         return _submit(client, paths[i], f"Load {i}", submitter="load tester")
 
     with ThreadPoolExecutor(n) as pool:
@@ -236,7 +233,7 @@ def test_twenty_concurrent_submitters(launch_board, cheap_evaluator, tmp_path, m
     stored = {s.id: s for s in served.store.submissions()}
     assert set(stored) == set(ids)
     assert sorted(s.system for s in stored.values()) == sorted(f"Load {i}" for i in range(n))
-    final = {sid: served.wait_final(sid, timeout=120) for sid in ids}
+    final = {sid: served.wait_final(sid) for sid in ids}
     assert all(s.status == FINISHED for s in final.values()), [(s.system, s.status, s.error) for s in final.values()]
 
     client = _client(served)
@@ -264,7 +261,7 @@ def test_launch_returns_the_app_and_the_worker_it_configured(tmp_path, monkeypat
         assert served.worker._thread.is_alive()
         assert Client(served.url, verbose=False).predict(api_name="/submissions") is not None
     finally:
-        served.close(timeout=10)
+        served.close(timeout=None)
     assert not served.worker._thread.is_alive()
     alone = launch(Leaderboard(ResultsStore(tmp_path / "other.sqlite")), worker=False, prevent_thread_lock=True,
                    quiet=True)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
+import math
 import shutil
 
+import numpy as np
 import pytest
+import scipy.stats
 from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
 
@@ -17,9 +21,11 @@ from sciwrite.leaderboard.about import about_markdown
 from sciwrite.leaderboard.compare import compare_systems
 from sciwrite.leaderboard.conditions import Condition, condition_order, provenance_text, summary_condition
 from sciwrite.leaderboard.drilldown import BenchmarkPapers, paper_scores_frame, paper_view
+from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.plots import category_bars, metric_chart
 from sciwrite.leaderboard.store import FINISHED, PENDING, ResultsStore
 from sciwrite.leaderboard.tables import (
+    INFO_WIDTHS,
     MISSING,
     board_columns,
     column_widths,
@@ -29,14 +35,17 @@ from sciwrite.leaderboard.tables import (
     metric_columns,
     not_computed_note,
 )
+from sciwrite.leaderboard.worker import Worker
 from sciwrite.rwgbench.metrics.drilldown import OUT_OF_RANGE
+from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.metrics.drilldown import UNMATCHED
-from sciwrite.stats import paired_comparison
 
 RWG = get_benchmark("rwgbench")
 SCIIG = get_benchmark("sciig")
 XSS = "<img src=x onerror=alert(1)>"
-INFO = ["Rank", "Scored under", "System", "Model", "Method", "Retriever", "Weights", "Profile", "Judge", "Papers"]
+#: The columns before the scores (the system, placed by its rank), and the identity and provenance columns after them.
+LEAD = ["Rank", "System"]
+TRAIL = ["Scored under", "Model", "Method", "Retriever", "Weights", "Profile", "Judge", "Papers"]
 SCIIG_MINI_PAPERS = ("2020.aacl-main.67", "2020.acl-main.547", "2020.acl-main.443", "2020.acl-main.573")
 
 
@@ -104,7 +113,7 @@ def test_frame_layout_and_interval_text(store):
         means={"precision": 0.412, "recall": 0.5, "rougeL": 0.25},
         intervals={"precision": [0.38, 0.44], "recall": [0.4996, 0.5004]})
     frame = leaderboard_frame(leaderboard_rows(store, "rwgbench"), "rwgbench")
-    assert list(frame.columns) == INFO + [label for _, _, label in board_columns("rwgbench")]
+    assert list(frame.columns) == LEAD + [label for _, _, label in board_columns("rwgbench")] + TRAIL
     row = frame.iloc[0]
     assert row["CQ \u00b7 Prec."] == "0.412 [0.380, 0.440]"
     assert row["CQ \u00b7 Rec."] == "0.500 [0.500, 0.500]"
@@ -114,7 +123,30 @@ def test_frame_layout_and_interval_text(store):
             row["Profile"], row["Papers"]) == (1, "sys-a", "m1", "rag", "bm25", "open", "lite", "3")
     assert row["Scored under"] == "lite \u00b7 judge unknown"  # a summary without provenance
     empty = leaderboard_frame([], "sciig")
-    assert empty.empty and list(empty.columns)[:len(INFO)] == INFO
+    assert empty.empty and list(empty.columns)[:len(LEAD)] == LEAD and list(empty.columns)[-len(TRAIL):] == TRAIL
+
+
+@pytest.mark.parametrize("benchmark", ["rwgbench", "sciig"])
+def test_the_system_and_the_papers_headline_metrics_lead_the_table(store, benchmark):
+    """Issue 37: the scores come right after the system (the paper's headline metrics, its Hub tasks, in its
+    table's order, then the board's own columns); the identity and provenance columns follow, each still a column
+    of the frame (sortable in the page, and the filters still read them)."""
+    bench = get_benchmark(benchmark)
+    add(store, "sys", benchmark=benchmark, model="m1", method="rag", retriever="bm25", weights="open",
+        means={bench.suite.metrics[0]: 0.5}, intervals={bench.suite.metrics[0]: [0.25, 0.75]})
+    rows = leaderboard_rows(store, benchmark)
+    frame = leaderboard_frame(rows, benchmark, models=["m1"], methods=["rag"], retrievers=["bm25"],
+                              conditions=filter_choices(rows)["condition"])
+    headline = [label for key, label in zip(bench.board_metrics, (label for _, _, label in board_columns(bench)))
+                if key in {task.key for task in bench.hub.tasks}]
+    columns = list(frame.columns)
+    assert columns[:len(LEAD) + len(headline)] == LEAD + headline
+    assert columns[-len(TRAIL):] == TRAIL
+    first = frame.iloc[0]
+    assert (first["System"], first[headline[0]]) == ("sys", "0.500 [0.250, 0.750]")
+    assert (first["Model"], first["Method"], first["Retriever"], first["Weights"]) == ("m1", "rag", "bm25", "open")
+    widths = column_widths(benchmark)
+    assert [int(w[:-2]) for w in widths[:len(LEAD)]] == [INFO_WIDTHS[c] for c in LEAD]
 
 
 def test_grounding_columns_follow_the_papers_table_and_rank_lower_hallucination_first(store):
@@ -149,7 +181,9 @@ def test_every_column_has_a_width_wide_enough_for_its_header_words(benchmark):
         assert width.endswith("px")
         longest = max(len(word) for word in str(header).split())
         assert int(width[:-2]) >= 9 * longest + 24, header
-    assert all(int(w[:-2]) >= 9 * len("0.412 [0.380, 0.440]") for w in widths[len(INFO):])
+    metrics = [label for _, _, label in board_columns(benchmark)]
+    assert all(int(w[:-2]) >= 9 * len("0.412 [0.380, 0.440]")
+               for header, w in zip(frame.columns, widths) if header in metrics)
 
 
 @pytest.fixture
@@ -254,17 +288,124 @@ def test_compare_systems_by_hand(store, pair):
     assert prec["p (permutation)"] == "0.250"
     # Holm over the two metrics with a p-value (precision 0.25, recall 1.0): min(1, 2 * 0.25) = 0.5
     assert prec["p (Holm)"] == "0.500"
-    low, high = frame.attrs["comparison"]["precision"]["ci_low"], frame.attrs["comparison"]["precision"]["ci_high"]
-    assert 0.1 <= low < 0.2 < high <= 0.3 and prec["95% CI"] == f"[{low:.3f}, {high:.3f}]"
+    # the paired differences 0.1, 0.2, 0.3: the exact 95% percentile interval of their mean (every resample
+    # enumerated, `exact_percentile_interval`) is [0.1, 0.3]
+    assert prec["95% CI"] == "[0.100, 0.300]"
     rec = frame.set_index("Metric").loc["CQ \u00b7 Rec."]
     assert (rec["B \u2212 A"], rec["95% CI"], rec["p (permutation)"], rec["p (Holm)"]) == ("0.000", "[0.000, 0.000]",
                                                                                           "1.000", "1.000")
     judge = frame.set_index("Metric").loc["TQ \u00b7 LLM"]
     assert (judge["A"], judge["B \u2212 A"], judge["p (permutation)"], judge["Papers"]) == (MISSING, MISSING,
                                                                                           MISSING, 0)
-    # the numbers are sciwrite.stats.paired_comparison's on the rows keyed by paper_id
-    rows = {s.id: {r["paper_id"]: r for r in store.paper_rows(s.id)} for s in (a, b)}
-    assert frame.attrs["comparison"] == paired_comparison(rows[a.id], rows[b.id], RWG.suite.metrics, 1000, seed=0)
+
+
+# -- intervals: checked against an exact enumeration and against scipy.stats.bootstrap --------------------------
+
+
+#: The level the page names for every interval ("95% CI", "95% bootstrap intervals").
+LEVEL = 0.95
+#: Resamples for the checks: the board's own code with more resamples than it uses by default (so that its Monte
+#: Carlo error is small), and scipy's reference distribution.
+BOARD_RESAMPLES, SCIPY_RESAMPLES = 20_000, 100_000
+
+
+def exact_percentile_interval(values, confidence=LEVEL):
+    """The percentile bootstrap interval of the mean of `values`, exactly: every one of the n**n equally likely
+    resamples (with replacement, order kept) enumerated, and the interval the ``(1 - confidence) / 2`` and
+    ``(1 + confidence) / 2`` quantiles (inverse distribution function) of their means."""
+    means = sorted(sum(resample) / len(values) for resample in itertools.product(values, repeat=len(values)))
+    alpha = (1 - confidence) / 2
+
+    def quantile(q):
+        return means[math.ceil(q * len(means)) - 1]  # the smallest mean with P(mean <= it) >= q
+
+    return quantile(alpha), quantile(1 - alpha)
+
+
+def assert_scipys_interval(values, low, high, board_resamples=BOARD_RESAMPLES):
+    """(`low`, `high`) is scipy.stats.bootstrap's 95% percentile interval of the mean of `values`, within Monte
+    Carlo error: each end may move by the spread of scipy's bootstrap distribution between the quantiles
+    p -/+ 4 binomial standard errors of an estimate of p from `board_resamples` and from scipy's resamples."""
+    found = scipy.stats.bootstrap((np.asarray(values, dtype=float),), np.mean, method="percentile",
+                                  confidence_level=LEVEL, n_resamples=SCIPY_RESAMPLES, rng=np.random.default_rng(1))
+    distribution = found.bootstrap_distribution
+    for p, reference, board in (((1 - LEVEL) / 2, found.confidence_interval.low, low),
+                                ((1 + LEVEL) / 2, found.confidence_interval.high, high)):
+        spread = 4 * (math.sqrt(p * (1 - p) / board_resamples) + math.sqrt(p * (1 - p) / SCIPY_RESAMPLES))
+        lower, upper = np.quantile(distribution, [p - spread, p + spread])
+        assert board == pytest.approx(reference, abs=upper - lower + 1e-12), (p, board, reference, (lower, upper))
+
+
+def test_the_exact_interval_of_three_papers_tells_95_from_90_percent():
+    """The enumeration is sharp enough to catch a change of level: for three distinct values, 95% keeps the
+    extreme resamples (probability 1/27 each > 2.5%), 90% drops them."""
+    assert exact_percentile_interval([0.1, 0.2, 0.3]) == pytest.approx((0.1, 0.3))
+    assert exact_percentile_interval([0.1, 0.2, 0.3], 0.90) == pytest.approx((0.4 / 3, 0.8 / 3))
+
+
+@pytest.fixture
+def thirty(store):
+    """A and B on 30 shared papers, B's precision A's plus a noisy gain."""
+    rng = np.random.default_rng(7)
+    base, gain = rng.uniform(0.2, 0.6, 30), rng.normal(0.05, 0.1, 30)
+    a = add(store, "A30", predictions="a30", rows=[paper_row(f"p{i}", precision=float(x)) for i, x in enumerate(base)])
+    b = add(store, "B30", predictions="b30",
+            rows=[paper_row(f"p{i}", precision=float(x + g)) for i, (x, g) in enumerate(zip(base, gain))])
+    return a, b, gain
+
+
+def test_the_compare_tabs_interval_is_scipys_percentile_bootstrap(store, thirty):
+    a, b, gain = thirty
+    found = compare_systems(store, a.id, b.id, n_resamples=BOARD_RESAMPLES).attrs["comparison"]["precision"]
+    assert_scipys_interval(gain, found["ci_low"], found["ci_high"])
+    shown = compare_systems(store, a.id, b.id).attrs["comparison"]["precision"]  # the page's call (its defaults)
+    assert_scipys_interval(gain, shown["ci_low"], shown["ci_high"], board_resamples=1000)
+
+
+def test_the_compare_tabs_interval_of_three_papers_is_exact(store, pair):
+    a, b = pair
+    differences = [0.1, 0.2, 0.3]  # B - A on the shared papers p1, p2, p3 (A's p4 is not shared)
+    low, high = exact_percentile_interval(differences)
+    for n_resamples in (BOARD_RESAMPLES, 1000):  # 1000: the page's call
+        frame = compare_systems(store, a.id, b.id, n_resamples=n_resamples)
+        found = frame.attrs["comparison"]["precision"]
+        assert (found["ci_low"], found["ci_high"]) == pytest.approx((low, high), abs=1e-12)
+        assert frame.set_index("Metric").loc["CQ \u00b7 Prec."]["95% CI"] == f"[{low:.3f}, {high:.3f}]"
+
+
+@pytest.fixture
+def scored_intros(store, sciig_mini_folder):
+    """A SciIG submission scored by the board's evaluator (ROUGE-1 only) on the mini sample's three papers, each
+    prediction a different share of its introduction (three distinct per-paper scores): (submission, per-paper
+    ROUGE-1 values)."""
+    intros = load_sciig("sample", source=sciig_mini_folder).to_list()
+    lines = [json.dumps({"paper_id": p["paper_id"], "text": " ".join(p["introduction"].split()[:20 * (i + 1)])})
+             for i, p in enumerate(intros)]
+    sub = store.add_submission(benchmark="sciig", split="sample", system="partial intros", submitter="tester",
+                               predictions_jsonl="\n".join(lines), sha256="partial", n_predictions=len(lines))
+    evaluator = SuiteEvaluator(sources={"sciig": str(sciig_mini_folder)}, profile="lite",
+                               metrics={"sciig": ["rouge1"]}, bootstrap=BOARD_RESAMPLES)
+    assert Worker(store, evaluator, name="w").run_once().status == FINISHED
+    values = [r["rouge1"] for r in store.paper_rows(sub.id)]
+    assert len(values) == 3 and len(set(values)) == 3, values
+    return sub, values
+
+
+def test_the_tables_interval_of_three_papers_is_exact(store, scored_intros):
+    """The interval each table cell shows, as the board's evaluator computes it, against every resample of the
+    three papers enumerated."""
+    sub, values = scored_intros
+    low, high = exact_percentile_interval(values)
+    [row] = leaderboard_rows(store, "sciig")
+    assert (row["rouge1_low"], row["rouge1_high"]) == pytest.approx((low, high), abs=1e-12)
+    cell = leaderboard_frame([row], "sciig").iloc[0][metric_columns("sciig")[0][2]]
+    assert cell == f"{sum(values) / 3:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def test_the_tables_interval_is_scipys_percentile_bootstrap(store, scored_intros):
+    sub, values = scored_intros
+    [row] = leaderboard_rows(store, "sciig")
+    assert_scipys_interval(values, row["rouge1_low"], row["rouge1_high"])
 
 
 def test_compare_p_values_come_from_sciwrite_stats(store, pair, monkeypatch):

@@ -7,13 +7,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
-from sciwrite.leaderboard.store import FAILED, FINISHED, PENDING, RUNNING, ResultsStore
+from sciwrite.leaderboard.store import FAILED, FINISHED, RUNNING, ResultsStore
 from sciwrite.leaderboard.worker import Worker
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,20 +58,48 @@ def test_a_failing_evaluation_is_failed_with_its_reason(tmp_path):
     assert store.summary(sub.id) is None
 
 
+class Clock:
+    """A clock for a worker: `now` answers `at` (the test moves it); `ticking` makes each reading one second later
+    than the last (every write then carries its own time). Readings are taken from the worker's threads too."""
+
+    def __init__(self, at: float = 1_000.0, ticking: bool = False):
+        self.at, self.ticking, self._lock = at, ticking, threading.Lock()
+
+    def now(self) -> float:
+        with self._lock:
+            if self.ticking:
+                self.at += 1.0
+            return self.at
+
+
+def _beaten(store: ResultsStore, submission_id: str, times: int) -> list[float]:
+    """The heartbeat times of `submission_id` seen until it has been beaten `times` times after its claim (waits on
+    the order of events, not on a duration: the suite's timeout ends a worker that never beats)."""
+    seen = [store.get(submission_id).heartbeat_at]
+    while len(seen) <= times:
+        latest = store.get(submission_id).heartbeat_at
+        if latest != seen[-1]:
+            seen.append(latest)
+        time.sleep(0.01)
+    return seen
+
+
 def test_the_heartbeat_advances_during_a_long_evaluation(tmp_path):
+    """The heartbeat thread writes the worker's clock while the evaluation runs: the evaluation waits until it has
+    seen two beats after the claim (no bound on how long they take)."""
     store = ResultsStore(tmp_path / "lb.sqlite")
     sub = _add(store, 1)
+    clock = Clock(ticking=True)
     beats = []
 
     def evaluate(submission, predictions):
-        for _ in range(3):
-            time.sleep(0.25)
-            beats.append(store.get(submission.id).heartbeat_at)
+        beats.extend(_beaten(store, submission.id, 2))
         return {}, []
 
-    Worker(store, evaluate, name="w", heartbeat_s=0.1, stale_after_s=5).run_once()
-    assert beats[0] < beats[-1]
-    assert store.get(sub.id).status == FINISHED
+    ended = Worker(store, evaluate, name="w", heartbeat_s=0.01, stale_after_s=5, clock=clock.now).run_once()
+    assert beats == sorted(set(beats)) and len(beats) == 3  # the claim's time, then two later beats
+    assert beats[0] == ended.started_at and beats[-1] < ended.finished_at <= clock.at  # all read from the clock
+    assert ended.id == sub.id and ended.status == FINISHED
 
 
 def test_a_killed_worker_leaves_nothing_half_written_and_the_submission_is_retried(tmp_path):
@@ -80,13 +109,12 @@ def test_a_killed_worker_leaves_nothing_half_written_and_the_submission_is_retri
     doomed = subprocess.Popen([sys.executable, "-m", "tests.leaderboard.slow_worker", str(store.path)], cwd=ROOT,
                               env=env)
     try:
-        deadline = time.time() + 60
-        while store.get(sub.id).status != RUNNING:
-            assert time.time() < deadline and doomed.poll() is None, "the worker never claimed the submission"
+        # killed once it has claimed the submission and beaten at least once since
+        while (held := store.get(sub.id)).status != RUNNING or held.heartbeat_at <= held.started_at:
+            assert doomed.poll() is None, "the worker ended before it beat"
             time.sleep(0.05)
-        time.sleep(0.5)  # a few heartbeats
         doomed.send_signal(signal.SIGKILL)
-        doomed.wait(10)
+        doomed.wait()
     finally:
         if doomed.poll() is None:
             doomed.kill()
@@ -94,24 +122,33 @@ def test_a_killed_worker_leaves_nothing_half_written_and_the_submission_is_retri
     assert held.status == RUNNING and held.worker == "doomed" and held.attempts == 1
     assert store.summary(sub.id) is None and store.paper_rows(sub.id) == []
 
+    # staleness is read on the restarted worker's clock: no waiting for it to pass
+    stale_after = 30.0
+    clock = Clock(at=held.heartbeat_at + stale_after / 2)
     restarted = Worker(store, lambda s, p: ({"precision": 1.0}, [{"paper_id": "p1", "precision": 1.0}]), name="new",
-                       heartbeat_s=0.1, stale_after_s=1.0)
+                       heartbeat_s=1.0, stale_after_s=stale_after, clock=clock.now)
     assert restarted.run_once() is None  # the heartbeat is still fresh: not stale yet
-    time.sleep(1.1)
+    assert store.get(sub.id).worker == "doomed"
+    clock.at = held.heartbeat_at + 2 * stale_after
     ended = restarted.run_once()
     assert ended.id == sub.id and ended.status == FINISHED and ended.attempts == 2 and ended.worker == "new"
+    assert ended.started_at == ended.finished_at == clock.at
     assert store.summary(sub.id) == {"precision": 1.0}
 
 
 def test_the_worker_thread_stops(tmp_path):
     store = ResultsStore(tmp_path / "lb.sqlite")
-    worker = Worker(store, lambda s, p: ({}, []), name="w")
+    finished = threading.Event()
+
+    def changed() -> None:
+        if store.submissions()[0].status == FINISHED:
+            finished.set()
+
+    worker = Worker(store, lambda s, p: ({}, []), name="w", on_change=changed)
     thread = worker.start(poll_s=0.05)
     _add(store, 1)
-    deadline = time.time() + 10
-    while store.submissions()[0].status == PENDING and time.time() < deadline:
-        time.sleep(0.05)
-    worker.stop(timeout=5)
+    finished.wait()  # set by the worker after it wrote FINISHED (the suite's timeout ends a worker that never does)
+    worker.stop()
     assert not thread.is_alive() and store.submissions()[0].status == FINISHED
 
 

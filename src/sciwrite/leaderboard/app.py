@@ -36,10 +36,11 @@ from sciwrite.leaderboard.service import Leaderboard
 from sciwrite.leaderboard.store import STALE_AFTER_S, Submission
 from sciwrite.leaderboard.submission import WEIGHTS, SubmissionForm
 from sciwrite.leaderboard.tables import (
-    DISPLAY_INFO,
+    LEAD_INFO,
     board_columns,
     column_widths,
     filter_choices,
+    frame_columns,
     higher_is_better,
     leaderboard_frame,
     leaderboard_rows,
@@ -132,16 +133,17 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
     info = get_benchmark(benchmark)
     metrics = board_columns(benchmark)
     with gr.Tab(info.title, id=f"tab-{benchmark}"):
-        gr.Markdown(f"{info.title} ({info.paper}), split `{board.split_of(benchmark)}`. Columns follow the paper's "
-                    "table; the Profile column says which models scored each system (`paper` on a GPU, `lite` "
-                    "otherwise) and the Judge column which LLM judged it. Scores under different profiles or judges "
-                    "are not comparable, so rows are grouped by **Scored under** (profile and judge model; the "
-                    "`paper` profile first, then the larger groups) and ranked only within their group. Choose a "
-                    "metric below to sort, pick groups with *Scored under*, and click a row to see its provenance. "
-                    "The **Grounding** columns come after the paper's: which generated references name a real "
-                    "paper (RWGBench: found in the corpus, not found, and the found papers' precision and recall "
-                    "against the gold citations; SciIG: citations matching no cited work). They are not in the "
-                    "paper's table and never change it.")
+        gr.Markdown(f"{info.title} ({info.paper}), split `{board.split_of(benchmark)}`. Each system's scores "
+                    "come first, in the paper's table order, then the **Grounding** columns: which generated "
+                    "references name a real paper (RWGBench: found in the corpus, not found, and the found papers' "
+                    "precision and recall against the gold citations; SciIG: citations matching no cited work), "
+                    "which are not in the paper's table and never change it. After the scores: the scoring "
+                    "condition, the system's model, method, retriever and weights, the Profile (which models scored "
+                    "it: `paper` on a GPU, `lite` otherwise), the Judge (which LLM judged it) and the papers scored. "
+                    "Scores under different profiles or judges are not comparable, so rows are grouped by **Scored "
+                    "under** (profile and judge model; the `paper` profile first, then the larger groups) and "
+                    "ranked only within their group. Choose a metric below to sort, pick groups with *Scored "
+                    "under*, and click a row to see its provenance.")
         with gr.Row():
             search = gr.Textbox(label="Search", placeholder="system, model, method or retriever", scale=2)
             # The choices arrive with the first load; API callers never get them, so any value is let through
@@ -159,7 +161,7 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
             refresh = gr.Button("Refresh", elem_id=f"refresh-{benchmark}")
         table = gr.Dataframe(label=f"{info.title} leaderboard", interactive=False, datatype="str", wrap=True,
                              elem_id=f"table-{benchmark}", max_height=700, column_widths=column_widths(benchmark),
-                             pinned_columns=3)  # Rank, Scored under, System
+                             pinned_columns=len(LEAD_INFO))  # Rank, System: the scores follow them
         details = gr.Textbox(label="Provenance of the selected row (click a row)", interactive=False, lines=10,
                              elem_id=f"provenance-{benchmark}")
         note = gr.Textbox(label="Not computed", interactive=False, lines=2)
@@ -177,10 +179,11 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
                     gr.Dropdown(choices=choices["retriever"]), not_computed_note(rows, benchmark),
                     gr.Dropdown(choices=choices["condition"]), row_keys(frame))
 
+        at = frame_columns(benchmark)
+
         def pick(keys: dict[str, str], event: gr.SelectData) -> str:
             value = list(event.row_value or [])
-            at = list(DISPLAY_INFO)
-            if len(value) <= at.index("Scored under"):
+            if len(value) != len(at):
                 return ""
             sid = keys.get(_row_key(value[at.index("Scored under")], value[at.index("Rank")]))
             return submission_provenance(board, sid) if sid else "this row is no longer shown; press Refresh"

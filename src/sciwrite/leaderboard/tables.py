@@ -1,6 +1,6 @@
 """The leaderboard table: tidy numeric rows from the results store, and the filtered, sorted text frame the page
-shows (one column per metric of the benchmark's results table, then its board columns, the reference grounding,
-each "mean [low, high]").
+shows (the rank and the system, then one column per metric of the benchmark's results table and its board columns,
+the reference grounding, each "mean [low, high]", then the identity and provenance columns).
 
 Pure functions over plain data (no UI library): the page calls `leaderboard_rows` once per refresh and
 `leaderboard_frame` on every search / filter / sort change, so filtering never touches the store. Rows are
@@ -37,14 +37,19 @@ _INFO_FIELDS = ("id", "system", "model", "method", "retriever", "weights", "url"
 SEARCH_FIELDS = ("system", "model", "method", "retriever")
 #: Filter dropdown -> row field.
 FILTER_FIELDS = {"models": "model", "methods": "method", "retrievers": "retriever", "conditions": "condition"}
-#: Leading text columns of the displayed frame, and the row field each shows.
-DISPLAY_INFO = {"Rank": None, "Scored under": "condition", "System": "system", "Model": "model", "Method": "method", "Retriever": "retriever",
-                "Weights": "weights", "Profile": "profile", "Judge": "judge", "Papers": "papers"}
-#: Pixel widths of the leading columns, and of every metric column: wide enough that no header word is split
+#: The text columns before the scores (the system and its rank), and the row field each shows (None: the rank).
+LEAD_INFO = {"Rank": None, "System": "system"}
+#: The identity and provenance columns after the scores, and the row field each shows: a 1,280 px window shows
+#: the system's headline scores first, and these stay columns (sortable; the filters read the same fields).
+TRAIL_INFO = {"Scored under": "condition", "Model": "model", "Method": "method", "Retriever": "retriever",
+              "Weights": "weights", "Profile": "profile", "Judge": "judge", "Papers": "papers"}
+#: Every text column of the displayed frame, and the row field each shows.
+DISPLAY_INFO = {**LEAD_INFO, **TRAIL_INFO}
+#: Pixel widths of the text columns, and of every metric column: wide enough that no header word is split
 #: across lines and "0.412 [0.380, 0.440]" fits on one (without them the browser squeezes the headers of columns
 #: whose cells are short, "–", down to a letter a line).
-INFO_WIDTHS = {"Rank": 64, "Scored under": 200, "System": 220, "Model": 150, "Method": 150, "Retriever": 110, "Weights": 96,
-               "Profile": 88, "Judge": 190, "Papers": 80}
+INFO_WIDTHS = {"Rank": 64, "System": 220, "Scored under": 200, "Model": 150, "Method": 150, "Retriever": 110,
+               "Weights": 96, "Profile": 88, "Judge": 190, "Papers": 80}
 METRIC_WIDTH = 190
 
 
@@ -73,6 +78,12 @@ def board_columns(benchmark: str | Benchmark) -> list[tuple[str, str, str]]:
     bench = as_benchmark(benchmark)
     return [*metric_columns(bench), *((group, key, f"{group} \u00b7 {label}")
                                       for group, columns in bench.presentation.board_groups.items() for key, label in columns)]
+
+
+def frame_columns(benchmark: str | Benchmark) -> list[str]:
+    """The displayed frame's columns in order: `LEAD_INFO` (Rank, System), the paper's headline metrics and the
+    board columns (`board_columns`), then `TRAIL_INFO` (Scored under, Model, ..., Papers)."""
+    return [*LEAD_INFO, *(label for _, _, label in board_columns(benchmark)), *TRAIL_INFO]
 
 
 def metric_labels(benchmark: str | Benchmark) -> dict[str, str]:
@@ -175,9 +186,9 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
                       models: Iterable[str] = (), methods: Iterable[str] = (), retrievers: Iterable[str] = (),
                       conditions: Iterable[str] = (), sort_by: str | None = None,
                       descending: bool | None = None) -> pd.DataFrame:
-    """The displayed table: Rank, Scored under, System, Model, Method, Retriever, Weights, Profile, Judge, Papers,
-    then one text column per metric and board column (`board_columns`: "0.412 [0.380, 0.440]", `MISSING` when
-    not computed).
+    """The displayed table (`frame_columns`): Rank and System, then one text column per metric and board column
+    (`board_columns`: "0.412 [0.380, 0.440]", `MISSING` when not computed), then Scored under, Model, Method,
+    Retriever, Weights, Profile, Judge and Papers.
 
     Rows come grouped by scoring condition ("Scored under": profile and judge model, in `condition_order`), each
     group sorted by metric `sort_by` (default: the benchmark's first metric) numerically, in `descending` order
@@ -204,7 +215,7 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
         for _, key, label in columns:
             record[label] = ci_text(number(row.get(key)), number(row.get(f"{key}_low")), number(row.get(f"{key}_high")))
         records.append(record)
-    frame = pd.DataFrame(records, columns=[*DISPLAY_INFO, *(label for _, _, label in columns)])
+    frame = pd.DataFrame(records, columns=frame_columns(bench))
     frame.attrs["ids"] = [row.get("id") for _, row in kept]
     return frame
 
@@ -215,7 +226,8 @@ def column_widths(benchmark: str | Benchmark) -> list[str]:
     # a board header ("Grounding · Not found") is one label longer than the paper's short ones: wide enough to fit
     # on one line at about 9 px a character
     board = [f"{max(METRIC_WIDTH, 9 * len(label) + 24)}px" for _, _, label in board_columns(benchmark)[len(paper):]]
-    return [f"{INFO_WIDTHS[name]}px" for name in DISPLAY_INFO] + paper + board
+    return ([f"{INFO_WIDTHS[name]}px" for name in LEAD_INFO] + paper + board
+            + [f"{INFO_WIDTHS[name]}px" for name in TRAIL_INFO])
 
 
 def filter_choices(rows: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:

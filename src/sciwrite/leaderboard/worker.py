@@ -5,7 +5,8 @@ stale), scores it while a background thread beats every `heartbeat_s` seconds, a
 FINISHED status in one transaction (`ResultsStore.finish`). An evaluation error marks the submission FAILED
 with the reason, shown on the page. A worker killed mid-run leaves the submission RUNNING with a heartbeat
 that goes stale; the next worker retries it (up to `MAX_ATTEMPTS` times). The worker runs as a thread of the
-app (`start`) or alone (`sciwrite leaderboard worker`).
+app (`start`) or alone (`sciwrite leaderboard worker`). Every time it writes (claim, heartbeat, result) and the
+staleness it judges are read from one clock, `time.time` unless given (a test moves its own).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 import os
 import socket
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -30,23 +32,25 @@ MAX_ERROR_CHARS = 2000
 
 class Worker:
     """Takes submissions from `store` and scores them with `evaluate`; `on_change` (e.g. the Hub mirror's
-    sync) is called after every status change."""
+    sync) is called after every status change; `clock` gives the time (seconds since the epoch) of every write and
+    of the staleness check."""
 
     def __init__(self, store: ResultsStore, evaluate: Evaluate, *, name: str | None = None, heartbeat_s: float = 10.0,
                  stale_after_s: float = STALE_AFTER_S, max_attempts: int = MAX_ATTEMPTS, profile: str = "",
-                 on_change: Callable[[], Any] | None = None):
+                 on_change: Callable[[], Any] | None = None, clock: Callable[[], float] = time.time):
         if heartbeat_s >= stale_after_s:
             raise ValueError(f"heartbeat_s ({heartbeat_s}) must be shorter than stale_after_s ({stale_after_s})")
         self.store, self.evaluate = store, evaluate
         self.name = name or f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         self.heartbeat_s, self.stale_after_s, self.max_attempts = heartbeat_s, stale_after_s, max_attempts
-        self.profile, self.on_change = profile, on_change
+        self.profile, self.on_change, self.clock = profile, on_change, clock
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def run_once(self) -> Submission | None:
         """Score one submission; returns it as it ended (None when the queue was empty)."""
-        claimed = self.store.claim_next(self.name, stale_after=self.stale_after_s, max_attempts=self.max_attempts)
+        claimed = self.store.claim_next(self.name, stale_after=self.stale_after_s, max_attempts=self.max_attempts,
+                                        now=self.clock())
         if claimed is None:
             return None
         self._changed()
@@ -60,11 +64,11 @@ class Worker:
             logger.error("submission %s failed:\n%s", claimed.id, traceback.format_exc())
             self._end(beating, beater)
             reason = f"{type(err).__name__}: {err}"
-            self._settle(lambda: self.store.fail(claimed.id, self.name, reason[:MAX_ERROR_CHARS]))
+            self._settle(lambda: self.store.fail(claimed.id, self.name, reason[:MAX_ERROR_CHARS], now=self.clock()))
         else:
             self._end(beating, beater)
             self._settle(lambda: self.store.finish(claimed.id, self.name, summary, rows,
-                                                   profile=summary.get("profile") or self.profile))
+                                                   profile=summary.get("profile") or self.profile, now=self.clock()))
         return self.store.get(claimed.id)
 
     def run(self, poll_s: float = 2.0, once: bool = False) -> int:
@@ -94,7 +98,7 @@ class Worker:
     def _beat(self, submission_id: str, stop: threading.Event) -> None:
         while not stop.wait(self.heartbeat_s):
             try:
-                if not self.store.heartbeat(submission_id, self.name):
+                if not self.store.heartbeat(submission_id, self.name, now=self.clock()):
                     logger.warning("worker %s lost submission %s to another worker", self.name, submission_id)
                     return
             except Exception:  # a busy database must not kill the heartbeat thread
