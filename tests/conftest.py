@@ -1,4 +1,5 @@
-"""Shared fixtures: offline Hugging Face, the packaged MiniLM loaded once, the aclsum sample built once."""
+"""Shared fixtures: offline Hugging Face, no network at all, the packaged MiniLM loaded once, the aclsum sample built
+once."""
 
 from __future__ import annotations
 
@@ -6,9 +7,12 @@ import atexit
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
+# Gradio's telemetry and version check call api.gradio.app from every Blocks a test builds.
+os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 # Private `datasets` and `evaluate` caches per session: tests neither read nor fill a developer's caches.
 os.environ["HF_DATASETS_CACHE"] = _HF_CACHE = tempfile.mkdtemp(prefix="sciwrite-tests-hf-datasets-")
 os.environ["HF_MODULES_CACHE"] = _HF_MODULES = tempfile.mkdtemp(prefix="sciwrite-tests-hf-modules-")
@@ -18,6 +22,19 @@ for _folder in (_HF_CACHE, _HF_MODULES, _SCIWRITE_CACHE):
     atexit.register(shutil.rmtree, _folder, ignore_errors=True)
 
 import pytest
+
+from tests.netguard import sciwrite_netguard as netguard
+
+# No test may reach the network: connections and look-ups of hosts other than this machine raise and fail the test
+# (tests/netguard/sciwrite_netguard.py). Python processes the tests start inherit the guard through the
+# sitecustomize in tests/netguard/ (first on their PYTHONPATH) and report their attempts to a log read here.
+_NETWORK_LOG = Path(tempfile.mkdtemp(prefix="sciwrite-tests-network-")) / "attempts.log"
+atexit.register(shutil.rmtree, _NETWORK_LOG.parent, ignore_errors=True)
+netguard.install()
+netguard.watch_log(_NETWORK_LOG)
+os.environ[netguard.LOG_ENV] = str(_NETWORK_LOG)
+os.environ["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parent / "netguard"),
+                                            *filter(None, [os.environ.get("PYTHONPATH")])])
 
 # Variables that change which model, profile or Hub repo the code picks: tests set them explicitly.
 _ENV_KNOBS = ("SCIWRITE_PROFILE", "SCIWRITE_MODEL_DENSE_ENCODER", "SCIWRITE_HUB_NAMESPACE")
@@ -36,6 +53,17 @@ def _clean_sciwrite_env(monkeypatch, tmp_path):
     for name in [k for k in os.environ if k.startswith(("SCIWRITE_LLM_", "OPENAI_"))]:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("SCIWRITE_DATA_DIR", str(tmp_path / "sciwrite-data-dir"))
+
+
+@pytest.fixture(autouse=True)
+def _no_network():
+    """Fail the test if it, or a process it started, tried to reach another machine, even if the code under
+    test caught the error."""
+    yield
+    attempts = netguard.take_attempts()
+    if attempts:
+        pytest.fail("the test tried to reach the network (tests run offline; use a fake on 127.0.0.1):\n  "
+                    + "\n  ".join(attempts), pytrace=False)
 
 
 @pytest.fixture(scope="session")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from sciwrite.cli import main
 from sciwrite.stats import (
@@ -13,9 +15,15 @@ from sciwrite.stats import (
     bootstrap_intervals,
     format_intervals,
     holm,
+    mean_interval,
     paired_comparison,
     summary_intervals,
+    two_sample_comparison,
 )
+from tests.exact_bootstrap import distribution, level_intervals, resamples
+
+#: Resamples for the exact cases: enough that the empirical CDF stays on its side of each level (`z_score`).
+EXACT_RESAMPLES = 400_000
 
 
 def _system(values: dict[str, list[float | None]]) -> dict[str, dict[str, float | None]]:
@@ -120,3 +128,81 @@ def test_compare_command_writes_tables_and_plot(tmp_path, capsys):
     assert stem.with_suffix(".csv").read_text().startswith("system,baseline,metric,n_papers")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["compare", str(other)]) == 2
+
+
+def _exact_mean_intervals(values: list[int]) -> dict[float, tuple[float, float]]:
+    """The exact 90 % and 95 % percentile intervals of the mean, every one of the n^n resamples enumerated."""
+    n = len(values)
+    dist = distribution(Fraction(sum(values[i] for i in r), n) for r in resamples(n))
+    return level_intervals(dist, EXACT_RESAMPLES, min_z=6)
+
+
+@pytest.mark.parametrize("values", [[0, 1, 5], [0, 1, 3, 4]])
+def test_the_default_interval_is_the_exact_95_percent_one(values):
+    """3 papers (27 resamples) and 4 (256): the 95 % interval of [0, 1, 3, 4] is [0.5, 3.5], the 90 % one
+    [0.75, 3.25]."""
+    exact = _exact_mean_intervals(values)
+    assert mean_interval(values, EXACT_RESAMPLES) == pytest.approx(exact[0.95], abs=1e-12)
+    assert mean_interval(values, EXACT_RESAMPLES, confidence=0.90) == pytest.approx(exact[0.90], abs=1e-12)
+    assert bootstrap_intervals({"m": values}, EXACT_RESAMPLES)["m"] == pytest.approx(exact[0.95], abs=1e-12)
+    fields = summary_intervals([{"m": v} for v in values], ["m"], EXACT_RESAMPLES)
+    assert fields["confidence"] == 0.95 and fields["intervals"]["m"] == pytest.approx(exact[0.95], abs=1e-12)
+    # The reference library converges to the same exact interval.
+    ref = stats.bootstrap((np.array(values, float),), np.mean, n_resamples=EXACT_RESAMPLES, method="percentile",
+                          rng=np.random.default_rng(1)).confidence_interval
+    assert (ref.low, ref.high) == pytest.approx(exact[0.95], abs=1e-12)
+
+
+def test_paired_interval_is_the_exact_95_percent_one():
+    a = [1.0, 2.0, 0.0, 5.0]
+    b = [x + d for x, d in zip(a, [0, 1, 3, 4])]
+    exact = _exact_mean_intervals([0, 1, 3, 4])
+    row = paired_comparison(_system({"m": a}), _system({"m": b}), ["m"], n_resamples=EXACT_RESAMPLES)["m"]
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(exact[0.95], abs=1e-12)
+
+
+def test_two_sample_interval_is_the_exact_95_percent_one():
+    """Each group resampled on its own: 27 x 27 equally likely pairs of resamples."""
+    a, b = [0, 1, 2], [2, 3, 4]
+    dist = distribution(Fraction(sum(b[j] for j in rb), 3) - Fraction(sum(a[i] for i in ra), 3)
+                        for ra in resamples(3) for rb in resamples(3))
+    exact = level_intervals(dist, EXACT_RESAMPLES, min_z=6)
+    row = two_sample_comparison(a, b, n_resamples=EXACT_RESAMPLES)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(exact[0.95], abs=1e-12)
+    row = two_sample_comparison(a, b, n_resamples=EXACT_RESAMPLES, confidence=0.90)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(exact[0.90], abs=1e-12)
+
+
+# Monte Carlo comparisons with scipy: with B = 20,000 draws each, an interval end wanders about 0.02 bootstrap
+# standard errors (SE) from its limit, so the two agree within 0.1 SE; a 90 % interval's ends lie 0.3 SE inside.
+MC_RESAMPLES = 20_000
+
+
+def _scipy_percentile(data, statistic) -> tuple[float, float, float]:
+    result = stats.bootstrap(data, statistic, n_resamples=MC_RESAMPLES, method="percentile",
+                             rng=np.random.default_rng(11))
+    return result.confidence_interval.low, result.confidence_interval.high, result.standard_error
+
+
+def test_mean_interval_matches_scipy_percentile_bootstrap():
+    x = np.random.default_rng(5).gamma(2.0, 0.1, 40)  # skewed, as per-paper scores often are
+    low, high, se = _scipy_percentile((x,), np.mean)
+    assert mean_interval(list(x), MC_RESAMPLES) == pytest.approx((low, high), abs=0.1 * se)
+    assert bootstrap_intervals({"m": list(x)}, MC_RESAMPLES)["m"] == pytest.approx((low, high), abs=0.1 * se)
+
+
+def test_paired_interval_matches_scipy_percentile_bootstrap():
+    rng = np.random.default_rng(6)
+    a = rng.uniform(0, 1, 50)
+    b = a + rng.normal(0.05, 0.1, 50)
+    low, high, se = _scipy_percentile((b - a,), np.mean)
+    row = paired_comparison(_system({"m": list(a)}), _system({"m": list(b)}), ["m"], MC_RESAMPLES)["m"]
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high), abs=0.1 * se)
+
+
+def test_two_sample_interval_matches_scipy_percentile_bootstrap():
+    rng = np.random.default_rng(8)
+    a, b = rng.uniform(0, 1, 30), rng.uniform(0.1, 1.1, 45)
+    low, high, se = _scipy_percentile((a, b), lambda x, y, axis: np.mean(y, axis=axis) - np.mean(x, axis=axis))
+    row = two_sample_comparison(list(a), list(b), MC_RESAMPLES)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high), abs=0.1 * se)

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 #: How intervals are computed, as summaries and comparison tables name it.
 INTERVAL_METHOD = "percentile bootstrap over papers"
@@ -107,8 +108,6 @@ def _mean_difference(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray
 def permutation_p_value(a: Sequence[float], b: Sequence[float], n_resamples: int = 1000, seed: int = 0) -> float:
     """Two-sided paired permutation test of mean(b - a) = 0 (`scipy.stats.permutation_test`,
     ``permutation_type="samples"``: each paper's two scores swapped at random; exact when 2^n <= `n_resamples`)."""
-    from scipy import stats
-
     result = stats.permutation_test((np.asarray(a, float), np.asarray(b, float)), _mean_difference,
                                     permutation_type="samples", vectorized=True, n_resamples=n_resamples,
                                     alternative="two-sided", random_state=seed)
@@ -126,8 +125,6 @@ def two_sample_comparison(a: Sequence[float | None], b: Sequence[float | None], 
     resampled on its own) and ``p_value`` (two-sided permutation test of the group labels,
     `scipy.stats.permutation_test` with ``permutation_type="independent"``). Fewer than 2 papers in a group: no
     interval, no p-value."""
-    from scipy import stats
-
     xa, xb = _values(a), _values(b)
     row: dict[str, Any] = {"n_a": len(xa), "n_b": len(xb), "mean_a": float(xa.mean()) if len(xa) else None,
                            "mean_b": float(xb.mean()) if len(xb) else None, "difference": None,
