@@ -48,6 +48,11 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", profile: str = "l
     unknown = sorted(set(folders) - set(BENCHMARKS))
     if unknown:
         raise ValueError(f"--source names unknown benchmark(s) {unknown}; choose from {sorted(BENCHMARKS)}")
+    not_folders = sorted(f"{name}={folder}" for name, folder in folders.items() if Path(folder).is_file())
+    if not_folders:  # checked, like the store, before any run, so that a finished run is never lost to them
+        raise ValueError(f"--source {' '.join(not_folders)}: a file, not a sample folder; name a folder (built "
+                         "when missing)")
+    board = ResultsStore(store)
     results: dict[str, Any] = {}
     used: dict[str, Path] = {}
     for name, bench in BENCHMARKS.items():
@@ -61,7 +66,6 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", profile: str = "l
         results.update(bench.studies.quickstart(run))
         if folder != Path(bench.data.sample_dir()):
             used[name] = folder
-    board = ResultsStore(store)
     added = sum(new for _, new in import_quickstart(board, out_dir))
     print(f"\nput {added} new system(s) on the leaderboard store {board.path}; open the leaderboard with:\n  "
           + serve_command(board.path, used))

@@ -215,3 +215,80 @@ def test_evaluate_rwgbench_no_judge_keeps_the_chosen_metrics(monkeypatch, tmp_pa
     assert main(argv) == 2
     assert "llm_judge" not in asked["metrics"] and "precision" in asked["metrics"]
     assert len(asked["metrics"]) == len(STAGES.metrics) - 1  # every metric but the judge's, the grounding's included
+
+
+def _failing_evaluate(monkeypatch, tmp_path, err):
+    """`sciwrite evaluate rwgbench` made to raise `err` where it starts its work; its argv."""
+    from sciwrite.cli import evaluate as evaluate_cli
+
+    def fail(*args, **kwargs):
+        raise err
+
+    monkeypatch.setattr(evaluate_cli, "evaluate_files", fail)
+    return ["evaluate", "rwgbench", "--predictions", str(tmp_path / "p.jsonl")]
+
+
+def test_debug_flag_and_variable_show_the_traceback_of_one_call(monkeypatch, tmp_path, capsys):
+    argv = _failing_evaluate(monkeypatch, tmp_path, ValueError("p.jsonl:3: field 'text' is missing"))
+    assert main(["--debug", *argv]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" in err and err.rstrip().endswith("sciwrite: error: p.jsonl:3: field 'text' is missing")
+    assert main(argv) == 2  # --debug is this call's only, not the next one's
+    assert capsys.readouterr().err == "sciwrite: error: p.jsonl:3: field 'text' is missing\n"
+    monkeypatch.setenv("SCIWRITE_DEBUG", "1")
+    assert main(argv) == 2
+    assert "Traceback" in capsys.readouterr().err
+    monkeypatch.setenv("SCIWRITE_DEBUG", "0")
+    assert main(argv) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_bug_is_one_line_exit_1_naming_how_to_see_the_traceback(monkeypatch, tmp_path, capsys):
+    argv = _failing_evaluate(monkeypatch, tmp_path, KeyError("rougeL"))
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert err.startswith("sciwrite: internal error: KeyError: 'rougeL'") and "--debug" in err
+    assert main(["--debug", *argv]) == 1
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_multi_line_messages_become_one_line(monkeypatch, tmp_path, capsys):
+    argv = _failing_evaluate(monkeypatch, tmp_path, ValueError("p.jsonl: 2 malformed lines:\n  p.jsonl:1: x\n  p.jsonl:4: y"))
+    assert main(argv) == 2
+    assert capsys.readouterr().err == "sciwrite: error: p.jsonl: 2 malformed lines:; p.jsonl:1: x; p.jsonl:4: y\n"
+
+
+def test_a_config_yaml_error_is_one_usage_line(tmp_path, capsys):
+    config = tmp_path / "bad.yaml"
+    config.write_text("model: [extractive\nlimit: 2\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["generate", "rwgbench", "--model", "extractive", "--config", str(config)])
+    assert exit_info.value.code == 2
+    last = capsys.readouterr().err.rstrip("\n").splitlines()[-1]
+    assert last.startswith("sciwrite generate rwgbench: error: ") and f"{config}:2:6: not valid YAML" in last
+
+
+def test_paper_table1_defaults_to_the_sample_offline(monkeypatch, sample_folder, capsys):
+    """Its --help promises the sample as the offline default: with the Hub off and no option, Table 1 of the sample."""
+    monkeypatch.setenv("SCIWRITE_DATA_DIR", str(sample_folder))
+    assert main(["paper-table", "rwgbench-table1"]) == 0
+    out = capsys.readouterr().out
+    papers = len(load_rwgbench("sample", source=sample_folder))
+    assert re.search(rf"^Papers\s+{papers:,}\s*$", out, re.MULTILINE), out
+
+
+@pytest.mark.parametrize(("argv", "offline_option"), [
+    (["verify-references", "--corpus", "corpus", "{titles}"], "--corpus sample_corpus"),
+    (["evaluate", "rwgbench", "--split", "test", "--predictions", "{titles}"], "--split sample"),
+    (["evaluate", "sciig", "--split", "naacl_2025", "--predictions", "{titles}"], "--split sample"),
+    (["paper-table", "rwgbench-table1", "--configs", "test"], "--configs sample"),
+    (["paper-table", "sciig-table1", "--configs", "iclr_2025"], "--configs sample"),
+])
+def test_offline_hub_errors_say_which_option_works_offline(argv, offline_option, tmp_path, capsys):
+    titles = tmp_path / "titles.jsonl"
+    titles.write_text('"Attention is all you need"\n', encoding="utf-8")
+    assert main([a.replace("{titles}", str(titles)) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "Hugging Face Hub" in err and "HF_HUB_OFFLINE" in err and offline_option in err and "--source DIR" in err

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from sciwrite.cli import main
+from sciwrite.core.errors import InputError
 from sciwrite.core.jsonl import iter_json_lines
 from sciwrite.core.predictions import read_prediction_records, read_predictions
 
@@ -16,7 +17,7 @@ def test_a_latin1_line_is_named_by_file_line_and_offset(tmp_path):
     path = tmp_path / "latin1.jsonl"
     first = (json.dumps({"paper_id": "a", "text": "ok"}) + "\n").encode()
     path.write_bytes(first + '{"paper_id": "b", "text": "caf\xe9"}\n'.encode("latin-1"))
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(InputError, match=r"latin1\.jsonl:2: not UTF-8 text \(byte 0xe9 at offset") as err:
         list(iter_json_lines(path))
     offset = len(first) + len('{"paper_id": "b", "text": "caf')
     assert str(err.value) == f"{path}:2: not UTF-8 text (byte 0xe9 at offset {offset}); save the file as UTF-8"

@@ -401,9 +401,9 @@ def test_mirror_from_env(monkeypatch):
 
 
 def test_paths_cannot_escape_their_folder():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^'\.\./evil' cannot name a folder or file on the Hub$"):
         mirror_module.request_path("../evil", "abc")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^'a/b' cannot name a folder or file on the Hub$"):
         mirror_module.summary_path("rwg", "a/b")
     assert mirror_module.per_paper_path("rwg", "abc") == "results/rwg/abc/per_paper.jsonl"
 

@@ -88,7 +88,7 @@ def test_citation_density():
     assert citation_density(6, 4) == 1.5
     assert citation_density(0, 5) == 0.0
     assert citation_density(3, 0) == 0.0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="counts cannot be negative"):
         citation_density(-1, 2)
 
 

@@ -43,7 +43,7 @@ def test_read_predictions_lists_every_bad_line(tmp_path):
         {"paper_id": "", "text": "x", "candidates": []},
         ["a list"],
     ])
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(ValueError, match=r"p\.jsonl: 5 malformed prediction record\(s\)") as err:
         read_predictions(path)
     message = str(err.value)
     assert "5 malformed prediction record(s)" in message

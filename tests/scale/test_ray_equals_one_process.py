@@ -19,6 +19,7 @@ import pytest
 
 from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.cli import main
+from sciwrite.core.schema import SchemaError
 from sciwrite.models.registry import PACKAGED_MINILM
 from sciwrite.retrieval import DenseRetriever, load_retriever
 from sciwrite.retrieval.bm25 import _ids_and_texts
@@ -281,7 +282,7 @@ def test_corpus_files_check_the_columns_and_ids(mini_sample_copy, tmp_path):
         corpus_files("sample", mini_sample_copy)
     bad = tmp_path / "bad.parquet"
     pq.write_table(pa.table({"doc_id": ["a"], "title": ["t"]}), bad)
-    with pytest.raises(Exception, match=r"has no field\(s\) \['abstract'\]"):
+    with pytest.raises(SchemaError, match=r"bad\.parquet: corpus file has no field\(s\) \['abstract'\]"):
         read_doc_ids([str(bad)])
     twice = tmp_path / "twice.parquet"
     pq.write_table(pa.table({"doc_id": ["a", "a"], "title": ["t", "u"], "abstract": ["x", "y"]}), twice)

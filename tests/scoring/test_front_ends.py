@@ -90,5 +90,5 @@ def test_older_summaries_read_in_todays_layout(tmp_path):
     (tmp_path / "s" / "summary.json").write_text(json.dumps(old_sciig))
     assert read_summary(tmp_path / "s")["split"] == "naacl_2025"
     (tmp_path / "bad.json").write_text("[1, 2]")
-    with pytest.raises(ValueError, match="bad.json: not a JSON object"):
+    with pytest.raises(ValueError, match=r"bad.json: is a list, not a JSON object"):
         read_summary(tmp_path / "bad.json")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import traceback
+from typing import NoReturn
 
 from sciwrite.cli.build import add_build_commands
 from sciwrite.cli.compare import add_compare_command
@@ -23,12 +25,23 @@ from sciwrite.cli.paper_table import add_paper_table_command
 from sciwrite.cli.push import add_push_command, normalise_push_argv
 from sciwrite.cli.quickstart import add_quickstart_command
 from sciwrite.cli.verify_references import add_verify_references_command
+from sciwrite.core.errors import DEBUG_ENV, debugging, explain
+
+
+class OneLineErrorParser(argparse.ArgumentParser):
+    """An `argparse.ArgumentParser` whose usage errors are one line too (a --config's YAML error spans several);
+    every subcommand's parser is one (argparse makes subparsers of the parent's class)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(_one_line(message))
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line, one group per module of this package."""
-    parser = argparse.ArgumentParser(prog="sciwrite", description=__doc__)
+    parser = OneLineErrorParser(prog="sciwrite", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="log at INFO level")
+    parser.add_argument("--debug", action="store_true",
+                        help=f"show the traceback behind an error (the same as {DEBUG_ENV}=1)")
     sub = parser.add_subparsers(dest="command", required=True)
     add_fetch_commands(sub)
     add_build_commands(sub)
@@ -48,20 +61,46 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = rewrite_deprecated(normalise_push_argv(list(sys.argv[1:] if argv is None else argv)))
-    args = parse_args(build_parser(), argv)
-    level = logging.INFO if args.verbose else logging.WARNING
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    """Run one command; its exit status. Every error it meets, reading the command line's files included (a
+    ``--config``'s YAML), is reported by `_report`: one line and exit 2, or exit 1 for a bug."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv or debugging()
     try:
+        args = parse_args(build_parser(), rewrite_deprecated(normalise_push_argv(argv)))
+        level = logging.INFO if args.verbose else logging.WARNING
+        logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
         status = args.func(args)  # a command may return its exit status (generate: 3 when --max-cost stopped it)
-    except (ValueError, FileNotFoundError, RuntimeError) as err:
-        print(f"sciwrite: error: {err}", file=sys.stderr)
-        return 2
+    except KeyboardInterrupt:
+        print("sciwrite: interrupted", file=sys.stderr)
+        return 130
+    except Exception as err:  # the one top-level handler
+        return _report(err, debug)
     return status if isinstance(status, int) else 0
+
+
+def _one_line(message: str) -> str:
+    """`message` on one line: its lines joined by '; ' (a message listing several bad lines stays readable)."""
+    return "; ".join(line.strip() for line in message.splitlines() if line.strip())
+
+
+def _report(err: Exception, debug: bool) -> int:
+    """Print `err` as one line: a known error (`explain`) exits 2; an unexpected one, a bug, exits 1 and says how to
+    see its traceback. With --debug or SCIWRITE_DEBUG=1 the traceback comes first, for every error."""
+    message = explain(err)
+    if debug:
+        traceback.print_exception(err)
+    if message is None:
+        detail = _one_line(str(err))
+        print(f"sciwrite: internal error: {type(err).__name__}{': ' + detail if detail else ''} (a bug in sciwrite; "
+              f"{'' if debug else f'rerun with --debug or {DEBUG_ENV}=1 for the traceback and '}please report it)",
+              file=sys.stderr)
+        return 1
+    print(f"sciwrite: error: {_one_line(message)}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["build_parser", "main"]
+__all__ = ["OneLineErrorParser", "build_parser", "main"]

@@ -5,9 +5,11 @@ metric-human agreement, judge-judge agreement, and metric sensitivity to control
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.options import PROFILES, DeprecatedAlias, former_names
+from sciwrite.core.results import check_output_folder
 from sciwrite.core.tables import cell, format_table, write_table
 from sciwrite.meta_eval.agreement import judge_agreement, metric_agreement, metric_scores, read_per_paper, read_ratings
 from sciwrite.metrics.correlation import correlations_from_dirs, plot_correlation_heatmap
@@ -72,6 +74,8 @@ def cmd_sensitivity(args: argparse.Namespace) -> None:
     bench = get_benchmark(args.benchmark)
     if bench.studies.sensitivity is None:
         raise ValueError(f"benchmark {bench.name!r} declares no sensitivity analysis")
+    if args.out:  # checked before the models load, so that a finished run is never lost to its output path
+        check_output_folder(Path(args.out).parent)
     run = bench.studies.sensitivity.run(args.profile, bench.suite.expand_metrics(args.metrics), args.limit,
                                         seed=args.seed, n_resamples=args.resamples, show_progress=True)
     rows, n_papers, suite = run.rows, run.n_papers, run.models

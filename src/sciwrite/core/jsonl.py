@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.errors import InputError, Where
+
 #: (line number, the line's text, the parsed value or None, why the line is not JSON or None)
 JsonLine = tuple[int, str, Any, str | None]
 
@@ -38,7 +40,7 @@ def parse_json_lines(lines: Iterator[str] | list[str]) -> Iterator[JsonLine]:
 
 def iter_json_lines(path: str | Path) -> Iterator[JsonLine]:
     """Each non-blank line of the file at `path`, parsed (see `parse_json_lines`); read lazily. A line that is not
-    UTF-8 raises `ValueError` naming the file, the line and the byte offset (a latin-1 or binary file)."""
+    UTF-8 raises `InputError` (a `ValueError`) naming the file, the line and the byte offset (a latin-1 or binary file)."""
     return parse_json_lines(decoded_lines(path))
 
 
@@ -53,8 +55,8 @@ def decoded_lines(path: str | Path) -> Iterator[str]:
                 yield data.decode("utf-8")
             except UnicodeDecodeError as err:
                 at = offset + (len(raw) - len(data)) + err.start
-                raise ValueError(f"{line_ref(path, number)}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset "
-                                 f"{at}); save the file as UTF-8") from None
+                raise InputError(f"not UTF-8 text (byte 0x{data[err.start]:02x} at offset {at})",
+                                 Where(path=path, line=number), hint="save the file as UTF-8") from None
             offset += len(raw)
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.errors import InputError, Where
 from sciwrite.core.predictions import write_rejected
 from sciwrite.core.provenance import migrate_summary
 
@@ -152,22 +153,77 @@ def _write_all(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]], su
     return [path.name for path in [*written, *([rejected_path] if rejected_path else [])]]
 
 
+#: The JSON types a summary's fields must have where they are present (the metric means and counts are free), and
+#: those of its provenance block's fields: what the readers (tables, compare, the leaderboard, push) index into.
+_OBJECT, _TEXT, _COUNT = (dict,), (str,), (int,)
+SUMMARY_FIELDS: dict[str, tuple[type, ...]] = {
+    "schema_version": _COUNT, "system": _TEXT, "benchmark": _TEXT, "split": _TEXT, "n_papers": _COUNT,
+    "provenance": (dict, type(None)), "intervals": _OBJECT, "not_computed": _OBJECT, "join": _OBJECT,
+    "models": _OBJECT, "cutoff": (dict, type(None)), "memorisation": (dict, type(None)), "judge_snapshots": _OBJECT}
+PROVENANCE_FIELDS: dict[str, tuple[type, ...]] = {
+    "benchmark": _TEXT, "dataset": (dict, type(None)), "profile": (str, type(None)), "models": _OBJECT,
+    "model_plan": _OBJECT, "judge": (dict, type(None)), "seeds": _OBJECT, "hardware": _OBJECT}
+_JSON_NAMES = {dict: "a JSON object", str: "a string", int: "an integer", type(None): "null", list: "a list",
+               float: "a number", bool: "true or false"}
+_SUMMARY_HINT = "rewrite it with `sciwrite evaluate`, or point at the folder `sciwrite evaluate` wrote for one system"
+
+
+def _json_name(value: Any) -> str:
+    return _JSON_NAMES.get(type(value), type(value).__name__)
+
+
+def _check_fields(path: Path, block: Mapping[str, Any], fields: Mapping[str, tuple[type, ...]], prefix: str) -> None:
+    """Raise `InputError` naming the first field of `block` whose JSON type is not one `fields` allows."""
+    for name, types in fields.items():
+        if name not in block:
+            continue
+        value = block[name]
+        if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+            wanted = " or ".join(_JSON_NAMES[t] for t in types)
+            raise InputError(f"is {_json_name(value)}, not {wanted}, so not a summary.json",
+                             Where(path=path, field=f"{prefix}{name}"), hint=_SUMMARY_HINT)
+
+
+def _load_summary_json(path: Path) -> Any:
+    """The JSON value of a summary file; an `InputError` naming the file when it is missing, not UTF-8 or not JSON."""
+    if not path.exists():
+        raise InputError("does not exist", Where(path=path), hint=_SUMMARY_HINT)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise InputError(f"cannot be read ({err.strerror or err})", Where(path=path)) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start}), so not a readable "
+                         "summary.json", Where(path=path), hint="save the file as UTF-8") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"not valid JSON ({err.msg} at line {err.lineno}, column {err.colno}), so not a readable "
+                         "summary.json (a truncated or hand-edited file?)", Where(path=path, line=err.lineno),
+                         hint=_SUMMARY_HINT) from None
+    except (ValueError, RecursionError) as err:  # an integer of over 4,300 digits; nesting thousands deep
+        raise InputError(f"not valid JSON ({type(err).__name__}), so not a readable summary.json",
+                         Where(path=path), hint=_SUMMARY_HINT) from None
+
+
 def read_summary(path: str | Path) -> dict[str, Any]:
     """A ``summary.json`` (or the folder holding one), in the current layout whatever schema wrote it
-    (`sciwrite.core.provenance.migrate_summary`); a `ValueError` naming the file when it cannot be read."""
+    (`sciwrite.core.provenance.migrate_summary`). Its shape is checked (`SUMMARY_FIELDS`, `PROVENANCE_FIELDS`),
+    so that every reader can trust it; an `InputError` names the file, and the field, when it is not a summary."""
     path = Path(path)
     path = path / "summary.json" if path.is_dir() else path
-    try:
-        summary = json.loads(path.read_text(encoding="utf-8-sig"))
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path}: not valid JSON ({err.msg}, line {err.lineno}), so not a readable summary.json") \
-            from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ValueError(f"{path}: not a readable summary.json ({err})") from None
+    summary = _load_summary_json(path)
     if not isinstance(summary, dict):
-        raise ValueError(f"{path}: not a JSON object, so not a summary.json")
-    return migrate_summary(summary)
+        raise InputError(f"is {_json_name(summary)}, not a JSON object, so not a summary.json", Where(path=path),
+                         hint=_SUMMARY_HINT)
+    summary = migrate_summary(summary)
+    _check_fields(path, summary, SUMMARY_FIELDS, "")
+    if isinstance(summary.get("provenance"), dict):
+        _check_fields(path, summary["provenance"], PROVENANCE_FIELDS, "provenance.")
+    return summary
 
 
-__all__ = ["SideFiles", "check_output_folder", "per_paper_record", "read_summary", "safe_file_name",
-           "write_results"]
+__all__ = ["PROVENANCE_FIELDS", "SUMMARY_FIELDS", "SideFiles", "check_output_folder", "per_paper_record",
+           "read_summary", "safe_file_name", "write_results"]

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from sciwrite.core.errors import InputError, Where
+
 #: Seconds a write waits for another writer's lock before it fails.
 BUSY_TIMEOUT_S = 30.0
 
@@ -27,8 +29,13 @@ class SqliteFile:
             raise ValueError(f"{what} {self.path}: {self.path.parent} is a file, not a folder")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.synchronous = synchronous
-        with self._connect() as conn:
-            conn.execute("PRAGMA journal_mode=WAL")
+        try:
+            with self._connect() as conn:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA schema_version").fetchone()  # reads the header: a file that is no database fails
+        except sqlite3.DatabaseError as err:
+            raise InputError(f"not a readable SQLite database ({err})", Where(path=self.path),
+                             hint=f"point {what} at a sciwrite store, or at a new path to start one") from None
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:

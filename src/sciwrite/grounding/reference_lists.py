@@ -5,11 +5,19 @@ be read is kept with its problem, so a bad entry is named and the others are sti
 
 from __future__ import annotations
 
+import logging
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sciwrite.core.jsonl import iter_json_lines, line_ref
+import bibtexparser
+from bibtexparser.middlewares import LatexDecodingMiddleware
+from bibtexparser.model import ParsingFailedBlock
+
+from sciwrite.core.jsonl import decoded_lines, iter_json_lines, line_ref
 from sciwrite.grounding.resolver import Reference
 
 
@@ -61,12 +69,23 @@ def _json_lines(path: Path) -> list[ListedReference]:
     return entries
 
 
-def _bibtex(path: Path) -> list[ListedReference]:
-    import bibtexparser
-    from bibtexparser.middlewares import LatexDecodingMiddleware
+@contextmanager
+def _quiet_bibtexparser() -> Iterator[None]:
+    """Silence bibtexparser's own warnings while it parses: each failed block is reported here instead, once, with
+    1-based line numbers (its warnings count lines from 0 and span two lines)."""
+    logger = logging.getLogger("bibtexparser")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
-    library = bibtexparser.parse_string(path.read_text(encoding="utf-8-sig"),
-                                        append_middleware=[LatexDecodingMiddleware()])
+
+def _bibtex(path: Path) -> list[ListedReference]:
+    text = "".join(decoded_lines(path))  # a byte that is not UTF-8 is named FILE:LINE with its offset
+    with _quiet_bibtexparser():
+        library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
     entries = []
     for entry in library.entries:
         fields = {key: field.value for key, field in entry.fields_dict.items()}
@@ -77,10 +96,22 @@ def _bibtex(path: Path) -> list[ListedReference]:
         year = str(fields.get("year") or "").strip()[:4]  # "2019a", "2019--2020": the year it starts with
         entries.append(_entry(where, {"title": fields["title"], "authors": fields.get("author") or "",
                                       "year": int(year) if year.isdigit() else None}))
-    for block in library.failed_blocks:
-        entries.append(ListedReference(line_ref(path, block.start_line + 1), None,
-                                       f"not a BibTeX entry ({str(getattr(block, 'error', '') or 'unreadable')[:120]})"))
+    entries.extend(_failed_block(path, text, block) for block in library.failed_blocks)
     return entries
+
+
+def _failed_block(path: Path, text: str, block: ParsingFailedBlock) -> ListedReference:
+    """A block bibtexparser could not read, named by its 1-based line (and key, when it has one), with the reason
+    and where parsing of it stopped."""
+    head = re.match(r"\s*@(\w+)\s*[{(]\s*([^,\s{}()]+)\s*,", block.raw or "")
+    where = line_ref(path, block.start_line + 1) + (f" @{head.group(1)}{{{head.group(2)}}}" if head else "")
+    error = block.error
+    reason = " ".join(str(getattr(error, "abort_reason", None) or error or "").split()) or type(error).__name__
+    end = getattr(error, "end_index", None)
+    stopped = ""
+    if isinstance(end, int):  # the line of the character it stopped at (the end of the text: its last line)
+        stopped = f" (parsing stopped at line {text.count(chr(10), 0, min(end, len(text.rstrip(chr(10))))) + 1})"
+    return ListedReference(where, None, f"not a BibTeX entry: {reason[:160].rstrip(' .')}{stopped}; fix the entry")
 
 
 __all__ = ["ListedReference", "read_reference_list"]

@@ -9,6 +9,7 @@ from pathlib import Path
 from datasets import Dataset, DatasetDict
 
 from sciwrite.core.datasets import is_local_source, load_config
+from sciwrite.core.errors import hub_unreachable, is_offline_error
 from sciwrite.core.schema import SchemaError
 from sciwrite.retrieval.base import read_config
 from sciwrite.retrieval.dense import INDEX_FILE
@@ -17,6 +18,14 @@ from sciwrite.rwgbench.data.sample_folder import write_sample_folder
 from sciwrite.rwgbench.data.schema import validate_dataset
 
 logger = logging.getLogger(__name__)
+
+#: What works without the Hub, by the kind of config asked for.
+OFFLINE_HINTS = {
+    "paper": "offline, use the sample (`--split sample`; `--configs sample` in paper-table) or `--source DIR`, a "
+             "folder `sciwrite build rwgbench` wrote",
+    "corpus": "offline, use the sample's corpus (`--corpus sample_corpus`; `--split sample` where a split's corpus "
+              "is read) or `--source DIR`, a folder `sciwrite build rwgbench` wrote",
+}
 
 
 def load_rwgbench(config: str = "sample", source: str | Path | None = None, split: str | None = None, *,
@@ -40,7 +49,12 @@ def load_rwgbench(config: str = "sample", source: str | Path | None = None, spli
         else:
             source = rwgbench_repo_id()
     is_local = is_local_source(source)
-    ds = load_config(source, config, None if split == "all" else (split or info.split), revision)
+    try:
+        ds = load_config(source, config, None if split == "all" else (split or info.split), revision)
+    except Exception as err:
+        if is_local or not is_offline_error(err):
+            raise
+        raise hub_unreachable(f"RWGBench config {config!r}", str(source), OFFLINE_HINTS[info.kind]) from err
     ds = validate_dataset(ds, info.kind, f"RWGBench config {config!r} from {source}")
     if faiss_index:
         if info.kind != "corpus" or not isinstance(ds, Dataset):

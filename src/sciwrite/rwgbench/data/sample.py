@@ -19,6 +19,8 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from sciwrite.core.errors import InputError
+from sciwrite.core.skips import describe_skips
 from sciwrite.rwgbench.data.corpus import CorpusTitleIndex, assemble_corpus
 from sciwrite.sources.aclsum import aclsum_paper_dir, anthology_venue
 from sciwrite.sources.bibliography import parse_year
@@ -41,6 +43,7 @@ class SampleReport:
 
     n_source_papers: int = 0
     skipped: dict[str, list[str]] = field(default_factory=dict)
+    why: dict[str, str] = field(default_factory=dict)  # paper id -> why it could not be read (naming its file)
     unresolved_citations: Counter = field(default_factory=Counter)
     per_paper: list[dict[str, Any]] = field(default_factory=list)
     corpus_report: Any = None
@@ -97,9 +100,10 @@ def _related_work(doc: dict[str, Any], report: SampleReport, paper_id: str) -> t
 
 def build_sample(paper_dir: str | Path | None = None, show_progress: bool = True) -> tuple[list[dict], list[dict], SampleReport]:
     """Build (papers, corpus, report) from a folder of grobid2json papers (default: aclsum's 250)."""
-    paths = sorted(Path(paper_dir or aclsum_paper_dir()).glob("*.json"))
+    folder = Path(paper_dir or aclsum_paper_dir())
+    paths = sorted(folder.glob("*.json"))
     if not paths:
-        raise FileNotFoundError(f"no grobid2json papers (*.json) in {paper_dir}")
+        raise FileNotFoundError(f"no grobid2json papers (*.json) in {folder}")
     report = SampleReport(n_source_papers=len(paths))
     targets, cited_records = [], []
     for path in tqdm(paths, desc="reading papers", disable=not show_progress):
@@ -109,6 +113,7 @@ def build_sample(paper_dir: str | Path | None = None, show_progress: bool = True
         except ValueError as err:
             logger.warning("skipping %s", err)
             report.skipped.setdefault("unreadable", []).append(paper_id)
+            report.why[paper_id] = str(err)
             continue
         if not (doc.get("title") or "").strip():
             report.skipped.setdefault("no-title", []).append(paper_id)
@@ -151,7 +156,20 @@ def build_sample(paper_dir: str | Path | None = None, show_progress: bool = True
         else:
             report.skipped.setdefault("no-resolved-citation-in-related-work", []).append(record["paper_id"])
     report.per_paper = [r for r in report.per_paper if r["n_citations"]]
+    if not papers:
+        raise _no_paper(folder, report)
     return papers, corpus, report
+
+
+def _no_paper(folder: Path, report: SampleReport) -> InputError:
+    """The error of a build that kept no paper: what was skipped and why (an empty sample would fail later, in
+    `datasets`, in words that name neither)."""
+    unreadable = len(report.skipped.get("unreadable", [])) == report.n_source_papers
+    problem = "no readable paper" if unreadable else "no usable paper"
+    hint = ("each paper must be a grobid2json file in UTF-8" if unreadable else
+            "a paper is kept when it has a title and a related-work section citing a work whose title is known")
+    return InputError(f"{problem} in {folder}: {report.n_source_papers} skipped ({describe_skips(report.skipped, report.why)})",
+                      hint=hint)
 
 
 def _align(target: dict[str, Any], index: CorpusTitleIndex, report: SampleReport) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.commands import BuildCommand, BuildResult, Option
+from sciwrite.core.skips import describe_skips
 from sciwrite.llm.client import ChatClient, LLMNotConfiguredError
 from sciwrite.sciig.data.arxiv_build import ARXIV_CONFIG, build_sciig_from_arxiv
 from sciwrite.sciig.data.builder import (
@@ -130,11 +131,10 @@ def _enough(records: list[dict[str, Any]], report: SciIGBuildReport) -> None:
     """Raise when too few records were kept for a test and a holdout split, saying why they were skipped."""
     if len(records) >= 2:
         return
-    skipped = {k: len(v) for k, v in report.skipped.items()}
     hint = (" (cited works without abstracts: pass --allow-missing-abstracts, or --s2 to fetch them)"
-            if "cited-work-missing-abstract" in skipped else "")
+            if "cited-work-missing-abstract" in report.skipped else "")
     raise ValueError(f"the SciIG build kept {len(records)} of {report.n_source_papers} papers, too few for a "
-                     f"test and a holdout split; skipped: {skipped}{hint}")
+                     f"test and a holdout split; skipped: {describe_skips(report.skipped, report.why)}{hint}")
 
 
 def build_command_result(options: Mapping[str, Any]) -> BuildResult:

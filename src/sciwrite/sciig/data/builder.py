@@ -62,6 +62,7 @@ class SciIGBuildReport:
 
     n_source_papers: int = 0
     skipped: dict[str, list[str]] = field(default_factory=dict)
+    why: dict[str, str] = field(default_factory=dict)  # paper id -> why it could not be read (naming its file)
     citations: Counter = field(default_factory=Counter)  # linked by method, and "unresolved"
     llm_mapping: Counter = field(default_factory=Counter)
     enrichment: Counter = field(default_factory=Counter)
@@ -105,6 +106,7 @@ def _draft(path: Path, report: SciIGBuildReport, venue: str | None, year: int | 
     except ValueError as err:
         logger.warning("skipping %s", err)
         report.skip("unreadable", paper_id)
+        report.why[paper_id] = str(err)
         return None
     title, abstract = (doc.get("title") or "").strip(), (doc.get("abstract") or "").strip()
     _, intro = section_paragraphs(doc, is_introduction_heading)

@@ -8,12 +8,17 @@ from pathlib import Path
 
 from datasets import Dataset, DatasetDict
 
-from sciwrite.core.datasets import load_config
+from sciwrite.core.datasets import is_local_source, load_config
+from sciwrite.core.errors import hub_unreachable, is_offline_error
 from sciwrite.sciig.data.builder import write_sciig_sample
 from sciwrite.sciig.data.configs import check_config, default_sciig_dir, sciig_repo_id
 from sciwrite.sciig.data.schema import validate_sciig
 
 logger = logging.getLogger(__name__)
+
+#: What works without the Hub.
+OFFLINE_HINT = ("offline, use the sample (`--split sample`; `--configs sample` in paper-table) or `--source DIR`, a "
+                "folder `sciwrite build sciig` wrote")
 
 
 def load_sciig(config: str = "sample", source: str | Path | None = None, split: str | None = None, *,
@@ -33,6 +38,11 @@ def load_sciig(config: str = "sample", source: str | Path | None = None, split: 
                 write_sciig_sample(source)
         else:
             source = sciig_repo_id()
-    ds = load_config(source, config, None if split == "all" else (split or "test"), revision,
-                     card_help="datasets/sciig/README.md", benchmark="SciIG")
+    try:
+        ds = load_config(source, config, None if split == "all" else (split or "test"), revision,
+                         card_help="datasets/sciig/README.md", benchmark="SciIG")
+    except Exception as err:
+        if is_local_source(source) or not is_offline_error(err):
+            raise
+        raise hub_unreachable(f"SciIG config {config!r}", str(source), OFFLINE_HINT) from err
     return validate_sciig(ds, f"SciIG config {config!r} from {source}")

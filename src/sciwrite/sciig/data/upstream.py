@@ -18,15 +18,16 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from sciwrite.core.jsonl import line_ref, parse_json_lines
+from sciwrite.core.jsonl import decoded_lines, line_ref, parse_json_lines
 from sciwrite.core.schema import SchemaError
 from sciwrite.sources.bibliography import parse_authors, parse_year
 
 
 def read_json_records(path: str | Path) -> list[tuple[str | None, dict[str, Any]]]:
-    """(id from an enclosing object or None, record) for a JSON list, a JSON object keyed by id, or JSON Lines."""
+    """(id from an enclosing object or None, record) for a JSON list, a JSON object keyed by id, or JSON Lines. A file
+    that is not UTF-8 raises `InputError` naming it, the line and the byte offset."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    text = "".join(decoded_lines(path))
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
