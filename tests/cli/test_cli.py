@@ -253,6 +253,71 @@ def test_a_bug_is_one_line_exit_1_naming_how_to_see_the_traceback(monkeypatch, t
     assert "Traceback" in capsys.readouterr().err
 
 
+def test_debug_works_after_the_command_too(monkeypatch, tmp_path, capsys):
+    """The internal-error line says "rerun with --debug": appended to the command, it must work there too."""
+    argv = _failing_evaluate(monkeypatch, tmp_path, KeyError("rougeL"))
+    assert main([*argv, "--debug"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "unrecognized arguments" not in err
+
+
+@pytest.mark.parametrize("bug", [NotImplementedError("a stage"), RecursionError("too deep")])
+def test_failures_no_input_causes_are_internal_errors(monkeypatch, tmp_path, capsys, bug):
+    argv = _failing_evaluate(monkeypatch, tmp_path, bug)
+    assert main(argv) == 1
+    assert capsys.readouterr().err.startswith(f"sciwrite: internal error: {type(bug).__name__}")
+
+
+def test_sciwrite_errors_keep_their_own_advice_over_the_hub_hint(monkeypatch, tmp_path, capsys):
+    """A model or endpoint that cannot be reached is not the dataset Hub: its own message (which says what to do)
+    stands, not the offline-samples hint."""
+    from sciwrite.llm.types import GenerationError
+    from sciwrite.models.registry import ModelUnavailableError
+
+    for err in (ModelUnavailableError("cannot load model 'x/y' (Connection error); use --profile lite"),
+                GenerationError("openai:gpt-4o: APIConnectionError: Connection error.")):
+        assert main(_failing_evaluate(monkeypatch, tmp_path, err)) == 2
+        assert capsys.readouterr().err == f"sciwrite: error: {err}\n"
+
+
+def test_a_hub_error_names_what_works_offline(monkeypatch, tmp_path, capsys):
+    from huggingface_hub.errors import OfflineModeIsEnabled
+
+    try:
+        try:
+            raise OfflineModeIsEnabled("Cannot reach https://huggingface.co/api/datasets/x: offline mode is enabled.")
+        except OfflineModeIsEnabled as cause:
+            raise ConnectionError("Couldn't reach 'x' on the Hub") from cause
+    except ConnectionError as err:
+        wrapped = err
+    assert main(_failing_evaluate(monkeypatch, tmp_path, wrapped)) == 2
+    err = capsys.readouterr().err
+    assert "needs the Hugging Face Hub" in err and "--split sample" in err and err.count("\n") == 1
+
+
+def test_a_locked_store_is_not_called_a_broken_one(tmp_path, capsys):
+    """Only a file that is no database (SQLITE_NOTADB) or a damaged one is "not a readable SQLite database"."""
+    import sqlite3
+
+    from sciwrite.core.errors import explain
+
+    locked = sqlite3.OperationalError("database is locked")
+    locked.sqlite_errorname = "SQLITE_BUSY"
+    assert "not a readable" not in explain(locked) and "database is locked" in explain(locked)
+    not_a_db = sqlite3.DatabaseError("file is not a database")
+    not_a_db.sqlite_errorname = "SQLITE_NOTADB"
+    assert "not a readable SQLite database" in explain(not_a_db)
+
+
+def test_an_error_whose_text_fails_is_still_one_line(monkeypatch, tmp_path, capsys):
+    class UnprintableError(ValueError):
+        def __str__(self):
+            raise RuntimeError("no text")
+
+    assert main(_failing_evaluate(monkeypatch, tmp_path, UnprintableError())) == 1
+    assert capsys.readouterr().err.startswith("sciwrite: internal error: UnprintableError")
+
+
 def test_multi_line_messages_become_one_line(monkeypatch, tmp_path, capsys):
     argv = _failing_evaluate(monkeypatch, tmp_path, ValueError("p.jsonl: 2 malformed lines:\n  p.jsonl:1: x\n  p.jsonl:4: y"))
     assert main(argv) == 2

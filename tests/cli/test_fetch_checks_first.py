@@ -83,3 +83,11 @@ def test_a_category_that_is_not_one_is_refused(tmp_path, server, capsys, categor
     argv[argv.index("--category") + 1] = category
     line = refused(argv, server, capsys)
     assert "argument --category: expected an arXiv category such as cs.CL or hep-th" in line
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-1"])
+def test_a_pause_that_is_not_a_finite_number_of_seconds_is_refused(value, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["fetch", "arxiv", "--category", "cs.CL", "--since", "2026-07-01", "--min-interval", value])
+    assert exit_info.value.code == 2
+    assert "--min-interval" in capsys.readouterr().err

@@ -10,7 +10,9 @@ import json
 import pytest
 
 from sciwrite.cli import main
-from tests.fakes.openai_server import Reply, chat_server, isolate_from_real_endpoints, like_real_endpoints
+from sciwrite.llm.client import ChatClient
+from sciwrite.llm.ledger import PriceTable, UsageLedger, usd
+from tests.fakes.openai_server import Reply, chat_server, completion, isolate_from_real_endpoints, like_real_endpoints
 
 MODEL = "budget-model"
 #: USD per million tokens: a request with the whole 2,048-token limit spent costs about $0.15.
@@ -163,3 +165,103 @@ def test_gpt5_spending_its_limit_on_reasoning_fails_the_paper_saying_what_to_rai
     for error in errors:
         assert "the completion limit max_completion_tokens=30 was spent before any answer (30 of its 30 " \
                "completion tokens were reasoning): raise it above 30" in error
+
+
+def refusing_max_tokens(instead: str = ""):
+    """An endpoint that refuses ``max_tokens`` (naming a replacement only when `instead` is given) and, sent no
+    completion limit, bills 20,000 completion tokens (about $1.40 a request at `PRICES`)."""
+
+    def answer(body):
+        if "max_tokens" in body:
+            message = "Unsupported parameter: 'max_tokens' is not supported with this model." + instead
+            return 400, {"error": {"message": message, "type": "invalid_request_error", "param": "max_tokens",
+                                   "code": "unsupported_parameter"}}
+        limit = body.get("max_completion_tokens")
+        return Reply("Prior work studied this problem [1].", prompt_tokens=1000, completion_tokens=limit or 20_000)
+
+    return answer
+
+
+def test_a_refused_completion_limit_is_never_dropped_under_a_budget(sample_folder, tmp_path):
+    out = tmp_path / "gen"
+    with chat_server(refusing_max_tokens()) as server:
+        assert generate(server, sample_folder, out, "--max-cost", "0.50", prices=price_file(tmp_path), limit=6,
+                        concurrency=3) == 4
+    assert server.requests and all(r.get("max_tokens") == 2048 for r in server.requests)  # never sent without it
+    assert not (out / "usage.jsonl").exists() or sum(x["cost_usd"] for x in ledger_lines(out)) <= 0.50
+    [failures] = list(out.glob("failed_samples_*"))
+    errors = [json.loads(x)["error"] for x in failures.read_text().splitlines()]
+    assert len(errors) == 6
+    for error in errors:
+        assert "the endpoint refused the completion limit max_tokens=2048" in error
+        assert "--max-cost cannot be kept" in error and "Run without --max-cost" in error
+        assert "max_completion_tokens" in error and "has no price" not in error
+
+
+def test_a_completion_limit_renamed_by_the_endpoint_still_runs_under_a_budget(sample_folder, tmp_path):
+    out = tmp_path / "gen"
+    with chat_server(refusing_max_tokens(" Use 'max_completion_tokens' instead.")) as server:
+        assert generate(server, sample_folder, out, "--max-cost", "100", prices=price_file(tmp_path), limit=4,
+                        concurrency=1) == 0
+    assert len(written(out)) == 4
+    assert [r.get("max_completion_tokens") for r in server.requests[1:]] == [2048] * 4
+    assert all(x["cost_source"] == "price table" and x["completion_tokens"] == 2048 for x in ledger_lines(out))
+
+
+def test_chat_client_says_the_endpoint_refused_the_limit_not_that_the_model_has_no_price(tmp_path):
+    ledger = UsageLedger(tmp_path / "usage.jsonl", prices=PriceTable.load(price_file(tmp_path)), max_cost=0.50)
+    with chat_server(refusing_max_tokens()) as server:
+        client = ChatClient(MODEL, base_url=server.base_url, api_key="EMPTY", ledger=ledger, max_retries=0)
+        results = [*client.complete([[{"role": "user", "content": "a"}]], show_progress=False),
+                   *client.complete([[{"role": "user", "content": "b"}]], show_progress=False)]
+    assert len(server.requests) == 2 and all(r.get("max_tokens") == 1024 for r in server.requests)
+    for result in results:
+        assert not result.ok and "the endpoint refused the completion limit max_tokens=1024" in result.error
+        assert "has no price" not in result.error and "--prices" not in result.error
+    assert ledger.total.cost_usd == 0
+
+
+def test_a_reply_without_usage_is_charged_its_worst_case(sample_folder, tmp_path):
+    out, prices = tmp_path / "gen", price_file(tmp_path)
+
+    def answer(body):
+        reply = completion(body, Reply("Prior work [1]."))
+        del reply["usage"]
+        return Reply(body=json.dumps(reply))
+
+    with chat_server(answer) as server:
+        assert generate(server, sample_folder, out, "--max-cost", "1.00", prices=prices, limit=12) == 3
+    lines = ledger_lines(out)
+    assert len(written(out)) == len(lines) == len(server.requests) > 0
+    for line in lines:
+        assert line["cost_source"] == "worst case" and line["cost_usd"] > 0.14
+        assert line["usage_problem"] == "no usage in the reply"
+    assert sum(x["cost_usd"] for x in lines) <= 1.00
+
+
+def test_the_endpoint_cost_is_charged_even_when_another_usage_field_is_malformed(sample_folder, tmp_path):
+    out = tmp_path / "gen"
+    usage = {"prompt_tokens": -5, "completion_tokens": 10, "cost": 0.01}
+    with chat_server(lambda body: Reply("Prior work [1].", usage=usage)) as server:
+        assert generate(server, sample_folder, out, "--max-cost", "100", prices=price_file(tmp_path), limit=3) == 0
+    lines = ledger_lines(out)
+    assert len(lines) == len(written(out)) == 3
+    for line in lines:
+        assert line["cost_source"] == "endpoint" and line["cost_usd"] == 0.01
+        assert line["usage_problem"] == "usage.prompt_tokens=-5"
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", ".NaN"])
+def test_a_price_that_is_not_a_finite_number_is_refused(sample_folder, tmp_path, capsys, value):
+    prices = tmp_path / "prices.yaml"
+    prices.write_text(f"models:\n  {MODEL}: {{input: 10.0, output: {value}}}\n")
+    with chat_server(greedy()) as server:
+        assert generate(server, sample_folder, tmp_path / "gen", "--max-cost", "0.50", prices=prices) == 2
+    err = capsys.readouterr().err
+    assert not server.requests and not (tmp_path / "gen" / "usage.jsonl").exists()
+    assert f"price table {prices}: model '{MODEL}': field 'output' must be a finite number >= 0" in err
+
+
+def test_amounts_print_as_a_person_reads_them():
+    assert [usd(a) for a in (0.5, 0.045, 0.0, 1e-7, 2.3456789)] == ["$0.50", "$0.045", "$0.00", "$0.0000001",
+                                                                    "$2.3456789"]

@@ -51,10 +51,19 @@ def test_scales_the_paper_implies():
     assert not sciig["perplexity"].contains(0.5)  # a perplexity is at least 1
 
 
-@pytest.mark.parametrize(("value", "expected"), [(0.25, 0.25), (1, 1.0), ("0.5", 0.5), (None, None),
-                                                  (100.00000000000004 / 100, 100.00000000000004 / 100)])
+@pytest.mark.parametrize(("value", "expected"), [(0.25, 0.25), (1, 1.0), (None, None),
+                                                  (100.00000000000004 / 100, 100.00000000000004 / 100),
+                                                  (1.0000002, 1.0000002)])  # a float32 cosine of a text with itself
 def test_check_value_passes_numbers_in_range(value, expected):
     assert check_value("precision", value, MetricScale(0.0, 1.0), WHERE) == expected
+
+
+def test_text_counts_as_a_number_only_where_the_format_writes_numbers_as_text():
+    """YAML 1.1 (the Hub's eval results) reads 1e308 or 0.5e0 as text; JSON summaries and rows never hold a number
+    as text, and one there would be stored unconverted and crash the mean recomputed from the rows."""
+    assert check_value("precision", "0.5", MetricScale(0.0, 1.0), WHERE, text_numbers=True) == 0.5
+    with pytest.raises(InputError, match="precision is the text '0.5', not a number"):
+        check_value("precision", "0.5", MetricScale(0.0, 1.0), WHERE)
 
 
 @pytest.mark.parametrize(("value", "problem"), [
@@ -62,8 +71,8 @@ def test_check_value_passes_numbers_in_range(value, expected):
     (-0.2, "precision is -0.2, outside its range 0-1"),
     (math.nan, "precision is nan, not a finite number"),
     (math.inf, "precision is inf, not a finite number"),
-    ("1e308", "precision is 1e+308, outside its range 0-1"),
-    (1.000001, "precision is 1.000001, outside its range 0-1"),
+    (1e308, "precision is 1e+308, outside its range 0-1"),
+    (1.0001, "precision is 1.0001, outside its range 0-1"),
     ("high", "precision is the text 'high', not a number"),
     (True, "precision is True, not a number"),
     ([0.5], "precision is [0.5], not a number"),
@@ -83,6 +92,6 @@ def test_a_percentage_on_a_0_1_metric_is_told_to_divide_by_100():
 
 def test_an_unbounded_side_takes_any_finite_number_there():
     assert check_value("bleurt", -3.5, MetricScale(None, None), WHERE) == -3.5
-    assert check_value("perplexity", "1e308", MetricScale(1.0, None), WHERE) == 1e308
+    assert check_value("perplexity", 1e308, MetricScale(1.0, None), WHERE) == 1e308
     with pytest.raises(InputError, match="not a finite number"):
-        check_value("bleurt", "-inf", MetricScale(None, None), WHERE)
+        check_value("bleurt", "-inf", MetricScale(None, None), WHERE, text_numbers=True)

@@ -34,3 +34,11 @@ def test_broken_entries_have_a_reason_and_1_based_lines(tmp_path, caplog):
     assert broken[f"{bib}:10 @misc{{last}}"].startswith("not a BibTeX entry: Unexpectedly reached end of file")
     assert all(e.reference is None and "()" not in e.problem for e in entries[1:])
     assert not [r for r in caplog.records if r.name.startswith("bibtexparser")]  # reported once, by us
+
+
+def test_windows_line_ends_leave_no_carriage_return_in_titles(tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_bytes(b"@article{a,\r\n  title = {Attention Is\r\n All You Need},\r\n  year = 2017\r\n}\r\n")
+    [listed] = read_reference_list(bib)
+    assert listed.reference is not None and "\r" not in listed.reference.title
+    assert listed.reference.title.split() == ["Attention", "Is", "All", "You", "Need"]

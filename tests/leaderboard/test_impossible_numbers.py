@@ -76,8 +76,8 @@ def test_push_results_refuses_an_impossible_value_naming_metric_and_file(tmp_pat
     assert not out.exists()  # nothing written, nothing sent
 
 
-def test_push_results_sends_a_number_written_as_text_and_says_what_it_left_out(tmp_path, capsys):
-    folder = _folder(tmp_path, precision="0.5", recall=None)
+def test_push_results_says_what_it_left_out(tmp_path, capsys):
+    folder = _folder(tmp_path, precision=0.5, recall=None)
     out = tmp_path / "dry"
     assert main(["push", "results", str(folder), "--model-repo", "org/m", "--dry-run", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
@@ -298,3 +298,36 @@ def test_a_real_sciig_evaluation_imports_with_its_means_recomputed(sciig_mini_fo
     assert summary["bleu"] is not None and summary["rougeL"] is not None
     _, added = import_evaluation(ResultsStore(tmp_path / "board.sqlite"), "sciig", tmp_path / "eval" / "run")
     assert added
+
+
+def test_an_older_summary_prefers_the_predictions_beside_it_to_a_namesake_in_the_current_folder(tmp_path,
+                                                                                                 monkeypatch):
+    """A relative path in an old summary is looked for beside the summary first: a file of the same name in the
+    folder the import runs from belongs to another run."""
+    folder = _folder(tmp_path / "run", predictions="run.jsonl")
+    _predictions(folder / "run.jsonl")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "run.jsonl").write_text('{"paper_id": "unrelated", "pred": "x"}\n', encoding="utf-8")
+    monkeypatch.chdir(elsewhere)
+    submission, added = import_evaluation(ResultsStore(tmp_path / "board.sqlite"), "rwgbench", folder)
+    assert added and submission.n_predictions == 2
+
+
+def test_another_datasets_results_need_the_benchmark_they_belong_to(tmp_path, capsys):
+    """Both benchmarks define sample_rouge_l: an entry of a dataset sciwrite does not know would go on both boards."""
+    repo = _repo(tmp_path, "org-m", "- dataset: {id: org/mirror, task_id: sample_rouge_l}\n  value: 0.3\n")
+    store = tmp_path / "board.sqlite"
+    assert main(["leaderboard", "import", "--store", str(store), "--hub-eval-results", str(repo),
+                 "--dataset-id", "org/mirror"]) == 2
+    assert "add --benchmark (rwgbench, sciig)" in _error(capsys)
+    assert not store.exists() or ResultsStore(store).submissions() == []
+
+
+def test_the_board_keeps_the_predictions_file_name_not_the_scoring_machines_folders(tmp_path):
+    folder = _folder(tmp_path)
+    store = ResultsStore(tmp_path / "board.sqlite")
+    submission, added = import_evaluation(store, "rwgbench", folder)
+    summary = store.summary(submission.id)
+    assert added and summary["predictions"] == "run.jsonl"
+    assert str(tmp_path) not in json.dumps(summary)

@@ -314,7 +314,7 @@ def test_a_body_cut_short_is_retried_like_any_network_error(tmp_path, capsys):
     ("--page-size", "2001", "argument --page-size: expected a whole number from 1 to 2000, got 2001"),
     ("--page-size", "ten", "argument --page-size: expected a whole number, got 'ten'"),
     ("--limit", "0", "argument --limit: expected a whole number 1 or more, got 0"),
-    ("--min-interval", "-1", "argument --min-interval: expected 0 seconds or more, got -1"),
+    ("--min-interval", "-1", "argument --min-interval: expected a finite number of seconds, 0 or more, got -1"),
 ])
 def test_numbers_the_fetch_cannot_use_are_refused_naming_the_flag(tmp_path, capsys, flag, value, says):
     with ArxivServer([paper(1)]) as server:

@@ -65,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     ``--config``'s YAML), is reported by `_report`: one line and exit 2, or exit 1 for a bug."""
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv or debugging()
+    argv = [word for word in argv if word != "--debug"]  # anywhere on the line, as the internal-error line says
     try:
         args = parse_args(build_parser(), rewrite_deprecated(normalise_push_argv(argv)))
         level = logging.INFO if args.verbose else logging.WARNING
@@ -86,11 +87,17 @@ def _one_line(message: str) -> str:
 def _report(err: Exception, debug: bool) -> int:
     """Print `err` as one line: a known error (`explain`) exits 2; an unexpected one, a bug, exits 1 and says how to
     see its traceback. With --debug or SCIWRITE_DEBUG=1 the traceback comes first, for every error."""
-    message = explain(err)
+    try:
+        message = explain(err)
+    except Exception:  # an error whose text cannot be read: report it as what it is, never a second traceback
+        message = None
     if debug:
         traceback.print_exception(err)
     if message is None:
-        detail = _one_line(str(err))
+        try:
+            detail = _one_line(str(err))
+        except Exception:  # noqa: BLE001 - the text itself fails: the type is all there is to say
+            detail = ""
         print(f"sciwrite: internal error: {type(err).__name__}{': ' + detail if detail else ''} (a bug in sciwrite; "
               f"{'' if debug else f'rerun with --debug or {DEBUG_ENV}=1 for the traceback and '}please report it)",
               file=sys.stderr)

@@ -45,8 +45,8 @@ def seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value >= 0:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"expected 0 seconds or more, got {text}")
+    if not 0 <= value < float("inf"):  # also refuses nan and inf (a client that would sleep forever)
+        raise argparse.ArgumentTypeError(f"expected a finite number of seconds, 0 or more, got {text}")
     return value
 
 

@@ -70,6 +70,11 @@ def cmd_worker(args: argparse.Namespace) -> None:
 def cmd_import(args: argparse.Namespace) -> None:
     board = open_board(args.store, mirror=mirror_from_env())
     if args.hub_eval_results:
+        if args.dataset_id and not args.benchmark and len(BENCHMARKS) > 1:
+            # the benchmarks share task ids (sample_rouge_l, ...): another dataset's entry would go on every board
+            raise InputError("--dataset-id names a dataset sciwrite does not know, so which benchmark its results "
+                             "belong to is not known", Where(field="--dataset-id"),
+                             hint=f"add --benchmark ({', '.join(BENCHMARKS)})")
         benches = [BENCHMARKS[args.benchmark]] if args.benchmark else list(BENCHMARKS.values())
         # every repo read and every value checked before the first is added: all or nothing
         for report in import_hub_repos(board.store, benches, args.hub_eval_results, dataset_ids=args.dataset_id or ()):

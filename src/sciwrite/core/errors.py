@@ -99,28 +99,69 @@ def _os_error(err: OSError) -> str:
     return str(InputError(problem, Where(path=err.filename), hint=hint))
 
 
+#: Errors of the Hub client that mean it is switched off or cannot be reached (by type name: `datasets` and
+#: `huggingface_hub` wrap and re-raise them, so the name is what stays stable).
+_HUB_ERROR_TYPES = frozenset({"OfflineModeIsEnabled", "LocalEntryNotFoundError"})
+
+#: Failures no input causes: they are bugs, reported as internal errors (exit 1), never as a user's mistake.
+_BUG_TYPES = (NotImplementedError, RecursionError)
+
+
+def _is_hub_error(err: BaseException) -> bool:
+    """Whether `err`, or the error it was raised from (``raise ... from``), is the Hub client's being offline or
+    unreachable: by its type, or by naming huggingface.co or HF_HUB_OFFLINE."""
+    seen: set[int] = set()
+    current: BaseException | None = err
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        text = str(current)
+        if type(current).__name__ in _HUB_ERROR_TYPES or "huggingface.co" in text or "HF_HUB_OFFLINE" in text:
+            return True
+        current = current.__cause__
+    return False
+
+
+def _first_line(text: str) -> str:
+    return next((line for line in text.splitlines() if line.strip()), "")
+
+
+def _yaml_message(err: yaml.YAMLError) -> str:
+    mark = getattr(err, "problem_mark", None)
+    named = mark is not None and not str(mark.name).startswith("<")  # "<unicode string>": parsed from a str
+    where = (f"{mark.name}:{mark.line + 1}:{mark.column + 1}: " if named
+             else f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else "")
+    problem = getattr(err, "problem", None) or _first_line(str(err)) or type(err).__name__
+    return f"{where}not valid YAML ({problem})"
+
+
+def _sqlite_message(err: sqlite3.DatabaseError) -> str:
+    """A file that is no database (or a damaged one) says so; a locked or unopenable one says that instead, so
+    that nobody abandons a good store for a busy one."""
+    name = getattr(err, "sqlite_errorname", "")
+    if name in ("SQLITE_NOTADB", "SQLITE_CORRUPT"):
+        return f"the store is not a readable SQLite database ({err}); point --store at a sciwrite store or a new path"
+    return f"the SQLite store failed ({name or type(err).__name__}: {err}); retry, or check the file and its folder"
+
+
 def explain(err: BaseException) -> str | None:
     """The one-line message for an error a command may meet, or None for an unexpected one (a bug: the handler
-    then prints the traceback and asks for a report)."""
-    if isinstance(err, InputError):
-        return str(err)
+    then says so, exit 1). sciwrite's own errors keep their message: it already says what to do."""
+    if isinstance(err, _BUG_TYPES):
+        return None
+    if isinstance(err, InputError) or type(err).__module__.startswith("sciwrite."):
+        return str(err) or type(err).__name__
     if isinstance(err, yaml.YAMLError):
-        mark = getattr(err, "problem_mark", None)
-        named = mark is not None and not str(mark.name).startswith("<")  # "<unicode string>": parsed from a str
-        where = f"{mark.name}:{mark.line + 1}:{mark.column + 1}: " if named else \
-            f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
-        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-        return f"{where}not valid YAML ({problem})"
+        return _yaml_message(err)
     if isinstance(err, sqlite3.DatabaseError):
-        return f"the store is not a readable SQLite database ({err}); point --store at a sciwrite store or a new path"
+        return _sqlite_message(err)
     if isinstance(err, UnicodeDecodeError):
         return (f"not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset {err.start}); save the file as UTF-8"
                 if isinstance(err.object, bytes | bytearray) else str(err))
-    if is_offline_error(err):
-        return (f"this needs the Hugging Face Hub, which is {'disabled (HF_HUB_OFFLINE)' if hub_offline() else 'unreachable'}"
-                f" ({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}); offline, use the samples "
-                "(`--split sample`, `--corpus sample_corpus`, `--configs sample`) or `--source DIR`, a folder "
-                "`sciwrite build` wrote")
+    if _is_hub_error(err):
+        why = "disabled (HF_HUB_OFFLINE)" if hub_offline() else "unreachable"
+        return (f"this needs the Hugging Face Hub, which is {why} ({type(err).__name__}: {_first_line(str(err))}); "
+                "offline, use a benchmark's sample (`--split sample`, or `--source BENCHMARK=DIR`, a folder "
+                "`sciwrite build sample` wrote) or a local folder; each command's --help names its offline default")
     if isinstance(err, OSError) and err.filename is not None:
         return _os_error(err)
     if isinstance(err, ValueError | RuntimeError | OSError):

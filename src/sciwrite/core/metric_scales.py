@@ -21,6 +21,9 @@ from sciwrite.core.errors import InputError, Where
 #: How far a summary's mean may be from the mean recomputed from its rows (float rounding, never a real change).
 REL_TOLERANCE = 1e-9
 ABS_TOLERANCE = 1e-9
+#: How far past a bound a value may lie: float32 rounding. Cosine metrics (BERTScore, topical and contextual
+#: relevance) are dot products of float32 unit vectors, and identical texts give up to 1.0000002.
+RANGE_TOLERANCE = 1e-5
 
 #: rows -> the summary value they give (None: no row has a value), for a metric that is not a plain mean.
 Aggregate = Callable[[Sequence[Mapping[str, Any]]], float | None]
@@ -54,10 +57,11 @@ class MetricScale:
         return "any real number"
 
     def contains(self, value: float) -> bool:
-        """Whether a finite `value` lies in the range (bounds included, give or take float rounding: a perfect
-        corpus BLEU of 100 / 100 is 1.0000000000000002)."""
-        return ((self.lower is None or value >= self.lower - ABS_TOLERANCE)
-                and (self.upper is None or value <= self.upper + ABS_TOLERANCE))
+        """Whether a finite `value` lies in the range (bounds included, give or take float rounding,
+        `RANGE_TOLERANCE`: a perfect corpus BLEU is 1.0000000000000004, a float32 cosine of a text with itself
+        1.0000002)."""
+        return ((self.lower is None or value >= self.lower - RANGE_TOLERANCE)
+                and (self.upper is None or value <= self.upper + RANGE_TOLERANCE))
 
     def summary_value(self, metric: str, rows: Sequence[Mapping[str, Any]]) -> float | None:
         """The summary value `rows` give: `aggregate`, or the mean over the rows that have a value."""
@@ -77,10 +81,11 @@ def _hint(scale: MetricScale, value: float) -> str:
     return "correct the value, or recompute it with `sciwrite evaluate`"
 
 
-def check_value(metric: str, value: Any, scale: MetricScale | None, where: Where) -> float | None:
-    """`value` as a float when it is a finite number in the metric's range (a number written as text, as YAML 1.1
-    reads ``1e308``, counts as that number); None stays None (not computed). Anything else raises `InputError`
-    naming the metric and `where`."""
+def check_value(metric: str, value: Any, scale: MetricScale | None, where: Where, *,
+                text_numbers: bool = False) -> float | None:
+    """`value` as a float when it is a finite number in the metric's range; None stays None (not computed).
+    `text_numbers`: a number written as text counts as that number (YAML 1.1 reads ``1e308`` as text); JSON, which
+    sciwrite writes, never holds one. Anything else raises `InputError` naming the metric and `where`."""
     if value is None:
         return None
     scale = scale or UNDECLARED
@@ -88,6 +93,8 @@ def check_value(metric: str, value: Any, scale: MetricScale | None, where: Where
         raise InputError(f"{metric} is {value!r}, not a number", where, "give a number on the scale "
                                                                       f"{scale.label}")
     try:
+        if isinstance(value, str) and not text_numbers:
+            raise ValueError(value)
         number = float(value)
     except (ValueError, OverflowError):
         raise InputError(f"{metric} is the text {value!r}, not a number", where,
@@ -145,5 +152,5 @@ def check_means(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], s
                              "import the folder `sciwrite evaluate` wrote, unedited, or evaluate again")
 
 
-__all__ = ["ABS_TOLERANCE", "REL_TOLERANCE", "UNDECLARED", "Aggregate", "MetricScale", "check_means", "check_rows",
+__all__ = ["ABS_TOLERANCE", "RANGE_TOLERANCE", "REL_TOLERANCE", "UNDECLARED", "Aggregate", "MetricScale", "check_means", "check_rows",
            "check_summary", "check_value"]

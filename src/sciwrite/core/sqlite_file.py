@@ -34,6 +34,8 @@ class SqliteFile:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA schema_version").fetchone()  # reads the header: a file that is no database fails
         except sqlite3.DatabaseError as err:
+            if getattr(err, "sqlite_errorname", "") not in ("SQLITE_NOTADB", "SQLITE_CORRUPT"):
+                raise  # locked, unopenable, a disk error: the store may be good; the CLI reports it as it is
             raise InputError(f"not a readable SQLite database ({err})", Where(path=self.path),
                              hint=f"point {what} at a sciwrite store, or at a new path to start one") from None
 

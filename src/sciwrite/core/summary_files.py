@@ -1,8 +1,8 @@
 """Finding the predictions file a ``summary.json`` names, wherever the summary is read from.
 
 `sciwrite evaluate` records the absolute path; summaries written before it did record the path as given on the
-command line, relative to where `evaluate` ran. Such a path is looked for from the current folder, then from the
-summary's folder and each folder above it (an ``--out`` folder given relative to where `evaluate` ran puts that
+command line, relative to where `evaluate` ran. Such a path is looked for from the summary's folder, then from the
+current folder and each folder above the summary (an ``--out`` folder given relative to where `evaluate` ran puts that
 place above the summary), so that importing or pushing a run works from any folder.
 """
 
@@ -20,12 +20,12 @@ def candidate_paths(recorded: str, summary_path: str | Path | None) -> list[Path
     path = Path(recorded).expanduser()
     if path.is_absolute():
         return [path]
-    found = [Path.cwd() / path]
-    if summary_path is not None:
-        folder = Path(summary_path).resolve()
-        folder = folder.parent if folder.suffix == ".json" else folder
-        found += [base / path for base in (folder, *folder.parents)]
-    return list(dict.fromkeys(found))
+    if summary_path is None:
+        return [Path.cwd() / path]
+    folder = Path(summary_path).resolve()
+    folder = folder.parent if folder.suffix == ".json" else folder
+    # the summary's own folder first: a file beside the summary is its run's, whatever the current folder holds
+    return list(dict.fromkeys([folder / path, Path.cwd() / path, *(base / path for base in folder.parents)]))
 
 
 def predictions_file(summary: Mapping[str, Any], summary_path: str | Path | None, *,

@@ -158,6 +158,8 @@ def worst_case(backend: Backend | None, ledger: UsageLedger | None, messages: Se
     policy = getattr(backend, "policy", None)
     if ledger is None or policy is None or backend is None:
         return None
+    if ledger.max_cost is not None:  # a refused completion limit is renamed, never dropped (the cost needs it)
+        policy.keep_completion_limit = True
     limit = policy.completion_limit(messages, settings)
     reservation = ledger.worst_case(backend.model, messages, limit)
     if reservation is not None or ledger.max_cost is None:
@@ -189,6 +191,7 @@ def check_budget(backend: Backend | None, ledger: UsageLedger | None, settings: 
     policy = getattr(backend, "policy", None)
     if backend is None or ledger is None or ledger.max_cost is None or policy is None:
         return
+    policy.keep_completion_limit = True  # a refused completion limit is renamed, never dropped (the cost needs it)
     problem = budget_problem(backend, ledger, policy.completion_limit([], settings))
     if problem is not None:
         raise problem
@@ -335,8 +338,8 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
         return report
     if ledger is not None and ledger.exhausted:
         report.stopped, report.n_not_started = "max_cost", len(todo)
-        logger.warning("%s already holds $%.4f of the $%.2f budget: nothing sent (raise --max-cost to go on)",
-                       ledger.path, ledger.total.cost_usd, ledger.max_cost)
+        logger.warning("%s already holds %s of the %s budget: nothing sent (raise --max-cost to go on)",
+                       ledger.path, usd(ledger.total.cost_usd), usd(ledger.max_cost))
         _write_meta(report, meta, settings, backend, ledger)
         return report
 
@@ -436,8 +439,8 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
         report.wall_seconds = round(time.perf_counter() - started, 3)
         _write_meta(report, meta, settings, backend, ledger)
     if report.stopped == "max_cost" and ledger is not None:
-        logger.warning("stopped: the usage ledger %s holds $%.4f of the $%.2f budget; %d papers left for a rerun "
-                       "(raise --max-cost to go on)", ledger.path, ledger.total.cost_usd, ledger.max_cost,
+        logger.warning("stopped: the usage ledger %s holds %s of the %s budget; %d papers left for a rerun "
+                       "(raise --max-cost to go on)", ledger.path, usd(ledger.total.cost_usd), usd(ledger.max_cost),
                        report.n_not_started)
     return report
 

@@ -83,7 +83,8 @@ def _quiet_bibtexparser() -> Iterator[None]:
 
 
 def _bibtex(path: Path) -> list[ListedReference]:
-    text = "".join(decoded_lines(path))  # a byte that is not UTF-8 is named FILE:LINE with its offset
+    # a byte that is not UTF-8 is named FILE:LINE with its offset; Windows line ends read as "\n", as text mode would
+    text = "".join(decoded_lines(path)).replace("\r\n", "\n")
     with _quiet_bibtexparser():
         library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
     entries = []

@@ -105,7 +105,7 @@ def plan_results(bench: Benchmark, source: str, files: Mapping[str, ResultsFile]
             taken.add((name, line))
         for config, found in groups.items():
             values = {key: check_value(key, entry.value, bench.suite.scales.get(key),
-                                       Where(results.origin, line, entry.task_id, "value"))
+                                       Where(results.origin, line, entry.task_id, "value"), text_numbers=True)
                       for key, (entry, line) in found.items()}
             entries = [entry for entry, _ in found.values()]
             planned.append(PlannedResult(

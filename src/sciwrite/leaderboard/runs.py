@@ -88,8 +88,10 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     sha256 = content_digest(records, candidates="candidates" in bench.data.prediction_fields)
     form = {**_run_fields(records[0] if records else {}), **(fields or {})}
     system = system or summary.get("system") or predictions_path.stem
-    return EvaluationRun(benchmark, folder, split, system, {**summary, "system": system}, rows, text, records,
-                         sha256, form)
+    # the board keeps the predictions themselves; of their path only the file name, so that a mirrored board
+    # publishes no folder of the machine that scored them
+    summary = {**summary, "system": system, "predictions": predictions_path.name}
+    return EvaluationRun(benchmark, folder, split, system, summary, rows, text, records, sha256, form)
 
 
 def add_evaluation(store: ResultsStore, run: EvaluationRun, submitter: str = QUICKSTART_SUBMITTER

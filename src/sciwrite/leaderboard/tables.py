@@ -19,16 +19,18 @@ from typing import Any
 import pandas as pd
 
 from sciwrite.benchmark import Benchmark
-from sciwrite.benchmarks import get_benchmark
+from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.coverage import Coverage, coverage_of
 from sciwrite.core.provenance import schema_version_of
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.leaderboard.conditions import condition_order, row_condition, summary_condition
 from sciwrite.leaderboard.store import ResultsStore
 
-#: Metrics where a lower value is better (everything else: higher is better). The one place that says so.
-LOWER_IS_BETTER: frozenset[str] = frozenset({"perplexity", "grounding_hallucination_rate", "grounding_ambiguous_rate",
-                                             "unmatched_citation_rate"})
+#: Metrics where a lower value is better (everything else: higher is better), as each benchmark's scales declare
+#: them (`BenchmarkSuite.scales`, the one place that says so).
+LOWER_IS_BETTER: frozenset[str] = frozenset(metric for bench in BENCHMARKS.values()
+                                            for metric, scale in bench.suite.scales.items()
+                                            if not scale.higher_is_better)
 #: What a cell shows for a metric without a value (not computed, or not applicable), as the papers print it.
 MISSING = MISSING_CELL
 #: Submission fields copied onto each row, then the summary fields.

@@ -19,7 +19,8 @@ so that every attempt is counted and a request that still fails says how often i
 Each request body is built by a `sciwrite.llm.capabilities.RequestPolicy`: what the model family accepts
 (``max_completion_tokens`` and no temperature for OpenAI's reasoning families), the user's ``--model-option``s, and
 what the endpoint refused earlier in the run (a 400 ``unsupported_parameter`` / ``unsupported_value`` renames or
-drops that one parameter, and the request is sent again at once). Replies are read as OpenAI and OpenRouter send
+drops that one parameter, and the request is sent again at once; under a budget a completion limit is renamed
+but never dropped: the request fails instead, since its cost would have no bound). Replies are read as OpenAI and OpenRouter send
 them: an error in a 200 body (OpenRouter, after the model started), a thinking trace kept apart from the answer
 (`sciwrite.llm.reasoning`), reasoning and cached tokens, OpenRouter's ``usage.cost``, and the snapshot
 (``model``) and ``system_fingerprint`` that answered. OpenRouter's optional attribution headers come from
@@ -289,11 +290,15 @@ class APIBackend:
             except openai.APIStatusError as err:
                 status = err.status_code
                 detail = error_detail(err.body)
-                if status == 400 and detail.get("param") not in adapted and self.policy.learn(
-                        request, detail.get("code"), detail.get("param"), str(detail.get("message") or "")):
-                    adapted.add(detail["param"])
+                code, param, message = detail.get("code"), detail.get("param"), str(detail.get("message") or "")
+                if status == 400 and param not in adapted and self.policy.learn(request, code, param, message):
+                    adapted.add(param)
                     request = self.policy.request(messages, settings, params)
                     continue  # a refused parameter, renamed or dropped: sent again at once
+                refusal = self.policy.limit_refusal(request, code, param, message) if status == 400 else None
+                if refusal is not None:  # under a budget the completion limit is never dropped
+                    raise GenerationError(f"{self.spec.raw}: {scrub(refusal, [self._secret])}", attempts=attempt,
+                                          status=status) from None
                 problem = f"HTTP {status}: {self._message(err, detail)}"
                 retryable = status in RETRYABLE_STATUS or status >= 500
                 wait = retry_after_seconds(dict(err.response.headers)) if retryable else None
@@ -353,8 +358,9 @@ class APIBackend:
         finish = getattr(choice, "finish_reason", None)
         usage, problem = read_usage(getattr(response, "usage", None))
         if problem:
+            charged = "the cost the endpoint reported" if usage.get("cost") is not None else "its worst case"
             logger.warning("%s: the reply's usage is malformed (%s): its text is kept and the request is charged "
-                           "its worst case", self.spec.raw, problem)
+                           "%s", self.spec.raw, problem, charged)
         completion = Completion(
             text, self.spec.raw, usage.get("prompt_tokens"), usage.get("completion_tokens"), finish, attempts,
             reasoning=reasoning, reasoning_tokens=usage.get("reasoning_tokens"),

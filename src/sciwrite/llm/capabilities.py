@@ -119,6 +119,8 @@ class RequestPolicy:
         family = self.options.pop("family", None)
         self.capabilities = FAMILIES[family] if family else capabilities_for(name, families)
         self.learned: dict[str, str | None] = {}  # parameter -> the name to send it as, or None: not sent
+        #: Set under a budget (``--max-cost``): a refused completion limit is renamed, never dropped (`learn`).
+        self.keep_completion_limit = False
         self._adjustments: dict[tuple[str, str], dict[str, Any]] = {}
         self._lock = threading.Lock()
 
@@ -186,18 +188,36 @@ class RequestPolicy:
         wanted[name] = value
 
     def learn(self, request: Mapping[str, Any], code: str | None, param: str | None, message: str) -> bool:
-        """Adapt to a 400 refusing `param` of `request`: True when the request should be rebuilt and sent again."""
+        """Adapt to a 400 refusing `param` of `request`: True when the request should be rebuilt and sent again.
+        Under `keep_completion_limit`, a completion limit the endpoint names no replacement for is not dropped:
+        False (see `limit_refusal`)."""
         if code not in ADAPTABLE_CODES or not param or param not in request or param in ("model", "messages"):
             return False
         with self._lock:
             if param in self.learned:  # learnt meanwhile by a concurrent request: rebuilding applies it
                 return True
-            instead = _USE_INSTEAD.search(message or "") if code == "unsupported_parameter" else None
-            new = instead.group(1) if instead and instead.group(1) not in request else None
+            new = _replacement(request, code, message)
+            if new is None and param in TOKEN_PARAMETERS and self.keep_completion_limit:
+                return False
             self.learned[param] = new
         reason = f"the endpoint answered 400 {code}: {message}".strip()
         self._note(param, request[param], request[param] if new else None, new, reason, "endpoint")
         return True
+
+    def limit_refusal(self, request: Mapping[str, Any], code: str | None, param: str | None,
+                      message: str) -> str | None:
+        """Why a 400 refusing `param` of `request` fails the request under a budget: the endpoint refused the
+        completion limit and named no parameter to send it as, so the request could not be sent with a limit and
+        its cost would have no bound; None for any other refusal (or without `keep_completion_limit`)."""
+        if not self.keep_completion_limit or code not in ADAPTABLE_CODES or param not in TOKEN_PARAMETERS \
+                or param not in request or self.learned.get(param) is not None \
+                or _replacement(request, code, message) is not None:
+            return None
+        return (f"the endpoint refused the completion limit {param}={request[param]!r} (400 {code}: "
+                f"{(message or '').strip()[:300]}) and names no parameter to send it as; without a completion limit a "
+                "request's cost has no bound, so --max-cost cannot be kept. Run without --max-cost, or use a "
+                "model or endpoint that accepts max_tokens or max_completion_tokens (--model-option "
+                "max_completion_tokens=N sends that one)")
 
     def _note(self, parameter: str, requested: Any, sent: Any, sent_as: str | None, reason: str,
               source: str) -> None:
@@ -220,6 +240,12 @@ class RequestPolicy:
         """The family, the user's options and the adjustments: what the run's metadata records of the requests."""
         return {"model": self.label, "family": self.capabilities.family, "options": dict(self.options),
                 "learned": dict(self.learned), "adjustments": self.adjustments()}
+
+
+def _replacement(request: Mapping[str, Any], code: str | None, message: str) -> str | None:
+    """The parameter a 400 `unsupported_parameter` message names to use instead (and `request` lacks), or None."""
+    instead = _USE_INSTEAD.search(message or "") if code == "unsupported_parameter" else None
+    return instead.group(1) if instead and instead.group(1) not in request else None
 
 
 __all__ = ["ADAPTABLE_CODES", "CHAT", "Capabilities", "FAMILIES", "MODEL_FAMILIES", "OPENAI_REASONING",

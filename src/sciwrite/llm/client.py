@@ -122,6 +122,8 @@ class ChatClient:
         self.cache_path = Path(cache_path) if cache_path else None
         self.policy = policy_for(self._spec, options)  # one for the client's life: refusals are remembered
         self.ledger = open_ledger(ledger)
+        # Under a budget, a completion limit the endpoint refuses is renamed, never dropped (the cost needs it).
+        self.policy.keep_completion_limit = self.ledger is not None and self.ledger.max_cost is not None
         self.purpose = purpose
         self._snapshots: dict[str, int] = {}
         self._fingerprints: dict[str, int] = {}
@@ -220,10 +222,13 @@ class ChatClient:
         reservation = self.ledger.worst_case(self.model, messages, limit)
         if reservation is None and self._spec.provider == "openrouter" and limit is not None:
             return Reservation(0.0, exclusive=True)  # priced by the endpoint, after the fact: one at a time
+        if reservation is None and limit is None:
+            raise BudgetExceededError(f"model {self.model!r} is sent no completion limit (max_tokens or "
+                                      "max_completion_tokens), so a request's cost has no bound and the budget cannot "
+                                      "be kept; keep a max_tokens, or run without a budget")
         if reservation is None:
             raise BudgetExceededError(f"model {self.model!r} has no price in {', '.join(self.ledger.prices.sources)}"
-                                      " or its request no completion limit, so the budget cannot be kept; pass a "
-                                      "price table with it (--prices FILE)")
+                                      ", so the budget cannot be kept; pass a price table with it (--prices FILE)")
         return reservation
 
     async def _send(self, backend: APIBackend, messages: Sequence[Message], settings: GenerationSettings,

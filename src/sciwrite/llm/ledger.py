@@ -5,8 +5,10 @@ Each line is one request that came back (cached replies cost nothing and are not
 (generate, judge, sciig_judge, citation_extractor, llm_map), ``model`` (as the user wrote it), ``snapshot`` (the
 reply's model), ``attempts`` (HTTP requests it took), prompt / completion / reasoning / cached tokens, ``cost_usd``
 and ``cost_source`` (``endpoint``: OpenRouter's ``usage.cost``; ``price table``: tokens times `PriceTable`;
-``worst case``: the reply's usage was malformed (``usage_problem`` says how), so the request is charged what it
-could have cost at most; null: no price known), and the caller's tags (``paper_id``, ``run``).
+``worst case``: the reply's usage was malformed, or under a budget missing (no ``usage``, no price for it;
+``usage_problem`` says which), so the request is charged what it could have cost at most; null: no price known;
+a valid ``usage.cost`` is charged even when another usage field is malformed), and the caller's tags (``paper_id``,
+``run``).
 
 A ledger opened on an existing file continues its sums, so ``max_cost`` is a budget for the whole folder, and the
 spend never passes it: before a request is sent, its worst case (`worst_case`: a bound on the prompt's tokens plus
@@ -112,8 +114,9 @@ def _read_prices(text: str, where: str) -> dict[str, Price]:
             value = entry.get(key)
             if value is None and key == "cached_input":
                 continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise ValueError(f"price table {where}: model {name!r}: field {key!r} must be a number >= 0 "
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                    or value < 0:
+                raise ValueError(f"price table {where}: model {name!r}: field {key!r} must be a finite number >= 0 "
                                  f"(USD per million tokens), got {value!r}")
             values[key] = float(value)
         prices[str(name)] = Price(**values)
@@ -130,7 +133,9 @@ def usage_number(value: Any) -> float | None:
 def usd(amount: float) -> str:
     """`amount` in dollars as a person reads a budget: cents when that is exact ($0.50), else as many digits as
     it has ($0.045)."""
-    return f"${amount:.2f}" if round(amount, 2) == amount else f"${amount:.6f}".rstrip("0")
+    if round(amount, 2) == amount:
+        return f"${amount:.2f}"
+    return f"${amount:.8f}".rstrip("0") if round(amount, 8) else f"${amount:.2g}"  # $0.0000001 stays readable
 
 
 def check_max_cost(value: float | None) -> float | None:
@@ -296,24 +301,35 @@ class UsageLedger:
     def record(self, completion: Completion, *, model: str, purpose: str, reservation: Reservation | None = None,
                **tags: Any) -> dict[str, Any]:
         """Write one request's usage (its cost from the endpoint, else the price table; the `reservation`'s worst
-        case when the reply's usage is malformed) and add it to the sums."""
+        case when the reply's usage is malformed, or under a budget when no cost can be worked out: no usage, or
+        no price) and add it to the sums."""
         cost, source = completion.cost, "endpoint" if completion.cost is not None else None
-        if completion.usage_problem is not None:
-            cost = reservation.cost_usd if reservation is not None and not reservation.exclusive else None
-            source = "worst case" if cost is not None else None
-        elif cost is None and (completion.prompt_tokens is not None or completion.completion_tokens is not None):
-            found = self.prices.lookup(model, model.partition(":")[2] or None, completion.snapshot)
-            if found is not None:
-                cost = found[1].cost(completion.prompt_tokens or 0, completion.completion_tokens or 0,
-                                     completion.cached_tokens or 0)
-                source = "price table"
+        problem = completion.usage_problem  # malformed usage; under a budget also usage or a price missing
+        bound = reservation.cost_usd if reservation is not None and not reservation.exclusive else None
+        if cost is None and problem is None:
+            prompt, output = completion.prompt_tokens, completion.completion_tokens
+            found = None
+            if prompt is not None or output is not None:
+                found = self.prices.lookup(model, model.partition(":")[2] or None, completion.snapshot)
+                if found is not None:
+                    cost = found[1].cost(prompt or 0, output or 0, completion.cached_tokens or 0)
+                    source = "price table"
+            if self.max_cost is not None and bound is not None:  # never charge less than it may have cost
+                if prompt is None and output is None:
+                    problem = "no usage in the reply"
+                elif prompt is None or output is None:
+                    problem = f"no usage.{'prompt_tokens' if prompt is None else 'completion_tokens'} in the reply"
+                elif found is None:
+                    problem = f"no price for {model!r} (snapshot {completion.snapshot!r}) in the price table"
+        if problem is not None and source != "endpoint":  # the endpoint's own cost stands when it is valid
+            cost, source = bound, "worst case" if bound is not None else None
         entry = {"time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
                  "purpose": purpose, "model": model, "snapshot": completion.snapshot,
                  "attempts": completion.attempts,  # requests sent for it: retries and refused parameters included
                  "prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens,
                  "reasoning_tokens": completion.reasoning_tokens, "cached_tokens": completion.cached_tokens,
                  "cost_usd": None if cost is None else round(cost, 8), "cost_source": source,
-                 **({"usage_problem": completion.usage_problem} if completion.usage_problem else {}),
+                 **({"usage_problem": problem} if problem else {}),
                  **self.tags, **{k: v for k, v in tags.items() if v is not None}}
         line = json.dumps(entry, ensure_ascii=False, default=str)
         with self._lock:

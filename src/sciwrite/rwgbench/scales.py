@@ -21,6 +21,7 @@ SCALES: dict[str, MetricScale] = {
     "llm_judge": UNIT,  # the 1-5 judgement mapped onto [0, 1]
     # the board's grounding columns: shares of the listed references
     "grounding_found_rate": UNIT, "grounding_hallucination_rate": MetricScale(0.0, 1.0, higher_is_better=False),
+    "grounding_ambiguous_rate": MetricScale(0.0, 1.0, higher_is_better=False),
     "grounded_precision": UNIT, "grounded_recall": UNIT,
 }
 

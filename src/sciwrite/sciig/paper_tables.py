@@ -32,6 +32,7 @@ from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.prompts import FULL_INPUTS, INPUT_LABELS, INPUTS, normalize_level
 from sciwrite.sciig.human_eval import table5 as human_table5
 from sciwrite.sciig.metrics.tables import TABLE3_COLUMNS, TABLE3_ROWS, summaries_by_column
+from sciwrite.sciig.scales import SCALES
 
 #: Config -> the name the paper gives its dataset.
 DATASET_NAMES = {"naacl_2025": "NAACL 2025", "iclr_2025": "ICLR 2025", "sample": "Sample"}
@@ -40,7 +41,7 @@ TABLE2_LABELS = {"summac_consistency": "Entailment-based Consistency", "citation
                  "citation_precision": "Precision"}
 TABLE2_ROWS: tuple[tuple[str, str, str], ...] = tuple((category, TABLE2_LABELS.get(key, label), key)
                                                       for category, label, key in TABLE3_ROWS)
-LOWER_IS_BETTER = frozenset({"perplexity"})
+LOWER_IS_BETTER = frozenset(metric for metric, scale in SCALES.items() if not scale.higher_is_better)
 PERPLEXITY_NOTE = "Note: Lower perplexity values indicate better performance."
 
 
