@@ -110,6 +110,8 @@ CASES: dict[tuple[str, ...], list[Case]] = {
     ("meta-eval", "agreement"): [
         *(case(name, "--ratings", "{%s}" % name, "--predictions-per-paper", "a={%s}" % name)
           for name in ("missing", "folder", "latin1", "badjson")),
+        case("level-1.5", "--ratings", "{good_jsonl}", "--predictions-per-paper", "a={good_jsonl}",
+             "--confidence", "1.5"),
     ],
     ("meta-eval", "judges"): [
         *(case(name, "--judge-a", "{%s}" % name, "--judge-b", "{%s}" % name)

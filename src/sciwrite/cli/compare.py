@@ -25,6 +25,7 @@ from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.evaluate import add_bootstrap_options
+from sciwrite.cli.options import confidence_level
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.jsonl import iter_json_lines
 from sciwrite.core.provenance import content_unchecked, provenance_differences, schema_version_of, snapshot_changes
@@ -47,17 +48,6 @@ class PerPaperFile:
 
     def where(self, paper_id: str, field: str) -> Where:
         return Where(path=self.path, line=self.lines.get(paper_id), record=paper_id, field=field)
-
-
-def confidence_level(text: str) -> float:
-    """An interval level strictly between 0 and 1 (argparse type: the error names the flag)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1 (e.g. 0.95), got {text!r}") from None
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"expected a level strictly between 0 and 1 (e.g. 0.95 for 95%), got {text}")
-    return value
 
 
 def _paper_id(value: Any, path: Path, number: int) -> str:
@@ -365,5 +355,5 @@ def add_compare_command(sub: argparse._SubParsersAction) -> None:
 
 
 __all__ = ["PerPaperFile", "add_compare_command", "benchmark_of", "check_same_benchmark", "check_shared_papers",
-           "check_values", "choose_metrics", "compare_systems", "confidence_level", "detect_benchmark", "missing_notes",
+           "check_values", "choose_metrics", "compare_systems", "detect_benchmark", "missing_notes",
            "plot_differences", "read_per_paper", "read_per_paper_file"]

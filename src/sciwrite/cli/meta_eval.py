@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.cli.options import PROFILES, DeprecatedAlias, former_names
+from sciwrite.cli.options import PROFILES, DeprecatedAlias, confidence_level, former_names
 from sciwrite.core.results import check_output_folder
 from sciwrite.core.tables import cell, format_table, write_table
 from sciwrite.meta_eval.agreement import judge_agreement, metric_agreement, metric_scores, read_per_paper, read_ratings
@@ -116,7 +116,8 @@ def add_meta_eval_commands(sub: argparse._SubParsersAction) -> None:
                    help="per_paper.jsonl written by `sciwrite evaluate`, one per system")
     a.add_argument("--metrics", nargs="+", help="metrics to compare (default: numeric in every system's rows)")
     a.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    a.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
+    a.add_argument("--confidence", type=confidence_level, default=0.95, metavar="LEVEL",
+                   help="interval level, strictly between 0 and 1 (default 0.95)")
     a.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     a.add_argument("--out", metavar="STEM", help="write the table to STEM.json and STEM.csv")
     a.set_defaults(func=cmd_agreement)

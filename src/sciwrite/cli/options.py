@@ -93,6 +93,17 @@ def iso_date(text: str) -> datetime.date:
         raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD, got {text!r}") from None
 
 
+def confidence_level(text: str) -> float:
+    """An interval level strictly between 0 and 1 (argparse type: the error names the flag)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1 (e.g. 0.95), got {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"expected a level strictly between 0 and 1 (e.g. 0.95 for 95%), got {text}")
+    return value
+
+
 def key_value(what: str, example: str) -> Callable[[str], tuple[str, str]]:
     """An argparse type: ``KEY=VALUE`` as a pair; `what` names the form (``ROLE=MODEL``), `example` shows one."""
 
@@ -154,5 +165,5 @@ def option_values(args: argparse.Namespace, options: Iterable[Option]) -> dict[s
     return {option.name: getattr(args, option.name) for option in options}
 
 
-__all__ = ["PROFILES", "DeprecatedAlias", "DeprecatedKeyed", "add_options", "benchmark_folder", "former_names", "known_benchmark",
+__all__ = ["PROFILES", "DeprecatedAlias", "DeprecatedKeyed", "add_options", "benchmark_folder", "confidence_level", "former_names", "known_benchmark",
            "iso_date", "key_value", "option_values"]
