@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade "pip>=25"
 	$(BIN)/pip install -q torch==2.13.0
-	$(BIN)/pip install -q -e ".[dev,scale]"
+	$(BIN)/pip install -q -e ".[dev,scale,inspect]"
 	touch $@
 
 quickstart: install
