@@ -181,6 +181,8 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("offline-hub-eval-results", "--store", "{store}", "--hub-eval-results", HUB_ID),
         case("quickstart-missing", "--store", "{store}", "--quickstart", "{missing}"),
         case("quickstart-empty", "--store", "{store}", "--quickstart", "{folder}"),
+        *(case(f"inspect-log-{name}", "--store", "{store}", "--inspect-log", "{%s}" % name)
+          for name in ("missing", "folder", "empty", "badjson")),
     ],
     ("verify-references",): [
         *(case(name, "{%s}" % name) for name in ("missing", "folder", "empty", "latin1")),

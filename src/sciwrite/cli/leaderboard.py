@@ -1,5 +1,5 @@
 """`sciwrite leaderboard serve|worker|import`: the leaderboard Space run locally, its evaluation worker on its own,
-and runs scored with `sciwrite evaluate` put on the board.
+and runs scored with `sciwrite evaluate` (or Inspect logs of sciwrite's tasks) put on the board.
 
 `serve` and `worker` take each benchmark's split and dataset as repeatable ``--split BENCHMARK=SPLIT`` and
 ``--source BENCHMARK=DIR`` (a benchmark not named keeps its default); the former ``--<benchmark>-split`` and
@@ -13,6 +13,7 @@ from pathlib import Path
 from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.cli.options import PROFILES, DeprecatedKeyed, benchmark_folder, key_value, known_benchmark
 from sciwrite.core.errors import InputError, Where
+from sciwrite.harness import inspect_logs_module
 from sciwrite.leaderboard.app import launch
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.hub_results import import_hub_repos
@@ -81,7 +82,10 @@ def cmd_import(args: argparse.Namespace) -> None:
             print("\n".join(report.lines([bench.title for bench in benches])))
         board.sync_mirror()
         return
-    if args.quickstart:
+    if args.inspect_log:
+        # every log read and checked before the first is added: all or nothing
+        results = inspect_logs_module().import_inspect_logs(board.store, args.inspect_log)
+    elif args.quickstart:
         if not Path(args.quickstart).is_dir():
             raise InputError("is not a folder", Where(path=args.quickstart),
                              hint="give --quickstart the --out folder of `sciwrite quickstart`")
@@ -92,7 +96,8 @@ def cmd_import(args: argparse.Namespace) -> None:
                              "`sciwrite quickstart`, or import evaluation folders with --benchmark")
     else:
         if not args.benchmark or not args.evaluation:
-            raise ValueError("give --quickstart DIR, or --benchmark and one or more evaluation folders")
+            raise ValueError("give --quickstart DIR, --inspect-log LOG, or --benchmark and one or more evaluation "
+                             "folders")
         results = import_evaluations(board.store, [(args.benchmark, folder) for folder in args.evaluation])
     for submission, added in results:
         print(f"{'added' if added else 'already there'}: {submission.benchmark} {submission.system} ({submission.id})")
@@ -139,12 +144,15 @@ def add_leaderboard_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--once", action="store_true", help="stop when the queue is empty")
     _worker_options(p)
     p.set_defaults(func=cmd_worker)
-    p = commands.add_parser("import", help="put runs scored with `sciwrite evaluate` on the board (no rescoring), or a "
-                                           "model's self-reported Hub results")
+    p = commands.add_parser("import", help="put runs scored with `sciwrite evaluate` or `inspect eval` on the board (no "
+                                           "rescoring), or a model's self-reported Hub results")
     p.add_argument("--store", help="SQLite results store (default: as for serve)")
     p.add_argument("--quickstart", help="a quick-start output folder: import every run it scored")
     p.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark of the evaluation folders")
     p.add_argument("evaluation", nargs="*", help="folders holding summary.json and per_paper.jsonl")
+    p.add_argument("--inspect-log", nargs="+", metavar="LOG",
+                   help="logs of `inspect eval sciwrite/rwgbench` or `sciwrite/sciig` runs: import each with its "
+                        "per-paper rows (the inspect extra)")
     p.add_argument("--hub-eval-results", nargs="+", metavar="MODEL_REPO",
                    help="model repos (Hub ids or local folders) whose .eval_results/*.yaml to show, marked "
                         "self-reported (no per-paper rows: no intervals, no drill-down)")

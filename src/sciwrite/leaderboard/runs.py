@@ -47,6 +47,8 @@ class EvaluationRun:
     records: list[dict[str, Any]]
     sha256: str
     form: dict[str, str]
+    #: where the board says the run came from
+    source: str = "sciwrite evaluate"
 
 
 def _objects(path: Path, what: str) -> tuple[list[dict[str, Any]], list[int]]:
@@ -86,7 +88,7 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     text = predictions_path.read_bytes().decode("utf-8-sig")
     # the digest an upload of the same file gets (`content_digest`), so that neither path adds it twice
     sha256 = content_digest(records, candidates="candidates" in bench.data.prediction_fields)
-    form = {**_run_fields(records[0] if records else {}), **(fields or {})}
+    form = {**run_fields(records[0] if records else {}), **(fields or {})}
     system = system or summary.get("system") or predictions_path.stem
     # the board keeps the predictions themselves; of their path only the file name, so that a mirrored board
     # publishes no folder of the machine that scored them
@@ -104,7 +106,7 @@ def add_evaluation(store: ResultsStore, run: EvaluationRun, submitter: str = QUI
                                    predictions_jsonl=run.predictions_text, sha256=run.sha256,
                                    n_predictions=len(run.records), status=FINISHED, summary=run.summary,
                                    rows=run.rows, profile=run.summary.get("profile") or "",
-                                   source="sciwrite evaluate", **run.form)
+                                   source=run.source, **run.form)
     return created, True
 
 
@@ -124,7 +126,7 @@ def import_evaluations(store: ResultsStore, runs: Sequence[tuple[str, str | Path
     return [add_evaluation(store, run) for run in checked]
 
 
-def _run_fields(record: Mapping[str, Any]) -> dict[str, str]:
+def run_fields(record: Mapping[str, Any]) -> dict[str, str]:
     """Form fields from a `sciwrite generate` line: model, method, retriever ("oracle" for Oracle runs), and
     open weights for the extractive floor (it has no weights to close)."""
     fields = {key: str(record[key]) for key in ("model", "method", "retriever") if record.get(key)}

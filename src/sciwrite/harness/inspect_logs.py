@@ -1,0 +1,130 @@
+"""Putting an Inspect run of sciwrite's tasks (``inspect eval sciwrite/rwgbench``, ``sciwrite/sciig``) on the board
+as an evaluation folder is put there (`sciwrite.leaderboard.runs`), without scoring it again.
+
+The log (`inspect_ai.log.read_eval_log`) must be a finished (status ``success``) run of one of the tasks of
+`sciwrite.harness.inspect_tasks`, every sample scored. It becomes an `EvaluationRun`: the per-paper rows are the
+scored rows the samples' scores keep (``metadata["row"]``), the summary's values the task's metrics, the predictions
+the samples' outputs as ``sciwrite generate`` writes its lines. The same checks as for a folder apply: every value
+in its metric's range, each mean what the rows give, so a log whose metrics were edited is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+
+from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.errors import InputError, Where
+from sciwrite.core.predictions import with_text
+from sciwrite.harness.inspect_tasks import GENERATED, ROW
+from sciwrite.leaderboard.runs import QUICKSTART_SUBMITTER, EvaluationRun, add_evaluation, run_fields
+from sciwrite.leaderboard.store import ResultsStore, Submission
+from sciwrite.leaderboard.submission import content_digest
+from sciwrite.scoring.checks import check_recomputed, check_scored
+
+#: The task names of an Inspect log of sciwrite's tasks, and the benchmark each runs.
+TASKS = {**{name: name for name in ("rwgbench", "sciig")}, **{f"sciwrite/{name}": name for name in ("rwgbench", "sciig")}}
+#: Where the board says an imported log's run came from.
+SOURCE = "inspect eval"
+HINT = "give the .eval (or .json) log `inspect eval sciwrite/rwgbench` or `sciwrite/sciig` wrote, unedited"
+
+
+def read_log(path: str | Path) -> EvalLog:
+    """The Inspect log at `path`; anything else raises `InputError` naming the file."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("no such file (an Inspect log)", Where(path=path), HINT)
+    try:
+        return read_eval_log(str(path))
+    except Exception as error:  # a zip, JSON or schema error: whichever it is, the file is no Inspect log
+        raise InputError(f"is not an Inspect log ({type(error).__name__}: {str(error).splitlines()[0][:120]})",
+                         Where(path=path), HINT) from None
+
+
+def sample_records(log: EvalLog, benchmark: str, path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
+                                                                      dict[str, int]]:
+    """(scored rows, prediction records, not computed: reason -> papers) of the log's samples; a sample without
+    its score raises `InputError` naming it."""
+    name = f"{benchmark}_scores"
+    rows, records, not_computed = [], [], {}
+    for sample in log.samples or []:
+        score = (sample.scores or {}).get(name)
+        if score is None or not isinstance(score.metadata, Mapping) or not isinstance(score.metadata.get(ROW), Mapping):
+            raise InputError(f"sample has no {name} score with its scored row", Where(path=path, record=str(sample.id)),
+                             "import a run whose every sample was scored (an errored sample has no score)")
+        rows.append({k: v for k, v in score.metadata[ROW].items() if k != "system"})
+        records.append(prediction(log, sample))
+        for reason, count in (score.metadata.get("not_computed") or {}).items():
+            not_computed[reason] = not_computed.get(reason, 0) + (count if isinstance(count, int) else 1)
+    if not rows:
+        raise InputError("holds no sample", Where(path=path), HINT)
+    return rows, records, not_computed
+
+
+def prediction(log: EvalLog, sample: EvalSample) -> dict[str, Any]:
+    """The sample's prediction as a ``sciwrite generate`` line: what the method added, paper_id, pred, desc, and
+    the run's model, method and retriever."""
+    generated = (sample.metadata or {}).get(GENERATED) or {}
+    meta = log.eval.metadata or {}
+    run = {"model": log.eval.model, "method": generated.get("method") or meta.get("method"),
+           "retriever": meta.get("retriever"), "oracle": bool((log.eval.task_args or {}).get("oracle"))}
+    record = {**(generated.get("extra") or {}), **{k: v for k, v in run.items() if v},
+              "paper_id": str((sample.metadata or {}).get("paper_id") or sample.id),
+              "pred": sample.output.completion if sample.output else "", "desc": generated.get("desc")}
+    return with_text(record)
+
+
+def task_metrics(log: EvalLog, benchmark: str) -> dict[str, Any]:
+    """The task's metrics (its scorer's), by name."""
+    for score in (log.results.scores if log.results else []):
+        if score.name == f"{benchmark}_scores":
+            return {name: metric.value for name, metric in score.metrics.items()}
+    return {}
+
+
+def read_inspect_log(path: str | Path, *, system: str | None = None) -> EvaluationRun:
+    """The run of the Inspect log at `path`, checked (see the module docstring)."""
+    path = Path(path)
+    log = read_log(path)
+    benchmark = TASKS.get(log.eval.task)
+    if benchmark is None:
+        raise InputError(f"is a log of the task {log.eval.task!r}, not of sciwrite's ({', '.join(sorted(TASKS))})",
+                         Where(path=path), HINT)
+    if log.status != "success":
+        raise InputError(f"the run's status is {log.status!r}, not 'success'", Where(path=path),
+                         "import a run that finished (`inspect eval-retry` the log first)")
+    bench = get_benchmark(benchmark)
+    rows, records, not_computed = sample_records(log, benchmark, path)
+    args = dict(log.eval.task_args or {})
+    meta = dict(log.eval.metadata or {})
+    split = str(args.get("split") or meta.get("dataset") or "sample")
+    method = meta.get("method") or args.get("method") or args.get("level")
+    system = system or (f"{log.eval.model} {method}" if method else (log.eval.task_display_name or log.eval.task))
+    text = "".join(json.dumps(record, ensure_ascii=False, default=str) + "\n" for record in records)
+    summary = {**task_metrics(log, benchmark), "system": system, "split": split, "n_papers": len(rows),
+               "profile": args.get("profile"), "not_computed": not_computed, "predictions": f"{path.stem}.jsonl",
+               "provenance": {"benchmark": benchmark, "profile": args.get("profile"), "dataset": {"config": split},
+                              "sciwrite": (log.eval.packages or {}).get("sciwrite"),
+                              "inspect": {"model": log.eval.model, "task": log.eval.task, "task_args": args,
+                                          "inspect_ai": (log.eval.packages or {}).get("inspect_ai"),
+                                          "run_id": log.eval.run_id, "created": log.eval.created,
+                                          "log": path.name}}}
+    check_scored(bench, summary, rows, summary_path=path, rows_path=path)
+    check_recomputed(bench, summary, rows, summary_path=path, rows_path=path)
+    sha256 = content_digest(records, candidates="candidates" in bench.data.prediction_fields)
+    return EvaluationRun(benchmark, path.parent, split, system, summary, rows, text, records, sha256,
+                         run_fields(records[0]), source=SOURCE)
+
+
+def import_inspect_logs(store: ResultsStore, paths: Sequence[str | Path], submitter: str = QUICKSTART_SUBMITTER
+                        ) -> list[tuple[Submission, bool]]:
+    """(submission, added) for each log, all or nothing: every log is read and checked before the first is added."""
+    checked = [read_inspect_log(path) for path in paths]
+    return [add_evaluation(store, run, submitter) for run in checked]
+
+
+__all__ = ["SOURCE", "TASKS", "import_inspect_logs", "read_inspect_log", "read_log"]
