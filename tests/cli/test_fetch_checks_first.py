@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from sciwrite.cli import main
+from tests.cli.error_line import error_line
 from tests.fakes.arxiv import ArxivServer
 
 PAPER = {"arxiv_id": "2607.00001", "version": 1, "published": "2026-07-01", "title": "A paper", "abstract": "Words.",
@@ -22,17 +23,9 @@ def fetch(server: ArxivServer, out: Path | str, *extra: str, since: str = "2026-
 
 def refused(argv: list[str], server: ArxivServer, capsys) -> str:
     """The one error line of `argv`, which must exit 2 without sending the server a request."""
-    try:
-        status = main(argv)
-    except SystemExit as exit_:  # argparse's usage error
-        status = exit_.code
-    err = capsys.readouterr().err
-    assert status == 2, err
-    assert "Traceback" not in err, err
+    line = error_line(argv, capsys)
     assert server.requests == []  # nothing sent
-    lines = [line for line in err.splitlines() if ": error: " in line]
-    assert len(lines) == 1, err
-    return lines[0]
+    return line
 
 
 @pytest.fixture

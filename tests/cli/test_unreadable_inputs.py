@@ -7,24 +7,12 @@ import json
 
 import pytest
 
-from sciwrite.cli import main
 from sciwrite.rwgbench.data.sample import build_sample
 from sciwrite.sciig.data.upstream import import_upstream_predictions, import_upstream_release
+from tests.cli.error_line import error_line
 
 #: A paper whose title is ISO-8859-1 (latin-1): byte 0xe9 is no UTF-8 on its own.
 LATIN1 = b"caf\xe9"
-
-
-def error_line(argv: list[str], capsys) -> str:
-    """The one error line of `sciwrite argv` (exit 2)."""
-    try:
-        status = main(argv)
-    except SystemExit as exit_:  # argparse's usage error
-        status = exit_.code
-    err = capsys.readouterr().err
-    assert status == 2, err
-    assert "Traceback" not in err, err
-    return err.rstrip("\n").splitlines()[-1]
 
 
 def test_generate_config_not_utf8_names_the_file_line_and_offset(tmp_path, capsys):

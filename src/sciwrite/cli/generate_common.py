@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from sciwrite.cli.options import DeprecatedAlias
-from sciwrite.core.errors import InputError
+from sciwrite.core.errors import InputError, yaml_position, yaml_problem
 from sciwrite.core.jsonl import decoded_lines
 from sciwrite.generation.jobs import EXTRACTIVE
 from sciwrite.generation.runner import Method, RunReport, dry_run, run_generation
@@ -215,13 +215,9 @@ def _read_yaml(path: Path) -> Any:
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        at = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
-        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-        context, opened = getattr(err, "context", None), getattr(err, "context_mark", None)
-        if context and opened is not None:  # where the unclosed bracket or quote began
-            problem += f", {context} at line {opened.line + 1}, column {opened.column + 1}"
-        raise ConfigError(f"config {at}: not valid YAML ({problem})") from None
+        position = yaml_position(err)
+        at = f"{path}:{position[0]}:{position[1]}" if position else str(path)
+        raise ConfigError(f"config {at}: not valid YAML ({yaml_problem(err)})") from None
 
 
 def _key(flag: str) -> str:

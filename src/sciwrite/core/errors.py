@@ -125,13 +125,28 @@ def _first_line(text: str) -> str:
     return next((line for line in text.splitlines() if line.strip()), "")
 
 
-def _yaml_message(err: yaml.YAMLError) -> str:
-    mark = getattr(err, "problem_mark", None)
-    named = mark is not None and not str(mark.name).startswith("<")  # "<unicode string>": parsed from a str
-    where = (f"{mark.name}:{mark.line + 1}:{mark.column + 1}: " if named
-             else f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else "")
+def yaml_problem(err: yaml.YAMLError) -> str:
+    """What a YAML parser found wrong, and where an unclosed bracket or quote began when it says so: the one
+    wording of a YAML error in every message."""
     problem = getattr(err, "problem", None) or _first_line(str(err)) or type(err).__name__
-    return f"{where}not valid YAML ({problem})"
+    context, opened = getattr(err, "context", None), getattr(err, "context_mark", None)
+    if context and opened is not None:
+        problem += f", {context} at line {opened.line + 1}, column {opened.column + 1}"
+    return problem
+
+
+def yaml_position(err: yaml.YAMLError) -> tuple[int, int] | None:
+    """The 1-based (line, column) a YAML error points at, or None."""
+    mark = getattr(err, "problem_mark", None)
+    return None if mark is None else (mark.line + 1, mark.column + 1)
+
+
+def _yaml_message(err: yaml.YAMLError) -> str:
+    mark, position = getattr(err, "problem_mark", None), yaml_position(err)
+    named = mark is not None and not str(mark.name).startswith("<")  # "<unicode string>": parsed from a str
+    where = (f"{mark.name}:{position[0]}:{position[1]}: " if named and position
+             else f"line {position[0]}, column {position[1]}: " if position else "")
+    return f"{where}not valid YAML ({yaml_problem(err)})"
 
 
 def _sqlite_message(err: sqlite3.DatabaseError) -> str:
@@ -169,5 +184,5 @@ def explain(err: BaseException) -> str | None:
     return None
 
 
-__all__ = ["DEBUG_ENV", "InputError", "Where", "debugging", "explain", "hub_offline", "hub_unreachable",
-           "is_offline_error"]
+__all__ = ["DEBUG_ENV", "debugging", "explain", "hub_offline", "hub_unreachable", "InputError", "is_offline_error",
+           "Where", "yaml_position", "yaml_problem"]

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from sciwrite.core.errors import InputError, Where
+from sciwrite.core.errors import InputError, Where, yaml_position, yaml_problem
 from sciwrite.core.jsonl import read_json_lines
 from sciwrite.core.metric_scales import UNDECLARED, MetricScale, check_value
 from sciwrite.core.provenance import migrate_summary
@@ -231,9 +231,8 @@ def parse_results_file(name: str, origin: str, content: bytes) -> ResultsFile:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-        raise InputError(f"not valid YAML ({problem})", Where(path=origin, line=mark.line + 1 if mark else None),
+        position = yaml_position(err)
+        raise InputError(f"not valid YAML ({yaml_problem(err)})", Where(path=origin, line=position and position[0]),
                          "fix the file on the model repo (the .eval_results format is a YAML list of results)"
                          ) from None
     if data is None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.commands import Option
-from sciwrite.core.errors import InputError, Where
+from sciwrite.core.errors import InputError, Where, hub_offline
 from sciwrite.core.provenance import schema_version_of
 from sciwrite.core.results import read_summary
 from sciwrite.core.tables import MISSING_CELL, format_grouped_table, write_table
@@ -108,6 +108,14 @@ def _summary_file(path: str | Path) -> Path:
     return path / "summary.json" if path.is_dir() else path
 
 
+def default_configs(options: Mapping[str, Any], paper: tuple[str, ...], offline: tuple[str, ...]) -> tuple[str, ...]:
+    """The configs a statistics table (Table 1) reads: ``--configs`` when given; else the paper's (`paper`), or,
+    with no --source while the Hub is off (HF_HUB_OFFLINE), the offline sample's (`offline`), as --help says."""
+    if options.get("configs"):
+        return tuple(options["configs"])
+    return offline if options.get("source") is None and hub_offline() else paper
+
+
 def best_columns(values: Mapping[str, Any], lower_is_better: bool = False) -> frozenset[str]:
     """The columns holding the best number of a row (every one of them on a tie); none when fewer than two
     columns have a number."""
@@ -192,5 +200,5 @@ def write(table: TableData, stem: str | Path) -> tuple[Path, Path]:
     return write_table(records(table), stem)
 
 
-__all__ = ["BEST_MARK", "PaperTable", "SummaryKind", "TableData", "TableRow", "best_columns", "number_cell", "records",
-           "render", "render_body", "write"]
+__all__ = ["BEST_MARK", "PaperTable", "SummaryKind", "TableData", "TableRow", "best_columns", "default_configs",
+           "number_cell", "records", "render", "render_body", "write"]

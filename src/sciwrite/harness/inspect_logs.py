@@ -17,7 +17,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
-from sciwrite.benchmarks import get_benchmark
+from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.predictions import with_text
 from sciwrite.harness.inspect_tasks import GENERATED, ROW
@@ -27,10 +27,11 @@ from sciwrite.leaderboard.submission import content_digest
 from sciwrite.scoring.checks import check_recomputed, check_scored
 
 #: The task names of an Inspect log of sciwrite's tasks, and the benchmark each runs.
-TASKS = {**{name: name for name in ("rwgbench", "sciig")}, **{f"sciwrite/{name}": name for name in ("rwgbench", "sciig")}}
+TASKS = {**{name: name for name in BENCHMARKS}, **{f"sciwrite/{name}": name for name in BENCHMARKS}}
 #: Where the board says an imported log's run came from.
 SOURCE = "inspect eval"
-HINT = "give the .eval (or .json) log `inspect eval sciwrite/rwgbench` or `sciwrite/sciig` wrote, unedited"
+HINT = (f"give the .eval (or .json) log {' or '.join(f'`inspect eval sciwrite/{name}`' for name in BENCHMARKS)} "
+        "wrote, unedited")
 
 
 def read_log(path: str | Path) -> EvalLog:

@@ -23,8 +23,7 @@ from statistics import mean
 from typing import Any
 
 from sciwrite.core.commands import Option
-from sciwrite.core.errors import hub_offline
-from sciwrite.core.paper_tables import PaperTable, SummaryKind, TableData, TableRow, number_cell
+from sciwrite.core.paper_tables import PaperTable, SummaryKind, TableData, TableRow, default_configs, number_cell
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.human_eval.table5 import read_table5
 from sciwrite.metrics.correlation import load_summaries, metric_correlations
@@ -99,11 +98,8 @@ TABLE1_CONFIGS, TABLE1_OFFLINE_CONFIGS = ("papers", "test"), ("sample",)
 
 
 def table1_configs(options: Mapping[str, Any]) -> tuple[str, ...]:
-    """The configs asked for; by default the paper's, or, with no --source while the Hub is off (HF_HUB_OFFLINE),
-    the offline sample's, as --help says."""
-    if options.get("configs"):
-        return tuple(options["configs"])
-    return TABLE1_OFFLINE_CONFIGS if options.get("source") is None and hub_offline() else TABLE1_CONFIGS
+    """The configs Table 1 reads (`default_configs`)."""
+    return default_configs(options, TABLE1_CONFIGS, TABLE1_OFFLINE_CONFIGS)
 
 
 def build_table1(options: Mapping[str, Any]) -> TableData:

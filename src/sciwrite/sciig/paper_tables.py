@@ -23,8 +23,15 @@ from typing import Any
 
 from sciwrite.core.commands import Option
 from sciwrite.core.coverage import with_coverage
-from sciwrite.core.errors import hub_offline
-from sciwrite.core.paper_tables import PaperTable, SummaryKind, TableData, TableRow, best_columns, number_cell
+from sciwrite.core.paper_tables import (
+    PaperTable,
+    SummaryKind,
+    TableData,
+    TableRow,
+    best_columns,
+    default_configs,
+    number_cell,
+)
 from sciwrite.core.provenance import migrate_summary
 from sciwrite.human_eval.table5 import read_table5
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS
@@ -105,11 +112,8 @@ TABLE1_CONFIGS, TABLE1_OFFLINE_CONFIGS = ("naacl_2025", "iclr_2025"), ("sample",
 
 
 def table1_configs(options: Mapping[str, Any]) -> tuple[str, ...]:
-    """The configs asked for; by default the paper's, or, with no --source while the Hub is off (HF_HUB_OFFLINE),
-    the offline sample's, as --help says."""
-    if options.get("configs"):
-        return tuple(options["configs"])
-    return TABLE1_OFFLINE_CONFIGS if options.get("source") is None and hub_offline() else TABLE1_CONFIGS
+    """The configs Table 1 reads (`default_configs`)."""
+    return default_configs(options, TABLE1_CONFIGS, TABLE1_OFFLINE_CONFIGS)
 
 
 def build_table1(options: Mapping[str, Any]) -> TableData:
