@@ -20,7 +20,8 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.predictions import with_text
-from sciwrite.harness.inspect_tasks import GENERATED, ROW
+from sciwrite.harness.inspect_scorers import ROW
+from sciwrite.harness.inspect_solvers import GENERATED
 from sciwrite.leaderboard.runs import QUICKSTART_SUBMITTER, EvaluationRun, add_evaluation, run_fields
 from sciwrite.leaderboard.store import ResultsStore, Submission
 from sciwrite.leaderboard.submission import content_digest

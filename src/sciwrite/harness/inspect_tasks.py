@@ -15,34 +15,22 @@ Nothing here is a second copy of a prompt or a metric:
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageAssistant, ModelOutput, get_model
-from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, Value, metric, scorer
-from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import get_benchmark
-from sciwrite.core.metric_scales import UNDECLARED
 from sciwrite.generation.jobs import GenerationJob, GenerationRequest
-from sciwrite.harness.inspect_model import InspectLLM, chat_messages
+from sciwrite.harness.inspect_model import chat_messages
+from sciwrite.harness.inspect_scorers import metric_list, paper_scores
+from sciwrite.harness.inspect_solvers import run_method
 from sciwrite.llm.types import GenerationSettings
-from sciwrite.scoring.core import ModelCache, score_records
 from sciwrite.scoring.request import ScoringRequest
-from sciwrite.scoring.steps import OpenSplit
 
-#: The suites' models, loaded once per process and kept between samples, tasks and runs.
-MODELS = ModelCache()
-#: Where a sample's metadata keeps what the method returned besides the prediction.
-GENERATED = "sciwrite"
-#: Where a score's metadata keeps the paper's scored row, as ``per_paper.jsonl`` holds it.
-ROW = "row"
 #: The run's sampling settings when no task argument names them: the CLI's defaults.
 DEFAULT_SETTINGS = GenerationSettings()
 
@@ -91,86 +79,6 @@ def paper_samples(job: GenerationJob) -> list[Sample]:
         samples.append(Sample(id=record["paper_id"], input=chat_messages(job.method.prompt(record)),
                               metadata=metadata))
     return samples
-
-
-@solver
-def run_method(job: GenerationJob, settings: GenerationSettings) -> Solver:
-    """The job's method on the sample's paper, Inspect's model in `PaperLLM`'s place: the prediction is the
-    output; the prompt of the request that produced it (``desc``) and what the method adds are in the metadata."""
-    records = {record["paper_id"]: record for record in job.records}
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        model = get_model()
-        result = await job.method.run(records[str(state.sample_id)], InspectLLM(model, settings))
-        if not isinstance(result.pred, str) or not result.pred.strip():
-            raise ValueError(f"{job.method.name} produced an empty prediction for {state.sample_id}")
-        state.messages.append(ChatMessageAssistant(content=result.pred))
-        state.output = ModelOutput.from_content(model=str(model), content=result.pred)
-        state.metadata[GENERATED] = {"method": job.method.name, "desc": result.desc, "extra": dict(result.extra)}
-        return state
-
-    return solve
-
-
-@metric
-def paper_summary(benchmark: str) -> Metric:
-    """Each per-paper metric as the CLI's summary gives it, from the scored rows kept in the scores' metadata: the
-    mean over the papers that have a value, or the benchmark's own aggregate where its scale declares one (SciIG's
-    corpus BLEU over the papers' summed n-gram statistics, `MetricScale.aggregate`)."""
-    scales = get_benchmark(benchmark).suite.scales
-
-    def compute(scores: list[SampleScore]) -> Value:
-        rows = [sample_score.score.metadata[ROW] for sample_score in scores
-                if sample_score.score.metadata and ROW in sample_score.score.metadata]
-        keys = dict.fromkeys(key for sample_score in scores if isinstance(sample_score.score.value, Mapping)
-                             for key in sample_score.score.value)
-        values = {key: (scales.get(key) or UNDECLARED).summary_value(key, rows) for key in keys}
-        return {key: value for key, value in values.items() if value is not None}
-
-    return compute
-
-
-def prediction_record(state: TaskState) -> dict[str, Any]:
-    """The sample's prediction as ``sciwrite generate`` writes its line: paper_id, pred, what the method added."""
-    generated = state.metadata.get(GENERATED) or {}
-    return {**(generated.get("extra") or {}), "paper_id": state.metadata["paper_id"], "pred": state.output.completion,
-            "desc": generated.get("desc")}
-
-
-def metric_values(row: Mapping[str, Any], metrics: Sequence[str]) -> dict[str, float]:
-    """The per-paper metrics of a scored row that have a value."""
-    values = {}
-    for key in metrics:
-        number = row.get(key)
-        if isinstance(number, int | float) and not isinstance(number, bool) and not math.isnan(number):
-            values[key] = float(number)
-    return values
-
-
-def paper_scores(bench: Benchmark, split: OpenSplit, request: ScoringRequest) -> Scorer:
-    """The scoring core on one sample's prediction: every per-paper metric it computes as the score's value, and
-    the scored row in the metadata (what a summary aggregates, e.g. SciIG's BLEU statistics)."""
-
-    @scorer(metrics=[paper_summary(bench.name)], name=f"{bench.name}_scores")
-    def scores() -> Scorer:
-        async def score(state: TaskState, target: Target) -> Score:
-            result = score_records(bench, [prediction_record(state)], split, request, MODELS)
-            [row] = result.rows
-            return Score(value=metric_values(row, bench.suite.steps.metrics), answer=state.output.completion,
-                         metadata={ROW: json.loads(json.dumps(row, default=str)),
-                                   "not_computed": dict(result.summary.get("not_computed") or {})})
-
-        return score
-
-    return scores()
-
-
-def metric_list(bench: Benchmark, metrics: str | Sequence[str] | None) -> tuple[str, ...]:
-    """``-T metrics=a,b`` (or a list) as metric names; None: every metric that needs no LLM judge."""
-    if metrics is None:
-        return bench.suite.metrics_without_judge()
-    names = metrics.split(",") if isinstance(metrics, str) else list(metrics)
-    return tuple(name.strip() for name in names if name.strip())
 
 
 def benchmark_task(name: str, options: Mapping[str, Any], *, split: str, source: str | None, profile: str | None,
@@ -251,5 +159,4 @@ def sciig(split: str = "sample", source: str | None = None, level: str = "ELABOR
                           temperature=temperature, max_tokens=max_tokens, seed=seed)
 
 
-__all__ = ["MODELS", "benchmark_task", "generation_options", "paper_summary", "paper_samples", "paper_scores",
-           "plan_job", "prediction_record", "rwgbench", "run_method", "sciig"]
+__all__ = ["benchmark_task", "generation_options", "option_default", "paper_samples", "plan_job", "rwgbench", "sciig"]
