@@ -85,6 +85,9 @@ class BenchmarkData:
     split_aliases: tuple[str, ...] = ()  # former names of ``--split`` (deprecated, still read)
     sample_dir_aliases: tuple[str, ...] = ()  # former quick-start flags of its sample folder (deprecated, still read)
     corpus: Corpus | None = None
+    #: a paper's fields that are its answer, never shown to a method: the first is the reference text a prediction
+    #: is compared with (an Inspect sample's target), the others go in the sample's metadata (gold citations)
+    answer_fields: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -196,6 +196,10 @@ CASES: dict[tuple[str, ...], list[Case]] = {
     ("push", "results"): [
         *(case(name, "{%s}" % name, "--model-repo", "org/model", "--dry-run", "--out", "{out}")
           for name in SUMMARY_INPUTS),
+        *(case(f"inspect-log-{name}", "--inspect-log", "{%s}" % name, "--model-repo", "org/model", "--dry-run",
+               "--out", "{out}") for name in ("missing", "folder", "empty", "badjson")),
+        case("folder-and-inspect-log", "{strprov}", "--inspect-log", "{empty}", "--model-repo", "org/model"),
+        case("nothing-to-push", "--model-repo", "org/model", "--dry-run", "--out", "{out}"),
     ],
     ("quickstart",): [
         case("not-sqlite", "--store", "{notsqlite}", "--out", "{out}"),

@@ -124,7 +124,8 @@ def test_eval_yaml_is_the_generated_one_and_names_every_task(name):
     assert path.read_text() == eval_yaml(bench), "regenerate it: eval_yaml(bench) changed"
     document = yaml.safe_load(path.read_text())
     assert set(document) == {"name", "description", "evaluation_framework", "tasks"}
-    assert document["evaluation_framework"] == "sciwrite"
+    assert document["evaluation_framework"] == "inspect-ai"  # on the Hub's list (huggingface.js eval.ts)
+    assert all(f"`inspect eval sciwrite/{name} -T split={t['config']}`" in t["description"] for t in document["tasks"])
     ids = [t["id"] for t in document["tasks"]]
     assert len(ids) == len(set(ids)) == len(bench.hub.tasks) * len(bench.hub.configs)
     assert {task_id(c, t) for c, _ in bench.hub.configs for t in bench.hub.tasks} == set(ids)
@@ -152,3 +153,4 @@ def test_the_card_lists_every_task_and_never_claims_registration(name):
     section = card.split("## Evaluation results on the Hub", 1)[1].split("\n## ", 1)[0]
     assert all(f"| `{t.task_id}` |" in section for t in get_benchmark(name).hub.tasks)
     assert "sciwrite is not on that list" in section and "is registered" not in section
+    assert "`inspect-ai`" in section and "hf jobs run" in section and f"inspect eval sciwrite/{name}" in section

@@ -1,15 +1,23 @@
 """`sciwrite push predictions FILE` (a prediction file to the Hub as a dataset config, with a card) and
 `sciwrite push results EVAL_DIR --model-repo ORG/MODEL` (a scored run as the Hub's ``.eval_results`` YAML on the
-model's repo, as a pull request). ``sciwrite push FILE`` still means ``push predictions FILE``."""
+model's repo, as a pull request), or ``push results --inspect-log LOG ...`` (the same from finished runs of the
+Inspect tasks, read with `sciwrite.harness.inspect_logs`, imported on first use). ``sciwrite push FILE`` still means
+``push predictions FILE``."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.options import DeprecatedAlias, former_names
+from sciwrite.core.errors import InputError, Where
 from sciwrite.core.eval_results import (
+    EVALUATION_FRAMEWORK,
+    SOURCE_NAME,
     push_results_files,
     result_entries,
     results_filename,
@@ -18,8 +26,11 @@ from sciwrite.core.eval_results import (
 )
 from sciwrite.core.hub import push_predictions, run_card_fields
 from sciwrite.core.results import read_summary
+from sciwrite.harness import inspect_logs_module
 
 WHAT = ("predictions", "results")
+#: What the Hub shows for ``--source-url`` when the results come from an Inspect log.
+INSPECT_SOURCE_NAME = "Inspect AI log"
 
 
 def cmd_push_predictions(args: argparse.Namespace) -> None:
@@ -30,29 +41,81 @@ def cmd_push_predictions(args: argparse.Namespace) -> None:
           f"{fields['method']}); evaluate it with --predictions {args.repo_id}:{config}")
 
 
-def cmd_push_results(args: argparse.Namespace) -> None:
-    path = Path(args.eval_dir) / "summary.json"
+def folder_run(eval_dir: str, benchmark: str | None) -> tuple[Benchmark, dict[str, Any], Path]:
+    """(benchmark, summary with its run, summary file) of the folder `sciwrite evaluate` wrote for one system."""
+    path = Path(eval_dir) / "summary.json"
     if not path.is_file():
-        raise FileNotFoundError(f"{args.eval_dir} holds no summary.json: give the folder `sciwrite evaluate` wrote "
+        raise FileNotFoundError(f"{eval_dir} holds no summary.json: give the folder `sciwrite evaluate` wrote "
                                 "for one system (<out>/<system>/)")
     summary = with_run_fields(read_summary(path), path)
-    name = (summary.get("provenance") or {}).get("benchmark") or args.benchmark
+    name = (summary.get("provenance") or {}).get("benchmark") or benchmark
     if not name:
         raise ValueError(f"{path}: no provenance.benchmark; say which benchmark with --benchmark")
-    bench = get_benchmark(name)
-    dataset_id = args.dataset_id or bench.hub.repo()
-    entries = result_entries(summary, bench.hub.tasks, dataset_id, source_url=args.source_url, origin=path)
-    files = {results_filename(bench.name, summary): entries}
+    return get_benchmark(name), summary, path
+
+
+def inspect_runs(logs: Sequence[str]) -> list[tuple[Benchmark, dict[str, Any], Path]]:
+    """(benchmark, summary with its run, log) of each Inspect log, every one read and checked before any is used
+    (`sciwrite.harness.inspect_logs.read_inspect_log`: a finished run of a sciwrite task, its metrics what its
+    samples' rows give)."""
+    reader = inspect_logs_module()
+    runs = []
+    for log in logs:
+        run = reader.read_inspect_log(log)
+        runs.append((get_benchmark(run.benchmark), with_run_fields(run.summary, record=run.records[0]), Path(log)))
+    return runs
+
+
+def results_files(runs: Sequence[tuple[Benchmark, dict[str, Any], Path]], dataset_id: str | None,
+                  source_url: str | None, source_name: str) -> tuple[dict[str, list[Any]], dict[str, str], list[str]]:
+    """(file name -> its entries, file name -> its dataset, lines saying what each run left out) of the runs: one file
+    per setting (`results_filename`); two runs giving one task of one file raise `InputError` naming the second."""
+    files: dict[str, list[Any]] = {}
+    datasets: dict[str, str] = {}
+    origins: dict[tuple[str, str], Path] = {}
+    left_out = []
+    for bench, summary, origin in runs:
+        name = results_filename(bench.name, summary)
+        datasets[name] = dataset_id or bench.hub.repo()
+        entries = result_entries(summary, bench.hub.tasks, datasets[name], source_url=source_url,
+                                 source_name=source_name, origin=origin)
+        for entry in entries:
+            first = origins.setdefault((name, entry.task_id), origin)
+            if first != origin:
+                raise InputError(f"gives {entry.task_id} for {name}, as {first} does (two runs of one setting)",
+                                 Where(path=origin), "push one of them")
+        files.setdefault(name, []).extend(entries)
+        missing = [task.key for task in bench.hub.tasks if summary.get(task.key) is None]
+        if missing:
+            left_out.append(f"left out (not computed in {origin}): {', '.join(missing)}")
+    return files, datasets, left_out
+
+
+def cmd_push_results(args: argparse.Namespace) -> None:
+    if args.eval_dir and args.inspect_log:
+        raise InputError("give an evaluation folder or --inspect-log, not both", Where(field="--inspect-log"),
+                         "push a folder and a log in two calls")
+    if not args.eval_dir and not args.inspect_log:
+        raise InputError("nothing to push", Where(field="EVAL_DIR"), "give the folder `sciwrite evaluate` wrote for "
+                         "one system (<out>/<system>/), or --inspect-log LOG")
+    if args.inspect_log and args.benchmark:
+        raise InputError("is for an evaluation folder whose summary has no provenance; an Inspect log names its task",
+                         Where(field="--benchmark"), "leave --benchmark out")
+    runs = inspect_runs(args.inspect_log) if args.inspect_log else [folder_run(args.eval_dir, args.benchmark)]
+    if args.dataset_id and len({bench.name for bench, _, _ in runs}) > 1:
+        raise InputError("names one dataset for logs of several benchmarks", Where(field="--dataset-id"),
+                         "push each benchmark's logs in its own call")
+    source_name = INSPECT_SOURCE_NAME if args.inspect_log else SOURCE_NAME
+    files, datasets, left_out = results_files(runs, args.dataset_id, args.source_url, source_name)
     for file, listed in files.items():
-        print(f"{file}: {len(listed)} results for {dataset_id} ({', '.join(e.task_id for e in listed)})")
-    left_out = [task.key for task in bench.hub.tasks if summary.get(task.key) is None]
-    if left_out:
-        print(f"left out (not computed in {path}): {', '.join(left_out)}")
+        print(f"{file}: {len(listed)} results for {datasets[file]} ({', '.join(e.task_id for e in listed)})")
+    print("\n".join(left_out), end="\n" if left_out else "")
+    framework = EVALUATION_FRAMEWORK if args.inspect_log else None  # a folder's run is sciwrite's, not Inspect's
     if args.dry_run:
-        written = write_results_files(files, args.out or "eval_results_dry_run")
+        written = write_results_files(files, args.out or "eval_results_dry_run", evaluation_framework=framework)
         print(f"dry run: wrote {', '.join(map(str, written))}; nothing was sent")
         return
-    url = push_results_files(files, args.model_repo, create_pr=args.create_pr)
+    url = push_results_files(files, args.model_repo, create_pr=args.create_pr, evaluation_framework=framework)
     print(f"{'opened a pull request' if args.create_pr else 'committed'} on {args.model_repo}: {url}")
 
 
@@ -69,7 +132,11 @@ def add_push_command(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_push_predictions)
     p = commands.add_parser("results", help="a scored run's headline metrics as .eval_results/<benchmark>*.yaml on "
                                             "a model repo (a pull request by default)")
-    p.add_argument("eval_dir", help="the folder `sciwrite evaluate` wrote for one system (summary.json)")
+    p.add_argument("eval_dir", nargs="?", metavar="EVAL_DIR",
+                   help="the folder `sciwrite evaluate` wrote for one system (summary.json)")
+    p.add_argument("--inspect-log", nargs="+", metavar="LOG",
+                   help="instead of EVAL_DIR: logs of finished `inspect eval sciwrite/rwgbench` or `sciwrite/sciig` "
+                        "runs (the inspect extra); their entries name the framework, inspect-ai")
     p.add_argument("--model-repo", required=True, help="the model's Hub repo, e.g. org/model")
     p.add_argument("--create-pr", action=argparse.BooleanOptionalAction, default=True,
                    help="open a pull request (default), or commit directly with --no-create-pr (your own repo)")
@@ -77,7 +144,8 @@ def add_push_command(sub: argparse._SubParsersAction) -> None:
                                         "predictions")
     p.add_argument("--dataset-id", help="the benchmark's Hub dataset (default: the published one; give yours for a "
                                         "run on a set you built, such as a fresh arXiv split)")
-    p.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="for a summary without provenance")
+    p.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="for an EVAL_DIR whose summary has no "
+                                                                    "provenance")
     p.add_argument("--dry-run", action="store_true", help="write the files under --out instead of pushing")
     p.add_argument("--out", help="with --dry-run: the folder to write (default: eval_results_dry_run)")
     p.set_defaults(func=cmd_push_results)

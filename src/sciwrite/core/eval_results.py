@@ -5,7 +5,9 @@ in the format `huggingface_hub` ships (`EvalResultEntry`, `eval_result_entries_t
 One entry per headline metric of the benchmark's paper table (`HubTask`, declared by each benchmark as
 `Benchmark.hub.tasks`), on the paper's scale, with the benchmark's dataset repo, the dataset revision when the run
 knows it, the date the run finished, a source URL and notes naming the profile, model, method and retriever. The
-format keeps one setting per file, so a run's file name carries its variant (method, retriever, profile).
+format keeps one setting per file, so a run's file name carries its variant (method, retriever, profile). Entries made
+from an Inspect log (``inspect eval sciwrite/<benchmark>``) also name the evaluation framework, ``inspect-ai``, as the
+benchmark's ``eval.yaml`` does (`eval_yaml`), and their notes name the Inspect task and run.
 """
 
 from __future__ import annotations
@@ -26,6 +28,12 @@ from sciwrite.core.summary_files import predictions_file
 
 RESULTS_DIR = ".eval_results"
 SOURCE_NAME = "sciwrite"
+#: What ``eval.yaml`` names as the benchmark's evaluation framework, and an entry made from an Inspect log: Inspect
+#: AI, on the Hub's list of frameworks (huggingface.js ``packages/tasks/src/eval.ts``), which runs the benchmarks
+#: as the tasks ``sciwrite/<benchmark>`` (`inspect_task`) of the ``inspect`` extra.
+EVALUATION_FRAMEWORK = "inspect-ai"
+#: The package name under which the ``inspect_ai`` entry point registers the tasks (``pyproject.toml``).
+INSPECT_PACKAGE = "sciwrite"
 
 
 @dataclass(frozen=True)
@@ -78,15 +86,30 @@ def results_filename(benchmark: str, summary: Mapping[str, Any]) -> str:
     return f"{RESULTS_DIR}/{benchmark}{'-' + name if name else ''}.yaml"
 
 
+def inspect_task(benchmark: str) -> str:
+    """The Inspect task that runs `benchmark`: ``sciwrite/<benchmark>``."""
+    return f"{INSPECT_PACKAGE}/{benchmark}"
+
+
 def run_notes(summary: Mapping[str, Any]) -> str:
-    """What the format asks to be said in ``notes``: the setting the numbers were produced under."""
+    """What the format asks to be said in ``notes``: the setting the numbers were produced under, and for a run of
+    an Inspect task the task, the run id, the log and the model snapshots that answered."""
     run = summary.get("run") or {}
     provenance = summary.get("provenance") or {}
+    inspect = provenance.get("inspect") if isinstance(provenance.get("inspect"), Mapping) else {}
     dataset = provenance.get("dataset") or {}
     coverage = summary.get("coverage") or {}
     judge = (provenance.get("judge") or {}).get("model") if isinstance(provenance.get("judge"), Mapping) else None
-    fields = [("scored with", f"sciwrite {provenance.get('sciwrite_version', '')}".strip()),
+    snapshots = ", ".join(sorted(inspect.get("snapshots") or {}))
+    fields = [("scored with", f"sciwrite {provenance.get('sciwrite_version') or ''}".strip()),
+              ("sciwrite commit", provenance.get("git_commit")),
+              # the task's registered name (`inspect eval` reruns it), whichever name the log records it under
+              ("inspect task",
+               inspect_task(provenance["benchmark"]) if inspect and provenance.get("benchmark") else None),
+              ("inspect run id", inspect.get("run_id")),
+              ("inspect log", inspect.get("log")),
               ("profile", provenance.get("profile") or summary.get("profile")), ("model", run.get("model")),
+              ("model snapshots", snapshots),
               ("method", run.get("method")), ("retriever", "oracle" if run.get("oracle") else run.get("retriever")),
               ("judge", judge or "none"),
               ("split", dataset.get("config") or migrate_summary(summary).get("split")),
@@ -96,17 +119,28 @@ def run_notes(summary: Mapping[str, Any]) -> str:
     return "; ".join(f"{name}: {value}" for name, value in fields if value not in (None, ""))
 
 
-def with_run_fields(summary: Mapping[str, Any], summary_path: str | Path | None = None) -> dict[str, Any]:
-    """The summary with its ``run`` (model, method, retriever, oracle), read from the first line of its
-    predictions file when the summary has none (SciIG's) and the file is at hand (a relative path is looked for
-    as `sciwrite.core.summary_files.predictions_file` does, from `summary_path`)."""
+def run_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A run's setting (model, method, retriever, oracle) from one of its prediction lines."""
+    return {k: record[k] for k in ("model", "method", "retriever", "oracle") if record.get(k) is not None}
+
+
+def with_run_fields(summary: Mapping[str, Any], summary_path: str | Path | None = None,
+                    record: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The summary with its ``run`` (model, method, retriever, oracle) when it has none (SciIG's): read from
+    `record` (a prediction line at hand, such as an Inspect log's), else from the first line of its predictions file
+    when that is at hand (a relative path is looked for as `sciwrite.core.summary_files.predictions_file` does,
+    from `summary_path`)."""
     summary = dict(summary)
-    if summary.get("run") or not summary.get("predictions"):
+    if summary.get("run"):
+        return summary
+    if record is not None:
+        summary["run"] = run_of(record)
+        return summary
+    if not summary.get("predictions"):
         return summary
     path = predictions_file(summary, summary_path, required=False)
     if path is not None:
-        first = next(iter(read_json_lines(path)), {})
-        summary["run"] = {k: first[k] for k in ("model", "method", "retriever", "oracle") if first.get(k) is not None}
+        summary["run"] = run_of(next(iter(read_json_lines(path)), {}))
     return summary
 
 
@@ -117,10 +151,11 @@ def task_id(config: str, task: HubTask) -> str:
 
 
 def result_entries(summary: Mapping[str, Any], tasks: Sequence[HubTask], dataset_id: str, *,
-                   source_url: str | None = None, origin: str | Path | None = None) -> list[Any]:
+                   source_url: str | None = None, source_name: str = SOURCE_NAME,
+                   origin: str | Path | None = None) -> list[Any]:
     """One `EvalResultEntry` per task the summary holds a value for (a metric not computed, None, is left out);
     a value its task's scale makes impossible (NaN, infinity, out of range, text) raises `InputError` naming the
-    metric and `origin` (the summary's file)."""
+    metric and `origin` (the summary's file). `source_name` is what the Hub shows for `source_url`."""
     from huggingface_hub import EvalResultEntry
 
     provenance = summary.get("provenance") or {}
@@ -136,7 +171,7 @@ def result_entries(summary: Mapping[str, Any], tasks: Sequence[HubTask], dataset
             continue
         entries.append(EvalResultEntry(dataset_id=dataset_id, task_id=task_id(config, task), value=round(value, 4),
                                        dataset_revision=revision, date=str(finished)[:10] if finished else None,
-                                       source_url=source_url, source_name=SOURCE_NAME if source_url else None,
+                                       source_url=source_url, source_name=source_name if source_url else None,
                                        notes=notes))  # the format refuses a source name without its URL
     if not entries:
         raise ValueError(f"the summary of {summary.get('system')!r} holds none of the benchmark's headline metrics "
@@ -144,32 +179,39 @@ def result_entries(summary: Mapping[str, Any], tasks: Sequence[HubTask], dataset
     return entries
 
 
-def entries_yaml(entries: Sequence[Any]) -> str:
-    """The YAML text of one ``.eval_results`` file."""
+def entries_yaml(entries: Sequence[Any], evaluation_framework: str | None = None) -> str:
+    """The YAML text of one ``.eval_results`` file; with `evaluation_framework`, each entry names it (a field of the
+    Hub's format that `EvalResultEntry` does not hold), before its notes as the format lists it."""
     from huggingface_hub import eval_result_entries_to_yaml
 
-    return yaml.safe_dump(eval_result_entries_to_yaml(list(entries)), sort_keys=False, allow_unicode=True)
+    items = eval_result_entries_to_yaml(list(entries))
+    if evaluation_framework:
+        items = [{**{k: v for k, v in item.items() if k != "notes"}, "evaluation_framework": evaluation_framework,
+                  **({"notes": item["notes"]} if "notes" in item else {})} for item in items]
+    return yaml.safe_dump(items, sort_keys=False, allow_unicode=True)
 
 
-def write_results_files(files: Mapping[str, Sequence[Any]], out: str | Path) -> list[Path]:
+def write_results_files(files: Mapping[str, Sequence[Any]], out: str | Path, *,
+                        evaluation_framework: str | None = None) -> list[Path]:
     """Write each ``.eval_results/...yaml`` under `out` (a dry run: what a pull request would add)."""
     written = []
     for name, entries in files.items():
         path = Path(out) / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(entries_yaml(entries), encoding="utf-8")
+        path.write_text(entries_yaml(entries, evaluation_framework), encoding="utf-8")
         written.append(path)
     return written
 
 
 def push_results_files(files: Mapping[str, Sequence[Any]], model_repo: str, *, create_pr: bool = True,
-                       token: str | None = None, api: Any = None) -> str:
+                       token: str | None = None, api: Any = None, evaluation_framework: str | None = None) -> str:
     """One commit adding the files to the model repo, as a pull request by default (how evaluation results reach
     a model someone else owns); returns the commit's or the PR's URL."""
     from huggingface_hub import CommitOperationAdd, HfApi
 
     api = api or HfApi(token=token)
-    operations = [CommitOperationAdd(path_in_repo=name, path_or_fileobj=entries_yaml(entries).encode("utf-8"))
+    operations = [CommitOperationAdd(path_in_repo=name,
+                                     path_or_fileobj=entries_yaml(entries, evaluation_framework).encode("utf-8"))
                   for name, entries in files.items()]
     info = api.create_commit(repo_id=model_repo, repo_type="model", operations=operations, create_pr=create_pr,
                              commit_message=f"Add sciwrite evaluation results ({', '.join(files)})",
@@ -177,25 +219,38 @@ def push_results_files(files: Mapping[str, Sequence[Any]], model_repo: str, *, c
     return str(getattr(info, "pr_url", None) or getattr(info, "commit_url", "") or info)
 
 
-#: What ``eval.yaml`` names as the benchmark's evaluation framework. The Hub lists a benchmark only when this is one
-#: of the frameworks it knows (huggingface.js ``packages/tasks/src/eval.ts``); sciwrite is not among them yet.
-EVALUATION_FRAMEWORK = "sciwrite"
+#: The header of every generated ``eval.yaml``: what it is, how its tasks are named, and what is not confirmed.
+EVAL_YAML_HEADER = """\
+# Generated by sciwrite.core.eval_results.eval_yaml: do not edit by hand.
+# Framework: Inspect AI. Each task id is sciwrite's own, <config>_<metric>, as .eval_results entries name it; its
+# description names the Inspect task and metric that produce it: `inspect eval {task} -T split=<config>`
+# (pip install 'sciwrite[inspect]').
+# Not confirmed: that the Hub gives the verified badge (a verifyToken from a run in HF Jobs) for a task a package
+# registers rather than one this file defines. `inspect eval hf/<repo>` does not run these tasks: the eval.yaml
+# tasks it reads take Inspect's built-in solvers and scorers only.
+"""
 
 
 def eval_yaml(bench: Any) -> str:
-    """The ``eval.yaml`` of a benchmark's dataset repo: its name, description, framework and one task per headline
-    metric and config, each saying its direction and scale (generated, so that it always matches `task_id`)."""
+    """The ``eval.yaml`` of a benchmark's dataset repo: its name, description, framework (Inspect AI) and one task
+    per headline metric and config, each saying its direction and scale and the Inspect task and metric that
+    produce it (generated, so that it always matches `task_id`). The tasks keep the fields the Hub documents (id,
+    config, split) plus a name and a description; which Inspect task produces one is said in its description
+    rather than in a field of our own, which the Hub's validation might refuse."""
+    command = inspect_task(bench.name)
     tasks = [{"id": task_id(config, task), "name": f"{task.description.split(':')[0]} ({config})",
               "description": (f"{task.description}. {'Higher' if task.higher_is_better else 'Lower'} is better; scale "
-                              f"{task.scale.label}. Scored by `sciwrite evaluate {bench.name} --split {config}`."),
+                              f"{task.scale.label}. Scored by `sciwrite evaluate {bench.name} --split {config}`, or in "
+                              f"Inspect AI by `inspect eval {command} -T split={config}` (metric `{task.key}`)."),
               "config": config, "split": split}
              for config, split in bench.hub.configs for task in bench.hub.tasks]
     document = {"name": bench.title,
                 "description": (f"{bench.title} ({bench.paper}), scored with sciwrite: one task per headline metric "
-                                "of the paper's results table, on the paper's scale."),
+                                f"of the paper's results table, on the paper's scale. The Inspect AI task "
+                                f"`{command}` (pip install 'sciwrite[inspect]') runs and scores it."),
                 "evaluation_framework": EVALUATION_FRAMEWORK, "tasks": tasks}
-    return ("# Generated by sciwrite.core.eval_results.eval_yaml; `sciwrite` is not yet on the Hub's list of "
-            "evaluation frameworks.\n" + yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=120))
+    return (EVAL_YAML_HEADER.format(task=command)
+            + yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=120))
 
 
 def read_results_files(source: str | Path, *, token: str | None = None, api: Any = None
@@ -275,6 +330,7 @@ def _entry(item: Any, where: Where) -> Any:
     return entry
 
 
-__all__ = ["EVALUATION_FRAMEWORK", "RESULTS_DIR", "SOURCE_NAME", "HubTask", "ResultsFile", "entries_yaml", "eval_yaml",
-           "parse_results_file", "push_results_files", "read_results_files", "result_entries", "results_filename",
-           "run_notes", "task_id", "variant", "with_run_fields", "write_results_files"]
+__all__ = ["EVALUATION_FRAMEWORK", "INSPECT_PACKAGE", "RESULTS_DIR", "SOURCE_NAME", "HubTask", "ResultsFile",
+           "entries_yaml", "eval_yaml", "inspect_task", "parse_results_file", "push_results_files",
+           "read_results_files", "result_entries", "results_filename", "run_notes", "run_of", "task_id", "variant",
+           "with_run_fields", "write_results_files"]

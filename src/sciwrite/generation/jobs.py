@@ -55,6 +55,9 @@ class GenerationJob:
     meta: Mapping[str, Any]
     card: Mapping[str, Any]
     notes: tuple[str, ...] = ()  # what the command says before the run (or dry run): a choice the paper leaves open
+    #: the record field holding the candidate list the plan retrieved for each paper (one batched search before any
+    #: request), which the method writes over; None: the method reads none, or retrieves by itself
+    retrieved_field: str | None = None
 
 
 def file_label(text: str) -> str:

@@ -58,6 +58,8 @@ class Generated:
     pred: str
     desc: str
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the messages of the request whose reply is `pred`, when it is not the last one sent (a staged method's)
+    request: list[Message] | None = None
 
 
 class Method(Protocol):

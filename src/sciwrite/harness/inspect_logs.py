@@ -15,12 +15,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.predictions import with_text
-from sciwrite.harness.inspect_scorers import ROW
+from sciwrite.harness.inspect_scorers import ROW, interval_metric_names, logged_intervals
 from sciwrite.harness.inspect_solvers import GENERATED
 from sciwrite.leaderboard.runs import QUICKSTART_SUBMITTER, EvaluationRun, add_evaluation, run_fields
 from sciwrite.leaderboard.store import ResultsStore, Submission
@@ -81,11 +82,36 @@ def prediction(log: EvalLog, sample: EvalSample) -> dict[str, Any]:
 
 
 def task_metrics(log: EvalLog, benchmark: str) -> dict[str, Any]:
-    """The task's metrics (its scorer's), by name."""
+    """The task's metrics (its scorer's) by name, and their bootstrap intervals as a summary's interval fields
+    (`sciwrite.harness.inspect_scorers.logged_intervals`)."""
     for score in (log.results.scores if log.results else []):
         if score.name == f"{benchmark}_scores":
-            return {name: metric.value for name, metric in score.metrics.items()}
+            bounds = interval_metric_names(score.metrics)
+            return {**{name: metric.value for name, metric in score.metrics.items() if name not in bounds},
+                    **logged_intervals(score.metrics)}
     return {}
+
+
+def model_snapshots(log: EvalLog) -> dict[str, int]:
+    """The snapshots of the evaluated model that answered (the model each reply names, e.g. a dated version of the
+    model the run asked for) and how many calls each answered, from the samples' model events ({} when the log
+    keeps none). A call of a model in another role (a grader) is not counted."""
+    counts: dict[str, int] = {}
+    for sample in log.samples or []:
+        for event in sample.events or []:
+            if isinstance(event, ModelEvent) and event.role is None and event.output and event.output.model:
+                counts[event.output.model] = counts.get(event.output.model, 0) + 1
+    return counts
+
+
+def code_provenance(log: EvalLog) -> dict[str, Any]:
+    """What the run was made with and when, as a folder's provenance says it: the sciwrite version and git commit
+    the task recorded in its metadata (the version Inspect lists among the packages for a log written before), and
+    the run's start and end."""
+    meta = log.eval.metadata or {}
+    return {"sciwrite_version": meta.get("sciwrite_version") or (log.eval.packages or {}).get("sciwrite"),
+            "git_commit": meta.get("git_commit"), "started": log.eval.created,
+            "finished": log.stats.completed_at if log.stats else None}
 
 
 def read_inspect_log(path: str | Path, *, system: str | None = None) -> EvaluationRun:
@@ -110,8 +136,9 @@ def read_inspect_log(path: str | Path, *, system: str | None = None) -> Evaluati
     summary = {**task_metrics(log, benchmark), "system": system, "split": split, "n_papers": len(rows),
                "profile": args.get("profile"), "not_computed": not_computed, "predictions": f"{path.stem}.jsonl",
                "provenance": {"benchmark": benchmark, "profile": args.get("profile"), "dataset": {"config": split},
-                              "sciwrite": (log.eval.packages or {}).get("sciwrite"),
-                              "inspect": {"model": log.eval.model, "task": log.eval.task, "task_args": args,
+                              "sciwrite": (log.eval.packages or {}).get("sciwrite"), **code_provenance(log),
+                              "inspect": {"model": log.eval.model, "snapshots": model_snapshots(log),
+                                          "task": log.eval.task, "task_args": args,
                                           "inspect_ai": (log.eval.packages or {}).get("inspect_ai"),
                                           "run_id": log.eval.run_id, "created": log.eval.created,
                                           "log": path.name}}}
@@ -129,4 +156,5 @@ def import_inspect_logs(store: ResultsStore, paths: Sequence[str | Path], submit
     return [add_evaluation(store, run, submitter) for run in checked]
 
 
-__all__ = ["SOURCE", "TASKS", "import_inspect_logs", "read_inspect_log", "read_log"]
+__all__ = ["SOURCE", "TASKS", "code_provenance", "import_inspect_logs", "model_snapshots", "read_inspect_log",
+           "read_log"]

@@ -49,6 +49,11 @@ class InspectLLM:
         self.completion_tokens = 0
         self.snapshot: str | None = None
         self.reasoning: list[str | None] = []
+        self.last_request: list[Message] | None = None  # the messages of the last request sent
+
+    @property
+    def model_name(self) -> str:
+        return str(self._model)
 
     def config(self, **overrides: Any) -> GenerateConfig:
         """The request's `GenerateConfig`: the run's settings, `overrides` (e.g. ``max_tokens``) over them."""
@@ -56,6 +61,7 @@ class InspectLLM:
         return GenerateConfig(max_tokens=settings.max_tokens, temperature=settings.temperature, seed=settings.seed)
 
     async def complete(self, messages: Sequence[Message], **overrides: Any) -> Completion:
+        self.last_request = list(messages)
         output = await self._model.generate(chat_messages(messages), config=self.config(**overrides))
         if output.error:
             raise GenerationError(f"the model answered with an error: {output.error}")

@@ -11,7 +11,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sciwrite.llm.client import ChatClient
 from sciwrite.llm.ledger import Totals, UsageLedger
@@ -173,10 +173,26 @@ def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, st
     return readings
 
 
+class ChatClientFactory(Protocol):
+    """Makes a judge's chat client for a model id and the role it serves (``judge_options["client_factory"]``): a
+    front end's own client in `ChatClient`'s place, with the interface the judges use (`complete`, `model`,
+    `provenance`). It is part of the `ModelCache` key, so it compares equal to any factory that makes the same
+    clients (a frozen dataclass, say), never by identity."""
+
+    def __call__(self, model_id: str, purpose: str) -> Any: ...
+
+
+#: The judge option that names a `ChatClientFactory` (the other options then do not apply).
+CLIENT_FACTORY = "client_factory"
+
+
 def load_chat_model(plan: ModelPlan, role: str, **client_kwargs: Any) -> tuple[ChatClient | None, str | None]:
     """The client of the chat-model `role` of a run's plan, or (None, why) when the plan has no model for it (e.g.
     offline `lite`) or no endpoint is configured; the metric is then reported as not computed. Never a substitute
-    model."""
+    model. ``client_factory`` (`ChatClientFactory`), when given, makes the client instead of `ChatClient`."""
+    factory: ChatClientFactory | None = client_kwargs.pop(CLIENT_FACTORY, None)
+    if factory is not None:
+        return plan.load(role, lambda model_id: factory(model_id, role), soft=(ModelUnavailableError,))
     return plan.load(role, lambda model_id: ChatClient(model_id, **{"purpose": role, **client_kwargs}),
                      soft=(ModelUnavailableError,))  # includes LLMNotConfiguredError
 

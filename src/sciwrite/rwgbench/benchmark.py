@@ -23,6 +23,7 @@ from sciwrite.rwgbench.data.corpus_files import corpus_files
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.generation import plan
 from sciwrite.rwgbench.generation.methods import METHODS
+from sciwrite.rwgbench.generation.records import ANSWER_FIELDS
 from sciwrite.rwgbench.hub_tasks import HUB_CONFIGS, HUB_TASKS
 from sciwrite.rwgbench.human_eval import RWGBENCH_STUDY
 from sciwrite.rwgbench.metrics import sensitivity
@@ -60,6 +61,7 @@ RWGBENCH = Benchmark(
                       default="sample_corpus",
                       paper_configs=tuple(c for c, info in RWGBENCH_CONFIGS.items() if info.kind == "paper"),
                       default_papers="sample", files=corpus_files, default_folder=_sample_folder),
+        answer_fields=ANSWER_FIELDS,
     ),
     suite=BenchmarkSuite(
         stages=STAGES,

@@ -48,6 +48,7 @@ SCIIG = Benchmark(
         builds=BUILD_COMMANDS,
         prediction_split="test",
         split_aliases=("--dataset",),
+        answer_fields=("introduction",),  # the introduction a method writes: never among its inputs
     ),
     suite=BenchmarkSuite(
         stages=STAGES,

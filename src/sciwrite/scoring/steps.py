@@ -132,6 +132,12 @@ class EvaluationSteps:
     #: memorisation_texts(file, split) -> one (reference text, [the texts the model was given]) per scored paper,
     #: in the file's order (`sciwrite.metrics.memorisation`); None: no memorisation signal
     memorisation_texts: Callable[[PredictionFile, OpenSplit], list[tuple[str, list[str]]]] | None = None
+    #: intervals(rows, means, n_resamples, seed) -> the interval fields of a summary (``intervals`` {metric: [low,
+    #: high]}, ``interval_method``, ``n_resamples``, ``confidence``, and any the benchmark adds) from its per-paper
+    #: rows in the split's order and the summary's means of its per-paper `metrics` (a metric whose mean is None
+    #: gets none): the one computation its `summarize` and any other front end that reports intervals (an Inspect
+    #: metric) call; None: the benchmark reports none
+    intervals: Callable[[Sequence[Mapping[str, Any]], Mapping[str, Any], int, int], dict[str, Any]] | None = None
 
     @property
     def runs_on_ray(self) -> bool:

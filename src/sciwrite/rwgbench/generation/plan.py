@@ -167,7 +167,10 @@ def plan_generation(request: GenerationRequest) -> Iterator[GenerationJob]:
                 "retriever": retriever_label, "seed": request.seed, "k": run_k, "oracle": oracle}
         out_path = output_path(request.out, request.model, split, method.name, oracle,
                                None if name == "direct" else retriever_kind)
-        yield GenerationJob(records_for(name), method, out_path, meta, card={**meta, "dataset": f"rwgbench-{split}"})
+        # the list prepared here (top-k, or the Oracle's gold set, Workflow's search pool under --oracle)
+        listed = name != "direct" and (oracle or name in TOPK_METHODS)
+        yield GenerationJob(records_for(name), method, out_path, meta, card={**meta, "dataset": f"rwgbench-{split}"},
+                            retrieved_field="candidate_docs" if listed else None)
 
 
 __all__ = ["GENERATE_OPTIONS", "RETRIEVERS", "SPLITS", "build_retriever", "load_split", "method_names",

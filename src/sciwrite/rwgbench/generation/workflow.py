@@ -18,10 +18,12 @@ import asyncio
 import json
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sciwrite.generation.runner import Generated, PaperLLM, prompt_text
+from sciwrite.generation.stages import MethodStage, run_stages
 from sciwrite.retrieval.bm25 import BM25Retriever
 from sciwrite.rwgbench.generation.prompts import (
     MARKER_INSTRUCTION,
@@ -76,6 +78,22 @@ def _themes_from(value: Any, key: str) -> list[dict[str, Any]] | None:
             if name or queries:
                 themes.append({"theme": name or queries[0], "queries": queries})
     return themes
+
+
+@dataclass
+class WorkflowProgress:
+    """One paper's Workflow run between stages: its themes, the candidates found so far (marker order), the
+    candidate numbers found per theme, the current draft and the request that wrote it, and every step's record."""
+
+    record: Mapping[str, Any]
+    search: Callable[[list[str]], list[list[dict[str, Any]]]]
+    themes: list[dict[str, Any]] = field(default_factory=list)
+    docs: list[dict[str, Any]] = field(default_factory=list)
+    found_for: list[list[int]] = field(default_factory=list)
+    draft: str = ""
+    messages: list[dict[str, str]] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    covered: bool = False  # a coverage check found every theme covered (or could not be read): no more refining
 
 
 class Workflow(CandidatesMethod):
@@ -206,13 +224,34 @@ class Workflow(CandidatesMethod):
             kept.append({"theme": theme["theme"], "queries": queries})
         return kept
 
-    # -- the run --------------------------------------------------------------------------------------------
+    # -- the run, stage by stage ------------------------------------------------------------------------------
+
+    def start(self, record: Mapping[str, Any]) -> WorkflowProgress:
+        """A paper's run before its first stage: its search (the corpus or the oracle pool) and nothing done yet."""
+        return WorkflowProgress(record, self._searcher(record))
+
+    def stages(self) -> tuple[MethodStage, ...]:
+        """Plan → search → draft → one coverage check and refinement per iteration (none once a check finds every
+        theme covered): what `run` runs in order, and what an Inspect run chains as solvers."""
+        refinements = tuple(MethodStage(f"refine_{i}", self._refine) for i in range(1, self.max_refinements + 1))
+        return (MethodStage("plan", self._plan), MethodStage("search", self._search),
+                MethodStage("draft", self._draft), *refinements)
+
+    def finish(self, progress: WorkflowProgress) -> Generated:
+        """The last draft, the prompt that produced it, and the candidate list and steps."""
+        # The candidate list is what the model was shown, also under --oracle: a marker resolves only to a paper
+        # the model was given (§5.1), so gold papers no query found are not appended.
+        refinements = sum(1 for s in progress.steps if s["step"] == "refine")
+        return Generated(progress.draft, prompt_text(progress.messages),
+                         self._extra(progress.docs, steps=progress.steps, refinements=refinements),
+                         request=list(progress.messages))
 
     async def run(self, record: Mapping[str, Any], llm: PaperLLM) -> Generated:
-        search = self._searcher(record)
-        steps: list[dict[str, Any]] = []
+        return await run_stages(self, record, llm)
 
-        # 1. Plan the themes and their queries.
+    async def _plan(self, progress: WorkflowProgress, llm: PaperLLM) -> None:
+        """1. Plan the themes and their queries."""
+        record = progress.record
         reply = await llm(self.prompt(record))
         themes = _themes_from(parse_json_reply(reply), "themes")
         if not themes:  # no usable JSON: one theme per non-empty line
@@ -222,63 +261,65 @@ class Workflow(CandidatesMethod):
         if not any(t["queries"] for t in themes):
             raise ValueError(f"paper {record.get('paper_id')!r}: the planning step produced no search queries "
                              f"(reply: {reply[:200]!r})")
-        steps.append({"step": "plan", "themes": themes, "reply": reply})
+        progress.themes = themes
+        progress.steps.append({"step": "plan", "themes": themes, "reply": reply})
 
-        # 2. Retrieve k per query; the candidate list is the union in order of step, query and rank.
-        docs: list[dict[str, Any]] = []
+    async def _search(self, progress: WorkflowProgress, llm: PaperLLM) -> None:
+        """2. Retrieve k per query; the candidate list is the union in order of step, query and rank."""
+        themes = progress.themes
         queries = [q for t in themes for q in t["queries"]]
         step: dict[str, Any] = {"step": "retrieve", "iteration": 0}
-        numbers = await self._retrieve(search, queries, docs, step)
-        steps.append(step)
-        found_for = []
+        numbers = await self._retrieve(progress.search, queries, progress.docs, step)
+        progress.steps.append(step)
         position = 0
         for theme in themes:
             mine = numbers[position: position + len(theme["queries"])]
             position += len(theme["queries"])
-            found_for.append(list(dict.fromkeys(n for hits in mine for n in hits)))
-        if not docs:
-            raise ValueError(f"paper {record.get('paper_id')!r} has no candidate papers for method 'workflow': "
-                             f"its {len(queries)} queries retrieved nothing")
+            progress.found_for.append(list(dict.fromkeys(n for hits in mine for n in hits)))
+        if not progress.docs:
+            raise ValueError(f"paper {progress.record.get('paper_id')!r} has no candidate papers for method "
+                             f"'workflow': its {len(queries)} queries retrieved nothing")
 
-        # 3. Draft.
-        messages = self.write_prompt(record, themes, docs)
-        draft = clean_section(await llm(messages))
-        steps.append({"step": "write", "n_candidates": len(docs)})
+    async def _draft(self, progress: WorkflowProgress, llm: PaperLLM) -> None:
+        """3. Draft."""
+        progress.messages = self.write_prompt(progress.record, progress.themes, progress.docs)
+        progress.draft = clean_section(await llm(progress.messages))
+        progress.steps.append({"step": "write", "n_candidates": len(progress.docs)})
 
-        # 4. Coverage check and at most `max_refinements` refinements.
-        for iteration in range(1, self.max_refinements + 1):
-            reply = await llm(self.coverage_prompt(record, themes, docs, found_for, draft))
-            uncovered = _themes_from(parse_json_reply(reply), "uncovered")
-            check = {"step": "coverage", "iteration": iteration, "reply": reply,
-                     "uncovered": uncovered if uncovered is not None else "unreadable reply: stopped"}
-            steps.append(check)
-            if not uncovered:
-                break
-            uncovered = [{"theme": t["theme"], "queries": t["queries"][: self.queries_per_theme]}
-                         for t in uncovered][: self.max_themes]
-            uncovered = self._limit_queries(uncovered, self.max_queries)
-            n_before = len(docs)
-            step = {"step": "retrieve", "iteration": iteration}
-            numbers = await self._retrieve(search, [q for t in uncovered for q in t["queries"]], docs, step)
-            steps.append(step)
-            position = 0
-            for theme in uncovered:
-                mine = [n for hits in numbers[position: position + len(theme["queries"])] for n in hits]
-                position += len(theme["queries"])
-                match = next((i for i, t in enumerate(themes) if t["theme"].lower() == theme["theme"].lower()), None)
-                if match is None:
-                    themes.append({"theme": theme["theme"], "queries": theme["queries"]})
-                    found_for.append(list(dict.fromkeys(mine)))
-                else:
-                    found_for[match] = list(dict.fromkeys(found_for[match] + mine))
-            messages = self.revise_prompt(record, themes, docs, draft, uncovered, n_before)
-            draft = clean_section(await llm(messages))
-            steps.append({"step": "refine", "iteration": iteration, "n_candidates": len(docs)})
+    async def _refine(self, progress: WorkflowProgress, llm: PaperLLM) -> None:
+        """4. One coverage check and, when it finds uncovered themes, one refinement (new queries, revised
+        draft); nothing once an earlier check found every theme covered."""
+        if progress.covered:
+            return
+        record, themes, docs, found_for = progress.record, progress.themes, progress.docs, progress.found_for
+        iteration = 1 + sum(1 for s in progress.steps if s["step"] == "coverage")
+        reply = await llm(self.coverage_prompt(record, themes, docs, found_for, progress.draft))
+        uncovered = _themes_from(parse_json_reply(reply), "uncovered")
+        progress.steps.append({"step": "coverage", "iteration": iteration, "reply": reply,
+                               "uncovered": uncovered if uncovered is not None else "unreadable reply: stopped"})
+        if not uncovered:
+            progress.covered = True
+            return
+        uncovered = [{"theme": t["theme"], "queries": t["queries"][: self.queries_per_theme]}
+                     for t in uncovered][: self.max_themes]
+        uncovered = self._limit_queries(uncovered, self.max_queries)
+        n_before = len(docs)
+        step = {"step": "retrieve", "iteration": iteration}
+        numbers = await self._retrieve(progress.search, [q for t in uncovered for q in t["queries"]], docs, step)
+        progress.steps.append(step)
+        position = 0
+        for theme in uncovered:
+            mine = [n for hits in numbers[position: position + len(theme["queries"])] for n in hits]
+            position += len(theme["queries"])
+            match = next((i for i, t in enumerate(themes) if t["theme"].lower() == theme["theme"].lower()), None)
+            if match is None:
+                themes.append({"theme": theme["theme"], "queries": theme["queries"]})
+                found_for.append(list(dict.fromkeys(mine)))
+            else:
+                found_for[match] = list(dict.fromkeys(found_for[match] + mine))
+        progress.messages = self.revise_prompt(record, themes, docs, progress.draft, uncovered, n_before)
+        progress.draft = clean_section(await llm(progress.messages))
+        progress.steps.append({"step": "refine", "iteration": iteration, "n_candidates": len(docs)})
 
-        # The candidate list is what the model was shown, also under --oracle: a marker resolves only to a paper
-        # the model was given (§5.1), so gold papers no query found are not appended.
-        refinements = sum(1 for s in steps if s["step"] == "refine")
-        return Generated(draft, prompt_text(messages), self._extra(docs, steps=steps, refinements=refinements))
 
-
-__all__ = ["MAX_REFINEMENTS", "WORKFLOW_K", "Workflow", "parse_json_reply"]
+__all__ = ["MAX_REFINEMENTS", "WORKFLOW_K", "Workflow", "WorkflowProgress", "parse_json_reply"]

@@ -190,7 +190,7 @@ def summarize_file(file: RWGBenchFile, scored: Scored, models: RWGBenchModels, *
     run = run_metadata([record for record in file.records if "model" in record or "method" in record])
     means = summarize_rwgbench(rows, models)
     return {"system": system, "split": request.split or split.config, "predictions": file.origin, "run": run,
-            **means, **summary_intervals(rows, SUITE_METRICS, request.bootstrap, seed=request.seed, means=means),
+            **means, **interval_fields(rows, means, request.bootstrap, request.seed),
             "grounding": grounding_summary(rows, request.bootstrap, request.seed, split.online, scored.lookups),
             "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
                      "duplicates": join.duplicates, "missing_scored_as_empty": file.missing_as_empty,
@@ -198,6 +198,13 @@ def summarize_file(file: RWGBenchFile, scored: Scored, models: RWGBenchModels, *
                          "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]}
                         if rejected else {})},
             **llm_record({"judge": getattr(models, "judge", None)}, request.judge_options)}
+
+
+def interval_fields(rows: Sequence[Mapping[str, Any]], means: Mapping[str, Any], n_resamples: int,
+                    seed: int) -> dict[str, Any]:
+    """Table 2's bootstrap intervals over the papers (`summary_intervals`; a metric whose mean is None gets [None,
+    None]): what the summary and the Inspect task report (`EvaluationSteps.intervals`)."""
+    return summary_intervals(rows, SUITE_METRICS, n_resamples, seed=seed, means=means)
 
 
 def grounding_summary(rows: Sequence[Mapping[str, Any]], bootstrap: int, seed: int,
@@ -247,7 +254,7 @@ EVALUATION = EvaluationSteps(open_split=open_split, read=read_file, load_models=
                              score=score_file, summarize=summarize_file, result_files=result_files,
                              templates=JUDGE_TEMPLATES, metrics=(*SUITE_METRICS, *GROUNDING_KEYS),
                              ray_items=ray_items, score_items=score_items, after_ray=after_ray,
-                             memorisation_texts=memorisation_texts)
+                             memorisation_texts=memorisation_texts, intervals=interval_fields)
 
 
 def run_metadata(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -298,5 +305,5 @@ def scored_papers(split: str, source: Source = None) -> ScoredPapers:
 
 
 __all__ = ["EVALUATE_OPTIONS", "EVALUATION", "RUN_FIELDS", "RWGBenchFile", "RWGBenchOptions", "RWGBenchSplit",
-           "SPLITS", "cites_the_corpus", "grounding_summary", "open_split", "read_file", "run_metadata",
+           "SPLITS", "cites_the_corpus", "grounding_summary", "interval_fields", "open_split", "read_file", "run_metadata",
            "scored_papers", "summary_csv_row"]

@@ -14,7 +14,7 @@ applied.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,22 +127,11 @@ def summarize_file(file: SciIGFile, scored: Scored, models: SciIGModels, *, spli
                    request: ScoringRequest, system: str) -> dict[str, Any]:
     """A system's summary: the Table 2 means and intervals, the scorers' seconds, the join report and the LLM
     record."""
-    rows, bootstrap, seed = scored.rows, request.bootstrap, request.seed
+    rows = scored.rows
     means = summarize_sciig(rows, models)
-    # BLEU is corpus BLEU (sacrebleu over all scored papers), not a mean of per-paper values, so no interval of
-    # per-paper means is an interval of it: its interval is left None and ``interval_notes`` says why. The mean
-    # of the per-paper sentence BLEU (``sentence_bleu``) gets its interval instead.
-    intervals = summary_intervals([{**r, "sentence_bleu": r.get("bleu")} for r in rows],
-                                  [*SUITE_METRICS, "sentence_bleu"], bootstrap, seed=seed, means={**means, "bleu": None})
-    if bootstrap > 0:
-        intervals["interval_notes"] = {"bleu": "corpus BLEU is not a mean over papers: no interval; sentence_bleu "
-                                               "holds the interval of the mean per-paper sentence BLEU"}
-    if means.get("unmatched_citation_rate") is not None and bootstrap > 0:  # apart from Table 2's intervals
-        means["unmatched_citation_interval"] = summary_intervals(
-            rows, ["unmatched_citation_rate"], bootstrap, seed=seed)["intervals"]["unmatched_citation_rate"]
     join, rejected = file.join, file.rejected
     return {"system": system, "split": split.config, "scored_split": "test", "predictions": file.origin,
-            **means, **intervals, "metric_timings": scored.seconds,
+            **means, **interval_fields(rows, means, request.bootstrap, request.seed), "metric_timings": scored.seconds,
             "join": {"n_matched": len(join.matched), "n_missing": len(join.missing), "n_extra": len(file.extra),
                      "n_holdout": len(file.holdout), "holdout_rule": holdout_rule(split.config),
                      "n_rejected_lines": len(rejected), "missing": join.missing,
@@ -150,6 +139,29 @@ def summarize_file(file: SciIGFile, scored: Scored, models: SciIGModels, *, spli
                      "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]},
             **llm_record({"sciig_judge": getattr(models, "judge", None),
                           "citation_extractor": getattr(models, "citation_extractor", None)}, request.judge_options)}
+
+
+def interval_fields(rows: Sequence[Mapping[str, Any]], means: Mapping[str, Any], n_resamples: int,
+                    seed: int) -> dict[str, Any]:
+    """The summary's bootstrap intervals over the papers (`summary_intervals`): the unmatched-citation rate's
+    (``unmatched_citation_interval``, apart from Table 2's), then Table 2's. What the summary and the Inspect task
+    report (`EvaluationSteps.intervals`).
+
+    BLEU is corpus BLEU (sacrebleu over all scored papers), not a mean of per-paper values, so no interval of
+    per-paper means is an interval of it: its interval is left None and ``interval_notes`` says why. The mean of
+    the per-paper sentence BLEU (``sentence_bleu``) gets its interval instead, when BLEU is computed (`means` is
+    read for the per-paper metrics only, which every front end has)."""
+    fields: dict[str, Any] = {}
+    if means.get("unmatched_citation_rate") is not None and n_resamples > 0:
+        fields["unmatched_citation_interval"] = summary_intervals(
+            rows, ["unmatched_citation_rate"], n_resamples, seed=seed)["intervals"]["unmatched_citation_rate"]
+    fields.update(summary_intervals([{**r, "sentence_bleu": r.get("bleu")} for r in rows],
+                                    [*SUITE_METRICS, "sentence_bleu"], n_resamples, seed=seed,
+                                    means={**means, "bleu": None, "sentence_bleu": means.get("bleu")}))
+    if n_resamples > 0:
+        fields["interval_notes"] = {"bleu": "corpus BLEU is not a mean over papers: no interval; sentence_bleu "
+                                            "holds the interval of the mean per-paper sentence BLEU"}
+    return fields
 
 
 def result_files(summary: Mapping[str, Any], system: str) -> ResultFiles:
@@ -194,7 +206,7 @@ def memorisation_texts(file: SciIGFile, split: SciIGSplit) -> list[tuple[str, li
 EVALUATION = EvaluationSteps(open_split=open_split, read=read_file, load_models=load_sciig_models, score=score_file,
                              summarize=summarize_file, result_files=result_files,
                              metrics=(*SUITE_METRICS, "unmatched_citation_rate"), ray_items=ray_items,
-                             score_items=score_items, memorisation_texts=memorisation_texts,
+                             score_items=score_items, memorisation_texts=memorisation_texts, intervals=interval_fields,
                              templates={**JUDGE_TEMPLATES, "table8_head": TABLE8_HEAD, "table8_record": TABLE8_RECORD,
                                         "table8_task": TABLE8_TASK})
 
@@ -206,5 +218,5 @@ def scored_papers(config: str, source: Source = None) -> ScoredPapers:
     return ScoredPapers(tuple(splits["test"]["paper_id"]), {pid: why for pid in splits["holdout"]["paper_id"]})
 
 
-__all__ = ["EVALUATION", "KEYPHRASE_KEYS", "SciIGFile", "SciIGSplit", "open_split", "read_file", "scored_papers",
+__all__ = ["EVALUATION", "KEYPHRASE_KEYS", "SciIGFile", "SciIGSplit", "interval_fields", "open_split", "read_file", "scored_papers",
            "summary_csv_rows"]
