@@ -12,7 +12,8 @@ difference over every summary value:
   produced (read back from the log), the issue's check;
 - **inspect vs cli**: the fake-server Inspect run's metrics against the CLI run's ``summary.json``.
 
-Metrics: every metric but the LLM judge, ``lite`` profile (what runs offline), bootstrap intervals off in both.
+Metrics: every metric but the LLM judge, ``lite`` profile (what runs offline), with the default 1,000-resample
+bootstrap intervals (seed 0) in both; the intervals' bounds are compared too.
 
     .venv/bin/python scripts/bench/inspect_vs_cli.py [--limit 20] [--json out.json]
 """
@@ -67,7 +68,7 @@ def outputs(input, tools, tool_choice, config):
     return output
 
 kind, base_url = sys.argv[1], sys.argv[2]
-task = {bench}(source={source!r}, bootstrap=0, **{args!r})
+task = {bench}(source={source!r}, **{args!r})
 if kind == "mockllm":
     model = get_model("mockllm/model", custom_outputs=outputs)
     [log] = inspect_eval(task, model=model, limit={limit}, log_dir={logs!r}, display="none")
@@ -91,9 +92,25 @@ def numbers(mapping: dict) -> dict[str, float]:
             if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)}
 
 
-def largest_difference(a: dict, b: dict) -> tuple[float, int]:
-    shared = sorted(set(numbers(a)) & set(numbers(b)))
-    return max((abs(numbers(a)[k] - numbers(b)[k]) for k in shared), default=float("nan")), len(shared)
+def summary_values(summary: dict) -> dict[str, float]:
+    """A summary's values by the names an Inspect log gives them: each metric (at the summary's top or in the block
+    that reports it, e.g. RWGBench's ``grounding``) and its interval's bounds as ``<metric>_ci_low/_ci_high``."""
+    flat: dict = {}
+    for key, value in summary.items():
+        if isinstance(value, dict) and key not in ("intervals", "provenance"):
+            flat.update({k: v for k, v in value.items() if k not in summary})
+        flat[key] = value
+    for metric, bounds in (summary.get("intervals") or {}).items():
+        if isinstance(bounds, list) and len(bounds) == 2:
+            flat[f"{metric}_ci_low"], flat[f"{metric}_ci_high"] = bounds
+    return numbers(flat)
+
+
+def largest_difference(logged: dict, summary: dict) -> tuple[float, int]:
+    """The largest |difference| over the log's values the summary also reports, and how many there are."""
+    a, b = numbers(logged), summary_values(summary)
+    shared = sorted(set(a) & set(b))
+    return max((abs(a[k] - b[k]) for k in shared), default=float("nan")), len(shared)
 
 
 def log_metrics(path: str, bench: str) -> dict:
@@ -107,13 +124,13 @@ def log_metrics(path: str, bench: str) -> dict:
 def log_predictions(path: str, out: Path) -> Path:
     from sciwrite.harness.inspect_logs import read_inspect_log
 
-    out.write_text(read_inspect_log(path).text)
+    out.write_text(read_inspect_log(path).predictions_text)
     return out
 
 
 def evaluate(bench: str, predictions: Path, source: Path, out: Path, env: dict[str, str]) -> tuple[float, dict]:
     seconds, _ = timed([SCIWRITE, "evaluate", bench, "--predictions", str(predictions), "--split",
-                        "sample", "--source", str(source), "--profile", "lite", "--no-judge", "--bootstrap", "0",
+                        "sample", "--source", str(source), "--profile", "lite", "--no-judge",
                         "--out", str(out)], env)
     return seconds, json.loads((out / predictions.stem / "summary.json").read_text())
 
@@ -152,14 +169,13 @@ def main() -> None:
                 metrics = log_metrics(result["log"], bench)
                 preds = log_predictions(result["log"], work / f"{bench}_{kind.replace(' ', '_')}.jsonl")
                 _, rescored = evaluate(bench, preds, source, work / f"rescored_{bench}_{kind.replace(' ', '_')}", env)
-                log_vs_evaluate, n_metrics = largest_difference(metrics, {k: rescored.get(k) for k in metrics})
-                row = {"benchmark": bench, "model": kind, "papers": args.limit, "metrics": n_metrics,
+                log_vs_evaluate, n_values = largest_difference(metrics, rescored)
+                row = {"benchmark": bench, "model": kind, "papers": args.limit, "values_compared": n_values,
                        "inspect_eval_s": round(seconds, 1), "cli_generate_s": round(generate_s, 1),
                        "cli_evaluate_s": round(evaluate_s, 1), "cli_total_s": round(generate_s + evaluate_s, 1),
                        "log_vs_evaluate_max_abs_diff": log_vs_evaluate}
                 if kind == "fake server":
-                    row["inspect_vs_cli_max_abs_diff"] = largest_difference(
-                        metrics, {k: cli_summary.get(k) for k in metrics})[0]
+                    row["inspect_vs_cli_max_abs_diff"] = largest_difference(metrics, cli_summary)[0]
                 rows.append(row)
                 print(json.dumps(row), flush=True)
     if args.json:

@@ -131,6 +131,17 @@ def metric_values(row: Mapping[str, Any], metrics: Sequence[str]) -> dict[str, f
     return values
 
 
+def reported(summary: Mapping[str, Any], key: str, default: Any) -> Any:
+    """`key`'s value in a summary, at its top or in a block that reports it (RWGBench's ``grounding``); `default`
+    when it reports none."""
+    if key in summary:
+        return summary[key]
+    for block in summary.values():
+        if isinstance(block, Mapping) and key in block:
+            return block[key]
+    return default
+
+
 def judge_roles(bench: Benchmark, request: ScoringRequest) -> tuple[str, ...]:
     """The model roles of the LLM-judge stages `request` asks for (the benchmark's stage table says which)."""
     stages = bench.suite.stages
@@ -175,7 +186,7 @@ def paper_scores(bench: Benchmark, split: OpenSplit, request: ScoringRequest, bo
             [row] = result.rows
             # a metric the summary leaves None (not requested, not computed) is none of the paper's scores either
             values = {key: value for key, value in metric_values(row, bench.suite.steps.metrics).items()
-                      if result.summary.get(key, value) is not None}
+                      if reported(result.summary, key, value) is not None}
             return Score(value=values, answer=state.output.completion,
                          metadata={ROW: json.loads(json.dumps(row, default=str)),
                                    POSITION: positions.get(record["paper_id"]),
