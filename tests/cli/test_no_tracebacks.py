@@ -81,6 +81,9 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("offline-test", "--predictions", "{good_jsonl}", "--split", "test", *EVAL_OPTS),
         case("offline-hub-predictions", "--predictions", HUB_ID, *EVAL_OPTS),
         case("prices-yaml", "--predictions", "{good_jsonl}", "--prices", "{badyaml}", *EVAL_OPTS),
+        case("judge-samples-0", "--predictions", "{good_jsonl}", "--judge", "a", "--judge-samples", "0", *EVAL_OPTS),
+        case("judge-twice", "--predictions", "{good_jsonl}", "--judge", "a", "--judge", "a", *EVAL_OPTS),
+        case("judge-aggregate", "--predictions", "{good_jsonl}", "--judge-aggregate", "max", *EVAL_OPTS),
     ],
     ("evaluate", "sciig"): [
         *(case(name, "--predictions", "{%s}" % name, *EVAL_OPTS) for name in ("missing", "empty", "latin1", "badjson")),

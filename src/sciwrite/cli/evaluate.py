@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import logging
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from sciwrite.core.tables import format_table, write_table
 from sciwrite.llm.capabilities import describe_adjustment
 from sciwrite.llm.ledger import PriceTable, UsageLedger
 from sciwrite.metrics.cutoff import across_systems, cutoff_rows, format_cutoff, plot_cutoff
+from sciwrite.metrics.judge_panel import AGGREGATES, PANEL, PanelSpec, systems_agreement
 from sciwrite.metrics.memorisation import format_memorisation
 from sciwrite.scoring.files import evaluate_files
 from sciwrite.scoring.request import ScoringRequest
@@ -45,15 +47,17 @@ EVALUATE_EXIT_STATUSES = ("exit status: 0 every file scored (a file over part of
                           "--require-complete refuses)")
 
 
-def llm_options(args: argparse.Namespace, out: Path) -> dict[str, object]:
+def llm_options(args: argparse.Namespace, out: Path, command: str = "evaluate") -> dict[str, object]:
     """The judge's (and SciIG's citation extractor's) client options: endpoint, cache, model options, and the usage
-    ledger under the evaluation folder, its lines tagged with this evaluation's run id."""
-    run = f"evaluate-{datetime.datetime.now(datetime.UTC).strftime('%Y%m%dT%H%M%S.%fZ')}"
+    ledger under the evaluation folder, its lines tagged with this run's id (`command` and the time), its budget
+    ``--max-cost`` where the command has one (`sciwrite human-eval llm-annotate` shares these options)."""
+    run = f"{command}-{datetime.datetime.now(datetime.UTC).strftime('%Y%m%dT%H%M%S.%fZ')}"
     options: dict[str, object] = {k: v for k, v in (("base_url", args.base_url),
                                                     ("cache_path", args.judge_cache)) if v}
     if args.judge_option:
         options["options"] = dict(args.judge_option)
-    options["ledger"] = UsageLedger(out / LEDGER_NAME, prices=PriceTable.load(args.prices), tags={"run": run})
+    options["ledger"] = UsageLedger(out / LEDGER_NAME, prices=PriceTable.load(args.prices), tags={"run": run},
+                                    max_cost=getattr(args, "max_cost", None))
     return options
 
 
@@ -99,11 +103,48 @@ def print_contamination(summaries: list[dict], bench: Benchmark, out: Path) -> N
             print(f"wrote {write_table(paired, out / 'cutoff_across_systems')[1]}")
 
 
+def judge_roles(bench: Benchmark) -> tuple[str, ...]:
+    """The model roles of the benchmark's LLM-judge stages (its stage table says which)."""
+    return tuple(dict.fromkeys(role for stage in bench.suite.stages if stage.judge for role in stage.roles))
+
+
+def print_panels(summaries: list[dict], out: Path) -> None:
+    """Each system's judge panel (judges' means, alpha, judge noise) and, over several systems, Kendall's tau
+    between judges, written as ``<out>/judge_panel_systems.json``."""
+    panels = {summary["system"]: summary["judge_panel"] for summary in summaries if summary.get("judge_panel")}
+    for system, panel in panels.items():
+        print(f"\njudge panel, {system}: {', '.join(panel['judges'])} x{panel['samples']} ({panel.get('aggregate')})")
+        for criterion, block in panel["criteria"].items():
+            means = ", ".join(f"{judge} {fmt(found['mean'])} [{fmt(found['interval'][0])}, {fmt(found['interval'][1])}]"
+                              for judge, found in block["judges"].items())
+            print(f"  {criterion}: {means}; alpha (ordinal) {fmt(block['krippendorff_alpha_ordinal'])}; "
+                  f"within-paper sd {fmt(block['within_paper_sd'])}; judge noise share "
+                  f"{fmt(block['judge_noise_share'])}")
+    if len(panels) >= 2:
+        agreement = systems_agreement(panels)
+        for criterion, block in agreement["criteria"].items():
+            print(f"  across {len(panels)} systems, {criterion}: mean Kendall tau between judges "
+                  f"{fmt(block['mean_tau'])}")
+        path = out / "judge_panel_systems.json"
+        path.write_text(json.dumps(agreement, indent=2) + "\n")
+        print(f"wrote {path}")
+
+
+def fmt(value: object) -> str:
+    return "n/a" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
 def scoring_request(args: argparse.Namespace, bench: Benchmark, out: Path) -> ScoringRequest:
     """The run's options as the scoring core takes them."""
     metrics = bench.suite.metrics_without_judge(args.metrics) if args.no_judge else args.metrics
-    return ScoringRequest(split=args.split, source=args.source, profile=args.profile, models=dict(args.model or []),
-                          metrics=metrics, judge_options=llm_options(args, out), batch_size=args.batch_size,
+    models, judge_options = dict(args.model or []), llm_options(args, out)
+    if args.judge:  # the judge roles (the stage table's) get the first judge; the panel names them all
+        models.update(dict.fromkeys(judge_roles(bench), args.judge[0]))
+    panel = PanelSpec(tuple(args.judge or ()), args.judge_samples, args.judge_aggregate)
+    if panel.is_panel:
+        judge_options[PANEL] = panel
+    return ScoringRequest(split=args.split, source=args.source, profile=args.profile, models=models,
+                          metrics=metrics, judge_options=judge_options, batch_size=args.batch_size,
                           bootstrap=args.bootstrap, seed=args.seed, engine=args.engine, ray_address=args.ray_address,
                           ray_actors=args.ray_actors, bad_records=args.bad_records,
                           require_complete=args.require_complete, cutoff=args.cutoff,
@@ -119,6 +160,7 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
     summaries = [result.summary for result in results]
     print(bench.presentation.report(summaries, out))
     print_contamination(summaries, bench, out)
+    print_panels(summaries, out)
     for summary in summaries:
         print_llm_record(summary)
     print_usage(summaries[0])
@@ -128,11 +170,12 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
 _role_model = key_value("ROLE=MODEL", "nli=path/to/model")
 
 
-def add_llm_options(p: argparse.ArgumentParser) -> None:
-    """The endpoint of the judge (and SciIG's citation extractor), its cache, model options and price table."""
-    p.add_argument("--base-url", "--judge-base-url", dest="base_url", action=DeprecatedAlias,
+def add_llm_options(p: argparse.ArgumentParser, former: tuple[str, ...] = ("--judge-base-url",)) -> None:
+    """The endpoint of the judge (and SciIG's citation extractor), its cache, model options and price table; a
+    command new since the rename reads no `former` spelling of --base-url."""
+    p.add_argument("--base-url", *former, dest="base_url", action=DeprecatedAlias,
                    help="OpenAI-compatible endpoint of the judge and of SciIG's citation extractor (default: "
-                        "$SCIWRITE_LLM_BASE_URL)" + former_names(["--judge-base-url"]))
+                        "$SCIWRITE_LLM_BASE_URL)" + former_names(former))
     p.add_argument("--judge-cache", help="JSON Lines cache of judge replies, so a rerun resumes")
     p.add_argument("--judge-option", action="append", type=model_option, metavar="KEY=VALUE",
                    help="a request parameter of every judge call, over the model-family table (VALUE is YAML), "
@@ -169,6 +212,13 @@ def add_benchmark_evaluate(evaluate: argparse._SubParsersAction, bench: Benchmar
     p.add_argument("--metrics", nargs="+", metavar="METRIC",
                    help=f"only these metrics or scorers ({', '.join(bench.suite.stages.names)}) (default: all)")
     p.add_argument("--no-judge", action="store_true", help="skip the LLM judge")
+    p.add_argument("--judge", action="append", metavar="MODEL",
+                   help="the LLM judge's model (any endpoint --model accepts); give it several times for a panel of "
+                        "judges (default: the profile's judge, or --model judge=MODEL)")
+    p.add_argument("--judge-samples", type=int, default=1, metavar="N",
+                   help="ask each judge N times per paper, seeds 42, 43, ... (default 1: one reading, as the papers)")
+    p.add_argument("--judge-aggregate", choices=AGGREGATES, default="mean",
+                   help="how a panel combines its judges' scores (default mean)")
     add_llm_options(p)
     p.add_argument("--bad-records", choices=BAD_RECORDS, default=DEFAULT_BAD_RECORDS,
                    help="a malformed line (or a paper predicted twice, differently): 'error' refuses the file naming "

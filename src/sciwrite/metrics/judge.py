@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeVar
 
 from sciwrite.llm.client import ChatClient
 from sciwrite.llm.ledger import Totals, UsageLedger
+from sciwrite.metrics.judge_panel import PANEL, JudgePanel, PanelSpec
 from sciwrite.models.plan import ModelPlan, resolve_plan
 from sciwrite.models.registry import ModelUnavailableError
 
@@ -134,6 +135,7 @@ class Reading:
     error: str | None = None
     snapshot: str | None = None  # the model snapshot that gave the last reply
     system_fingerprint: str | None = None  # and its system fingerprint
+    panel: dict[str, list[Any]] | None = None  # a judge panel's: judge -> the value of each of its samples
 
 
 def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, str]]],
@@ -145,6 +147,9 @@ def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, st
     `read(key, reply)` gives (value, None) or (None, why the reply is unreadable); an unreadable reply is resent
     with the judge's reply and `follow_up(key)` appended, an API error as it was (the client already retried it).
     """
+    if isinstance(client, JudgePanel):  # every judge and sample through this same loop, then their aggregate
+        return client.readings(read_replies, conversations, read, follow_up, seed=seed, desc=desc, retries=retries,
+                               workers=workers, max_tokens=max_tokens, show_progress=show_progress)
     readings = {key: Reading() for key in conversations}
     pending = dict(conversations)
     for attempt in range(1 + max(0, retries)):
@@ -191,6 +196,17 @@ def load_chat_model(plan: ModelPlan, role: str, **client_kwargs: Any) -> tuple[C
     offline `lite`) or no endpoint is configured; the metric is then reported as not computed. Never a substitute
     model. ``client_factory`` (`ChatClientFactory`), when given, makes the client instead of `ChatClient`."""
     factory: ChatClientFactory | None = client_kwargs.pop(CLIENT_FACTORY, None)
+    panel: PanelSpec | None = client_kwargs.pop(PANEL, None)
+    if panel is not None and panel.is_panel:  # each judge its own client (none named: the plan's judge)
+        def make(model_id: str) -> Any:
+            return factory(model_id, role) if factory is not None else \
+                ChatClient(model_id, **{"purpose": role, **client_kwargs})
+
+        def load_panel(model_id: str) -> JudgePanel:
+            spec = panel.with_judge(model_id)
+            return JudgePanel(spec, [make(judge) for judge in spec.judges])
+
+        return plan.load(role, load_panel, soft=(ModelUnavailableError,))
     if factory is not None:
         return plan.load(role, lambda model_id: factory(model_id, role), soft=(ModelUnavailableError,))
     return plan.load(role, lambda model_id: ChatClient(model_id, **{"purpose": role, **client_kwargs}),

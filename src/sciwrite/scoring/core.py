@@ -25,6 +25,7 @@ from sciwrite.core.predictions import SystemPredictions
 from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance, schema_version_of
 from sciwrite.metrics.cutoff import check_dates, cutoff_comparison
 from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance
+from sciwrite.metrics.judge_panel import panel_options, panel_summary
 from sciwrite.metrics.memorisation import KEYS as MEMORISATION_KEYS
 from sciwrite.metrics.memorisation import memorisation, summarize_memorisation
 from sciwrite.scoring.request import ScoringRequest
@@ -145,6 +146,9 @@ def _summary(benchmark: Benchmark, file: PredictionFile, scored: Scored, models:
         for row, text, (reference, inputs) in zip(scored.rows, file.texts, texts, strict=True):
             row.update(memorisation(text, reference, inputs))
         body["memorisation"] = summarize_memorisation(scored.rows, request.bootstrap, request.seed)
+    panel = panel_summary(scored.rows, panel_options(request.judge_options), request.bootstrap, request.seed)
+    if panel is not None:  # a judge panel or repeated judging: each judge's means, their agreement, the noise
+        body["judge_panel"] = panel
     if request.cutoff is not None:
         body["cutoff"] = cutoff_comparison(scored.rows, file.targets, [*steps.metrics, *MEMORISATION_KEYS[:1]],
                                            request.cutoff, request.bootstrap, request.seed)

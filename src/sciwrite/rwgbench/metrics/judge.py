@@ -138,6 +138,9 @@ def judge_sections(sections: Sequence[str], client: ChatClient, titles: Sequence
                        judge_system_fingerprint=reading.system_fingerprint)
         if reading.value is not None:
             rows[i].update(llm_judge=normalise_score(reading.value), llm_judge_raw=reading.value)
+        if reading.panel is not None:  # a judge panel: each judge's samples, on the metric's [0, 1] scale
+            rows[i]["judge_panel"] = {judge: {"llm_judge": [None if v is None else normalise_score(v) for v in values]}
+                                      for judge, values in reading.panel.items()}
     return rows
 
 

@@ -267,6 +267,10 @@ def judge_sciig(predictions: Sequence[str], references: Sequence[str], titles: S
             row["judge_errors"][name] = reading.error
         for score, value in (reading.value or {}).items():
             row[f"judge_{score}_raw"] = row[f"judge_{score}"] = value
+        for judge, values in (reading.panel or {}).items():  # a judge panel: each judge's samples, per score
+            scores = row.setdefault("judge_panel", {}).setdefault(judge, {})
+            for score in PROMPT_OF[name].scores:
+                scores[f"judge_{score}"] = [None if v is None else v.get(score) for v in values]
     return rows
 
 

@@ -1,0 +1,242 @@
+"""Judge panels and repeated judging: several judges (``sciwrite evaluate --judge A --judge B``), each asked
+`samples` times per paper (``--judge-samples N``, seeds 42, 43, ...), and what a reviewer who doubts LLM judges asks
+to see of them.
+
+A `JudgePanel` stands where a benchmark's judge client stands. The shared send-read-retry loop
+(`sciwrite.metrics.judge.read_replies`) gives it every conversation; it runs the loop once per judge and sample,
+each through the judge's own `ChatClient` (capabilities, thinking-trace stripping, ledger, cache, budget), and the
+reading it returns holds the panel's aggregate (each judge's mean over its samples, then the `mean` or `median`
+over judges) and every value it was made from (`Reading.panel`). Each benchmark writes the latter into its rows as
+``judge_panel``: judge -> criterion -> the per-sample values, on the metric's scale.
+
+`panel_summary` turns those rows into the summary's ``judge_panel`` block, per criterion:
+- each judge's mean over papers with its bootstrap interval (`sciwrite.stats.mean_interval`);
+- the agreement among judges over papers: Krippendorff's alpha, ordinal (the `krippendorff` package), on each
+  judge's per-paper mean;
+- with repeats, the within-paper spread (the standard deviation of a judge's samples on a paper, averaged) and the
+  share of the variance of a paper's panel score that judge noise makes: with n samples a paper's score varies by
+  sigma_paper^2 + sigma_noise^2 / n, sigma_noise^2 estimated by the mean within-paper sample variance; the share is
+  (sigma_noise^2 / n) / that total, the part of the interval's width (squared) that more papers would not shrink.
+`systems_agreement` gives Kendall's tau between judges across systems (`scipy.stats.kendalltau`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import krippendorff
+import numpy as np
+from scipy import stats
+
+from sciwrite.stats import mean_interval
+
+#: How a panel combines its judges' scores.
+AGGREGATES = ("mean", "median")
+#: The judge option (`ScoringRequest.judge_options`) that holds a `PanelSpec`: several judges, or repeats.
+PANEL = "panel"
+
+
+@dataclass(frozen=True)
+class PanelSpec:
+    """Who judges and how often: the judges' model ids (none: the run's one judge, as its model plan names it),
+    samples per judge and paper, and the aggregate over judges. One judge asked once is no panel (`is_panel`
+    False): the single-judge path, today's numbers."""
+
+    judges: tuple[str, ...]
+    samples: int = 1
+    aggregate: str = "mean"
+
+    def __post_init__(self) -> None:
+        if len(set(self.judges)) != len(self.judges):
+            raise ValueError(f"a judge is named twice in the panel: {list(self.judges)}")
+        if self.samples < 1:
+            raise ValueError(f"--judge-samples must be >= 1, got {self.samples}")
+        if self.aggregate not in AGGREGATES:
+            raise ValueError(f"unknown panel aggregate {self.aggregate!r}; choose from {', '.join(AGGREGATES)}")
+
+    @property
+    def is_panel(self) -> bool:
+        return len(self.judges) > 1 or self.samples > 1
+
+    def with_judge(self, model_id: str) -> PanelSpec:
+        """The spec with the run's judge as its one judge when it names none."""
+        return self if self.judges else replace(self, judges=(model_id,))
+
+    @property
+    def label(self) -> str:
+        """The panel as one condition names it: its judges, and its samples when more than one."""
+        members = " + ".join(self.judges)
+        return f"panel({members})" + (f" x{self.samples}" if self.samples > 1 else "")
+
+
+def combine(values: Sequence[Any], how: str = "mean") -> Any:
+    """The mean (or median) of numbers, or per key of mappings of numbers (a key some values lack is combined
+    over those that have it); None when there is nothing to combine."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    pick = statistics.fmean if how == "mean" else statistics.median
+    if isinstance(values[0], Mapping):
+        keys = dict.fromkeys(key for value in values for key in value)
+        return {key: pick([value[key] for value in values if value.get(key) is not None]) for key in keys}
+    return pick([float(v) for v in values])
+
+
+class JudgePanel:
+    """The judges' clients of one panel: what a benchmark's suite holds as its judge when `PanelSpec.is_panel`."""
+
+    def __init__(self, spec: PanelSpec, clients: Sequence[Any]) -> None:
+        self.spec = spec
+        self.clients = list(clients)
+        self.model = spec.label
+
+    def __repr__(self) -> str:
+        return f"JudgePanel({self.spec.label})"
+
+    def provenance(self) -> dict[str, Any]:
+        """Each judge's request provenance, the samples and the aggregate."""
+        return {"panel": {client.model: client.provenance() for client in self.clients},
+                "samples": self.spec.samples, "aggregate": self.spec.aggregate}
+
+    def readings(self, read_replies: Callable[..., dict[Any, Any]], conversations: Mapping[Any, Any],
+                 read: Callable[..., Any], follow_up: Callable[..., str], *, seed: int | None, desc: str = "LLM judge",
+                 **options: Any) -> dict[Any, Any]:
+        """`read_replies` once per judge and sample (sample k seeded `seed` + k), then one reading per conversation:
+        the aggregate value, the first judge's first reply (its reply, snapshot and error when none could be read)
+        and ``panel``: judge -> the value of each sample."""
+        runs: dict[str, list[dict[Any, Any]]] = {}
+        for client in self.clients:
+            runs[client.model] = [
+                read_replies(client, conversations, read, follow_up, seed=None if seed is None else seed + k,
+                             desc=f"{desc} {client.model}" + (f" sample {k + 1}" if self.spec.samples > 1 else ""),
+                             **options)
+                for k in range(self.spec.samples)]
+        out = {}
+        first = runs[self.clients[0].model][0]
+        for key in conversations:
+            panel = {judge: [run[key].value for run in samples] for judge, samples in runs.items()}
+            per_judge = [combine(values) for values in panel.values()]
+            reading = first[key]
+            value = combine(per_judge, self.spec.aggregate)
+            errors = [f"{judge}: {run[key].error}" for judge, samples in runs.items() for run in samples
+                      if run[key].value is None and run[key].error]
+            out[key] = type(reading)(value=value, reply=reading.reply, snapshot=reading.snapshot,
+                                     system_fingerprint=reading.system_fingerprint,
+                                     error=None if value is not None else "; ".join(errors) or reading.error,
+                                     panel=panel)
+        return out
+
+
+def panel_options(judge_options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What a summary's ``judge_panel`` block says of the panel asked for: its aggregate and samples."""
+    spec = (judge_options or {}).get(PANEL)
+    return {"aggregate": spec.aggregate, "samples_asked": spec.samples} if isinstance(spec, PanelSpec) else {}
+
+
+def _matrix(rows: Sequence[Mapping[str, Any]], judges: Sequence[str], criterion: str) -> np.ndarray:
+    """judges x papers: each judge's per-paper mean of `criterion` (NaN where it has none)."""
+    matrix = np.full((len(judges), len(rows)), np.nan)
+    for p, row in enumerate(rows):
+        for j, judge in enumerate(judges):
+            values = [v for v in ((row.get("judge_panel") or {}).get(judge) or {}).get(criterion) or []
+                      if v is not None]
+            if values:
+                matrix[j, p] = statistics.fmean(values)
+    return matrix
+
+
+def ordinal_alpha(matrix: np.ndarray) -> float | None:
+    """Krippendorff's alpha (ordinal) of a raters x items matrix, NaN missing; None when it is undefined (fewer
+    than two raters, fewer than two values, or a single value everywhere)."""
+    if matrix.shape[0] < 2:
+        return None
+    values = matrix[~np.isnan(matrix)]
+    paired = np.sum(np.sum(~np.isnan(matrix), axis=0) >= 2)
+    if paired < 1 or len(np.unique(values)) < 2:
+        return None
+    alpha = krippendorff.alpha(reliability_data=matrix, level_of_measurement="ordinal",
+                               value_domain=sorted(np.unique(values)))
+    return None if not np.isfinite(alpha) else float(alpha)
+
+
+def noise_share(rows: Sequence[Mapping[str, Any]], judges: Sequence[str], criterion: str,
+                samples: int) -> dict[str, float | None]:
+    """The within-paper spread of the samples and the share of a paper score's variance that judge noise makes
+    (see the module docstring); None without repeats or with fewer than two papers."""
+    if samples < 2:
+        return {"within_paper_sd": None, "judge_noise_share": None}
+    variances, paper_scores = [], []
+    for row in rows:
+        panel = row.get("judge_panel") or {}
+        means = []
+        for judge in judges:
+            values = [v for v in (panel.get(judge) or {}).get(criterion) or [] if v is not None]
+            if len(values) >= 2:
+                variances.append(statistics.variance(values))
+            if values:
+                means.append(statistics.fmean(values))
+        if means:
+            paper_scores.append(statistics.fmean(means))
+    if not variances or len(paper_scores) < 2:
+        return {"within_paper_sd": None, "judge_noise_share": None}
+    noise = statistics.fmean(variances)
+    total = statistics.variance(paper_scores)
+    noise_part = noise / (samples * len(judges))
+    share = None if total <= 0 else float(min(1.0, noise_part / total))
+    return {"within_paper_sd": float(np.sqrt(noise)), "judge_noise_share": share}
+
+
+def panel_summary(rows: Sequence[Mapping[str, Any]], spec: Mapping[str, Any] | None = None, n_resamples: int = 1000,
+                  seed: int = 0) -> dict[str, Any] | None:
+    """The summary's ``judge_panel`` block from rows that carry ``judge_panel`` (None when none does)."""
+    panels = [row.get("judge_panel") for row in rows if row.get("judge_panel")]
+    if not panels:
+        return None
+    judges = list(dict.fromkeys(judge for panel in panels for judge in panel))
+    criteria = list(dict.fromkeys(c for panel in panels for scores in panel.values() for c in scores))
+    samples = max((len(values) for panel in panels for scores in panel.values() for values in scores.values()),
+                  default=1)
+    block: dict[str, Any] = {"judges": judges, "samples": samples, **dict(spec or {}), "criteria": {}}
+    for criterion in criteria:
+        matrix = _matrix(rows, judges, criterion)
+        per_judge = {}
+        for j, judge in enumerate(judges):
+            values = [float(v) for v in matrix[j] if np.isfinite(v)]
+            low, high = mean_interval(values, n_resamples, rng=np.random.default_rng([seed, j])) \
+                if n_resamples > 0 else (None, None)
+            per_judge[judge] = {"mean": statistics.fmean(values) if values else None, "interval": [low, high],
+                                "n_papers": len(values)}
+        block["criteria"][criterion] = {"judges": per_judge, "krippendorff_alpha_ordinal": ordinal_alpha(matrix),
+                                        **noise_share(rows, judges, criterion, samples)}
+    return block
+
+
+def systems_agreement(panels: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """Kendall's tau between each two judges over the systems' means, per criterion: `panels` maps a system to its
+    summary's ``judge_panel`` block. Needs at least two systems and two judges."""
+    systems = [s for s, block in panels.items() if block]
+    out: dict[str, Any] = {"systems": systems, "criteria": {}}
+    if len(systems) < 2:
+        return out
+    judges = list(dict.fromkeys(j for s in systems for j in panels[s]["judges"]))
+    criteria = list(dict.fromkeys(c for s in systems for c in panels[s]["criteria"]))
+    for criterion in criteria:
+        pairs = {}
+        for a, b in itertools.combinations(judges, 2):
+            x = [(panels[s]["criteria"].get(criterion) or {}).get("judges", {}).get(a, {}).get("mean") for s in systems]
+            y = [(panels[s]["criteria"].get(criterion) or {}).get("judges", {}).get(b, {}).get("mean") for s in systems]
+            kept = [(u, v) for u, v in zip(x, y) if u is not None and v is not None]
+            if len(kept) >= 2:
+                tau = stats.kendalltau([u for u, _ in kept], [v for _, v in kept]).statistic
+                pairs[f"{a} | {b}"] = None if not np.isfinite(tau) else float(tau)
+        taus = [t for t in pairs.values() if t is not None]
+        out["criteria"][criterion] = {"kendall_tau": pairs, "mean_tau": statistics.fmean(taus) if taus else None}
+    return out
+
+
+__all__ = ["AGGREGATES", "PANEL", "JudgePanel", "PanelSpec", "combine", "noise_share", "ordinal_alpha", "panel_options",
+           "panel_summary", "systems_agreement"]

@@ -1,0 +1,120 @@
+"""Judge panels and repeats in ``sciwrite evaluate``: three judges asked three times each, over real HTTP to the fake
+OpenAI server, every request through sciwrite's client; the aggregate, each judge's mean, Krippendorff's alpha
+(against the `krippendorff` package), the judge-noise share (worked by hand) and Kendall's tau across systems
+(against scipy); one judge asked once is today's path, number for number."""
+
+from __future__ import annotations
+
+import json
+import statistics
+
+import krippendorff
+import numpy as np
+import pytest
+from scipy import stats
+
+from sciwrite.cli import main
+from sciwrite.metrics.judge_panel import PanelSpec, combine, noise_share
+from tests.fakes.openai_server import ChatServer, like_real_endpoints
+
+#: judge -> the 1-5 score it gives, by the seed of the request (its sample) and the paper (by the text's marker).
+SCORES = {"judge-a": lambda seed, paper: 4, "judge-b": lambda seed, paper: 2 + paper,
+          "judge-c": lambda seed, paper: 1 + paper + (seed - 42)}
+
+
+def answer(body) -> str:
+    text = body["messages"][-1]["content"]
+    paper = 1 if "PAPER-ONE" in text else 2
+    return f'{{"score": {SCORES[body["model"]](body["seed"], paper)}, "rationale": "ok"}}'
+
+
+def write(path, records):
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def predictions(folder, tmp_path, name, suffix=""):
+    from sciwrite.rwgbench.data.loading import load_rwgbench
+
+    papers = list(load_rwgbench("sample", source=str(folder)))[:2]
+    marks = ["PAPER-ONE", "PAPER-TWO"]
+    return write(tmp_path / f"{name}.jsonl", [
+        {"paper_id": p["paper_id"], "text": f"{marks[i]} prior work [1]{suffix}.", "candidates": p["citations"]}
+        for i, p in enumerate(papers)])
+
+
+def evaluate(folder, tmp_path, files, *judge_args):
+    out = tmp_path / "out"
+    assert main(["evaluate", "rwgbench", "--predictions", *map(str, files), "--source", str(folder), "--profile",
+                 "lite", "--metrics", "precision", "llm_judge", "--bootstrap", "200", *judge_args,
+                 "--out", str(out)]) == 0
+    return out
+
+
+def test_a_three_judge_three_sample_panel(mini_sample_folder, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
+    files = [predictions(mini_sample_folder, tmp_path, "sys1"), predictions(mini_sample_folder, tmp_path, "sys2", "!")]
+    with ChatServer(like_real_endpoints(answer)) as server:
+        out = evaluate(mini_sample_folder, tmp_path, files, "--judge", "judge-a", "--judge", "judge-b", "--judge",
+                       "judge-c", "--judge-samples", "3", "--base-url", server.base_url)
+        bodies = list(server.requests)
+    # 3 judges x 3 samples per paper, each judge's samples seeded 42, 43, 44, for each of 2 papers and 2 systems
+    assert len(bodies) == 3 * 3 * 2 * 2
+    for judge in SCORES:
+        assert sorted(b["seed"] for b in bodies if b["model"] == judge) == [42, 42, 42, 42, 43, 43, 43, 43, 44, 44,
+                                                                             44, 44]
+    summary = json.loads((out / "sys1" / "summary.json").read_text())
+    norm = lambda s: (s - 1) / 4  # noqa: E731
+    # per paper: each judge's mean over its samples, then the mean over judges
+    per_judge = {1: [4, 3, statistics.fmean([2, 3, 4])], 2: [4, 4, statistics.fmean([3, 4, 5])]}
+    expected = statistics.fmean(norm(statistics.fmean(per_judge[p])) for p in (1, 2))
+    assert summary["llm_judge"] == pytest.approx(expected, abs=1e-12)
+    panel = summary["judge_panel"]
+    assert panel["judges"] == list(SCORES) and panel["samples"] == 3 and panel["aggregate"] == "mean"
+    block = panel["criteria"]["llm_judge"]
+    assert block["judges"]["judge-b"]["mean"] == pytest.approx(statistics.fmean([norm(3), norm(4)]))
+    matrix = np.array([[norm(per_judge[p][j]) for p in (1, 2)] for j in range(3)])
+    assert block["krippendorff_alpha_ordinal"] == pytest.approx(krippendorff.alpha(
+        reliability_data=matrix, level_of_measurement="ordinal", value_domain=sorted(np.unique(matrix))))
+    # judge noise: only judge-c varies (1 point per sample: sd 0.25 on [0, 1]); worked by hand
+    within = statistics.fmean([0, 0, 0, 0, statistics.variance([norm(2), norm(3), norm(4)]),
+                               statistics.variance([norm(3), norm(4), norm(5)])])
+    assert block["within_paper_sd"] == pytest.approx(within ** 0.5)
+    papers = [statistics.fmean(norm(v) for v in per_judge[p]) for p in (1, 2)]
+    assert block["judge_noise_share"] == pytest.approx(min(1.0, within / 9 / statistics.variance(papers)))
+    rows = [json.loads(line) for line in (out / "sys1" / "per_paper.jsonl").read_text().splitlines()]
+    assert rows[0]["judge_panel"]["judge-c"]["llm_judge"] == [norm(2), norm(3), norm(4)]
+    printed = capsys.readouterr().out
+    assert "judge panel, sys1: judge-a, judge-b, judge-c x3" in printed and "Kendall tau" in printed
+    across = json.loads((out / "judge_panel_systems.json").read_text())
+    assert across["systems"] == ["sys1", "sys2"] and "judge-a | judge-b" in across["criteria"]["llm_judge"]["kendall_tau"]
+
+
+def test_one_judge_asked_once_is_todays_path(mini_sample_folder, tmp_path, monkeypatch):
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
+    files = [predictions(mini_sample_folder, tmp_path, "sys")]
+    with ChatServer(like_real_endpoints(answer)) as server:
+        via_flag = json.loads((evaluate(mini_sample_folder, tmp_path / "a", files, "--judge", "judge-b", "--base-url",
+                                        server.base_url) / "sys" / "summary.json").read_text())
+        via_role = json.loads((evaluate(mini_sample_folder, tmp_path / "b", files, "--model", "judge=judge-b",
+                                        "--base-url", server.base_url) / "sys" / "summary.json").read_text())
+        assert len(server.requests) == 4 and {b["seed"] for b in server.requests} == {42}
+    assert "judge_panel" not in via_flag and "judge_panel" not in via_role
+    assert via_flag["llm_judge"] == via_role["llm_judge"] == pytest.approx(statistics.fmean([(3 - 1) / 4, (4 - 1) / 4]))
+
+
+def test_combine_and_the_noise_share_by_hand():
+    assert combine([1, 2, 6]) == 3 and combine([1, 2, 6], "median") == 2
+    assert combine([{"a": 1, "b": 2}, {"a": 3}]) == {"a": 2, "b": 2}
+    assert combine([None, None]) is None
+    # two papers, one judge, two samples: within-paper variances 0.02 and 0; paper means 0.4 and 0.8
+    rows = [{"judge_panel": {"j": {"m": [0.3, 0.5]}}}, {"judge_panel": {"j": {"m": [0.8, 0.8]}}}]
+    found = noise_share(rows, ["j"], "m", 2)
+    assert found["within_paper_sd"] == pytest.approx(0.01 ** 0.5)
+    assert found["judge_noise_share"] == pytest.approx((0.01 / 2) / 0.08)
+    assert noise_share(rows, ["j"], "m", 1) == {"within_paper_sd": None, "judge_noise_share": None}
+    assert PanelSpec(("a",)).is_panel is False and PanelSpec(("a",), 2).is_panel and PanelSpec(("a", "b")).is_panel
+    with pytest.raises(ValueError, match="judge-samples"):
+        PanelSpec(("a",), 0)
+    tau = stats.kendalltau([1, 2, 3], [1, 3, 2]).statistic
+    assert tau == pytest.approx(1 / 3)
