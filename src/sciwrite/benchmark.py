@@ -7,7 +7,7 @@ quick start, the leaderboard, the Ray engine, the Hub): its identity and six typ
   (`sciwrite.scoring.steps.EvaluationSteps`) and the options only its evaluation takes;
 - `BenchmarkGeneration`: its prompts (methods or levels) and how `sciwrite generate` plans its runs;
 - `Presentation`: what it prints, how the leaderboard shows it and the paper's numbered tables;
-- `Studies`: its human study, its sensitivity analysis and its part of the quick start;
+- `Studies`: its human study, its sensitivity analysis, its judge check and its part of the quick start;
 - `HubPart`: its headline metrics as Hub tasks and its dataset repo.
 
 Each benchmark package defines one `Benchmark` (`sciwrite.rwgbench.benchmark.RWGBENCH`,
@@ -29,6 +29,7 @@ from sciwrite.core.paper_tables import PaperTable
 from sciwrite.generation.jobs import GenerationJob, GenerationRequest
 from sciwrite.generation.quickstart_run import QuickstartRun
 from sciwrite.human_eval.study import HumanStudy
+from sciwrite.meta_eval.judge_pairs import JudgeCheck
 from sciwrite.scoring.stages import StageTable
 from sciwrite.scoring.steps import EvaluationSteps, SuiteModels
 
@@ -218,11 +219,13 @@ class Sensitivity:
 
 @dataclass(frozen=True)
 class Studies:
-    """What is run about the benchmark rather than on a model: its human study, its metrics' sensitivity, and its
-    part of `sciwrite quickstart`."""
+    """What is run about the benchmark rather than on a model: its human study, its metrics' sensitivity, the
+    check of its judge, and its part of `sciwrite quickstart`."""
 
     human_study: HumanStudy | None = None
     sensitivity: Sensitivity | None = None
+    #: the judge check's pairs and the benchmark's own judge (`sciwrite meta-eval judge-check`)
+    judge_check: JudgeCheck | None = None
     #: quickstart(run) -> results by name: this benchmark's part of `sciwrite quickstart`
     quickstart: Callable[[QuickstartRun], dict[str, Any]] | None = None
 

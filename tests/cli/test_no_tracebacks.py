@@ -124,6 +124,18 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("out-under-file", "--benchmark", "rwgbench", "--profile", "lite", "--out", "{empty}/table"),
         case("unknown-metric", "--benchmark", "sciig", "--profile", "lite", "--metrics", "no_such_metric"),
     ],
+    ("meta-eval", "judge-check"): [
+        case("no-endpoint", "--benchmark", "rwgbench", "--judge", "judge-x", "--out", "{out}"),
+        case("source-missing", "--benchmark", "sciig", "--judge", "judge-x", "--source", "{missing}", "--out", "{out}"),
+        case("source-not-a-dataset", "--benchmark", "rwgbench", "--judge", "judge-x", "--source", "{folder}",
+             "--out", "{out}"),
+        case("out-is-file", "--benchmark", "rwgbench", "--judge", "judge-x", "--out", "{empty}"),
+        case("limit-0", "--benchmark", "rwgbench", "--judge", "judge-x", "--limit", "0"),
+        case("unknown-kind", "--benchmark", "sciig", "--judge", "judge-x", "--kinds", "typo"),
+        case("negative-budget", "--benchmark", "rwgbench", "--judge", "judge-x", "--max-cost", "-1"),
+        case("prices-yaml", "--benchmark", "rwgbench", "--judge", "judge-x", "--prices", "{badyaml}", "--out", "{out}"),
+        case("local-model", "--benchmark", "rwgbench", "--judge", "hf:gpt2", "--out", "{out}"),
+    ],
     ("human-eval", "tasks"): [
         *(case(name, "--benchmark", "rwgbench", "--predictions", "{%s}" % name, "--papers", "1",
                "--source", "{sample}", "--out", "{out}") for name in ("missing", "latin1", "badjson")),
@@ -147,6 +159,20 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("missing-tasks", "--benchmark", "rwgbench", "--tasks", "{missing}", "--ratings", "{latin1}"),
         case("ratings-latin1", "--benchmark", "rwgbench", "--tasks", "{tasks}", "--ratings", "{latin1}"),
         case("ratings-badjson", "--benchmark", "rwgbench", "--tasks", "{tasks}", "--ratings", "{badjson}"),
+        case("bootstrap-negative", "--benchmark", "rwgbench", "--tasks", "{tasks}", "--ratings", "{badjson}",
+             "--bootstrap", "-1"),
+        case("bootstrap-word", "--benchmark", "rwgbench", "--tasks", "{tasks}", "--ratings", "{badjson}",
+             "--bootstrap", "many"),
+        case("confidence-1.5", "--benchmark", "rwgbench", "--tasks", "{tasks}", "--ratings", "{badjson}",
+             "--confidence", "1.5"),
+    ],
+    ("human-eval", "llm-annotate"): [
+        *(case(name, "--tasks", "{%s}" % name, "--judge", "gpt-4o", "--out", "{out_file}")
+          for name in ("missing", "folder", "tasks", "badstudy")),
+        case("prices-yaml", "--tasks", "{badstudy}", "--judge", "gpt-4o", "--prices", "{badyaml}",
+             "--out", "{out_file}"),
+        case("max-cost-negative", "--tasks", "{badstudy}", "--judge", "gpt-4o", "--max-cost", "-1",
+             "--out", "{out_file}"),
     ],
     ("models",): [
         case("out-under-file", "--profile", "lite", "--out", "{empty}/models"),
@@ -267,6 +293,9 @@ def bad_inputs(tmp_path_factory) -> dict[str, str]:
     paths["corrupt_summary"] = str(root / "corrupt")
     write("tasks_file", json.dumps({"benchmark": "rwgbench"}), "tasks/study.json")
     paths["tasks"] = str(root / "tasks")
+    write("badstudy_tasks", json.dumps({"task_id": "t1", "section_a": "A.", "section_b": "B."}), "badstudy/tasks.jsonl")
+    write("badstudy_study", json.dumps({"benchmark": "rwgbench"}), "badstudy/study.json")  # no design, no dimensions
+    paths["badstudy"] = str(root / "badstudy")
     paths["sample"] = str(root / "no-sample-here")
     paths["out"] = str(root / "out")
     return paths

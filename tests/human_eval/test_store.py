@@ -115,6 +115,10 @@ def test_the_cli_adds_annotators_and_exports(tmp_path, capsys):
     assert [(a["task_id"], a["annotator"], a["choice"]) for a in exported] == [("t0", "ada", "tie")]
     assert main(["human-eval", "annotators", "list", "--tasks", str(folder), "--store", str(db)]) == 0
     assert "ada" in capsys.readouterr().out
+    # a person may not take a model's name: the agreement report would count them as a model
+    assert main(["human-eval", "annotators", "add", "llm:gpt", "--tasks", str(folder), "--store", str(db)]) == 2
+    assert "'llm:' are models'" in capsys.readouterr().err
+    assert "llm:gpt" not in store.annotators()
 
 
 def test_export_pushes_the_answers_with_a_card(tmp_path, monkeypatch, capsys):

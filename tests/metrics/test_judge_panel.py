@@ -118,3 +118,14 @@ def test_combine_and_the_noise_share_by_hand():
         PanelSpec(("a",), 0)
     tau = stats.kendalltau([1, 2, 3], [1, 3, 2]).statistic
     assert tau == pytest.approx(1 / 3)
+
+
+def test_the_board_shows_a_panel_as_one_condition_naming_its_members(mini_sample_folder, tmp_path, monkeypatch):
+    from sciwrite.leaderboard.conditions import summary_condition
+
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
+    with ChatServer(like_real_endpoints(answer)) as server:
+        out = evaluate(mini_sample_folder, tmp_path, [predictions(mini_sample_folder, tmp_path, "sys")], "--judge",
+                       "judge-a", "--judge", "judge-b", "--base-url", server.base_url)
+    condition = summary_condition(json.loads((out / "sys" / "summary.json").read_text()))
+    assert condition.label == "lite \u00b7 judge panel(judge-a + judge-b)"

@@ -9,9 +9,14 @@ blinded tasks to its Table 5.
 - ``serve --tasks DIR --store PATH``: the annotation app (`sciwrite.human_eval.app`);
 - ``export --tasks DIR --store PATH --out votes.jsonl [--push REPO --hub-config NAME]``: every answer given, as
   `analyze` reads them;
+- ``llm-annotate --tasks DIR --judge MODEL --out FILE``: a language model answers every task as one more annotator,
+  ``llm:<MODEL>`` (`sciwrite.human_eval.llm_annotate`: pairwise tasks in both orders, with its position bias);
 - ``analyze --benchmark B --tasks DIR --ratings FILE [--evals DIR ... --align DIMENSION=METRIC ...] --out OUT``: the
   paper's Table 5, printed and written as ``OUT/table5.json`` and ``OUT/table5.csv``, which
-  `sciwrite paper-table rwgbench-table5|sciig-table5 --analysis OUT` prints again.
+  `sciwrite paper-table rwgbench-table5|sciig-table5 --analysis OUT` prints again (with the alphas under it); and
+  the agreement among the annotators (`sciwrite.human_eval.agreement`), printed and written as
+  ``OUT/agreement.json`` and ``.csv``. Answers of ``llm:<model>`` annotators are set apart: they are compared with
+  the people's, and count in Table 5 only when no person answered.
 """
 
 from __future__ import annotations
@@ -20,17 +25,34 @@ import argparse
 from pathlib import Path
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.cli.options import DeprecatedAlias, former_names
+from sciwrite.cli.evaluate import add_llm_options, llm_options, print_usage
+from sciwrite.cli.generate_common import EXIT_BUDGET, budget_usd
+from sciwrite.cli.options import DeprecatedAlias, confidence_level, former_names
 from sciwrite.core.paper_tables import render
 from sciwrite.core.predictions import read_prediction_records
-from sciwrite.human_eval.answers import read_answers
+from sciwrite.human_eval.agreement import format_agreement, study_agreement, write_agreement
+from sciwrite.human_eval.answers import read_answers, split_answers
 from sciwrite.human_eval.app import folder_session, serve_annotation
 from sciwrite.human_eval.hub import push_answers
+from sciwrite.human_eval.llm_annotate import (
+    DEFAULT_MAX_TOKENS,
+    annotate,
+    check_task_folder,
+    format_summary,
+    write_annotation,
+)
 from sciwrite.human_eval.store import study_store
 from sciwrite.human_eval.table5 import write_table5
 from sciwrite.human_eval.tasks import draw_tasks, read_task_folder, system_texts, write_tasks
+from sciwrite.llm.client import ChatClient
+from sciwrite.metrics.judge import llm_record
 
 STUDIES = [name for name, bench in BENCHMARKS.items() if bench.studies.human_study is not None]
+#: What `sciwrite human-eval llm-annotate --help` says of its exit statuses.
+LLM_ANNOTATE_EXIT_STATUSES = (f"exit status: 0 every task asked (a question the model left unreadable after one retry "
+                              f"is missing, counted in the summary); 2 usage or input error; {EXIT_BUDGET} --max-cost "
+                              "stopped some requests (rerun with a higher budget and the same --judge-cache to "
+                              "resume)")
 #: What `human-eval annotators` does.
 ANNOTATOR_ACTIONS = ("add", "list")
 
@@ -67,15 +89,30 @@ def cmd_analyze(args: argparse.Namespace) -> None:
     if record.get("benchmark") != study.benchmark:
         raise ValueError(f"{args.tasks} holds a {record.get('benchmark')!r} study, not {study.benchmark!r}")
     answers = read_answers(args.ratings, study.design, {t["task_id"] for t in tasks}, [d.key for d in study.dimensions])
-    rows = study.analyze(tasks, key, answers, evals=args.evals or (), align=dict(args.align or []),
+    people, models = split_answers(answers)
+    counted = people or models  # Table 5 is the people's; a models-only file gives the models' Table 5
+    rows = study.analyze(tasks, key, counted, evals=args.evals or (), align=dict(args.align or []),
                          direct=args.direct or ())
     data = {"benchmark": study.benchmark, "design": study.design, "choices": list(study.choices), "rows": rows}
     print(render(study.table(data)))
-    print(f"\n{len(answers)} answers to {len({a['task_id'] for a in answers})} of {len(tasks)} tasks from "
-          f"{len({a['annotator'] for a in answers})} annotator(s)")
+    print(f"\n{len(counted)} answers to {len({a['task_id'] for a in counted})} of {len(tasks)} tasks from "
+          f"{len({a['annotator'] for a in counted})} annotator(s)" + _models_line(people, models))
+    report = study_agreement(study, answers, args.bootstrap, args.confidence, args.seed)
+    print("\n" + format_agreement(report))
     if args.out:
-        json_path, csv_path = write_table5(rows, args.out, record, study.choices)
-        print(f"wrote {json_path} and {csv_path}")
+        json_path, csv_path = write_table5(rows, args.out, record, study.choices, agreement=report)
+        print(f"\nwrote {json_path} and {csv_path}; the agreement: "
+              + ", ".join(map(str, write_agreement(report, args.out))))
+
+
+def _models_line(people: list, models: list) -> str:
+    """What `analyze` says of the model annotators' answers."""
+    if not models:
+        return ""
+    names = ", ".join(sorted({a["annotator"] for a in models}))
+    if not people:
+        return f" (no person answered: this Table 5 is the model annotators' {names})"
+    return f"; set apart: {len(models)} answers of model annotator(s) {names} (not in Table 5)"
 
 
 def _store(args: argparse.Namespace):
@@ -108,6 +145,58 @@ def cmd_export(args: argparse.Namespace) -> None:
         print(f"pushed them to {url} as config {args.hub_config!r}")
 
 
+def _resamples(value: str) -> int:
+    try:
+        count = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of resamples, got {value!r}") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 (no intervals) or more resamples, got {count}")
+    return count
+
+
+def cmd_llm_annotate(args: argparse.Namespace) -> int:
+    """A model answers the task folder's study as the annotator ``llm:<model>``; exit 3 when --max-cost stopped
+    some of its requests."""
+    out = Path(args.out)
+    client_options = llm_options(args, out.parent, command="llm-annotate")  # the ledger beside the answers
+    tasks, _, study = read_task_folder(args.tasks, with_key=False)  # the model is blinded as people are
+    check_task_folder(args.tasks, tasks, study)
+    client = ChatClient(args.judge, purpose="annotator", **client_options)
+    annotation = annotate(tasks, study, client, workers=args.concurrency, max_tokens=args.max_tokens)
+    paths, summary = write_annotation(annotation, out), annotation.summary()
+    print(format_summary(summary))
+    usage = llm_record({}, client_options).get("llm_usage") or {}
+    print(f"{usage.get('requests', 0)} requests sent for {summary['n_prompts']} prompts (the others "
+          "answered from --judge-cache, or by an identical prompt: a task's swapped order is its twin's as shown)")
+    print_usage({"llm_usage": usage})
+    print(f"wrote {len(annotation.answers())} answers of {annotation.annotator} to {paths[0]} (as `human-eval export` "
+          f"writes them), every item with both orders' answers to {paths[1]}, the summary to {paths[2]}")
+    return EXIT_BUDGET if annotation.not_sent else 0
+
+
+def add_llm_annotate_command(group: argparse._SubParsersAction) -> None:
+    """`human-eval llm-annotate`: the judge client's options are `sciwrite evaluate`'s."""
+    p = group.add_parser("llm-annotate", help="a language model answers a study's tasks as one more annotator",
+                         epilog=LLM_ANNOTATE_EXIT_STATUSES)
+    p.add_argument("--tasks", required=True, metavar="DIR", help="the task folder `human-eval tasks` wrote")
+    p.add_argument("--judge", required=True, metavar="MODEL",
+                   help="the model that answers (openai:<id>, openrouter:<id>, or an id served at --base-url); its "
+                        "answers are the annotator llm:MODEL")
+    p.add_argument("--out", required=True, metavar="FILE",
+                   help="the model's answers, JSON Lines as `human-eval export` writes them; beside them "
+                        "<stem>.items.jsonl (every task and question: both orders' answers, or why it is missing), "
+                        "<stem>.summary.json and the usage ledger usage.jsonl")
+    add_llm_options(p, former=())
+    p.add_argument("--max-cost", type=budget_usd, metavar="USD",
+                   help="never spend more than this many dollars in the usage ledger (earlier runs included): a "
+                        "request that does not fit is not sent, its items are missing, exit status 3")
+    p.add_argument("--concurrency", type=int, default=8, help="requests in flight at once (default 8)")
+    p.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS,
+                   help=f"the reply's token limit (default {DEFAULT_MAX_TOKENS})")
+    p.set_defaults(func=cmd_llm_annotate)
+
+
 def _alignment(value: str) -> tuple[str, str]:
     dimension, sep, metric = value.partition("=")
     if not sep or not dimension or not metric:
@@ -134,6 +223,7 @@ def add_human_eval_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--force", action="store_true", help="overwrite an existing task folder (its answers then refer "
                                                         "to tasks that are gone)")
     p.set_defaults(func=cmd_tasks)
+    add_llm_annotate_command(group)
     for name, helped in (("annotators", "add an annotator (prints their sign-in token) or list them"),
                          ("export", "write every answer of a store as JSON Lines"),
                          ("serve", "the annotation app: annotators sign in and answer, every answer saved at once")):
@@ -165,5 +255,12 @@ def add_human_eval_commands(sub: argparse._SubParsersAction) -> None:
                         "overall_usefulness=soft_recall support_quality=csc")
     p.add_argument("--direct", nargs="+", metavar="SYSTEM", help="RWGBench: systems that are Direct runs (besides "
                                                                  "those whose summary says so)")
-    p.add_argument("--out", metavar="DIR", help="write DIR/table5.json and DIR/table5.csv")
+    p.add_argument("--out", metavar="DIR", help="write DIR/table5.json and DIR/table5.csv, and the agreement among "
+                                                "annotators to DIR/agreement.json and DIR/agreement.csv")
+    p.add_argument("--bootstrap", type=_resamples, default=1000, metavar="N",
+                   help="bootstrap resamples for the agreement's intervals over tasks (default: 1000; 0: no "
+                        "intervals)")
+    p.add_argument("--confidence", type=confidence_level, default=0.95, metavar="LEVEL",
+                   help="the intervals' level (default 0.95)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
     p.set_defaults(func=cmd_analyze)

@@ -1,18 +1,25 @@
-"""`sciwrite meta-eval correlation|agreement|judges|sensitivity`: metric-metric correlations across systems,
-metric-human agreement, judge-judge agreement, and metric sensitivity to controlled perturbations of the reference
-(see `sciwrite.meta_eval`)."""
+"""`sciwrite meta-eval correlation|agreement|judges|sensitivity|judge-check`: metric-metric correlations across
+systems, metric-human agreement, judge-judge agreement, metric sensitivity to controlled perturbations of the
+reference, and whether a judge scores reference sections above damaged copies of them (see `sciwrite.meta_eval`)."""
 
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
+from sciwrite.cli.evaluate import add_llm_options, llm_options
+from sciwrite.cli.fetch import whole_number
+from sciwrite.cli.generate_common import EXIT_BUDGET, budget_usd
 from sciwrite.cli.options import PROFILES, DeprecatedAlias, confidence_level, former_names
 from sciwrite.core.results import check_output_folder
 from sciwrite.core.tables import cell, format_table, write_table
 from sciwrite.meta_eval.agreement import judge_agreement, metric_agreement, metric_scores, read_per_paper, read_ratings
+from sciwrite.meta_eval.judge_check import OVERALL, JudgeCheckRun, judge_role, pair_set, run_judge_check
+from sciwrite.meta_eval.judge_pairs import CARD, KINDS
 from sciwrite.metrics.correlation import correlations_from_dirs, plot_correlation_heatmap
+from sciwrite.metrics.judge import judge_for_profile, llm_record
 from sciwrite.metrics.sensitivity import (
     PERTURBATIONS,
     failures,
@@ -96,10 +103,118 @@ def cmd_sensitivity(args: argparse.Namespace) -> None:
     _write(rows, args.out)
 
 
+JUDGE_CHECK_COLUMNS = ["kind", "in_rubric", "n_pairs", "passed", "ties", "unjudged", "pass_rate", "ci_low", "ci_high",
+                       "above_chance"]
+
+
+def print_judge_check(run: JudgeCheckRun, judge: str, title: str) -> None:
+    """The check's table (the overall score per kind of damage), the judge's criteria when it has several, the kinds
+    outside its rubric and the verdict."""
+    n_pairs = len(run.outcomes)
+    print(f"{title} judge check: judge {judge}, {run.n_papers} papers, {n_pairs} pairs (pair set {run.digest[:12]}); "
+          f"a pair passes when the reference scores strictly above its damaged copy (a tie fails); "
+          f"{run.confidence:.0%} Wilson intervals; above_chance: the interval lies above 0.5")
+    print(format_table([{**r, "in_rubric": "-" if r["in_rubric"] is None else r["in_rubric"]} for r in run.headline()],
+                       JUDGE_CHECK_COLUMNS, left=2))
+    by_criterion = [r for r in run.rows if r["criterion"] != OVERALL]
+    if by_criterion:
+        print("\npass rate by the judge's own criteria (a tie fails):")
+        criteria = list(dict.fromkeys(r["criterion"] for r in by_criterion))
+        table = [{"kind": kind, **{c: next(r["pass_rate"] for r in by_criterion if r["kind"] == kind and r["criterion"] == c)
+                                   for c in criteria}}
+                 for kind in dict.fromkeys(r["kind"] for r in by_criterion)]
+        print(format_table(table, ["kind", *criteria]))
+    for kind, why in run.outside_rubric.items():
+        print(f"outside the judge's rubric: {kind}: {why}")
+    unjudged = sum(1 for o in run.outcomes if o.passed() is None)
+    if unjudged:
+        print(f"warning: {unjudged} pairs not judged (a side got no score: see errors in pairs.jsonl)")
+    print(f"verdict: {'passes' if run.passes else 'fails'}: " + (
+        "every kind of damage its rubric covers is caught above chance" if run.passes else
+        f"not above chance on {', '.join(run.below) or 'any kind (no pair judged)'}"))
+    if any(r["pass_rate"] == 1.0 and not r["above_chance"] for r in run.headline()):
+        print("note: a kind passed on every pair yet is not above chance: too few pairs to tell (raise --limit)")
+
+
+def write_judge_check(run: JudgeCheckRun, out: Path, judge: str, record: dict) -> None:
+    """``judge_check.json`` / ``.csv`` (every row), ``summary.json`` (the verdict, the pair set's digest, the headline
+    rows and the LLM record) and ``pairs.jsonl`` (every pair with both sides' scores) under `out`."""
+    json_path, csv_path = write_table(run.rows, out / "judge_check")
+    summary = {"benchmark": run.benchmark, "judge": judge, "n_papers": run.n_papers, "n_pairs": len(run.outcomes),
+               "pair_set_digest": run.digest, "kinds": list(dict.fromkeys(o.pair.kind for o in run.outcomes)),
+               "confidence": run.confidence, "verdict": "passes" if run.passes else "fails",
+               "below_chance": run.below, "outside_rubric": run.outside_rubric, "card": str(CARD),
+               "rows": run.headline(), **record}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    with (out / "pairs.jsonl").open("w", encoding="utf-8") as f:
+        for outcome in run.outcomes:
+            f.write(json.dumps(outcome.as_dict(), ensure_ascii=False) + "\n")
+    print(f"wrote {json_path}, {csv_path}, {out / 'summary.json'} and every pair with its scores to "
+          f"{out / 'pairs.jsonl'}")
+
+
+JUDGE_CHECK_EXIT_STATUSES = (f"exit status: 0 every pair sent to the judge (whatever the verdict); 2 usage or input "
+                             f"error; {EXIT_BUDGET} --max-cost kept some requests from being sent (those pairs are "
+                             "unjudged; rerun with a higher budget and the same --judge-cache to resume)")
+
+
+def cmd_judge_check(args: argparse.Namespace) -> int:
+    """Build the pairs, judge them, print and write the figures; `EXIT_BUDGET` when --max-cost stopped requests."""
+    bench = get_benchmark(args.benchmark)
+    out = check_output_folder(Path(args.out or Path("outputs") / "judge-check" / bench.name))
+    role = judge_role(bench)
+    options = llm_options(args, out, command="judge-check")
+    pairs = pair_set(bench, args.source, args.limit, args.kinds or tuple(KINDS))
+    client, why = judge_for_profile(args.judge, role=role, **options)
+    if client is None:
+        raise ValueError(f"--judge {args.judge}: {why}")
+    run = run_judge_check(bench, pairs, client, confidence=args.confidence)
+    print_judge_check(run, args.judge, bench.title)
+    record = llm_record({role: client}, options)
+    usage = record.get("llm_usage") or {}
+    print(f"LLM usage: {usage.get('requests', 0)} requests, {usage.get('prompt_tokens', 0)} prompt + "
+          f"{usage.get('completion_tokens', 0)} completion tokens, ${usage.get('cost_usd', 0.0):.4f}"
+          + (f" ({usage['unpriced_requests']} unpriced)" if usage.get("unpriced_requests") else "")
+          + f" -> {usage.get('ledger', out)} (replies from --judge-cache cost nothing and are not counted)")
+    write_judge_check(run, out, args.judge, record)
+    not_sent = sum(1 for o in run.outcomes if o.not_sent)
+    if not_sent:
+        print(f"--max-cost: {not_sent} pairs unjudged, their requests not sent (exit status {EXIT_BUDGET})")
+    return EXIT_BUDGET if not_sent else 0
+
+
+def add_judge_check_command(msub: argparse._SubParsersAction) -> None:
+    """`meta-eval judge-check`: the judge client's options are `sciwrite evaluate`'s."""
+    k = msub.add_parser("judge-check", help="does a judge score reference sections above copies damaged in known ways "
+                                            "(pass rate per kind of damage)",
+                        description="Scores the offline sample's reference sections against copies damaged in known "
+                                    "ways, with the benchmark's own judge prompt; the pair set is described in "
+                                    f"{CARD}.", epilog=JUDGE_CHECK_EXIT_STATUSES)
+    k.add_argument("--benchmark", required=True, choices=sorted(BENCHMARKS))
+    k.add_argument("--judge", required=True, metavar="MODEL",
+                   help="the LLM judge's model (openai:<id>, openrouter:<id>, or an id served at --base-url), asked "
+                        "with the benchmark's own judge prompt")
+    k.add_argument("--source", help="the offline sample's folder (default: the sample, built on first use)")
+    k.add_argument("--limit", type=whole_number(1), help="only the first N papers of the sample")
+    k.add_argument("--kinds", nargs="+", choices=tuple(KINDS), metavar="KIND",
+                   help=f"only these kinds of damage ({', '.join(KINDS)}; default: all)")
+    k.add_argument("--confidence", type=confidence_level, default=0.95, metavar="LEVEL",
+                   help="interval level, strictly between 0 and 1 (default 0.95)")
+    add_llm_options(k, former=())
+    k.add_argument("--max-cost", type=budget_usd, metavar="USD",
+                   help="never spend more than this many dollars in the usage ledger (earlier runs included): a "
+                        "request that does not fit is not sent and its pair is counted unjudged")
+    k.add_argument("--out", metavar="DIR",
+                   help="where to write judge_check.json and .csv (a row per kind), summary.json, pairs.jsonl and the "
+                        "usage ledger usage.jsonl (default: outputs/judge-check/<benchmark>)")
+    k.set_defaults(func=cmd_judge_check)
+
+
 def add_meta_eval_commands(sub: argparse._SubParsersAction) -> None:
-    """`meta-eval correlation`, `meta-eval agreement`, `meta-eval judges`, `meta-eval sensitivity`."""
+    """`meta-eval correlation`, `meta-eval agreement`, `meta-eval judges`, `meta-eval sensitivity`,
+    `meta-eval judge-check`."""
     p = sub.add_parser("meta-eval", help="meta-evaluation: metric correlations, metric-human and judge agreement, "
-                                          "sensitivity")
+                                          "sensitivity, the judge check")
     msub = p.add_subparsers(dest="meta_eval_command", required=True)
 
     c = msub.add_parser("correlation", help="Spearman correlations between metrics across systems (Table 3)")
@@ -139,3 +254,4 @@ def add_meta_eval_commands(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--seed", type=int, default=0, help="seed of the perturbations and the bootstrap (default 0)")
     s.add_argument("--out", metavar="STEM", help="write the table to STEM.json and STEM.csv")
     s.set_defaults(func=cmd_sensitivity)
+    add_judge_check_command(msub)

@@ -5,6 +5,10 @@ A pairwise answer is ``{"task_id", "annotator", "dimension", "choice"}`` with ch
 rating answer is ``{"task_id", "annotator", "dimension", "rating", "comment"}`` with a whole rating from 1 to 5
 (the comment is optional). The same answer given twice counts once; two different answers of one annotator to
 one task and dimension are an error naming both lines.
+
+An annotator whose id starts with `LLM_ANNOTATOR_PREFIX` (``llm:<model>``, as `sciwrite human-eval llm-annotate`
+writes them) is a model: `split_answers` sets its answers apart, so that they never count as a person's (Table 5,
+the annotators' alpha) and are compared with the people's instead.
 """
 
 from __future__ import annotations
@@ -18,6 +22,19 @@ from sciwrite.human_eval.study import CHOICES, PAIRWISE, STARS
 
 #: Problems listed in one error (all are counted).
 MAX_LISTED = 20
+#: How a model annotator's id starts: ``llm:<model>``.
+LLM_ANNOTATOR_PREFIX = "llm:"
+
+
+def is_model_annotator(annotator: str) -> bool:
+    """Whether `annotator` is a model (its id starts with `LLM_ANNOTATOR_PREFIX`), not a person."""
+    return annotator.startswith(LLM_ANNOTATOR_PREFIX)
+
+
+def split_answers(answers: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """(the people's answers, the models' answers), each in the given order."""
+    people = [a for a in answers if not is_model_annotator(a["annotator"])]
+    return people, [a for a in answers if is_model_annotator(a["annotator"])]
 
 
 def answer_problem(record: Any, design: str, task_ids: set[str], dimensions: Sequence[str]) -> str | None:
@@ -68,4 +85,5 @@ def read_answers(path: str | Path, design: str, task_ids: set[str], dimensions: 
     return [record for _, record in answers.values()]
 
 
-__all__ = ["answer_problem", "read_answers"]
+__all__ = ["LLM_ANNOTATOR_PREFIX", "MAX_LISTED", "answer_problem", "is_model_annotator", "read_answers",
+           "split_answers"]

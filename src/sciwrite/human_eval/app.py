@@ -19,8 +19,18 @@ from typing import Any
 import gradio as gr
 
 from sciwrite.human_eval.store import AnswerStore, study_store
-from sciwrite.human_eval.study import CHOICES, PAIRWISE, STARS
+from sciwrite.human_eval.study import PAIRWISE
 from sciwrite.human_eval.tasks import read_task_folder
+from sciwrite.human_eval.view import (
+    ABSTRACT_LABEL,
+    COMMENT_LABEL,
+    TITLE_LABEL,
+    answer_options,
+    judged_texts,
+    question_label,
+    section_label,
+    text_label,
+)
 
 
 def task_order(task_ids: Sequence[str], seed: int, annotator: str) -> list[str]:
@@ -58,7 +68,7 @@ class AnnotationSession:
         text(s), then each dimension's stored answer (and comment)."""
         task = self.tasks[self.order(annotator)[position]]
         given = {a["dimension"]: a for a in self.store.answers(annotator) if a["task_id"] == task["task_id"]}
-        texts = [task.get("section_a", ""), task.get("section_b", "")] if self.pairwise else [task.get("text", "")]
+        texts = [text for _, text in judged_texts(task, self.study)]
         answers: list[Any] = []
         for dimension in self.dimensions:
             answer = given.get(dimension) or {}
@@ -90,24 +100,24 @@ def annotation_ui(session: AnnotationSession) -> None:
         token = gr.Textbox(label="Your token", type="password", elem_id="he-token", scale=3)
         sign_in = gr.Button("Sign in", elem_id="he-sign-in", scale=1)
     progress = gr.Textbox(label="Progress", interactive=False, elem_id="he-progress")
-    title = gr.Textbox(label="Title of the paper", interactive=False, elem_id="he-title")
-    abstract = gr.Textbox(label="Abstract", interactive=False, lines=4, elem_id="he-abstract")
+    title = gr.Textbox(label=TITLE_LABEL, interactive=False, elem_id="he-title")
+    abstract = gr.Textbox(label=ABSTRACT_LABEL, interactive=False, lines=4, elem_id="he-abstract")
     if session.pairwise:
         with gr.Row():
-            texts = [gr.Textbox(label=f"Section {side}", interactive=False, lines=18,
+            texts = [gr.Textbox(label=section_label(side), interactive=False, lines=18,
                                 elem_id=f"he-section-{side.lower()}") for side in "AB"]
     else:
-        texts = [gr.Textbox(label=f"The generated {study.get('text_label', 'text')}", interactive=False,
+        texts = [gr.Textbox(label=text_label(study), interactive=False,
                             lines=18, elem_id="he-text")]
     controls: list[Any] = []
     for dimension in study["dimensions"]:
-        label = f"{dimension['name']}: {dimension['question']}"
+        label = question_label(dimension, study["design"])
         if session.pairwise:
-            controls.append(gr.Radio(list(CHOICES), label=label, elem_id=f"he-{dimension['key']}"))
+            controls.append(gr.Radio(answer_options(study["design"]), label=label, elem_id=f"he-{dimension['key']}"))
         else:
-            controls.append(gr.Radio([str(s) for s in STARS], label=f"{label} (1-5 stars)",
+            controls.append(gr.Radio(answer_options(study["design"]), label=label,
                                      elem_id=f"he-{dimension['key']}"))
-            controls.append(gr.Textbox(label="Comment", elem_id=f"he-{dimension['key']}-comment"))
+            controls.append(gr.Textbox(label=COMMENT_LABEL, elem_id=f"he-{dimension['key']}-comment"))
     with gr.Row():
         previous = gr.Button("Previous", elem_id="he-previous")
         following = gr.Button("Next", elem_id="he-next")

@@ -21,7 +21,7 @@ from typing import Any
 
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.sqlite_file import SqliteFile
-from sciwrite.human_eval.answers import answer_problem
+from sciwrite.human_eval.answers import LLM_ANNOTATOR_PREFIX, answer_problem, is_model_annotator
 from sciwrite.human_eval.study import PAIRWISE, RATING
 
 _SCHEMA = """
@@ -103,6 +103,9 @@ class AnswerStore(SqliteFile):
         name = name.strip()
         if not name:
             raise ValueError("an annotator needs a name")
+        if is_model_annotator(name):  # the agreement report would count this person as a model
+            raise ValueError(f"annotator names starting with {LLM_ANNOTATOR_PREFIX!r} are models' "
+                             "(sciwrite human-eval llm-annotate); choose another name")
         token = secrets.token_urlsafe(24)
         with self._write() as conn:
             if conn.execute("SELECT 1 FROM annotators WHERE name=?", (name,)).fetchone():

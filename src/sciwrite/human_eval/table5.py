@@ -21,12 +21,15 @@ LEADING = ("target", "signal", "protocol", "agree", "n", "share", "mean")
 
 
 def write_table5(rows: Sequence[Mapping[str, Any]], out: str | Path, study: Mapping[str, Any],
-                 choices: Sequence[str]) -> tuple[Path, Path]:
-    """``<out>/table5.json`` (rows, study, choices) and ``<out>/table5.csv`` (the rows)."""
+                 choices: Sequence[str], agreement: Mapping[str, Any] | None = None) -> tuple[Path, Path]:
+    """``<out>/table5.json`` (rows, study, choices, and the `agreement` report that `paper-table` prints under the
+    table) and ``<out>/table5.csv`` (the rows)."""
     rows = [{**{k: row[k] for k in LEADING if k in row}, **row} for row in rows]
     json_path, csv_path = write_table(rows, Path(out) / NAME)
     json_path.write_text(json.dumps({"benchmark": study.get("benchmark"), "design": study.get("design"),
-                                     "choices": list(choices), "rows": list(rows)}, indent=2, ensure_ascii=False)
+                                     "choices": list(choices), "rows": list(rows),
+                                     **({"agreement": dict(agreement)} if agreement is not None else {})},
+                                    indent=2, ensure_ascii=False)
                          + "\n", encoding="utf-8")  # the rows again, with the study and the choices made
     return json_path, csv_path
 
@@ -52,6 +55,12 @@ def read_table5(path: str | Path, benchmark: str) -> dict[str, Any]:
                          hint=usage)
     if not isinstance(data.get("rows"), list) or not all(isinstance(row, dict) for row in data["rows"]):
         raise InputError("field 'rows' must be a list of objects", Where(path=path, field="rows"), hint=usage)
+    agreement = data.get("agreement")
+    if agreement is not None and not (isinstance(agreement, dict) and all(
+            isinstance(agreement.get(part), list) and all(isinstance(row, dict) for row in agreement[part])
+            for part in ("people", "models"))):
+        raise InputError("must be an object whose 'people' and 'models' are lists of objects",
+                         Where(path=path, field="agreement"), hint=usage)
     return data
 
 

@@ -30,6 +30,7 @@ from sciwrite.rwgbench.metrics import sensitivity
 from sciwrite.rwgbench.metrics.drilldown import citation_view, drilldown_papers
 from sciwrite.rwgbench.metrics.evaluation import EVALUATE_OPTIONS, EVALUATION, SPLITS, scored_papers
 from sciwrite.rwgbench.metrics.grounding import BOARD_GROUPS, board_values
+from sciwrite.rwgbench.metrics.judge_check import JUDGE_CHECK
 from sciwrite.rwgbench.metrics.report import report_text
 from sciwrite.rwgbench.metrics.suite import PAPER_LABELS, STAGES, TABLE2_GROUPS
 from sciwrite.rwgbench.paper_tables import PAPER_TABLES
@@ -89,6 +90,7 @@ RWGBENCH = Benchmark(
         human_study=RWGBENCH_STUDY,
         sensitivity=Sensitivity(run=sensitivity.run_sensitivity, expected=sensitivity.EXPECTED,
                                 reasons=sensitivity.REASONS),
+        judge_check=JUDGE_CHECK,
         quickstart=run_rwgbench_quickstart,
     ),
     hub=HubPart(tasks=HUB_TASKS, configs=HUB_CONFIGS, repo=rwgbench_repo_id),

@@ -15,6 +15,7 @@ from typing import Any
 
 from sciwrite.core.jsonl import read_json_lines
 from sciwrite.core.paper_tables import TableData, TableRow
+from sciwrite.human_eval.agreement import alpha_notes
 from sciwrite.human_eval.pairwise import (
     HIGH_CONSENSUS,
     agreement,
@@ -160,7 +161,8 @@ def table5(data: Mapping[str, Any]) -> TableData:
     return TableData("Table 5. Human consistency and metric-human alignment in the validation study. Counts are shown "
                      "for transparency.", ("Validation target", "Signal", "Protocol"),
                      (("agreement", "Agreement"),), tuple(rows),
-                     notes=tuple(f"- {choice}" for choice in data.get("choices") or ()), merged_labels=1)
+                     notes=(*(f"- {choice}" for choice in data.get("choices") or ()), *alpha_notes(data)),
+                     merged_labels=1)
 
 
 RWGBENCH_STUDY = HumanStudy(

@@ -25,6 +25,7 @@ from sciwrite.sciig.metrics import sensitivity
 from sciwrite.sciig.metrics.citations import BOARD_GROUPS, board_values
 from sciwrite.sciig.metrics.drilldown import citation_view, drilldown_papers
 from sciwrite.sciig.metrics.evaluation import EVALUATION, scored_papers
+from sciwrite.sciig.metrics.judge_check import JUDGE_CHECK
 from sciwrite.sciig.metrics.report import report_text
 from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS
 from sciwrite.sciig.paper_tables import PAPER_TABLES
@@ -76,6 +77,7 @@ SCIIG = Benchmark(
         human_study=SCIIG_STUDY,
         sensitivity=Sensitivity(run=sensitivity.run_sensitivity, expected=sensitivity.EXPECTED,
                                 reasons=sensitivity.REASONS),
+        judge_check=JUDGE_CHECK,
         quickstart=run_sciig_quickstart,
     ),
     hub=HubPart(tasks=HUB_TASKS, configs=HUB_CONFIGS, repo=sciig_repo_id),

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sciwrite.core.paper_tables import TableData, TableRow
+from sciwrite.human_eval.agreement import alpha_notes
 from sciwrite.human_eval.ratings import mean_ratings
 from sciwrite.human_eval.study import RATING, Dimension, HumanStudy
 
@@ -77,7 +78,7 @@ def table5(data: Mapping[str, Any]) -> TableData:
                               for s in systems}))
     return TableData("Table 5: Human evaluation of different models across ten qualitative criteria.", ("Metric",),
                      tuple((s, s) for s in systems), tuple(rows),
-                     notes=tuple(f"- {choice}" for choice in data.get("choices") or ()))
+                     notes=(*(f"- {choice}" for choice in data.get("choices") or ()), *alpha_notes(data)))
 
 
 SCIIG_STUDY = HumanStudy(
