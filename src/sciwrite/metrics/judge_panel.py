@@ -11,8 +11,8 @@ over judges) and every value it was made from (`Reading.panel`). Each benchmark 
 
 `panel_summary` turns those rows into the summary's ``judge_panel`` block, per criterion:
 - each judge's mean over papers with its bootstrap interval (`sciwrite.stats.mean_interval`);
-- the agreement among judges over papers: Krippendorff's alpha, ordinal (the `krippendorff` package), on each
-  judge's per-paper mean;
+- the agreement among judges over papers: Krippendorff's alpha, ordinal (`sciwrite.stats_agreement.alpha`, the
+  `krippendorff` package), on each judge's per-paper mean;
 - with repeats, the within-paper spread (the standard deviation of a judge's samples on a paper, averaged) and the
   share of the variance of a paper's panel score that judge noise makes: with n samples a paper's score varies by
   sigma_paper^2 + sigma_noise^2 / n, sigma_noise^2 estimated by the mean within-paper sample variance; the share is
@@ -28,11 +28,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import krippendorff
 import numpy as np
 from scipy import stats
 
 from sciwrite.stats import mean_interval
+from sciwrite.stats_agreement import alpha
 
 #: How a panel combines its judges' scores.
 AGGREGATES = ("mean", "median")
@@ -150,17 +150,12 @@ def _matrix(rows: Sequence[Mapping[str, Any]], judges: Sequence[str], criterion:
 
 
 def ordinal_alpha(matrix: np.ndarray) -> float | None:
-    """Krippendorff's alpha (ordinal) of a raters x items matrix, NaN missing; None when it is undefined (fewer
-    than two raters, fewer than two values, or a single value everywhere)."""
+    """Krippendorff's alpha (ordinal) of a judges x papers matrix, NaN missing, over the values the judges gave;
+    None when it is undefined (fewer than two judges, no paper two judged, a single value everywhere)."""
     if matrix.shape[0] < 2:
         return None
-    values = matrix[~np.isnan(matrix)]
-    paired = np.sum(np.sum(~np.isnan(matrix), axis=0) >= 2)
-    if paired < 1 or len(np.unique(values)) < 2:
-        return None
-    alpha = krippendorff.alpha(reliability_data=matrix, level_of_measurement="ordinal",
-                               value_domain=sorted(np.unique(values)))
-    return None if not np.isfinite(alpha) else float(alpha)
+    values = np.unique(matrix[~np.isnan(matrix)])
+    return alpha(matrix, "ordinal", value_domain=values) if len(values) >= 2 else None
 
 
 def noise_share(rows: Sequence[Mapping[str, Any]], judges: Sequence[str], criterion: str,
