@@ -84,6 +84,7 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("judge-samples-0", "--predictions", "{good_jsonl}", "--judge", "a", "--judge-samples", "0", *EVAL_OPTS),
         case("judge-twice", "--predictions", "{good_jsonl}", "--judge", "a", "--judge", "a", *EVAL_OPTS),
         case("judge-aggregate", "--predictions", "{good_jsonl}", "--judge-aggregate", "max", *EVAL_OPTS),
+        case("max-cost-negative", "--predictions", "{good_jsonl}", "--max-cost", "-1", *EVAL_OPTS),
     ],
     ("evaluate", "sciig"): [
         *(case(name, "--predictions", "{%s}" % name, *EVAL_OPTS) for name in ("missing", "empty", "latin1", "badjson")),

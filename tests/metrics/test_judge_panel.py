@@ -129,3 +129,24 @@ def test_the_board_shows_a_panel_as_one_condition_naming_its_members(mini_sample
                        "judge-a", "--judge", "judge-b", "--base-url", server.base_url)
     condition = summary_condition(json.loads((out / "sys" / "summary.json").read_text()))
     assert condition.label == "lite \u00b7 judge panel(judge-a + judge-b)"
+
+
+def test_the_budget_covers_every_judge_of_a_panel(mini_sample_folder, tmp_path, monkeypatch, capsys):
+    """Every judge's requests reserve their worst case in the one ledger: under a budget too small for any, none is
+    sent, the judge scores are left out (never 0) and the command exits 3."""
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("models:\n" + "".join(f"  {judge}: {{input: 10.0, output: 70.0}}\n" for judge in SCORES))
+    files = [predictions(mini_sample_folder, tmp_path, "sys")]
+    with ChatServer(like_real_endpoints(answer)) as server:
+        out = tmp_path / "out"
+        status = main(["evaluate", "rwgbench", "--predictions", *map(str, files), "--source", str(mini_sample_folder),
+                       "--profile", "lite", "--metrics", "llm_judge", "--judge", "judge-a", "--judge", "judge-b",
+                       "--judge-samples", "2", "--base-url", server.base_url, "--prices", str(prices),
+                       "--max-cost", "0.001", "--out", str(out)])
+        assert server.requests == []
+    assert status == 3
+    # 2 judges x 2 samples x 2 papers, each tried twice (the retry pass may fit once reservations have settled)
+    assert "--max-cost: 16 judge requests (retries included) not sent" in capsys.readouterr().out
+    summary = json.loads((out / "sys" / "summary.json").read_text())
+    assert summary["llm_judge"] is None

@@ -18,7 +18,7 @@ from pathlib import Path
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.engine_options import add_engine_options
-from sciwrite.cli.generate_common import LEDGER_NAME, model_option
+from sciwrite.cli.generate_common import EXIT_BUDGET, LEDGER_NAME, budget_usd, model_option
 from sciwrite.cli.options import (
     PROFILES,
     DeprecatedAlias,
@@ -44,7 +44,8 @@ logger = logging.getLogger(__name__)
 #: What `sciwrite evaluate <benchmark> --help` says of its exit statuses.
 EVALUATE_EXIT_STATUSES = ("exit status: 0 every file scored (a file over part of the split says n/N papers); 2 usage "
                           "or input error, named FILE:LINE, before any model loads (a bad line, a bad --out, a file "
-                          "--require-complete refuses)")
+                          "--require-complete refuses); 3 --max-cost kept judge requests from being sent (their papers' "
+                          "judge scores left out)")
 
 
 def llm_options(args: argparse.Namespace, out: Path, command: str = "evaluate") -> dict[str, object]:
@@ -151,8 +152,9 @@ def scoring_request(args: argparse.Namespace, bench: Benchmark, out: Path) -> Sc
                           options=option_values(args, bench.suite.options))
 
 
-def cmd_evaluate(args: argparse.Namespace) -> None:
-    """Score the prediction files on the benchmark the command names, print its report, write the tables."""
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    """Score the prediction files on the benchmark the command names, print its report, write the tables;
+    `EXIT_BUDGET` when --max-cost kept judge requests from being sent."""
     bench = get_benchmark(args.benchmark)
     out = Path(args.out or Path("outputs") / bench.name)
     results = evaluate_files(bench, args.predictions, scoring_request(args, bench, out), systems=args.system,
@@ -165,6 +167,22 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
         print_llm_record(summary)
     print_usage(summaries[0])
     print(f"\nwrote per_paper.jsonl, summary.json and summary.csv for each system under {out}/<system>/")
+    # the clients count for the whole run, and each summary records them as they stood: the last has them all
+    not_sent = max(not_sent_over_budget(summary.get("llm_requests")) for summary in summaries)
+    if not_sent:
+        print(f"--max-cost: {not_sent} judge requests (retries included) not sent; those papers' judge scores are left out "
+              f"(exit status {EXIT_BUDGET})")
+        return EXIT_BUDGET
+    return 0
+
+
+def not_sent_over_budget(described: object) -> int:
+    """The requests the budget kept from being sent, over an ``llm_requests`` block (a panel's nests its judges')."""
+    if not isinstance(described, dict):
+        return 0
+    own = described.get("not_sent_over_budget")
+    return (own if isinstance(own, int) else 0) + sum(not_sent_over_budget(v) for k, v in described.items()
+                                                      if k != "not_sent_over_budget")
 
 
 _role_model = key_value("ROLE=MODEL", "nli=path/to/model")
@@ -219,6 +237,10 @@ def add_benchmark_evaluate(evaluate: argparse._SubParsersAction, bench: Benchmar
                    help="ask each judge N times per paper, seeds 42, 43, ... (default 1: one reading, as the papers)")
     p.add_argument("--judge-aggregate", choices=AGGREGATES, default="mean",
                    help="how a panel combines its judges' scores (default mean)")
+    p.add_argument("--max-cost", type=budget_usd, metavar="USD",
+                   help="never spend more than this many dollars on the judges (the usage ledger, earlier runs "
+                        "included): a request that does not fit is not sent, its paper's judge score is left out and "
+                        f"the command exits {EXIT_BUDGET}")
     add_llm_options(p)
     p.add_argument("--bad-records", choices=BAD_RECORDS, default=DEFAULT_BAD_RECORDS,
                    help="a malformed line (or a paper predicted twice, differently): 'error' refuses the file naming "

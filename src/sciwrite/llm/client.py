@@ -127,6 +127,7 @@ class ChatClient:
         self.purpose = purpose
         self._snapshots: dict[str, int] = {}
         self._fingerprints: dict[str, int] = {}
+        self.not_sent = 0  # requests the budget (the ledger's max_cost) kept from being sent
         self._lock = threading.Lock()
         self._cache, self._cache_needs_newline = self._read_cache()
 
@@ -143,7 +144,7 @@ class ChatClient:
     def provenance(self) -> dict[str, Any]:
         """Which snapshots and system fingerprints answered (cached replies included), how requests were built and
         what was not applied as asked: for an evaluation's summary."""
-        return {**self.policy.describe(), "snapshots": dict(self._snapshots),
+        return {**self.policy.describe(), "snapshots": dict(self._snapshots), "not_sent_over_budget": self.not_sent,
                 "system_fingerprints": dict(self._fingerprints)}
 
     def _seen(self, snapshot: str | None, fingerprint: str | None) -> None:
@@ -239,6 +240,8 @@ class ChatClient:
             if reservation is not None and gate is not None:
                 await gate.hold(reservation)
         except BudgetExceededError as err:
+            with self._lock:
+                self.not_sent += 1
             return ChatResult(error=f"not sent: {err}")
         try:
             completion = await backend.complete(messages, settings, params=params)
