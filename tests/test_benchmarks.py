@@ -44,5 +44,5 @@ def test_configs_prompts_and_prediction_fields():
     rwg, sciig = BENCHMARKS["rwgbench"], BENCHMARKS["sciig"]
     assert rwg.data.configs == ("papers", "test", "sample") and rwg.data.offline_config == "sample"
     assert sciig.data.configs == ("naacl_2025", "iclr_2025", "sample") and sciig.data.offline_config == "sample"
-    assert rwg.generation.prompts == ("direct", "rag", "alce", "tag", "workflow") and sciig.generation.prompts == LEVELS
+    assert rwg.generation.prompts == ("direct", "rag", "alce", "tag", "workflow", "agent") and sciig.generation.prompts == LEVELS
     assert "candidates" in rwg.data.prediction_fields and sciig.data.prediction_fields == ("paper_id",)

@@ -79,9 +79,11 @@ def rwgbench_row(values: dict) -> tuple[str, str | None]:
 
 
 def test_the_published_rwgbench_set_is_table_2():
-    rows = {rwgbench_row(load(path)): path.stem for path in RWGBENCH_CONFIGS}
+    # the agent configs are sciwrite's own baseline (issue 40), not rows of the paper (tests/rwgbench/test_agent.py)
+    published = [path for path in RWGBENCH_CONFIGS if not path.stem.startswith("agent_")]
+    rows = {rwgbench_row(load(path)): path.stem for path in published}
     expected = {(m, r) for m in ("rag", "alce", "tag", "workflow") for r in ("bm25", "dense", "oracle")}
-    assert set(rows) == expected | {("direct", None)} and len(RWGBENCH_CONFIGS) == 13
+    assert set(rows) == expected | {("direct", None)} and len(published) == 13
     for (method, retriever), stem in rows.items():
         values = load(BASELINES / "rwgbench" / f"{stem}.yaml")
         assert stem == (method if method == "direct" else f"{method}_{retriever}")

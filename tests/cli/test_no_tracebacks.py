@@ -103,6 +103,11 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("config-missing", "--model", "extractive", "--config", "{missing}", "--out", "{out}"),
         case("config-latin1", "--model", "extractive", "--config", "{latin1}", "--out", "{out}"),
         case("offline-test", "--model", "extractive", "--split", "test", "--out", "{out}"),
+        case("max-tool-calls-0", "--model", "openai:x", "--method", "agent", "--max-tool-calls", "0", "--dry-run",
+             "--out", "{out}"),
+        case("max-tool-calls-text", "--model", "openai:x", "--method", "agent", "--max-tool-calls", "ten",
+             "--out", "{out}"),
+        case("agent-oracle", "--model", "openai:x", "--method", "agent", "--oracle", "--dry-run", "--out", "{out}"),
     ],
     ("generate", "sciig"): [
         case("offline-default", "--model", "extractive", "--out", "{out}"),

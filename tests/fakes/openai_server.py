@@ -8,8 +8,13 @@ every request is recorded.
   or 5xx one carries a ``retry-after-ms: 5`` header, as api.openai.com sends retry headers with rate limits and
   overload (never with a 400 or other client error), so that a retrying client retries at once;
 - a `Reply` for anything else: a delay before answering, extra headers (``Retry-After``, a ``Content-Type`` that
-  replaces ``application/json``), token counts or a raw ``usage`` object, a raw body, or a connection closed
-  without any response.
+  replaces ``application/json``), token counts or a raw ``usage`` object, a raw body, a connection closed
+  without any response, or tool calls (``message.tool_calls`` in OpenAI's shape, ``finish_reason: "tool_calls"``).
+
+Every request body is recorded as sent (``tools``, ``tool_choice``, assistant messages with ``tool_calls`` and
+``role: "tool"`` results included). `without_tool_calling(answer, server)` answers a request offering tools as a
+server that cannot call them does (vLLM without a tool parser, an Ollama model without tool support, OpenRouter with
+no provider serving tools).
 
 Any other path answers 404. The server speaks HTTP/1.1 with keep-alive, so a client reuses its connections (the
 throughput benchmark, ``scripts/bench/generation.py``, relies on that).
@@ -27,6 +32,10 @@ do (their documented error bodies and reply fields, ../shared/FACTS.md):
   ``vendor/``): the content starts with a ``<think>…</think>`` block and the message carries
   ``reasoning_content``; through OpenRouter (``vendor/model``): the content is the answer alone and the message
   carries the trace in ``reasoning`` and ``reasoning_details`` (``[{"type": "reasoning.text", "text": ...}]``);
+  a reply with tool calls carries the trace in those fields only (its content is null);
+- DeepSeek's thinking mode (thinking ids without a ``vendor/``): a history whose assistant message has
+  ``tool_calls`` but no ``reasoning_content`` gets 400 (its docs: the reasoning of a tool-call turn must be passed
+  back);
 - OpenRouter-style ids (``vendor/model``): ``usage.cost`` in USD;
 - every reply names a dated snapshot in ``model`` (``<id>-2026-04-23``) and carries a ``system_fingerprint``.
 """
@@ -70,6 +79,9 @@ class Reply:
     cached_tokens: int | None = None
     cost: float | None = None  # OpenRouter's usage.cost (USD)
     usage: dict[str, Any] | None = None  # the reply's whole `usage` object, as given (malformed ones included)
+    #: calls the model makes: ``{"id", "name", "arguments"}`` (arguments a JSON string, or an object as some local
+    #: servers send them) or the full OpenAI item; the finish_reason becomes "tool_calls" unless set otherwise
+    tool_calls: list[dict[str, Any]] | None = None
 
 
 Answer = Callable[[dict[str, Any]], "str | tuple[int, Any] | Reply"]
@@ -78,6 +90,10 @@ Answer = Callable[[dict[str, Any]], "str | tuple[int, Any] | Reply"]
 def completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
     """The chat-completion JSON for `reply` to the request `body`."""
     message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+    finish = reply.finish_reason
+    if reply.tool_calls:
+        message["tool_calls"] = [tool_call_item(call) for call in reply.tool_calls]
+        finish = "tool_calls" if finish == "stop" else finish
     if reply.reasoning_content is not None:
         message["reasoning_content"] = reply.reasoning_content
     if reply.reasoning is not None:
@@ -96,10 +112,53 @@ def completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
         usage = reply.usage
     out = {"id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
            "model": reply.model or body.get("model"),
-           "choices": [{"index": 0, "message": message, "finish_reason": reply.finish_reason}], "usage": usage}
+           "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage}
     if reply.system_fingerprint is not None:
         out["system_fingerprint"] = reply.system_fingerprint
     return out
+
+
+def tool_call_item(call: dict[str, Any]) -> dict[str, Any]:
+    """A scripted call as OpenAI sends it: ``{"id", "type": "function", "function": {"name", "arguments"}}``."""
+    if "function" in call:
+        return call
+    return {"id": call.get("id", "call_0"), "type": "function",
+            "function": {"name": call["name"], "arguments": call.get("arguments", "{}")}}
+
+
+#: What servers that cannot call tools answer a request offering them: (HTTP status, body), as each sends it.
+TOOL_REFUSALS: dict[str, tuple[int, dict[str, Any]]] = {
+    "vllm": (400, {"object": "error", "message": '"auto" tool choice requires --enable-auto-tool-choice and '
+                                                 "--tool-call-parser to be set",
+                   "type": "BadRequestError", "param": None, "code": 400}),
+    "ollama": (400, {"error": {"message": "registry.ollama.ai/library/gemma:2b does not support tools",
+                               "type": "api_error", "param": None, "code": None}}),
+    "openrouter": (404, {"error": {"message": "No endpoints found that support tool use. To learn more about provider "
+                                              "routing, visit: https://openrouter.ai/docs/provider-routing",
+                                   "code": 404}}),
+}
+
+
+def without_tool_calling(answer: Answer, server: str = "vllm") -> Answer:
+    """`answer` behind a `server` (a key of `TOOL_REFUSALS`) that refuses every request offering tools (vLLM: unless
+    ``tool_choice`` is "none", which it serves without a parser)."""
+
+    def respond(body: dict[str, Any]) -> str | tuple[int, Any] | Reply:
+        if body.get("tools") and not (server == "vllm" and body.get("tool_choice") == "none"):
+            return TOOL_REFUSALS[server]
+        return answer(body)
+
+    return respond
+
+
+def missing_reasoning(body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+    """DeepSeek thinking mode's 400 for a history whose tool-call turn lacks its ``reasoning_content``, else None."""
+    for index, message in enumerate(body.get("messages") or []):
+        if message.get("role") == "assistant" and message.get("tool_calls") and "reasoning_content" not in message:
+            return 400, {"error": {"message": f"Missing `reasoning_content` field in the assistant message at message "
+                                              f"index {index}", "type": "invalid_request_error", "param": None,
+                                   "code": "invalid_request_error"}}
+    return None
 
 
 SNAPSHOT_DATE = "2026-04-23"
@@ -130,6 +189,9 @@ def like_real_endpoints(answer: Answer, *, reasoning_tokens: int = 40, cost_per_
 
     def respond(body: dict[str, Any]) -> str | tuple[int, Any] | Reply:
         refusal = openai_refusal(body)
+        model = str(body.get("model", ""))
+        if refusal is None and THINKING_MODEL.fullmatch(model) and "/" not in model:
+            refusal = missing_reasoning(body)
         if refusal is not None:
             return refusal
         reply = answer(body)
@@ -137,7 +199,6 @@ def like_real_endpoints(answer: Answer, *, reasoning_tokens: int = 40, cost_per_
             return reply
         if isinstance(reply, str):
             reply = Reply(reply)
-        model = str(body.get("model", ""))
         reply.model = reply.model or f"{model}-{SNAPSHOT_DATE}"
         reply.system_fingerprint = reply.system_fingerprint or "fp_2026a"
         if REASONING_MODEL.fullmatch(model):
@@ -147,11 +208,13 @@ def like_real_endpoints(answer: Answer, *, reasoning_tokens: int = 40, cost_per_
             if isinstance(limit, int) and limit < reply.completion_tokens:  # the limit ran out while reasoning
                 reply.content, reply.finish_reason = "", "length"
                 reply.completion_tokens = reply.reasoning_tokens = limit
-        if THINKING_MODEL.fullmatch(model) and reply.content is not None and "/" in model:
+        thinking = THINKING_MODEL.fullmatch(model) and (reply.content is not None or reply.tool_calls)
+        if thinking and "/" in model:
             reply.reasoning = trace
             reply.reasoning_details = [{"type": "reasoning.text", "text": trace, "format": "unknown", "index": 0}]
-        elif THINKING_MODEL.fullmatch(model) and reply.content is not None:
-            reply.content = f"<think>\n{trace}\n</think>\n\n{reply.content}"
+        elif thinking:
+            if reply.content is not None:
+                reply.content = f"<think>\n{trace}\n</think>\n\n{reply.content}"
             reply.reasoning_content = trace
         if "/" in model:
             reply.cost = round((reply.prompt_tokens + reply.completion_tokens) * cost_per_token, 10)

@@ -113,7 +113,8 @@ def test_backend_repr_hides_key():
 def test_success_with_usage_and_paper_defaults():
     with chat_server(lambda r: Reply("A related-work section.", prompt_tokens=123, completion_tokens=45)) as server:
         result = complete(server, GenerationSettings())
-    assert result == Completion("A related-work section.", "test-model", 123, 45, "stop", 1, snapshot="test-model")
+    assert result == Completion("A related-work section.", "test-model", 123, 45, "stop", 1, snapshot="test-model",
+                                message={"role": "assistant", "content": "A related-work section."})
     request = server.requests[0]
     assert request["model"] == "test-model" and request["messages"] == MESSAGES
     assert (request["temperature"], request["max_tokens"], request["seed"]) == (0.7, 2048, 42)

@@ -5,11 +5,12 @@ output, token counts, and clear errors."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 import torch
 
-from sciwrite.generation.runner import Generated, prompt_text, run_generation
+from sciwrite.generation.runner import Generated, PaperLLM, prompt_text, run_generation
 from sciwrite.llm.backends import make_backend
 from sciwrite.llm.types import Completion, GenerationError, GenerationSettings
 from sciwrite.models.registry import ModelUnavailableError
@@ -142,6 +143,15 @@ def test_empty_answer_is_an_error(tiny_lm):
     backend.stop_ids = frozenset({first_id})
     with pytest.raises(GenerationError, match="answered with nothing"):
         asyncio.run(backend.complete(conversation(PROMPTS[0]), GREEDY))
+
+
+def test_tools_are_refused_naming_the_model(tiny_lm):
+    backend = make_backend(f"hf:{tiny_lm}", device="cpu")
+    llm = PaperLLM(backend, GREEDY, asyncio.Semaphore(1))
+    tools = [{"type": "function", "function": {"name": "search", "parameters": {"type": "object"}}}]
+    with pytest.raises(GenerationError, match=re.escape(f"hf:{tiny_lm}: tool calling is not supported for local")):
+        asyncio.run(llm.complete(conversation(PROMPTS[0]), tools=tools))
+    assert llm.tools_refused is False and llm.requests == 0
 
 
 def test_unloadable_model_names_the_path(tmp_path):

@@ -12,6 +12,8 @@ needs (once for a prompt, several times for AUTOCOT or Workflow, never for the e
   error, so ``retry_failed=True`` reruns exactly those; nothing is dropped silently. The file holds one record
   per paper still failed (the latest); a paper leaves it once written, and a run killed part-way removes none.
   A plain rerun (resume) also retries them, since they are not in the output;
+- writes a method's trace of a paper (`Generated.extra[TRACE]`, e.g. an agent's tool calls) to
+  ``<output stem>.traces.jsonl``, one line per paper written, never into the prediction line;
 - shows a progress bar with papers/s, failures, token counts and the cost so far;
 - with a `UsageLedger`, writes every request's usage to it (``usage.jsonl`` beside the output) and keeps the spend
   within its budget (``--max-cost``): each API request reserves its worst case before it is sent (the prompt's
@@ -78,12 +80,14 @@ def prompt_text(messages: Sequence[Message]) -> str:
     """The text of a request: a lone user message verbatim, else each message under its role."""
     if len(messages) == 1 and messages[0].get("role") == "user":
         return messages[0]["content"]
-    return "\n\n".join(f"[{m['role']}]\n{m['content']}" for m in messages)
+    return "\n\n".join(f"[{m['role']}]\n{m.get('content') or ''}" for m in messages)
 
 
 class PaperLLM:
-    """The model as one paper's method sees it: `await llm(messages)` -> reply text; counts requests, tokens and
-    cost, writes each request's usage to the run's ledger and refuses to send once its budget is spent."""
+    """The model as one paper's method sees it: `await llm(messages)` -> reply text, or `await llm.complete(messages,
+    tools=...)` -> the `Completion` with its tool calls; counts requests, tokens and cost, writes each request's
+    usage to the run's ledger and refuses to send once its budget is spent. `tools_refused` is True once the
+    endpoint refused tool calling and a request offering tools was sent without them."""
 
     def __init__(self, backend: Backend | None, settings: GenerationSettings, semaphore: asyncio.Semaphore,
                  ledger: UsageLedger | None = None, tags: Mapping[str, Any] | None = None,
@@ -101,20 +105,32 @@ class PaperLLM:
         self.cost_usd: float | None = None
         self.snapshot: str | None = None
         self.reasoning: list[str | None] = []
+        self.tools_refused = False
 
-    async def complete(self, messages: Sequence[Message], **overrides: Any) -> Completion:
-        """The full `Completion`; `overrides` change settings for this request (e.g. ``max_tokens``)."""
+    async def complete(self, messages: Sequence[Message], *, tools: list[dict[str, Any]] | None = None,
+                       tool_choice: str | dict[str, Any] | None = None, **overrides: Any) -> Completion:
+        """The full `Completion`; `tools` (OpenAI's chat ``tools``) and `tool_choice` are offered to the model, and
+        their JSON counts in the request's worst case; `overrides` change settings for this request (e.g.
+        ``max_tokens``)."""
         if self._backend is None:
             raise GenerationError("this method needs a language model, but the run has none (model 'extractive')")
         settings = self._settings if not overrides else replace(self._settings, **overrides)
+        tools = list(tools) if tools else None  # an empty list is no tools (OpenAI refuses `"tools": []`)
+        offered = tools is not None or tool_choice is not None
+        policy = getattr(self._backend, "policy", None)
         async with self._semaphore:
-            reservation = worst_case(self._backend, self._ledger, messages, settings)
+            sent_tools = tools if policy is None or not policy.refused("tools") else None
+            reservation = worst_case(self._backend, self._ledger, messages, settings, sent_tools)
             if reservation is None and self._ledger is not None and self._ledger.exhausted:
                 raise BudgetExceededError(f"the usage ledger reached the budget of {usd(self._ledger.max_cost or 0.0)}")
             if reservation is not None and self._gate is not None:
                 await self._gate.hold(reservation)
             try:
-                result = await self._backend.complete(messages, settings)
+                if offered:  # only API backends take `params`; a local one refuses tools (`HFBackend.complete`)
+                    result = await self._backend.complete(messages, settings,
+                                                          params={"tools": tools, "tool_choice": tool_choice})
+                else:
+                    result = await self._backend.complete(messages, settings)
             except GenerationError as err:
                 if err.completion is not None:  # a reply came back (and was billed) but was unusable
                     self._count(err.completion, reservation)
@@ -124,6 +140,8 @@ class PaperLLM:
             finally:
                 if reservation is not None and self._gate is not None:
                     await self._gate.free(reservation)
+                if tools and policy is not None and policy.refused("tools"):
+                    self.tools_refused = True
         return result
 
     def _count(self, result: Completion, reservation: Reservation | None = None) -> None:
@@ -153,17 +171,17 @@ class PaperLLM:
 
 
 def worst_case(backend: Backend | None, ledger: UsageLedger | None, messages: Sequence[Message],
-               settings: GenerationSettings) -> Reservation | None:
-    """What one API request may cost at most (see `sciwrite.llm.ledger`); None for a local model (which costs
-    nothing) or without a ledger. Under a budget, an unpriced model whose endpoint reports the cost gets an
-    exclusive reservation (sent alone); any other request that cannot be bounded is an `InputError`."""
+               settings: GenerationSettings, tools: Sequence[Mapping[str, Any]] | None = None) -> Reservation | None:
+    """What one API request (offering `tools`) may cost at most (see `sciwrite.llm.ledger`); None for a local model
+    (which costs nothing) or without a ledger. Under a budget, an unpriced model whose endpoint reports the cost
+    gets an exclusive reservation (sent alone); any other request that cannot be bounded is an `InputError`."""
     policy = getattr(backend, "policy", None)
     if ledger is None or policy is None or backend is None:
         return None
     if ledger.max_cost is not None:  # a refused completion limit is renamed, never dropped (the cost needs it)
         policy.keep_completion_limit = True
     limit = policy.completion_limit(messages, settings)
-    reservation = ledger.worst_case(backend.model, messages, limit)
+    reservation = ledger.worst_case(backend.model, messages, limit, tools)
     if reservation is not None or ledger.max_cost is None:
         return reservation
     problem = budget_problem(backend, ledger, limit)
@@ -245,6 +263,33 @@ def failures_path_for(out_path: str | Path) -> Path:
     return out_path.with_name(f"failed_samples_{out_path.stem}.jsonl")
 
 
+#: The key of `Generated.extra` under which a method hands over its trace of one paper (an agent's tool calls): the
+#: runner writes it to `traces_path_for` the output, never into the prediction line.
+TRACE = "trace"
+
+
+def traces_path_for(out_path: str | Path) -> Path:
+    """``<stem>.traces.jsonl`` beside the output file: one line ``{"paper_id", "trace"}`` per paper written."""
+    out_path = Path(out_path)
+    return out_path.with_name(f"{out_path.stem}.traces.jsonl")
+
+
+def keep_traces(path: Path, done: set[str]) -> None:
+    """Before a run: the trace lines of the papers in the output, the latest per paper. A paper's trace is written
+    just before its line, so a run killed in between leaves a trace without a line: it goes, and the paper's rerun
+    writes it once. Unreadable lines (one cut short) go too."""
+    if not path.exists():
+        return
+    kept: dict[str, dict[str, Any]] = {}
+    for number, _, item, problem in iter_json_lines(path):
+        if problem is None and isinstance(item, dict) and item.get("paper_id") in done:
+            kept.pop(item["paper_id"], None)
+            kept[item["paper_id"]] = item
+        elif problem is not None:
+            logger.warning("%s: %s; dropped", line_ref(path, number), problem)
+    _rewrite_jsonl(path, kept.values())
+
+
 def written_paper_ids(out_path: Path) -> set[str]:
     """paper_ids already in the output; a last line cut short by a crash is removed from the file first."""
     if not out_path.exists():
@@ -320,6 +365,8 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
         raise ValueError(f"--limit must be >= 1, got {limit}")
     check_budget(backend, ledger, settings)
     done = written_paper_ids(out_path)
+    traces_path = traces_path_for(out_path)
+    keep_traces(traces_path, done)
     # Failures stay in their file until the paper is written or fails again (then its newest record wins), so a
     # run killed part-way loses none; papers already in the output leave the file.
     old_failures = [item for item in read_failures(failures_path) if item["record"]["paper_id"] not in done]
@@ -401,6 +448,7 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
                     paper_start = time.perf_counter()
                     try:
                         result = await method.run(record, llm)
+                        trace = result.extra.pop(TRACE, None)
                         if not isinstance(result.pred, str) or not result.pred.strip():
                             raise GenerationError("the method produced an empty prediction")
                         line = {"paper_id": record["paper_id"], "pred": result.pred, "desc": result.desc, **base,
@@ -427,6 +475,10 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
                         continue
                     report.n_written += 1
                     tally(llm)
+                    if trace is not None:  # before the paper's line: see `keep_traces`
+                        with traces_path.open("a", encoding="utf-8") as traces:  # noqa: ASYNC230
+                            traces.write(json.dumps({"paper_id": record["paper_id"], "trace": trace},
+                                                    ensure_ascii=False, default=str) + "\n")
                     out.write(text + "\n")
                     out.flush()
                     written.add(record["paper_id"])

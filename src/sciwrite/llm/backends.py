@@ -25,6 +25,11 @@ them: an error in a 200 body (OpenRouter, after the model started), a thinking t
 (`sciwrite.llm.reasoning`), reasoning and cached tokens, OpenRouter's ``usage.cost``, and the snapshot
 (``model``) and ``system_fingerprint`` that answered. OpenRouter's optional attribution headers come from
 ``SCIWRITE_OPENROUTER_REFERER`` (``HTTP-Referer``) and ``SCIWRITE_OPENROUTER_TITLE`` (``X-Title``).
+
+Tool calling is OpenAI's chat shape, which OpenRouter, vLLM and Ollama speak too: ``tools`` / ``tool_choice`` go in
+`params`; a reply's ``tool_calls`` become `ToolCall`s (a reply with calls and no text is a valid one), and
+`Completion.message` is the assistant message to send back with the tool results (`assistant_message`). An endpoint
+that refuses tool calling is adapted to like any refused parameter (`RequestPolicy.adapt`).
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ import httpx
 from sciwrite.llm.capabilities import MODEL_FAMILIES, RequestPolicy
 from sciwrite.llm.hf_backend import HFBackend
 from sciwrite.llm.reasoning import split_reasoning
-from sciwrite.llm.types import Backend, Completion, GenerationError, GenerationSettings, Message
+from sciwrite.llm.types import Backend, Completion, GenerationError, GenerationSettings, Message, ToolCall
 from sciwrite.models.registry import ModelUnavailableError
 
 logger = logging.getLogger(__name__)
@@ -266,8 +271,9 @@ class APIBackend:
                        params: Mapping[str, Any] | None = None) -> Completion:
         """The reply to `messages`; transient failures are retried, anything else raises `GenerationError`.
 
-        `params` (e.g. stop, top_p, seed, max_tokens) go into the request over what `settings` sets; a None value
-        leaves that parameter out of the request. The policy shapes the request (see the module docstring).
+        `params` (e.g. stop, top_p, seed, max_tokens, tools, tool_choice) go into the request over what `settings`
+        sets; a None value leaves that parameter out of the request. The policy shapes the request (see the module
+        docstring).
         """
         import openai
         from openai.types.chat import ChatCompletion
@@ -291,8 +297,9 @@ class APIBackend:
                 status = err.status_code
                 detail = error_detail(err.body)
                 code, param, message = detail.get("code"), detail.get("param"), str(detail.get("message") or "")
-                if status == 400 and param not in adapted and self.policy.learn(request, code, param, message):
-                    adapted.add(param)
+                learned = self.policy.adapt(request, status, code, param, message) if status in (400, 404) else None
+                if learned is not None and learned not in adapted:
+                    adapted.add(learned)
                     request = self.policy.request(messages, settings, params)
                     continue  # a refused parameter, renamed or dropped: sent again at once
                 refusal = self.policy.limit_refusal(request, code, param, message) if status == 400 else None
@@ -355,6 +362,7 @@ class APIBackend:
         text, reasoning = split_reasoning(content, getattr(message, "reasoning_content", None),
                                           getattr(message, "reasoning", None),
                                           *_detail_texts(getattr(message, "reasoning_details", None)))
+        calls = read_tool_calls(getattr(message, "tool_calls", None), self.spec.raw)
         finish = getattr(choice, "finish_reason", None)
         usage, problem = read_usage(getattr(response, "usage", None))
         if problem:
@@ -366,8 +374,8 @@ class APIBackend:
             reasoning=reasoning, reasoning_tokens=usage.get("reasoning_tokens"),
             cached_tokens=usage.get("cached_tokens"), cost=usage.get("cost"),
             snapshot=getattr(response, "model", None), system_fingerprint=getattr(response, "system_fingerprint", None),
-            usage_problem=problem)
-        if not text:
+            usage_problem=problem, tool_calls=calls, message=assistant_message(message, text, calls))
+        if not text and not calls:
             raise GenerationError(f"{self.spec.raw}: the model answered with nothing (finish_reason={finish})"
                                   f"{_why_empty(completion, request or {})}", attempts=attempts, completion=completion)
         return completion
@@ -388,6 +396,58 @@ def _embedded_error(response: Any) -> dict[str, Any] | None:
             detail = error_detail({"error": error if isinstance(error, dict) else getattr(error, "__dict__", {})})
             return detail or {"message": str(error)}
     return None
+
+
+def _get(holder: Any, name: str) -> Any:
+    """`name` of a reply part, whether the SDK built it into an object or left it a dict."""
+    return holder.get(name) if isinstance(holder, dict) else getattr(holder, name, None)
+
+
+def read_tool_calls(items: Any, model: str = "?") -> tuple[ToolCall, ...]:
+    """The function calls of a reply's ``message.tool_calls``, arguments as JSON text: a server that sends them as
+    a JSON object (some local ones) has them re-encoded, a missing id is made up from the call's position
+    (``call_<i>``, unique in the reply) so that its result can answer it; an item without a function name cannot
+    be answered and is left out (logged)."""
+    calls: list[ToolCall] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items if isinstance(items, list) else []):
+        function = _get(item, "function")
+        name = _get(function, "name")
+        if not isinstance(name, str) or not name:
+            logger.warning("%s: a tool call without a function name is ignored: %.200r", model, item)
+            continue
+        arguments = _get(function, "arguments")
+        if arguments is None:
+            arguments = "{}"
+        elif not isinstance(arguments, str):
+            arguments = json.dumps(arguments, ensure_ascii=False, default=str)
+        call_id = _get(item, "id")
+        position = i
+        while not isinstance(call_id, str) or not call_id or call_id in seen:
+            call_id, position = f"call_{position}", position + 1
+        seen.add(call_id)
+        calls.append(ToolCall(call_id, name, arguments))
+    return tuple(calls)
+
+
+def assistant_message(message: Any, text: str, calls: Sequence[ToolCall]) -> dict[str, Any]:
+    """The reply as the next request's history needs it (`Completion.message`): role, content (the answer without
+    its thinking trace; None when the reply's was null, "" stays ""), the tool calls in the OpenAI shape, and the
+    reasoning a provider asks back between tool turns: OpenRouter's ``reasoning_details``, unchanged; DeepSeek's
+    ``reasoning_content`` on a turn with tool calls (its thinking mode answers 400 when that is missing; on a turn
+    without tool calls it is not needed, and the older deepseek-reasoner refused it). Fields the next request may be
+    refused for (``refusal``, ``annotations``, ``audio``, OpenRouter's plain ``reasoning``) are left out."""
+    out: dict[str, Any] = {"role": "assistant", "content": None if _get(message, "content") is None else text}
+    if calls:
+        out["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                             for c in calls]
+    details = _get(message, "reasoning_details")
+    if isinstance(details, list) and details:
+        out["reasoning_details"] = details
+    reasoning_content = _get(message, "reasoning_content")
+    if calls and isinstance(reasoning_content, str):
+        out["reasoning_content"] = reasoning_content
+    return out
 
 
 def _detail_texts(details: Any) -> list[str]:

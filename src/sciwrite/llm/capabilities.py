@@ -15,7 +15,13 @@ A `RequestPolicy` holds that for one model at one endpoint for a whole run:
   *adjustment*: logged once, and listed by `adjustments` for the run's metadata — never silent;
 - when the endpoint still answers 400 ``unsupported_parameter`` / ``unsupported_value``, `learn` renames the
   parameter (when the message names the one to use) or drops it, the request is sent once more, and every later
-  request of the run is built the same way.
+  request of the run is built the same way;
+- tool calling is refused the same way, though servers say so in their own words: a 400 whose ``param`` is
+  ``tools`` or ``tool_choice``, or whose message names them (vLLM without a tool parser: '"auto" tool choice
+  requires --enable-auto-tool-choice and --tool-call-parser to be set'; Ollama: '... does not support tools'), or
+  OpenRouter's 404 'No endpoints found that support tool use' / '... the provided 'tool_choice' value'.
+  ``tool_choice`` is dropped first; when the request is still refused, ``tools`` too (`refused` then says so, and
+  the method records that its model could not call tools).
 """
 
 from __future__ import annotations
@@ -62,6 +68,12 @@ TOKEN_PARAMETERS = ("max_tokens", "max_completion_tokens")
 #: Endpoint error codes (OpenAI's `error.code`) that `learn` adapts a request to.
 ADAPTABLE_CODES = frozenset({"unsupported_parameter", "unsupported_value"})
 _USE_INSTEAD = re.compile(r"[Uu]se '([A-Za-z_][A-Za-z0-9_]*)' instead")
+TOOL_PARAMETERS = ("tool_choice", "tools")  # dropped in this order when an endpoint refuses tool calling
+#: A refusal's message naming tool choice, or tools themselves (not a path into them such as ``tools.0.function``,
+#: which is a malformed schema, nor a tool message or call id in the history).
+_NAMES_TOOL_CHOICE = re.compile(r"tool[ _-]choice", re.IGNORECASE)
+_NAMES_TOOLS = re.compile(r"\btools\b(?![.\[])|tool[ _-](?:use|calling|call[ _-]parser)|function[ _-]calling",
+                          re.IGNORECASE)
 
 
 def capabilities_for(name: str, families: Sequence[tuple[str, Capabilities]] = MODEL_FAMILIES) -> Capabilities:
@@ -187,6 +199,50 @@ class RequestPolicy:
             value = caps.min_completion_tokens
         wanted[name] = value
 
+    def adapt(self, request: Mapping[str, Any], status: int, code: Any, param: str | None,
+              message: str) -> str | None:
+        """The parameter a refusal (HTTP `status` with `code`, `param`, `message`) of `request` made this policy drop
+        or rename, so that the request is rebuilt and sent again; None when it is no refusal to adapt to. A refusal
+        of tool calling (see the module docstring) drops ``tool_choice``, then ``tools``; any other is `learn`'s."""
+        tool = self._tool_refusal(request, status, param, message)
+        if tool is not None:
+            return tool
+        if status == 400 and self.learn(request, code if isinstance(code, str) else None, param, message):
+            return param
+        return None
+
+    def refused(self, parameter: str) -> bool:
+        """True when `parameter` is not sent (the endpoint refused it, or an option sets it to null)."""
+        return (parameter in self.learned and self.learned[parameter] is None) \
+            or (parameter in self.options and self.options[parameter] is None)
+
+    def _tool_refusal(self, request: Mapping[str, Any], status: int, param: str | None, message: str) -> str | None:
+        """``tool_choice`` or ``tools`` when the refusal is of tool calling and the request sends it (dropping it from
+        every later request), else None."""
+        if "tools" not in request or status not in (400, 404):
+            return None
+        text = message or ""
+        if status == 404:  # OpenRouter: no provider of the model serves tools (or this tool_choice)
+            if "no endpoints found" not in text.lower():
+                return None
+            named = "tool_choice" if _NAMES_TOOL_CHOICE.search(text) else "tools" if _NAMES_TOOLS.search(text) else None
+        elif param:
+            named = param if param in TOOL_PARAMETERS else None
+        else:
+            named = "tool_choice" if _NAMES_TOOL_CHOICE.search(text) else "tools" if _NAMES_TOOLS.search(text) else None
+        if named is None:
+            return None
+        if named == "tool_choice" and "tool_choice" not in request:
+            named = "tools"  # e.g. vLLM: tools without tool_choice mean "auto", which it refuses
+        drop = ["tool_choice"] if named == "tool_choice" else ["tools", "tool_choice"]
+        with self._lock:
+            for name in drop:
+                self.learned[name] = None
+        reason = f"the endpoint answered {status}: {text}".strip()
+        requested = _tool_names(request["tools"]) if named == "tools" else request.get("tool_choice")
+        self._note(named, requested, None, None, reason, "endpoint")
+        return named
+
     def learn(self, request: Mapping[str, Any], code: str | None, param: str | None, message: str) -> bool:
         """Adapt to a 400 refusing `param` of `request`: True when the request should be rebuilt and sent again.
         Under `keep_completion_limit`, a completion limit the endpoint names no replacement for is not dropped:
@@ -242,6 +298,13 @@ class RequestPolicy:
                 "learned": dict(self.learned), "adjustments": self.adjustments()}
 
 
+def _tool_names(tools: Any) -> list[str] | Any:
+    """The function names of a request's `tools` (what an adjustment records of them), or `tools` as given."""
+    if not isinstance(tools, list):
+        return tools
+    return [str((t.get("function") or {}).get("name")) if isinstance(t, dict) else repr(t) for t in tools]
+
+
 def _replacement(request: Mapping[str, Any], code: str | None, message: str) -> str | None:
     """The parameter a 400 `unsupported_parameter` message names to use instead (and `request` lacks), or None."""
     instead = _USE_INSTEAD.search(message or "") if code == "unsupported_parameter" else None
@@ -249,4 +312,4 @@ def _replacement(request: Mapping[str, Any], code: str | None, message: str) -> 
 
 
 __all__ = ["ADAPTABLE_CODES", "CHAT", "Capabilities", "FAMILIES", "MODEL_FAMILIES", "OPENAI_REASONING",
-           "RequestPolicy", "capabilities_for", "check_model_options", "describe_adjustment", "parse_model_option"]
+           "TOOL_PARAMETERS", "RequestPolicy", "capabilities_for", "check_model_options", "describe_adjustment", "parse_model_option"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sciwrite.llm.reasoning import split_reasoning
@@ -68,7 +68,16 @@ class HFBackend:
                                                       add_generation_prompt=True)
         return "\n\n".join(m["content"] for m in messages)
 
-    async def complete(self, messages: Sequence[Message], settings: GenerationSettings) -> Completion:
+    async def complete(self, messages: Sequence[Message], settings: GenerationSettings, *,
+                       params: Mapping[str, Any] | None = None) -> Completion:
+        """The reply to `messages`. `params` is the API backends' (request parameters): a local model takes none, and
+        tool calling (``tools``) is refused with the way to get it (serve the model on an OpenAI-compatible server)."""
+        asked = sorted(k for k, v in (params or {}).items() if v is not None)
+        if asked:
+            what = "tool calling" if {"tools", "tool_choice"} & set(asked) else f"request parameters {asked}"
+            raise GenerationError(f"{self.model}: {what} is not supported for local transformers models (hf:); serve "
+                                  "the model on an OpenAI-compatible server with tool calling on (vLLM with "
+                                  "--enable-auto-tool-choice --tool-call-parser ..., or Ollama) and pass --base-url")
         loop = asyncio.get_running_loop()
         if self._queue is None or self._loop is not loop:  # a new event loop (e.g. a second asyncio.run)
             self._queue, self._worker, self._loop = asyncio.Queue(), None, loop

@@ -30,7 +30,7 @@ import math
 import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -47,6 +47,9 @@ PRICES_VARIABLE = "SCIWRITE_PRICES"
 #: (role markers), over the bytes of the messages themselves: the margin of `prompt_token_bound`.
 REQUEST_OVERHEAD_TOKENS = 64
 MESSAGE_OVERHEAD_TOKENS = 8
+#: Tokens a chat template adds when a request offers tools: the instruction on how to call them around their JSON
+#: (e.g. Qwen's "# Tools ... <tools></tools> ... <tool_call>" preamble, about 150), with a margin.
+TOOLS_OVERHEAD_TOKENS = 256
 _DATE_SUFFIX = re.compile(r"-\d{4}-\d{2}-\d{2}$")
 
 
@@ -148,13 +151,34 @@ def check_max_cost(value: float | None) -> float | None:
     return float(value)
 
 
-def prompt_token_bound(messages: Sequence[Message]) -> int:
-    """At most how many prompt tokens `messages` are billed: one per UTF-8 byte of each role and content (a
-    byte-level BPE token covers at least one byte), plus the chat template's tokens (`REQUEST_OVERHEAD_TOKENS`,
-    `MESSAGE_OVERHEAD_TOKENS`). No tokenizer is needed, and none could be right for every endpoint."""
-    return REQUEST_OVERHEAD_TOKENS + sum(
-        MESSAGE_OVERHEAD_TOKENS + len(str(m.get("role") or "").encode()) + len(str(m.get("content") or "").encode())
-        for m in messages)
+def prompt_token_bound(messages: Sequence[Message], tools: Sequence[Mapping[str, Any]] | None = None) -> int:
+    """At most how many prompt tokens `messages` (and the `tools` offered) are billed: one per UTF-8 byte of each
+    role and content (a byte-level BPE token covers at least one byte), of the JSON of a message's other fields
+    (an assistant's tool calls, a tool result's call id, the reasoning sent back) and of each tool's JSON, plus the
+    chat template's tokens (`REQUEST_OVERHEAD_TOKENS`, `MESSAGE_OVERHEAD_TOKENS` per message and per tool call or
+    tool, `TOOLS_OVERHEAD_TOKENS` once tools are offered). No tokenizer is needed, and none could be right for
+    every endpoint."""
+    bound = REQUEST_OVERHEAD_TOKENS + sum(_message_bound(m) for m in messages)
+    if tools:
+        bound += TOOLS_OVERHEAD_TOKENS + sum(MESSAGE_OVERHEAD_TOKENS + _json_bytes(tool) for tool in tools)
+    return bound
+
+
+def _message_bound(message: Message) -> int:
+    """`prompt_token_bound`'s share of one message."""
+    bound = MESSAGE_OVERHEAD_TOKENS + len(str(message.get("role") or "").encode()) \
+        + len(str(message.get("content") or "").encode())
+    others = {k: v for k, v in message.items() if k not in ("role", "content") and v is not None}
+    if others:
+        calls = others.get("tool_calls")
+        bound += _json_bytes(others) + MESSAGE_OVERHEAD_TOKENS * (len(calls) if isinstance(calls, list) else 0)
+    return bound
+
+
+def _json_bytes(value: Any) -> int:
+    """Bytes of `value` as JSON with spaces after separators and non-ASCII escaped: at least as long as the compact
+    or UTF-8 renderings a chat template may use."""
+    return len(json.dumps(value, default=str).encode())
 
 
 @dataclass(frozen=True)
@@ -255,13 +279,14 @@ class UsageLedger:
         found = self.prices.lookup(model, model.partition(":")[2] or None)
         return None if found is None else found[1]
 
-    def worst_case(self, model: str, messages: Sequence[Message], completion_limit: int | None) -> Reservation | None:
-        """What a request of `messages` with `completion_limit` may cost at most; None when `model` has no price or
-        the request no completion limit (its cost then has no bound)."""
+    def worst_case(self, model: str, messages: Sequence[Message], completion_limit: int | None,
+                   tools: Sequence[Mapping[str, Any]] | None = None) -> Reservation | None:
+        """What a request of `messages` (offering `tools`) with `completion_limit` may cost at most; None when `model`
+        has no price or the request no completion limit (its cost then has no bound)."""
         price = self.price_of(model)
         if price is None or completion_limit is None:
             return None
-        prompt = prompt_token_bound(messages)
+        prompt = prompt_token_bound(messages, tools)
         cost = math.ceil(price.cost(prompt, completion_limit) * 1e8) / 1e8  # as the ledger rounds, never below
         return Reservation(cost, prompt, completion_limit)
 
@@ -396,6 +421,6 @@ def open_ledger(ledger: UsageLedger | str | os.PathLike[str] | None) -> UsageLed
     return UsageLedger(ledger)
 
 
-__all__ = ["MESSAGE_OVERHEAD_TOKENS", "PRICES_VARIABLE", "REQUEST_OVERHEAD_TOKENS", "BudgetGate", "Price",
-           "PriceTable", "Reservation", "Totals", "UsageLedger", "check_max_cost", "open_ledger", "prompt_token_bound",
+__all__ = ["MESSAGE_OVERHEAD_TOKENS", "PRICES_VARIABLE", "REQUEST_OVERHEAD_TOKENS", "TOOLS_OVERHEAD_TOKENS",
+           "BudgetGate", "Price", "PriceTable", "Reservation", "Totals", "UsageLedger", "check_max_cost", "open_ledger", "prompt_token_bound",
            "usage_number", "usd"]

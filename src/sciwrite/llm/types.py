@@ -1,12 +1,17 @@
-"""What every language-model backend takes and gives: messages, sampling settings, a completion, a failure."""
+"""What every language-model backend takes and gives: messages, sampling settings, a completion, a failure.
+
+A history is a list of messages in the OpenAI chat shape: ``{"role": "system" | "user", "content": str}``, an
+assistant's reply (``{"role": "assistant", "content": str}``, or a `Completion.message` as it came back, with its
+``tool_calls``), and tool results ``{"role": "tool", "tool_call_id": str, "content": str}``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
-Message = Mapping[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
+Message = Mapping[str, Any]  # {"role": ..., "content": str | None, ...}: see the module docstring
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,16 @@ class GenerationSettings:
             raise ValueError(f"max_retries must be >= 0, got {self.max_retries}")
 
 
+@dataclass(frozen=True)
+class ToolCall:
+    """One function call the model asked for: the provider's call id (a tool result answers it), the function's
+    name and its arguments as the raw JSON text the model wrote (possibly malformed: the caller parses it)."""
+
+    id: str
+    name: str
+    arguments: str
+
+
 @dataclass
 class Completion:
     """One model reply: the answer text (any reasoning trace taken out, see `sciwrite.llm.reasoning`), its token
@@ -52,6 +67,13 @@ class Completion:
     snapshot: str | None = None  # the reply's `model`: the dated snapshot that actually answered
     system_fingerprint: str | None = None
     usage_problem: str | None = None  # the reply's usage was malformed (negative, not a number): what and where
+    tool_calls: tuple[ToolCall, ...] = ()  # the functions the model called (its text may then be "")
+    #: The assistant message to append to the history for the next request, as the provider needs it back: role,
+    #: content (the answer without its thinking trace; None when the reply's was null), the tool calls in the
+    #: OpenAI shape, and the reasoning the provider asks to be returned between tool turns (OpenRouter's
+    #: ``reasoning_details``; DeepSeek's ``reasoning_content`` on a turn with tool calls). None from a backend that
+    #: builds none (a local model).
+    message: dict[str, Any] | None = None
 
 
 class GenerationError(RuntimeError):

@@ -1,5 +1,7 @@
 """RWGBench generation methods by name: Direct, RAG, ALCE, TAG and Workflow (§5.2), each combinable with the
-Oracle list (the gold citations in a seeded order, `records.prepare_records(oracle=True)`).
+Oracle list (the gold citations in a seeded order, `records.prepare_records(oracle=True)`), and the agent
+(sciwrite's own baseline: the model searches the corpus itself; not with the Oracle list, which would hand it the
+answer).
 
 `METHODS` maps a name to its class, `resolve_methods` reads names from the command line and `make_method`
 configures one for a run. The parts live in small modules, one job each, and their names are importable from
@@ -11,7 +13,9 @@ here too:
 - `sciwrite.rwgbench.generation.prompts` — the prompt templates (package data, ``templates/*.txt``, each with a
   ``#`` note on where its wording comes from: the paper prints none of them) and the blocks that fill them;
 - `sciwrite.rwgbench.generation.single_prompt` — Direct, RAG, ALCE, TAG: one request each;
-- `sciwrite.rwgbench.generation.workflow` — Workflow: planning, searches, draft, coverage checks, revisions.
+- `sciwrite.rwgbench.generation.workflow` — Workflow: planning, searches, draft, coverage checks, revisions;
+- `sciwrite.rwgbench.generation.agent` — the agent: tool calls over the corpus (`agent_tools`), never past the
+  target's date (`cutoff`), then the section citing the papers it chose.
 
 A paper without candidates (no query text, nothing retrieved, no gold citation in the corpus) fails with a
 clear error and lands in the runner's failures file; it is never dropped.
@@ -22,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from sciwrite.rwgbench.generation.agent import MAX_TOOL_CALLS, Agent
 from sciwrite.rwgbench.generation.prompts import (
     MARKER_INSTRUCTION,
     NO_ABSTRACT,
@@ -45,7 +50,8 @@ from sciwrite.rwgbench.generation.single_prompt import ALCE, RAG, TAG, Direct
 from sciwrite.rwgbench.generation.workflow import MAX_REFINEMENTS, WORKFLOW_K, Workflow, parse_json_reply
 
 #: Method name -> class.
-METHODS: dict[str, type] = {"direct": Direct, "rag": RAG, "alce": ALCE, "tag": TAG, "workflow": Workflow}
+METHODS: dict[str, type] = {"direct": Direct, "rag": RAG, "alce": ALCE, "tag": TAG, "workflow": Workflow,
+                             "agent": Agent}
 
 
 def resolve_methods(names: Sequence[str] | str | None) -> list[str]:
@@ -70,20 +76,25 @@ def resolve_methods(names: Sequence[str] | str | None) -> list[str]:
 
 def make_method(name: str, *, retriever: Any = None, corpus: Any = None, retriever_name: str | None = None,
                 k: int = DEFAULT_K, oracle: bool = False, workflow_k: int = WORKFLOW_K,
-                max_refinements: int = MAX_REFINEMENTS) -> Any:
-    """The method `name` configured for a run (only Workflow uses `retriever` and `corpus`)."""
+                max_refinements: int = MAX_REFINEMENTS, max_tool_calls: int = MAX_TOOL_CALLS) -> Any:
+    """The method `name` configured for a run (only Workflow and the agent use `retriever` and `corpus`)."""
     if name not in METHODS:
         raise ValueError(f"unknown RWGBench method {name!r}; choose from {', '.join(METHODS)}, or 'all'")
     if name == "direct":
         return Direct()
+    if name == "agent":
+        if oracle:
+            raise ValueError("the agent method searches the corpus itself; --oracle would hand it the answer: "
+                             "choose another method")
+        return Agent(retriever, corpus, retriever_name=retriever_name, max_tool_calls=max_tool_calls)
     if name == "workflow":
         return Workflow(retriever, corpus, retriever_name=retriever_name, k=workflow_k,
                         max_refinements=max_refinements, oracle=oracle)
     return METHODS[name]("oracle" if oracle else retriever_name, None if oracle else k)
 
 
-__all__ = ["ALCE", "ANSWER_FIELDS", "DEFAULT_K", "MARKER_INSTRUCTION", "MAX_REFINEMENTS", "METHODS", "NO_ABSTRACT",
-           "OUTPUT_INSTRUCTION", "RAG", "TAG", "WORKFLOW_K", "CorpusLookup", "Direct", "Workflow",
+__all__ = ["ALCE", "ANSWER_FIELDS", "DEFAULT_K", "MARKER_INSTRUCTION", "MAX_REFINEMENTS", "MAX_TOOL_CALLS", "METHODS",
+           "NO_ABSTRACT", "OUTPUT_INSTRUCTION", "RAG", "TAG", "WORKFLOW_K", "Agent", "CorpusLookup", "Direct", "Workflow",
            "alce_documents_block", "clean_section", "make_method", "oracle_order", "paper_inputs",
            "parse_json_reply", "prepare_records", "rag_candidates_block", "resolve_methods", "target_block",
            "titles_block", "user"]

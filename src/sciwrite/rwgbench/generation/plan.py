@@ -12,6 +12,11 @@ the split's corpus (BM25, or dense with the ``--profile``'s encoder); the retrie
 and abstract (``--query-with-introduction`` adds the introduction). ``--model extractive`` runs the non-LLM
 extractive floor over the same candidates instead of a method. The retriever is built once, and each candidate
 mode (top-k, oracle, none) is prepared once, when the first method needing it runs.
+
+The agent (``--method agent``) searches that retriever itself, at most ``--max-tool-calls`` times per paper; its file
+is ``..._agent_<retriever>.jsonl``, with its trace beside it (``..._agent_<retriever>.traces.jsonl``), and its
+lines' ``k`` is null (the model picks each search's k). It does not take ``--oracle`` (which would hand it the
+answer): alone it is an error, among other methods it is skipped with a warning, as Direct is.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from sciwrite.rwgbench.data.configs import config_info
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.generation.methods import (
     DEFAULT_K,
+    MAX_TOOL_CALLS,
     METHODS,
     WORKFLOW_K,
     CorpusLookup,
@@ -47,6 +53,10 @@ SPLITS = {"sample": "sample", "test": "test"}  # --split -> paper config
 RETRIEVERS = ("bm25", "dense")
 #: The methods that read a retrieved top-k candidate list.
 TOPK_METHODS = ("rag", "alce", "tag", "extractive")
+#: What the command says before an agent run: the baseline is ours, not the paper's.
+AGENT_NOTES = ("sciwrite's own baseline, not one of the paper's (RWGBench has no agent): its prompts are ours "
+               "(templates/agent_*.txt); no tool result holds the target paper or a work published after it; the "
+               "tool calls go to <output stem>.traces.jsonl",)
 
 
 GENERATE_OPTIONS: tuple[Option, ...] = (
@@ -61,6 +71,8 @@ GENERATE_OPTIONS: tuple[Option, ...] = (
     Option("index", "folder of a saved retriever (sciwrite index build); else one is built from the corpus"),
     Option("k", f"retrieved candidates per paper (default {DEFAULT_K})", type=int, default=DEFAULT_K),
     Option("workflow_k", f"hits per Workflow query (default {WORKFLOW_K})", type=int, default=WORKFLOW_K),
+    Option("max_tool_calls", f"tool calls per paper of the agent method before it must write (default "
+                             f"{MAX_TOOL_CALLS}); --max-cost bounds its spend on top", type=int, default=MAX_TOOL_CALLS),
     Option("oracle", "the gold citations (seed-shuffled) are the candidate list instead of retrieved papers",
            switch=True),
     Option("query_with_introduction", "retrieve with title + abstract + introduction (default: title + abstract)",
@@ -117,6 +129,12 @@ def method_names(request: GenerationRequest) -> list[str]:
                              "method")
         logger.warning("--oracle: skipping the direct method, which uses no candidate list")
         names = [n for n in names if n != "direct"]
+    if options.get("oracle") and "agent" in names:
+        if names == ["agent"]:
+            raise ValueError("--oracle gives the gold citations, but the agent method searches the corpus itself "
+                             "(the gold list would hand it the answer); choose another method or drop --oracle")
+        logger.warning("--oracle: skipping the agent method, which searches the corpus itself")
+        names = [n for n in names if n != "agent"]
     return names
 
 
@@ -126,11 +144,14 @@ def plan_generation(request: GenerationRequest) -> Iterator[GenerationJob]:
     oracle = bool(options.get("oracle"))
     k = options.get("k", DEFAULT_K)
     workflow_k = options.get("workflow_k", WORKFLOW_K)
+    max_tool_calls = options.get("max_tool_calls", MAX_TOOL_CALLS)
     retriever_kind = options.get("retriever", "bm25")
     split = options.get("split", "sample")
     names = method_names(request)
     if k < 1:
         raise ValueError(f"--k must be >= 1, got {k}")
+    if max_tool_calls < 1:
+        raise ValueError(f"--max-tool-calls must be >= 1, got {max_tool_calls}")
 
     papers, corpus = load_split(split, options.get("source"), options.get("corpus_source"))
     # Only the papers the run can reach are searched: the first --limit (one for a plain dry run).
@@ -138,7 +159,8 @@ def plan_generation(request: GenerationRequest) -> Iterator[GenerationJob]:
         papers = [papers[i] for i in range(min(request.reach, len(papers)))]
     lookup = CorpusLookup(corpus)
     wants_topk = not oracle and any(n in TOPK_METHODS for n in names)
-    wants_search = wants_topk or (not oracle and "workflow" in names and not request.dry_run)
+    searches_itself = any(n in ("workflow", "agent") for n in names)
+    wants_search = wants_topk or (not oracle and searches_itself and not request.dry_run)
     retriever = (build_retriever(retriever_kind, corpus, options.get("index"), options.get("profile"))
                  if wants_search else None)
 
@@ -158,18 +180,20 @@ def plan_generation(request: GenerationRequest) -> Iterator[GenerationJob]:
             method: Any = ExtractiveRWGBench()
         else:
             method = make_method(name, retriever=retriever, corpus=lookup, retriever_name=retriever_kind, k=k,
-                                 oracle=oracle, workflow_k=workflow_k)
+                                 oracle=oracle, workflow_k=workflow_k, max_tool_calls=max_tool_calls)
         retriever_label = None if name == "direct" else ("oracle" if oracle else retriever_kind)
         # k: hits per query for Workflow (also over the oracle pool), the list length for the others (none with
         # --oracle, whose list is the gold set).
-        run_k = None if name == "direct" else (workflow_k if name == "workflow" else (None if oracle else k))
+        run_k = None if name in ("direct", "agent") else (workflow_k if name == "workflow" else (None if oracle else k))
         meta = {"benchmark": "rwgbench", "split": split, "model": request.model, "method": method.name,
-                "retriever": retriever_label, "seed": request.seed, "k": run_k, "oracle": oracle}
+                "retriever": retriever_label, "seed": request.seed, "k": run_k, "oracle": oracle,
+                **({"max_tool_calls": max_tool_calls} if name == "agent" else {})}
         out_path = output_path(request.out, request.model, split, method.name, oracle,
                                None if name == "direct" else retriever_kind)
         # the list prepared here (top-k, or the Oracle's gold set, Workflow's search pool under --oracle)
         listed = name != "direct" and (oracle or name in TOPK_METHODS)
         yield GenerationJob(records_for(name), method, out_path, meta, card={**meta, "dataset": f"rwgbench-{split}"},
+                            notes=AGENT_NOTES if name == "agent" else (),
                             retrieved_field="candidate_docs" if listed else None)
 
 

@@ -25,14 +25,17 @@ from sciwrite.sources.markers import neutralize_markers
 
 #: The package whose ``templates/`` folder holds the files.
 TEMPLATE_PACKAGE = "sciwrite.rwgbench.generation"
-#: Template name -> file: one per method's prompt, one per Workflow step, and the shared instructions.
+#: Template name -> file: one per method's prompt, one per Workflow step, the shared instructions, and the agent's
+#: messages (sciwrite's own baseline, not the paper's).
 TEMPLATE_FILES: dict[str, str] = {name: f"{name}.txt" for name in (
     "direct", "rag", "alce", "tag", "workflow_plan", "workflow_write", "workflow_coverage", "workflow_revise",
-    "workflow_revise_added", "workflow_revise_none", "marker_instruction", "output_instruction")}
+    "workflow_revise_added", "workflow_revise_none", "marker_instruction", "output_instruction", "agent_system",
+    "agent_user", "agent_budget")}
 #: Every placeholder a template may hold.
 PLACEHOLDERS: tuple[str, ...] = (
     "target", "candidates", "documents", "titles", "n_candidates", "themes", "uncovered", "draft", "added",
-    "first_new", "max_themes", "queries_per_theme", "marker_instruction", "output_instruction", "numbered_list")
+    "first_new", "max_themes", "queries_per_theme", "marker_instruction", "output_instruction", "numbered_list",
+    "max_tool_calls", "search_k", "max_search_k")
 NO_ABSTRACT = "(no abstract available)"
 NO_INTRODUCTION = "(no introduction available)"
 

@@ -46,6 +46,10 @@ class CorpusLookup:
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self._row
 
+    def row(self, doc_id: str) -> dict[str, Any]:
+        """The corpus record of `doc_id` with every column it has (authors, year, ...)."""
+        return dict(self._corpus[self._row[doc_id]])
+
     def doc(self, doc_id: str) -> dict[str, str]:
         row = self._corpus[self._row[doc_id]]
         return {"doc_id": doc_id, "title": (row.get("title") or "").strip(),

@@ -33,6 +33,7 @@ from sciwrite.grounding.scoring import GROUNDING_KEYS, summarize_grounding
 from sciwrite.metrics.judge import llm_record
 from sciwrite.retrieval.corpus_files import CORPUS_COLUMNS
 from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.metrics.agent_analysis import agent_analysis
 from sciwrite.rwgbench.metrics.formulas import resolve_citations
 from sciwrite.rwgbench.metrics.grounding import GROUNDING_COLUMNS, listed_references, score_reference_grounding
 from sciwrite.rwgbench.metrics.judge import JUDGE_TEMPLATES
@@ -197,7 +198,8 @@ def summarize_file(file: RWGBenchFile, scored: Scored, models: RWGBenchModels, *
                      **({"n_rejected_lines": len(rejected),
                          "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]}
                         if rejected else {})},
-            **llm_record({"judge": getattr(models, "judge", None)}, request.judge_options)}
+            **llm_record({"judge": getattr(models, "judge", None)}, request.judge_options),
+            **({"agent": agent} if (agent := agent_analysis(file.records, file.targets)) else {})}
 
 
 def interval_fields(rows: Sequence[Mapping[str, Any]], means: Mapping[str, Any], n_resamples: int,
