@@ -134,13 +134,14 @@ def test_submit_score_rank_compare_and_drill_down(served_board, tmp_path, mini_s
     assert "no submission" in message
 
     paper = json.loads(rwgbench_lines(mini_sample_folder, 0)[0])
-    generated, reference, citations, extra, notes = client.predict("rwgbench", first, paper["paper_id"],
-                                                                   api_name="/paper")
+    generated, reference, citations, extra, trace, notes = client.predict("rwgbench", first, paper["paper_id"],
+                                                                          api_name="/paper")
     assert generated == paper["text"] and len(reference) > 100
     cited = _table(citations)
     assert [c["Marker"] for c in cited] == ["[1]", "[2]"]
     assert cited[0]["doc_id"] == paper["candidates"][0] and cited[0]["In gold set"] == "yes" and cited[0]["Cited title"]
     assert "Gold papers" in extra["label"]
+    assert trace["visible"] is False and trace["value"]["data"] == []  # not an agent: no trace, the table hidden
     *_, notes = client.predict("rwgbench", first, "no-such-paper", api_name="/paper")
     assert "no-such-paper" in notes
 

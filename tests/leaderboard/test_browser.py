@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import re
 import shutil
 from pathlib import Path
@@ -25,6 +26,12 @@ XSS = "<img src=x onerror=alert(1)>"
 SCRIPT = "<script>alert(2)</script>"
 #: A listed reference the corpus does not hold, written as HTML: the drill-down marks it not found, as text.
 INVENTED = "<b>Hyperbolic</b> Llama Parsing <img src=y onerror=alert(3)>"
+#: An agent's trace of each seeded paper (uploaded in its records): the drill-down shows its calls, its reasoning
+#: (written as HTML) as text.
+REASONING = "<i>Look</i> for parsing <img src=z onerror=alert(4)>"
+AGENT_TRACE = [{"turn": 1, "reasoning": REASONING,
+                "calls": [{"id": "c1", "tool": "search", "arguments": {"query": "parsing"}, "doc_ids": ["d-seen"]}]},
+               {"turn": 2, "reasoning": None, "answer": "See [1].", "forced": False}]
 #: The scoring condition of a run scored by the lite suites without an LLM judge.
 NO_JUDGE = "lite \u00b7 no judge"
 #: Where a human can look at the last run's page.
@@ -130,7 +137,8 @@ def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_
     seeded = served_board.board.submit(
         SubmissionForm(benchmark="rwgbench", system="Seeded baseline", submitter="maintainer", model="gpt-4o",
                        method="zero-shot", retriever="bm25", weights="closed"),
-        content="\n".join(rwgbench_lines(mini_sample_folder, 0, listed=[INVENTED])).encode())
+        content="\n".join(json.dumps({**json.loads(line), "trace": AGENT_TRACE})
+                           for line in rwgbench_lines(mini_sample_folder, 0, listed=[INVENTED])).encode())
     assert seeded.accepted, seeded.problems
     assert served_board.wait_final(seeded.submission.id).status == FINISHED
     upload = tmp_path / "predictions.jsonl"
@@ -209,7 +217,20 @@ def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_
             expect(references.get_by_role("gridcell", name="not found", exact=True)).to_be_visible()
             expect(references.get_by_role("gridcell", name="found", exact=True)).to_be_visible()
             assert page.locator('img[src="y"]').count() == 0 and page.locator("#drilldown-citations b").count() == 0
+            # the agent's trace: its call, what it returned and its reasoning, as text
+            trace = page.locator("#drilldown-trace")
+            expect(trace.get_by_role("gridcell", name="search", exact=True)).to_be_visible(timeout=WAIT_MS)
+            expect(trace.get_by_role("gridcell", name="d-seen", exact=True)).to_be_visible()
+            expect(trace.get_by_role("gridcell", name=REASONING, exact=True)).to_be_visible()
+            expect(trace.get_by_role("gridcell", name="answer", exact=True)).to_be_visible()
+            assert page.locator('img[src="z"]').count() == 0 and page.locator("#drilldown-trace i").count() == 0
             page.screenshot(path=str(tmp_path / "drilldown.png"), full_page=True)
+            # a submission without a trace: no trace table
+            _choose(page, "#drilldown-system", XSS, expect)
+            page.locator("#drilldown-paper input").click()
+            page.get_by_role("option").first.click()
+            page.locator("#drilldown-show").click()
+            expect(trace).to_be_hidden(timeout=WAIT_MS)
 
             page.get_by_role("tab", name="Submissions").click()
             page.locator("#refresh-submissions").click()

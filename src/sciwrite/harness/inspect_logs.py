@@ -21,6 +21,7 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.predictions import with_text
+from sciwrite.generation.runner import TRACE
 from sciwrite.harness.inspect_scorers import ROW, interval_metric_names, logged_intervals
 from sciwrite.harness.inspect_solvers import GENERATED
 from sciwrite.leaderboard.runs import QUICKSTART_SUBMITTER, EvaluationRun, add_evaluation, run_fields
@@ -70,12 +71,14 @@ def sample_records(log: EvalLog, benchmark: str, path: Path) -> tuple[list[dict[
 
 def prediction(log: EvalLog, sample: EvalSample) -> dict[str, Any]:
     """The sample's prediction as a ``sciwrite generate`` line: what the method added, paper_id, pred, desc, and
-    the run's model, method and retriever."""
+    the run's model, method and retriever; a method's trace (an agent's tool calls) under ``trace``, where the
+    leaderboard keeps a CLI run's trace (read from its ``<run>.traces.jsonl``)."""
     generated = (sample.metadata or {}).get(GENERATED) or {}
     meta = log.eval.metadata or {}
     run = {"model": log.eval.model, "method": generated.get("method") or meta.get("method"),
            "retriever": meta.get("retriever"), "oracle": bool((log.eval.task_args or {}).get("oracle"))}
     record = {**(generated.get("extra") or {}), **{k: v for k, v in run.items() if v},
+              **({TRACE: generated["trace"]} if generated.get("trace") is not None else {}),
               "paper_id": str((sample.metadata or {}).get("paper_id") or sample.id),
               "pred": sample.output.completion if sample.output else "", "desc": generated.get("desc")}
     return with_text(record)

@@ -10,7 +10,9 @@ one the CLI sends. The run is a chain a researcher can read and change in Inspec
   `write` solver.
 
 The last solver sets the output to the method's prediction; the sample's messages become the request that produced
-it and its reply (Inspect's transcript keeps every request of every stage).
+it and its reply (Inspect's transcript keeps every request of every stage, and an agent's every tool call). The
+sample's metadata keeps, under ``sciwrite``, what the method returned (``extra``, the fields of the CLI's line) and
+its trace, if any (``trace``: what the CLI writes to ``<run>.traces.jsonl``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from inspect_ai.model import ChatMessageAssistant, ModelOutput, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from sciwrite.generation.jobs import GenerationJob
-from sciwrite.generation.runner import Generated
+from sciwrite.generation.runner import TRACE, Generated
 from sciwrite.generation.stages import MethodStage, StagedMethod
 from sciwrite.harness.inspect_model import InspectLLM, chat_messages
 from sciwrite.llm.types import GenerationSettings
@@ -62,7 +64,10 @@ def finish(state: TaskState, job: GenerationJob, llm: InspectLLM, result: Genera
         state.messages = chat_messages(request)
     state.messages.append(ChatMessageAssistant(content=result.pred))
     state.output = ModelOutput.from_content(model=str(llm.model_name), content=result.pred)
-    state.metadata[GENERATED] = {"method": job.method.name, "desc": result.desc, "extra": dict(result.extra)}
+    extra = dict(result.extra)
+    trace = extra.pop(TRACE, None)  # beside the prediction, as the CLI keeps it beside its line
+    state.metadata[GENERATED] = {"method": job.method.name, "desc": result.desc, "extra": extra,
+                                 **({"trace": trace} if trace is not None else {})}
     return state
 
 

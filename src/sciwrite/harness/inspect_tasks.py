@@ -117,7 +117,8 @@ def benchmark_task(name: str, options: Mapping[str, Any], *, split: str, source:
 def rwgbench(split: str = "sample", source: str | None = None, corpus_source: str | None = None,
              method: str = "rag", retriever: str = "bm25", index: str | None = None,
              k: int = option_default("rwgbench", "k"), workflow_k: int = option_default("rwgbench", "workflow_k"),
-             oracle: bool = False, query_with_introduction: bool = False, profile: str = "lite",
+             max_tool_calls: int = option_default("rwgbench", "max_tool_calls"), oracle: bool = False,
+             query_with_introduction: bool = False, profile: str = "lite",
              metrics: str | list[str] | None = None, temperature: float = DEFAULT_SETTINGS.temperature,
              max_tokens: int = DEFAULT_SETTINGS.max_tokens, seed: int | None = DEFAULT_SETTINGS.seed,
              judge: str | None = None, bootstrap: int = 1000, bootstrap_seed: int = 0) -> Task:
@@ -129,11 +130,12 @@ def rwgbench(split: str = "sample", source: str | None = None, corpus_source: st
         split: ``sample`` (the offline sample) or ``test`` (the 100-paper test set).
         source: dataset folder or Hub repo id of the papers (default: the sample folder, or the Hub for ``test``).
         corpus_source: folder or Hub repo id of the corpus (default: source).
-        method: one generation method (direct, rag, alce, tag, workflow).
+        method: one generation method (direct, rag, alce, tag, workflow, agent).
         retriever: candidate retriever, ``bm25`` or ``dense``.
         index: folder of a saved retriever (``sciwrite index build``); else one is built from the corpus.
         k: retrieved candidates per paper.
         workflow_k: hits per Workflow query.
+        max_tool_calls: tool calls per paper of the agent method before it must write.
         oracle: the gold citations (seed-shuffled) are the candidate list instead of retrieved papers.
         query_with_introduction: retrieve with title + abstract + introduction.
         profile: model profile of the metrics and the dense encoder, ``lite`` or ``paper``.
@@ -147,7 +149,8 @@ def rwgbench(split: str = "sample", source: str | None = None, corpus_source: st
         bootstrap_seed: the bootstrap's seed (``sciwrite evaluate --seed``).
     """
     options = {"split": split, "source": source, "corpus_source": corpus_source, "method": [method],
-               "retriever": retriever, "index": index, "k": k, "workflow_k": workflow_k, "oracle": oracle,
+               "retriever": retriever, "index": index, "k": k, "workflow_k": workflow_k,
+               "max_tool_calls": max_tool_calls, "oracle": oracle,
                "query_with_introduction": query_with_introduction, "profile": profile}
     return benchmark_task("rwgbench", options, split=split, source=source, profile=profile, metrics=metrics,
                           temperature=temperature, max_tokens=max_tokens, seed=seed, judge=judge,

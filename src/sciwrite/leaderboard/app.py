@@ -55,6 +55,9 @@ SUBMISSION_COLUMNS = ("Submitted (UTC)", "Benchmark", "System", "Submitter", "St
                       "Finished (UTC)", "Id")
 #: Seconds between refreshes of the submissions table.
 REFRESH_S = 5.0
+#: The drill-down's caption of an agent's trace.
+TRACE_CAPTION = ("Agent trace: each tool call with its arguments and what it returned (the doc_ids shown, or the "
+                 "error), the model's reasoning summary where the provider returns one; the last row is its answer")
 
 
 def _when(timestamp: float | None) -> str:
@@ -307,6 +310,9 @@ def _drilldown_tab(board: Leaderboard, benchmarks: list[str]) -> None:
                                        "grounding)", interactive=False, datatype="str",
                                  elem_id="drilldown-citations")
         extra = gr.Dataframe(label="More", interactive=False, datatype="str", elem_id="drilldown-extra")
+        # shown only for a submission that kept a trace (an agent's tool calls)
+        trace = gr.Dataframe(label=TRACE_CAPTION, interactive=False, datatype="str", wrap=True, visible=False,
+                             elem_id="drilldown-trace")
         message = gr.Textbox(label="Notes", interactive=False)
 
         def choose(name: str):
@@ -323,20 +329,22 @@ def _drilldown_tab(board: Leaderboard, benchmarks: list[str]) -> None:
                     submission_provenance(board, submission_id or ""))
 
         def view(name: str, submission_id: str | None, paper_id: str | None):
+            hidden = gr.Dataframe(value=pd.DataFrame(), visible=False)
             if not submission_id or not paper_id:
-                return "", "", pd.DataFrame(), gr.Dataframe(), "choose a system and a paper"
+                return "", "", pd.DataFrame(), gr.Dataframe(), hidden, "choose a system and a paper"
             try:
                 shown = paper_view(board.store, submission_id, paper_id, board.papers(name))
             except (KeyError, ValueError) as err:
-                return "", "", pd.DataFrame(), gr.Dataframe(), str(err).strip("'\"")
+                return "", "", pd.DataFrame(), gr.Dataframe(), hidden, str(err).strip("'\"")
             return (shown.generated, shown.reference, shown.citations,
-                    gr.Dataframe(value=shown.extra, label=shown.extra_caption), "\n".join(shown.notes))
+                    gr.Dataframe(value=shown.extra, label=shown.extra_caption),
+                    gr.Dataframe(value=shown.trace, visible=not shown.trace.empty), "\n".join(shown.notes))
 
         benchmark.change(choose, benchmark, [system, paper], api_visibility="private")
         system.focus(lambda name, current: gr.Dropdown(choices=_system_choices(board, name), value=current),
                      [benchmark, system], system, api_visibility="private")
         system.change(pick_system, system, [scores, paper, provenance], api_visibility="private")
-        show.click(view, [benchmark, system, paper], [generated, reference, citations, extra, message],
+        show.click(view, [benchmark, system, paper], [generated, reference, citations, extra, trace, message],
                    api_name="paper")
 
 
@@ -345,6 +353,8 @@ def _submit_tab(board: Leaderboard, benchmarks: list[str]) -> None:
         gr.Markdown("Upload one JSON Lines file of predictions — `{\"paper_id\", \"text\", \"candidates\"}` per paper "
                     "for RWGBench, `{\"paper_id\", \"text\"}` for SciIG — or give the Hub id of a run pushed with "
                     "`sciwrite push` (`org/name` or `org/name:config`). Every paper of the split needs a prediction. "
+                    "An agent's trace of a paper (the `<run>.traces.jsonl` line's `trace`) may ride in its record as "
+                    "`trace`: the drill-down shows it. "
                     "The file is checked at once; an accepted one is queued and scored by the worker.")
         benchmark = gr.Radio(label="Benchmark", choices=[(get_benchmark(b).title, b) for b in benchmarks],
                              value=benchmarks[0], elem_id="submit-benchmark")

@@ -4,7 +4,8 @@ reference with what its citations point to: what each benchmark shows is its own
 
 The split's paper records are loaded once per benchmark and split (`BenchmarkPapers.load`); RWGBench corpus titles
 are looked up on demand in the memory-mapped corpus (one vectorised Arrow pass per paper view, no index of the
-whole corpus in memory).
+whole corpus in memory). A prediction record that carries a ``trace`` (an agent's turns, kept by
+`sciwrite.leaderboard.runs.with_traces` or uploaded so) is shown as a table of its tool calls (`trace_frame`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from sciwrite.generation.runner import TRACE
 from sciwrite.leaderboard.store import ResultsStore
 from sciwrite.leaderboard.tables import MISSING, as_benchmark, board_columns, number
 
@@ -109,6 +111,57 @@ class PaperView:
     extra: pd.DataFrame
     extra_caption: str
     notes: list[str] = field(default_factory=list)
+    #: an agent's tool calls (`trace_frame`, TRACE_COLUMNS); no rows for other methods
+    trace: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=TRACE_COLUMNS))
+
+
+#: The columns of a trace table: one row per tool call (its arguments, the doc_ids it showed, or why it failed or
+#: did not run), then one for the answer; the model's reasoning summary and any text beside its calls, on the
+#: first row of their turn.
+TRACE_COLUMNS = ["Turn", "Tool", "Arguments", "Result", "Reasoning", "Text"]
+
+
+def _cell(value: Any) -> str:
+    """A trace value as the text of one cell (never markup: the page shows cells as strings)."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _call_result(call: Mapping[str, Any]) -> str:
+    if call.get("not_run"):
+        return f"not run: {_cell(call['not_run'])}"
+    if call.get("error"):
+        return f"error: {_cell(call['error'])}"
+    doc_ids = call.get("doc_ids")
+    return ", ".join(map(_cell, doc_ids)) if isinstance(doc_ids, list) and doc_ids else "no papers"
+
+
+def _answer_result(turn: Mapping[str, Any]) -> str:
+    said = "forced to write: the tool-call budget ran out" if turn.get("forced") else "wrote the section"
+    ignored = turn.get("ignored_calls")
+    return f"{said}; {_cell(ignored)} tool call(s) ignored" if ignored else said
+
+
+def trace_frame(trace: Any) -> pd.DataFrame:
+    """An agent's trace (a list of turns ``{"turn", "reasoning", "text"?, "calls": [...]}`` ending with
+    ``{"turn", "reasoning", "answer", "forced"}``) as `TRACE_COLUMNS` rows, every cell text; no rows when there is
+    no trace (not an agent). A submitter's trace may be anything: what is not a turn is shown as text."""
+    rows: list[dict[str, str]] = []
+    for turn in trace if isinstance(trace, list) else []:
+        if not isinstance(turn, Mapping):
+            rows.append({"Turn": "", "Tool": "", "Arguments": "", "Result": _cell(turn), "Reasoning": "", "Text": ""})
+            continue
+        number, said = _cell(turn.get("turn")), {"Reasoning": _cell(turn.get("reasoning")), "Text": _cell(turn.get("text"))}
+        calls = turn.get("calls")
+        entries = [{"Tool": _cell(c.get("tool")), "Arguments": _cell(c.get("arguments")), "Result": _call_result(c)}
+                   if isinstance(c, Mapping) else {"Tool": "", "Arguments": "", "Result": _cell(c)}
+                   for c in (calls if isinstance(calls, list) else [])]
+        if "answer" in turn or not entries:
+            entries.append({"Tool": "answer", "Arguments": "", "Result": _answer_result(turn)})
+        for i, entry in enumerate(entries):
+            rows.append({"Turn": number, **entry, **(said if i == 0 else {"Reasoning": "", "Text": ""})})
+    return pd.DataFrame(rows, columns=TRACE_COLUMNS)
 
 
 def _prediction(store: ResultsStore, submission_id: str, paper_id: str) -> dict[str, Any]:
@@ -150,7 +203,8 @@ def paper_view(store: ResultsStore, submission_id: str, paper_id: str, papers: B
     return PaperView(submission_id=submission_id, benchmark=submission.benchmark, paper_id=paper_id,
                      title=str(paper.get("title") or ""), generated=text, reference=view.reference,
                      scores=_scores(row, submission.benchmark), citations=view.citations, extra=view.extra,
-                     extra_caption=view.extra_caption, notes=[*notes, *view.notes])
+                     extra_caption=view.extra_caption, notes=[*notes, *view.notes],
+                     trace=trace_frame(record.get(TRACE)))
 
 
-__all__ = ["BenchmarkPapers", "PaperView", "paper_scores_frame", "paper_view"]
+__all__ = ["TRACE_COLUMNS", "BenchmarkPapers", "PaperView", "paper_scores_frame", "paper_view", "trace_frame"]

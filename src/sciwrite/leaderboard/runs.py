@@ -7,14 +7,20 @@ trusted: every value must be in its metric's declared range and each results-tab
 rows give (`sciwrite.scoring.checks`). Each run becomes a FINISHED submission with its predictions, summary and
 per-paper rows, in one transaction; a run already on the board (same predictions, by sha256) is left as it is. A
 batch of folders is read and checked whole before the first is added, so one bad folder adds nothing.
+
+A method that keeps a trace per paper (the agent's tool calls: `sciwrite.generation.runner.traces_path_for`) leaves
+``<stem>.traces.jsonl`` beside the predictions; each paper's trace joins its stored prediction record under
+``trace`` (`with_traces`), so that it lives, is mirrored and is restored with the predictions, and the drill-down
+shows it. The digest counts only what is scored, so a trace never makes a run "new".
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +31,7 @@ from sciwrite.core.jsonl import iter_json_lines
 from sciwrite.core.predictions import with_text
 from sciwrite.core.results import read_summary
 from sciwrite.core.summary_files import predictions_file
+from sciwrite.generation.runner import TRACE, traces_path_for
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission, default_store_path
 from sciwrite.leaderboard.submission import content_digest
 from sciwrite.scoring.checks import check_recomputed, check_scored
@@ -86,6 +93,8 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     predictions_path = Path(predictions) if predictions else predictions_file(summary, summary_path)
     records = [with_text(record) for record in _objects(predictions_path, "predictions file")[0]]
     text = predictions_path.read_bytes().decode("utf-8-sig")
+    traces = read_traces(traces_path_for(predictions_path), {str(r.get("paper_id")) for r in records})
+    text = with_traces(text, traces)
     # the digest an upload of the same file gets (`content_digest`), so that neither path adds it twice
     sha256 = content_digest(records, candidates="candidates" in bench.data.prediction_fields)
     form = {**run_fields(records[0] if records else {}), **(fields or {})}
@@ -94,6 +103,43 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     # publishes no folder of the machine that scored them
     summary = {**summary, "system": system, "predictions": predictions_path.name}
     return EvaluationRun(benchmark, folder, split, system, summary, rows, text, records, sha256, form)
+
+
+def read_traces(path: Path, paper_ids: Collection[str]) -> dict[str, list[Any]]:
+    """paper_id -> trace of a traces file (one ``{"paper_id", "trace": [...]}`` per line; a later line of a paper
+    replaces an earlier one); {} when there is no file. A line that is not such an object, or names a paper with no
+    prediction, raises `InputError` naming the file and line."""
+    if not path.is_file():
+        return {}
+    fix = "give the traces file as `sciwrite generate` wrote it beside these predictions, unedited"
+    traces: dict[str, list[Any]] = {}
+    for number, _, value, problem in iter_json_lines(path):
+        if problem is not None or not isinstance(value, dict):
+            raise InputError(problem or "not a JSON object", Where(path=path, line=number), fix)
+        paper_id = str(value.get("paper_id"))
+        if not isinstance(value.get(TRACE), list):
+            raise InputError("no list of turns", Where(path=path, line=number, record=paper_id, field=TRACE), fix)
+        if paper_id not in paper_ids:
+            raise InputError("no prediction of this paper in the predictions file beside it",
+                             Where(path=path, line=number, record=paper_id, field="paper_id"),
+                             "resume the run with `sciwrite generate` (it drops the traces of papers it did not "
+                             "write) or remove the line")
+        traces[paper_id] = value[TRACE]
+    return traces
+
+
+def with_traces(text: str, traces: Mapping[str, list[Any]]) -> str:
+    """The predictions' JSON Lines `text` with each paper's trace from `traces` in its record under ``trace``;
+    the lines of other papers stay as they were, and without traces the text is returned unchanged."""
+    if not traces:
+        return text
+    lines = []
+    for line in text.splitlines():
+        record = json.loads(line) if line.strip() else None  # the predictions were read as JSON objects already
+        if isinstance(record, dict) and str(record.get("paper_id")) in traces:
+            line = json.dumps({**record, TRACE: traces[str(record["paper_id"])]}, ensure_ascii=False)
+        lines.append(line)
+    return "\n".join(lines) + "\n"
 
 
 def add_evaluation(store: ResultsStore, run: EvaluationRun, submitter: str = QUICKSTART_SUBMITTER

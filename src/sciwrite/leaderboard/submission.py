@@ -5,7 +5,9 @@ everything in one go: the form's fields (lengths, an http(s) URL, open/closed we
 one JSON object per line with the benchmark's fields, no paper_id twice), its paper_ids against the split (none
 unknown, none missing: a mean over a subset of papers is not comparable with the others), a duplicate of an
 earlier submission (`content_digest`: the sha256 of the scored content, so that a reordered file or another
-line ending is the same submission), and the submitter's rate limit. Nothing here touches the file system
+line ending is the same submission), and the submitter's rate limit. A record may carry an agent's trace of its
+paper under ``trace`` (a list of turns, as `sciwrite generate` writes them to ``<run>.traces.jsonl``): the
+drill-down shows it; it is not scored. Nothing here touches the file system
 with a name a user chose: the predictions arrive as bytes.
 """
 
@@ -21,6 +23,7 @@ from typing import Any
 
 from sciwrite.core.jsonl import parse_json_lines
 from sciwrite.core.predictions import record_problem, with_text
+from sciwrite.generation.runner import TRACE
 
 #: Submissions larger than this are refused (the RWGBench test split's predictions are a few MiB). Sizes are said
 #: in MiB everywhere (`mib`).
@@ -80,6 +83,15 @@ def content_digest(records: Sequence[Mapping[str, Any]], candidates: bool) -> st
     return hashlib.sha256(json.dumps(items, ensure_ascii=False, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 
+def trace_problem(record: Mapping[str, Any]) -> str | None:
+    """What is wrong with a record's ``trace`` (None when it has none, or a list of turns as JSON objects)."""
+    trace = record.get(TRACE)
+    if TRACE not in record or (isinstance(trace, list) and all(isinstance(turn, dict) for turn in trace)):
+        return None
+    return (f"(paper_id {record.get('paper_id')!r}) field {TRACE!r} must be a list of the agent's turns (JSON "
+            "objects), as in <run>.traces.jsonl")
+
+
 def form_problems(form: SubmissionForm, benchmarks: Collection[str]) -> list[str]:
     """What is wrong with the form's fields, one line each."""
     problems = []
@@ -121,7 +133,7 @@ def check_predictions(content: bytes, benchmark: str, paper_ids: Collection[str]
     what = "the generated related-work section" if candidates else "the generated introduction"
     for number, _, record, problem in parse_json_lines(text.splitlines()):
         record = with_text(record)
-        problem = problem or record_problem(record, text_is=what, candidates=candidates)
+        problem = problem or record_problem(record, text_is=what, candidates=candidates) or trace_problem(record)
         if problem:
             kinds.setdefault("malformed", []).append(f"line {number}: {problem}")
             continue
