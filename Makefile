@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 OFFLINE := HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1 HF_HUB_DISABLE_TELEMETRY=1
 
-.PHONY: install quickstart leaderboard test test-quick lint bench clean
+.PHONY: install quickstart leaderboard test test-quick lint bench docs docs-serve clean
 
 install: $(VENV)/.installed
 
@@ -41,5 +41,14 @@ lint: install
 bench: install
 	$(BIN)/python scripts/bench/retrieval.py
 
+# The documentation site: the generated pages (CLI reference, metric pages), then a --strict build into site/.
+docs: install
+	$(BIN)/pip install -q -e ".[docs]"
+	$(BIN)/python scripts/docs/build_pages.py
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: docs
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
 clean:
-	rm -rf $(VENV) outputs .pytest_cache
+	rm -rf $(VENV) outputs .pytest_cache site docs/generated
