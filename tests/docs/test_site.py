@@ -21,10 +21,8 @@ from sciwrite.cli.reference import commands  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """(the generated docs folder, the built site) from a copy of the repository's docs."""
-    work = tmp_path_factory.mktemp("docs")
+def build_site(work: Path) -> tuple[Path, Path]:
+    """(the generated docs folder, the built site) from a copy of the repository's docs in `work`."""
     shutil.copytree(ROOT / "docs", work / "docs", ignore=shutil.ignore_patterns("generated"))
     shutil.copy(ROOT / "mkdocs.yml", work / "mkdocs.yml")
     subprocess.run([sys.executable, str(ROOT / "scripts" / "docs" / "build_pages.py"), "--docs", str(work / "docs")],
@@ -34,6 +32,11 @@ def site(tmp_path_factory):
                            env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"})
     assert built.returncode == 0, built.stderr[-3000:]
     return work / "docs" / "generated", work / "site"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    return build_site(tmp_path_factory.mktemp("docs"))
 
 
 def test_every_command_and_flag_is_in_the_cli_reference(site):
