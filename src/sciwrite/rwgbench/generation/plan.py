@@ -115,26 +115,33 @@ def build_retriever(kind: str, corpus: Any, index: str | None = None, profile: s
     return DenseRetriever.from_corpus(corpus, profile=profile)
 
 
+#: The methods --oracle cannot serve, in the order they are checked: (the error when it is the only method asked
+#: for, the warning when it is skipped among others).
+NO_ORACLE = {
+    "direct": ("--oracle gives a candidate list, but the direct method uses none; choose another method",
+               "--oracle: skipping the direct method, which uses no candidate list"),
+    "agent": ("--oracle gives the gold citations, but the agent method searches the corpus itself (the gold list "
+              "would hand it the answer); choose another method or drop --oracle",
+              "--oracle: skipping the agent method, which searches the corpus itself"),
+}
+
+
 def method_names(request: GenerationRequest) -> list[str]:
-    """The methods to run, in order: the extractive floor alone, or --method without Direct under --oracle."""
+    """The methods to run, in order: the extractive floor alone, or --method without those --oracle cannot serve
+    (`NO_ORACLE`)."""
     options = request.options
     if request.extractive:
         if options.get("method"):
             logger.warning("--method is not used with --model extractive (the extractive floor is its own method)")
         return ["extractive"]
     names = resolve_methods(options.get("method"))
-    if options.get("oracle") and "direct" in names:
-        if names == ["direct"]:
-            raise ValueError("--oracle gives a candidate list, but the direct method uses none; choose another "
-                             "method")
-        logger.warning("--oracle: skipping the direct method, which uses no candidate list")
-        names = [n for n in names if n != "direct"]
-    if options.get("oracle") and "agent" in names:
-        if names == ["agent"]:
-            raise ValueError("--oracle gives the gold citations, but the agent method searches the corpus itself "
-                             "(the gold list would hand it the answer); choose another method or drop --oracle")
-        logger.warning("--oracle: skipping the agent method, which searches the corpus itself")
-        names = [n for n in names if n != "agent"]
+    for name, (refused, skipped) in (NO_ORACLE.items() if options.get("oracle") else ()):
+        if name not in names:
+            continue
+        if names == [name]:
+            raise ValueError(refused)
+        logger.warning(skipped)
+        names = [n for n in names if n != name]
     return names
 
 
