@@ -43,7 +43,9 @@ Source = str | Path | None
 class DatasetLoader(Protocol):
     """``load(config, source=None, split=None)``: a config as a `datasets.Dataset` (or all its splits)."""
 
-    def __call__(self, config: str, source: Source = None, split: str | None = None) -> Any: ...
+    def __call__(self, config: str, source: Source = None, split: str | None = None) -> Any:
+        """Load `config` from `source` (None: the benchmark's default); `split` None: the default split."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,25 @@ class Corpus:
 
 @dataclass(frozen=True)
 class BenchmarkData:
-    """The benchmark's data: its configs, splits, loader, prediction records and builds."""
+    """The benchmark's data: its configs, splits, loader, prediction records and builds.
+
+    Attributes:
+        configs: The dataset configs a prediction file can be scored against.
+        offline_config: The config built offline from packaged data (the quick start's, a local board's).
+        board_split: The split a public leaderboard scores on.
+        load: The loader: ``load(config, source=None, split=None)``.
+        splits: What ``--split`` accepts.
+        prediction_fields: The fields every prediction record carries besides its text.
+        sample_dir: Where the offline sample is built by default.
+        scored_papers: ``scored_papers(split, source)``: the paper_ids a submission is scored on, and those never
+            scored with the reason.
+        builds: Its `sciwrite build` commands.
+        prediction_split: The split of a config its predictions are for, when a config has several (SciIG's
+            ``test``).
+        corpus: Its retrieval corpus, when it has one (RWGBench).
+        answer_fields: A paper's fields that are its answer, never shown to a method; the first is the reference
+            text a prediction is compared with.
+    """
 
     configs: tuple[str, ...]  # dataset configs a prediction file can be scored against
     offline_config: str  # the config built offline from packaged data (the quick start's, a local board's)
@@ -93,7 +113,16 @@ class BenchmarkData:
 
 @dataclass(frozen=True)
 class BenchmarkSuite:
-    """The benchmark's metrics: its stages, its results table and its steps of the scoring core."""
+    """The benchmark's metrics: its stages, its results table and its steps of the scoring core.
+
+    Attributes:
+        stages: Its scorers, by stage (`sciwrite.scoring.stages.StageTable`).
+        table_groups: The results table: group -> ((metric key, label), ...).
+        steps: Its steps of the scoring core (`sciwrite.scoring.steps.EvaluationSteps`).
+        options: The options only this benchmark's evaluation takes.
+        scales: Metric key -> its range and direction on the paper's scale; every writer and reader of results
+            checks values against it.
+    """
 
     stages: StageTable
     table_groups: Mapping[str, tuple[tuple[str, str], ...]]  # results table: group -> ((metric key, label), ...)
@@ -115,6 +144,7 @@ class BenchmarkSuite:
 
     @property
     def judge_metrics(self) -> tuple[str, ...]:
+        """The metric keys the LLM judge computes."""
         return self.stages.judge_metrics
 
     def expand_metrics(self, names: Iterable[str] | None) -> tuple[str, ...] | None:
@@ -242,7 +272,19 @@ class HubPart:
 
 @dataclass(frozen=True)
 class Benchmark:
-    """One benchmark: its identity and its typed parts (see the module docstring)."""
+    """One benchmark: its identity and its six typed parts, everything shared code needs to serve it.
+
+    Attributes:
+        name: The id used on the command line and in prediction files (``rwgbench``, ``sciig``).
+        title: The benchmark's name as its paper writes it.
+        paper: The paper's reference (its arXiv id).
+        data: Its configs, splits, loader, prediction records, builds and retrieval corpus.
+        suite: Its scorers, results table, steps of the scoring core and evaluation-only options.
+        generation: Its prompts (methods or levels) and how `sciwrite generate` plans its runs.
+        presentation: What `sciwrite evaluate` prints, how the leaderboard shows it, the paper's numbered tables.
+        studies: Its human study, sensitivity analysis, judge check and part of the quick start.
+        hub: Its headline metrics as Hub tasks, and its dataset repo.
+    """
 
     name: str  # the id used on the command line and in prediction files (rwgbench, sciig)
     title: str  # as the paper names it
@@ -256,7 +298,7 @@ class Benchmark:
 
     @property
     def board_metrics(self) -> tuple[str, ...]:
-        """The leaderboard's metric keys: the results table's, then the `Presentation.board_groups`'."""
+        """The leaderboard's metric keys: the results table's, then those of `Presentation.board_groups`."""
         return (*self.suite.metrics,
                 *(key for columns in self.presentation.board_groups.values() for key, _ in columns))
 

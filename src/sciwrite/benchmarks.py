@@ -7,10 +7,15 @@ from sciwrite.rwgbench.benchmark import RWGBENCH
 from sciwrite.sciig.benchmark import SCIIG
 
 BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (RWGBENCH, SCIIG)}
+"""Every benchmark by its name (``rwgbench``, ``sciig``)."""
 
 
 def get_benchmark(name: str) -> Benchmark:
-    """The benchmark called `name`; a clear error listing the known ones otherwise."""
+    """The benchmark called `name` (``rwgbench`` or ``sciig``).
+
+    Raises:
+        ValueError: No benchmark has that name; the message lists the known ones.
+    """
     if name not in BENCHMARKS:
         raise ValueError(f"unknown benchmark {name!r}; choose one of {sorted(BENCHMARKS)}")
     return BENCHMARKS[name]

@@ -1,4 +1,6 @@
-"""The main job, end to end, on the offline embedded default (the `lite` profile):
+"""The main job, end to end, on the offline embedded default (the `lite` profile).
+
+Its steps:
 
 1. build the RWGBench and SciIG samples (from the aclsum package's 250 GROBID-parsed ACL papers);
 2. index the RWGBench corpus with BM25 and the packaged MiniLM (dense), retrieve for every target paper and

@@ -25,6 +25,7 @@ from scipy import stats
 
 #: How intervals are computed, as summaries and comparison tables name it.
 INTERVAL_METHOD = "percentile bootstrap over papers"
+"""How intervals are computed, as summaries (``interval_method``) and comparison tables name it."""
 
 
 def _values(values: Sequence[float | None]) -> np.ndarray:
@@ -35,7 +36,17 @@ def _values(values: Sequence[float | None]) -> np.ndarray:
 
 def mean_interval(values: Sequence[float | None], n_resamples: int = 1000, confidence: float = 0.95,
                   rng: np.random.Generator | int | None = 0) -> tuple[float | None, float | None]:
-    """Percentile bootstrap interval of the mean of `values` (None left out); (None, None) with fewer than 2."""
+    """Percentile bootstrap interval of the mean of `values`.
+
+    Args:
+        values: One value per paper; None (and NaN) are left out.
+        n_resamples: Bootstrap resamples; below 1, no interval.
+        confidence: The interval's coverage.
+        rng: A numpy generator or its seed.
+
+    Returns:
+        (low, high), clipped to the values' range; (None, None) with fewer than 2 values.
+    """
     x = _values(values)
     if len(x) < 2 or n_resamples < 1:
         return None, None
@@ -49,10 +60,21 @@ def mean_interval(values: Sequence[float | None], n_resamples: int = 1000, confi
 
 def bootstrap_intervals(per_paper: Mapping[str, Sequence[float | None]], n_resamples: int = 1000,
                         confidence: float = 0.95, seed: int = 0) -> dict[str, tuple[float | None, float | None]]:
-    """Per metric, the 95% (`confidence`) percentile bootstrap interval of the mean over papers: `per_paper` maps a
-    metric to its per-paper values (None: not applicable / not computed for that paper, left out of that metric
-    only). A metric with fewer than 2 values gets (None, None). Each metric has its own generator, seeded by
-    (`seed`, its position), so its interval does not depend on the other metrics' sizes."""
+    """Per metric, the percentile bootstrap interval of its mean over papers.
+
+    Each metric has its own generator, seeded by (`seed`, its position), so its interval does not depend on the
+    other metrics' sizes.
+
+    Args:
+        per_paper: Metric -> its per-paper values; None (not applicable, not computed for that paper) is left out
+            of that metric only.
+        n_resamples: Bootstrap resamples.
+        confidence: The intervals' coverage (0.95: 95% intervals).
+        seed: The seed the metrics' generators derive from.
+
+    Returns:
+        Metric -> (low, high); (None, None) for a metric with fewer than 2 values.
+    """
     return {metric: mean_interval(values, n_resamples, confidence, np.random.default_rng([seed, i]))
             for i, (metric, values) in enumerate(per_paper.items())}
 
@@ -60,9 +82,19 @@ def bootstrap_intervals(per_paper: Mapping[str, Sequence[float | None]], n_resam
 def summary_intervals(rows: Sequence[Mapping[str, Any]], metrics: Sequence[str], n_resamples: int = 1000,
                       confidence: float = 0.95, seed: int = 0,
                       means: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The interval fields of an evaluation summary, from its per-paper `rows`: ``intervals`` ({metric: [low,
-    high]}), ``interval_method``, ``n_resamples`` and ``confidence``. A metric whose mean in `means` is None
-    (not computed) gets [None, None]. `n_resamples` 0 turns intervals off (``intervals`` empty)."""
+    """The interval fields of an evaluation summary, computed from its per-paper `rows`.
+
+    Args:
+        rows: The per-paper rows.
+        metrics: The metrics to give intervals.
+        n_resamples: Bootstrap resamples; 0 turns intervals off (``intervals`` empty).
+        confidence: The intervals' coverage.
+        seed: The bootstrap's seed.
+        means: The summary's means; a metric whose mean is None (not computed) gets [None, None].
+
+    Returns:
+        ``intervals`` ({metric: [low, high]}), ``interval_method``, ``n_resamples`` and ``confidence``.
+    """
     if n_resamples <= 0:
         return {"intervals": {}, "interval_method": None, "n_resamples": 0, "confidence": confidence}
     per_paper = {m: [r.get(m) for r in rows] for m in metrics}
@@ -73,8 +105,11 @@ def summary_intervals(rows: Sequence[Mapping[str, Any]], metrics: Sequence[str],
 
 
 def format_intervals(summary: Mapping[str, Any], labels: Mapping[str, str] | None = None) -> str:
-    """One line: ``95% CI (bootstrap over papers, 1000 resamples): P [0.210, 0.290]; ...`` (metrics without an
-    interval left out); empty when the summary has no intervals."""
+    """A summary's intervals as one printable line; empty when it has none.
+
+    The line reads ``95% CI (bootstrap over papers, 1000 resamples): P [0.210, 0.290]; ...``, each metric named by
+    its label in `labels` (else its key); metrics without an interval are left out.
+    """
     intervals = summary.get("intervals") or {}
     parts = [f"{(labels or {}).get(m, m)} [{low:.3f}, {high:.3f}]" for m, (low, high) in intervals.items()
              if low is not None and high is not None]
@@ -106,8 +141,11 @@ def _mean_difference(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray
 
 
 def permutation_p_value(a: Sequence[float], b: Sequence[float], n_resamples: int = 1000, seed: int = 0) -> float:
-    """Two-sided paired permutation test of mean(b - a) = 0 (`scipy.stats.permutation_test`,
-    ``permutation_type="samples"``: each paper's two scores swapped at random; exact when 2^n <= `n_resamples`)."""
+    """Two-sided paired permutation test of mean(b - a) = 0, on the same papers in the same order.
+
+    `scipy.stats.permutation_test` with ``permutation_type="samples"``: each paper's two scores are swapped at
+    random, `n_resamples` times with `seed`; the test is exact when 2^n <= `n_resamples`.
+    """
     result = stats.permutation_test((np.asarray(a, float), np.asarray(b, float)), _mean_difference,
                                     permutation_type="samples", vectorized=True, n_resamples=n_resamples,
                                     alternative="two-sided", random_state=seed)
@@ -120,11 +158,21 @@ def _difference_of_means(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.nda
 
 def two_sample_comparison(a: Sequence[float | None], b: Sequence[float | None], n_resamples: int = 1000,
                           confidence: float = 0.95, seed: int = 0) -> dict[str, Any]:
-    """mean(b) - mean(a) for two groups of different papers (a system's papers before and after a date): ``n_a``,
-    ``n_b``, ``mean_a``, ``mean_b``, ``difference``, ``ci_low`` / ``ci_high`` (percentile bootstrap, each group
-    resampled on its own) and ``p_value`` (two-sided permutation test of the group labels,
-    `scipy.stats.permutation_test` with ``permutation_type="independent"``). Fewer than 2 papers in a group: no
-    interval, no p-value."""
+    """mean(b) - mean(a) for two groups of different papers, such as a system's papers before and after a date.
+
+    Args:
+        a: The first group's values (None and NaN left out).
+        b: The second group's values.
+        n_resamples: Bootstrap resamples and permutations.
+        confidence: The interval's coverage.
+        seed: The seed of both.
+
+    Returns:
+        ``n_a``, ``n_b``, ``mean_a``, ``mean_b``, ``difference``, ``ci_low`` / ``ci_high`` (percentile bootstrap,
+        each group resampled on its own) and ``p_value`` (two-sided permutation test of the group labels,
+        `scipy.stats.permutation_test` with ``permutation_type="independent"``). With fewer than 2 papers in a
+        group: no interval, no p-value.
+    """
     xa, xb = _values(a), _values(b)
     row: dict[str, Any] = {"n_a": len(xa), "n_b": len(xb), "mean_a": float(xa.mean()) if len(xa) else None,
                            "mean_b": float(xb.mean()) if len(xb) else None, "difference": None,
@@ -147,12 +195,25 @@ def two_sample_comparison(a: Sequence[float | None], b: Sequence[float | None], 
 def paired_comparison(a: Mapping[str, Mapping[str, Any]], b: Mapping[str, Mapping[str, Any]],
                       metrics: Sequence[str], n_resamples: int = 1000, confidence: float = 0.95,
                       seed: int = 0) -> dict[str, dict[str, Any]]:
-    """System B against system A, per metric, on the papers both scored: `a` and `b` map paper_id -> per-paper
-    row ({metric: value}); a paper counts for a metric when both rows hold a number for it (None, NaN or absent:
-    left out of that metric only). Per metric: ``n_papers``, ``mean_a``, ``mean_b``, ``difference`` (mean of
-    B - A), ``ci_low`` / ``ci_high`` (paired percentile bootstrap of the mean difference: papers resampled,
-    both systems' scores together), ``p_value`` (paired permutation test, two-sided) and ``p_holm`` (Holm
-    across the metrics compared). Fewer than 2 shared papers: no interval, no p-value."""
+    """System B against system A, per metric, on the papers both scored: what `sciwrite compare` reports.
+
+    A paper counts for a metric when both rows hold a number for it (None, NaN or absent: left out of that metric
+    only).
+
+    Args:
+        a: The baseline: paper_id -> per-paper row ({metric: value}), as ``per_paper.jsonl`` holds them.
+        b: The other system, the same way.
+        metrics: The metrics to compare; Holm's adjustment runs across them.
+        n_resamples: Bootstrap resamples and permutations.
+        confidence: The intervals' coverage.
+        seed: The seed the metrics' generators derive from.
+
+    Returns:
+        Metric -> ``n_papers``, ``mean_a``, ``mean_b``, ``difference`` (mean of B - A), ``ci_low`` / ``ci_high``
+        (paired percentile bootstrap of the mean difference: papers resampled, both systems' scores together),
+        ``p_value`` (paired permutation test, two-sided) and ``p_holm`` (Holm across the metrics compared). With
+        fewer than 2 shared papers: no interval, no p-value.
+    """
     shared = [pid for pid in a if pid in b]
     out: dict[str, dict[str, Any]] = {}
     for i, metric in enumerate(metrics):

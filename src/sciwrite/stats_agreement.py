@@ -41,6 +41,7 @@ NOMINAL, ORDINAL = "nominal", "ordinal"
 LEVELS = (NOMINAL, ORDINAL)
 #: Cohen's kappa weighting per level (sklearn's ``weights``).
 KAPPA_WEIGHTS: dict[str, str | None] = {NOMINAL: None, ORDINAL: "linear"}
+"""Cohen's kappa weighting per level (sklearn's ``weights``): unweighted for nominal, linear for ordinal."""
 #: How alpha's and the shares' intervals are computed, as tables name it.
 INTERVAL_METHOD = "percentile bootstrap over items"
 
@@ -49,8 +50,18 @@ Seed = int | Sequence[int] | None
 
 @dataclass(frozen=True)
 class AlphaResult:
-    """Krippendorff's alpha of a reliability matrix with its bootstrap interval (None where undefined), over the
-    `n_items` items with two or more answers, from `n_annotators` annotators."""
+    """Krippendorff's alpha of a reliability matrix with its bootstrap interval (None where undefined).
+
+    Attributes:
+        alpha: The point estimate.
+        low: The interval's lower bound.
+        high: The interval's upper bound.
+        n_items: The items with two or more answers, which alpha is computed over.
+        n_annotators: The annotators who answered any of them.
+        level: ``nominal`` or ``ordinal``.
+        n_resamples: Bootstrap resamples.
+        confidence: The interval's coverage.
+    """
 
     alpha: float | None
     low: float | None
@@ -64,7 +75,13 @@ class AlphaResult:
 
 @dataclass(frozen=True)
 class KappaResult:
-    """Cohen's kappa of two annotators over the `n_items` items both answered; `weights` None or "linear"."""
+    """Cohen's kappa of two annotators over the items both answered.
+
+    Attributes:
+        kappa: Kappa; None where undefined (no item, or one label only).
+        n_items: The items both annotators answered.
+        weights: None (unweighted) or ``linear``.
+    """
 
     kappa: float | None
     n_items: int
@@ -73,8 +90,16 @@ class KappaResult:
 
 @dataclass(frozen=True)
 class Share:
-    """`agree` of `n` comparisons agree (pooled over items), with a bootstrap interval over items; `ties`: items
-    left out because the reference had no unique majority."""
+    """A share of agreeing comparisons, pooled over items, with a bootstrap interval over items.
+
+    Attributes:
+        agree: Comparisons that agree.
+        n: Comparisons.
+        share: agree / n; None with no comparison.
+        low: The interval's lower bound.
+        high: The interval's upper bound.
+        ties: Items left out because the reference had no unique majority.
+    """
 
     agree: int
     n: int
@@ -86,9 +111,16 @@ class Share:
 
 @dataclass(frozen=True)
 class MajorityComparison:
-    """People and a model against the same references: each annotator against the majority of the others
-    (`humans`), the model against each of those majorities (`model`), and model minus humans with a paired
-    bootstrap interval over items (the same resampled items for both)."""
+    """People and a model against the same references, as `leave_one_out` compares them.
+
+    Attributes:
+        humans: Each annotator against the majority of the others.
+        model: The model against each of those majorities; None without a model.
+        difference: The model's share minus the people's.
+        difference_low: The difference's paired bootstrap interval (the same resampled items for both), lower
+            bound.
+        difference_high: Its upper bound.
+    """
 
     humans: Share
     model: Share | None = None
@@ -105,7 +137,10 @@ def _level(level: str) -> str:
 
 def reliability_matrix(values: Mapping[str, Mapping[Hashable, float]], annotators: Sequence[str],
                        items: Sequence[Hashable]) -> np.ndarray:
-    """The annotators x items matrix of `values` (annotator -> item -> code), NaN where an answer is missing."""
+    """The annotators x items matrix of `values` (annotator -> item -> code), NaN where an answer is missing.
+
+    Rows follow `annotators` and columns follow `items`; an item not in `items` is ignored.
+    """
     matrix = np.full((len(annotators), len(items)), np.nan)
     column = {item: j for j, item in enumerate(items)}
     for i, annotator in enumerate(annotators):
@@ -122,8 +157,10 @@ def pairable(matrix: np.ndarray) -> np.ndarray:
 
 
 def alpha(matrix: np.ndarray, level: str, value_domain: Sequence[float] | None = None) -> float | None:
-    """Krippendorff's alpha (`krippendorff.alpha`) of `matrix` at `level`; None where undefined (no item with two
-    answers, or no variation at all)."""
+    """Krippendorff's alpha (`krippendorff.alpha`) of `matrix` at `level`, without an interval.
+
+    None where alpha is undefined: no item with two answers, or no variation at all.
+    """
     data = pairable(matrix)
     if data.shape[1] == 0:
         return None
@@ -138,8 +175,23 @@ def alpha(matrix: np.ndarray, level: str, value_domain: Sequence[float] | None =
 
 def alpha_interval(matrix: np.ndarray, level: str, value_domain: Sequence[float] | None = None,
                    n_resamples: int = 1000, confidence: float = 0.95, seed: Seed = 0) -> AlphaResult:
-    """Alpha of `matrix` with its percentile bootstrap interval over items (see the module): the pairable
-    columns resampled `n_resamples` times with ``numpy.random.default_rng(seed)``; 0 resamples: no interval."""
+    """Krippendorff's alpha of `matrix` with its percentile bootstrap interval over items.
+
+    Only the items with two or more answers are resampled (alpha ignores the others); a resample whose alpha is
+    undefined is left out of the percentiles.
+
+    Args:
+        matrix: Annotators x items, each cell a numeric code, NaN where that annotator did not answer.
+        level: ``nominal`` (choices) or ``ordinal`` (ratings).
+        value_domain: The scale's codes in order (the three choices, the five ratings); a value outside it is
+            refused, and a step nobody used still belongs to the scale.
+        n_resamples: Bootstrap resamples; 0 for no interval.
+        confidence: The interval's coverage.
+        seed: The seed of ``numpy.random.default_rng``.
+
+    Returns:
+        Alpha (None where undefined), its interval and the numbers of items and annotators it is over.
+    """
     data = pairable(matrix)
     n_items = data.shape[1]
     n_annotators = int((~np.isnan(data)).any(axis=1).sum()) if n_items else 0
@@ -157,9 +209,17 @@ def alpha_interval(matrix: np.ndarray, level: str, value_domain: Sequence[float]
 
 def cohen_kappa(first: Sequence[float], second: Sequence[float], level: str,
                 labels: Sequence[float] | None = None) -> KappaResult:
-    """Cohen's kappa (`sklearn.metrics.cohen_kappa_score`) of two annotators' answers to the same items (NaN or
-    None: not answered; only items both answered count), weighted as `KAPPA_WEIGHTS[level]`; `labels` is the
-    scale (ordered, for the linear weights). None where undefined (no item, or one label only)."""
+    """Cohen's kappa (`sklearn.metrics.cohen_kappa_score`) of two annotators' answers to the same items.
+
+    Args:
+        first: One annotator's answers, one per item (NaN or None: not answered; only items both answered count).
+        second: The other's, for the same items.
+        level: ``nominal`` (unweighted kappa) or ``ordinal`` (linear weights), as `KAPPA_WEIGHTS` says.
+        labels: The scale's codes in order, for the linear weights.
+
+    Returns:
+        Kappa (None where undefined: no item, or one label only), the number of items and the weights.
+    """
     x, y = (np.array([np.nan if v is None else v for v in answers], dtype=float) for answers in (first, second))
     if x.shape != y.shape:
         raise ValueError(f"two annotators' answers must cover the same items, got {len(x)} and {len(y)}")
@@ -190,8 +250,11 @@ def _pooled(agree: np.ndarray, n: np.ndarray) -> float | None:
 
 def ratio_interval(agree: Sequence[int], n: Sequence[int], n_resamples: int = 1000, confidence: float = 0.95,
                    seed: Seed = 0, ties: int = 0) -> Share:
-    """sum(agree) / sum(n) over items (per item: agreeing comparisons, comparisons), with a percentile bootstrap
-    interval over the items that hold a comparison."""
+    """A share pooled over items, sum(agree) / sum(n), with a percentile bootstrap interval over items.
+
+    Per item, `agree` counts the agreeing comparisons and `n` the comparisons; only items that hold a comparison
+    are resampled. `ties` is passed through to the `Share`.
+    """
     agree_, n_ = np.asarray(agree, dtype=float), np.asarray(n, dtype=float)
     keep = n_ > 0
     agree_, n_ = agree_[keep], n_[keep]
@@ -207,8 +270,10 @@ def ratio_interval(agree: Sequence[int], n: Sequence[int], n_resamples: int = 10
 
 def pairwise_agreement(matrix: np.ndarray, n_resamples: int = 1000, confidence: float = 0.95,
                        seed: Seed = 0) -> Share:
-    """Percent agreement of every pair of annotators on the items both answered, pooled over items (each item
-    weighs by its number of answering pairs)."""
+    """Percent agreement of every pair of annotators on the items both answered, pooled over items.
+
+    Each item weighs by its number of answering pairs.
+    """
     matrix = np.atleast_2d(np.asarray(matrix, dtype=float))
     agree, n = np.zeros(matrix.shape[1]), np.zeros(matrix.shape[1])
     for i, j in combinations(range(matrix.shape[0]), 2):
@@ -220,8 +285,10 @@ def pairwise_agreement(matrix: np.ndarray, n_resamples: int = 1000, confidence: 
 
 def agreement_with_majority(answers: Sequence[float], reference: np.ndarray, n_resamples: int = 1000,
                             confidence: float = 0.95, seed: Seed = 0) -> Share:
-    """How often `answers` (one per item, NaN: none) equal the majority of `reference` (annotators x the same
-    items): items with no unique majority are left out and counted as ties."""
+    """How often `answers` (one per item, NaN: none) equal the majority of `reference` (annotators x the same items).
+
+    Items whose reference has no unique majority are left out and counted as ties.
+    """
     answers = np.asarray(answers, dtype=float)
     reference = np.atleast_2d(np.asarray(reference, dtype=float))
     agree, n, ties = np.zeros(len(answers)), np.zeros(len(answers)), 0
@@ -239,10 +306,19 @@ def agreement_with_majority(answers: Sequence[float], reference: np.ndarray, n_r
 
 def leave_one_out(matrix: np.ndarray, model: Sequence[float] | None = None, n_resamples: int = 1000,
                   confidence: float = 0.95, seed: Seed = 0) -> MajorityComparison:
-    """Each annotator of `matrix` against the majority of the other annotators (pooled over annotators and items);
-    with `model` (one answer per item), the model against those same majorities, on the same (item, annotator)
-    slots: a slot counts when the annotator answered, the others have a unique majority, and the model answered
-    (when there is one). See `MajorityComparison`."""
+    """Each annotator against the majority of the others, and a model against those very majorities.
+
+    A slot (item, annotator) counts when the annotator answered, the other annotators have a unique majority and,
+    when there is a model, the model answered. The shares are pooled over annotators and items; see
+    `MajorityComparison`.
+
+    Args:
+        matrix: Annotators x items, NaN where an annotator did not answer.
+        model: The model's answer per item (NaN: none), or None to compare the annotators only.
+        n_resamples: Bootstrap resamples; 0 for no intervals.
+        confidence: The intervals' coverage.
+        seed: The seed of every resample (the same items for the people and the model).
+    """
     matrix = np.atleast_2d(np.asarray(matrix, dtype=float))
     n_items = matrix.shape[1]
     model_ = None if model is None else np.asarray(model, dtype=float)

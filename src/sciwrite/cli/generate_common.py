@@ -278,9 +278,11 @@ def read_config_defaults(parser: argparse.ArgumentParser, argv: Sequence[str]) -
 
 
 def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """`parser.parse_args(argv)`, parsed once, after a ``--config``'s values were made the defaults
-    (`read_config_defaults`): every flag given explicitly, before or after ``--config``, wins. (The config's
-    defaults stay set on the command's parser.)"""
+    """`parser.parse_args(argv)`, parsed once, after a ``--config``'s values were made the defaults.
+
+    `read_config_defaults` sets them; every flag given explicitly, before or after ``--config``, wins. (The
+    config's defaults stay set on the command's parser.)
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     read_config_defaults(parser, argv)
     return parser.parse_args(argv)

@@ -37,7 +37,6 @@ def corpus_of(name: str) -> tuple[Benchmark, Corpus]:
 
 def _local_source(source: str | None, config: str, corpus: Corpus) -> Path | None:
     """The local folder a corpus config is read from (None for a Hub repo)."""
-
     if source is None:
         return corpus.default_folder(config)
     path = Path(source).expanduser()

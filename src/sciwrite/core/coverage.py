@@ -16,13 +16,19 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Coverage:
-    """How many of a split's papers a system was scored on (`total` None: unknown, an old summary)."""
+    """How many of a split's papers a system was scored on.
+
+    Attributes:
+        scored: The papers scored.
+        total: The papers in the split; None when unknown (a summary written before coverage was recorded).
+    """
 
     scored: int
     total: int | None
 
     @property
     def complete(self) -> bool:
+        """Whether every paper of the split was scored (True when the split's size is unknown)."""
         return self.total is None or self.scored >= self.total
 
     @property
@@ -36,6 +42,7 @@ class Coverage:
         return "" if self.complete else f"{self.fraction} papers"
 
     def as_dict(self) -> dict[str, Any]:
+        """The summary's ``coverage`` record: ``n_scored``, ``n_split`` and ``complete``."""
         return {"n_scored": self.scored, "n_split": self.total, "complete": self.complete}
 
 

@@ -24,7 +24,13 @@ def available_metrics() -> list[str]:
 
 
 def metric_path(name: str) -> Path:
-    """The folder of metric `name`; a clear error listing the known metrics otherwise."""
+    """The folder of the `evaluate` module `name`, installed with sciwrite.
+
+    Pass it to `evaluate.load` as a string to load the module offline.
+
+    Raises:
+        FileNotFoundError: No metric has that name; the message lists the known ones.
+    """
     folder = metrics_root() / name
     if (folder / f"{name}.py").is_file():
         return folder
@@ -32,7 +38,13 @@ def metric_path(name: str) -> Path:
 
 
 def load_metric(name: str, **kwargs: Any) -> Any:
-    """`evaluate.load` of a sciwrite metric by name, offline."""
+    """Load a sciwrite `evaluate` module by name, offline: ``evaluate.load(str(metric_path(name)), **kwargs)``.
+
+    Args:
+        name: The module's name, e.g. ``citation_precision_recall``, ``rwgbench`` or ``sciig``
+            (`available_metrics` lists them).
+        **kwargs: Passed to `evaluate.load` (``config_name``, ``cache_dir``, ...).
+    """
     import evaluate  # heavy; only when a metric is loaded
 
     return evaluate.load(str(metric_path(name)), **kwargs)

@@ -29,9 +29,19 @@ MAX_LISTED_PROBLEMS = 10
 
 @dataclass(frozen=True)
 class SystemPredictions:
-    """One system's predictions as the scoring core takes them: read from a file (`from_file`: a JSON Lines file, a
-    dataset folder or a Hub dataset id, see `prediction_file`), or given in memory (`from_records`, `from_text`).
-    `origin` names them in messages (``FILE:LINE``) and in the summary; in memory, record i is line i + 1."""
+    """One system's predictions as the scoring core takes them, from a file or from memory.
+
+    Read from a file with `from_file` (a JSON Lines file, a dataset folder or a Hub dataset id), or give records in
+    memory with `from_records` or `from_text`. Each record is one paper's prediction: ``paper_id``, ``text`` and
+    the benchmark's other fields (RWGBench's ``candidates``).
+
+    Attributes:
+        system: The system's name.
+        origin: What names the predictions in messages (``FILE:LINE``) and in the summary; in memory, record i is
+            line i + 1.
+        path: The file, when read from one (read lazily, line by line).
+        records: The lines, when given in memory.
+    """
 
     system: str
     origin: str
@@ -45,19 +55,22 @@ class SystemPredictions:
 
     @classmethod
     def from_records(cls, records: Iterable[Any], system: str, origin: str | None = None) -> SystemPredictions:
-        """Prediction records already in memory (dicts with ``paper_id``, ``text``, ...)."""
+        """Prediction records already in memory (dicts with ``paper_id``, ``text``, ...), named `system`."""
         lines = tuple((number, json.dumps(record, ensure_ascii=False, default=str), record, None)
                       for number, record in enumerate(records, start=1))
         return cls(system, origin or f"<{system}>", records=lines)
 
     @classmethod
     def from_text(cls, text: str, system: str, origin: str | None = None) -> SystemPredictions:
-        """The predictions of a JSON Lines text (a submission's upload), parsed line by line."""
+        """The predictions of a JSON Lines text (a submission's upload), parsed line by line, named `system`."""
         return cls(system, origin or f"<{system}>", records=tuple(parse_json_lines(text.splitlines())))
 
     def lines(self) -> Iterator[JsonLine]:
-        """(line number, line, record, problem) for each prediction line; a record's ``pred`` is also its
-        ``text``."""
+        """(line number, line, record, problem) for each prediction line.
+
+        A record's ``pred`` (the generation runner's field) is also its ``text``; `problem` says why a line is not
+        valid JSON (its record is then None).
+        """
         if self.records is not None:
             for number, line, record, problem in self.records:
                 yield number, line, with_text(dict(record) if isinstance(record, dict) else record), problem
@@ -132,6 +145,7 @@ DEFAULT_BAD_RECORDS = "error"
 
 
 def check_bad_records(policy: str) -> str:
+    """`policy` when it is a known ``--bad-records`` policy (``error``, ``skip``); a `ValueError` otherwise."""
     if policy not in BAD_RECORDS:
         raise ValueError(f"unknown bad-records policy {policy!r}; choose one of {list(BAD_RECORDS)}")
     return policy
@@ -305,6 +319,7 @@ class JoinReport:
     duplicates: list[str]  # paper_ids predicted more than once (the first prediction is used)
 
     def summary(self) -> dict[str, int]:
+        """The join's counts: matched, missing, extra and duplicate paper_ids."""
         return {"n_matched": len(self.matched), "n_missing": len(self.missing), "n_extra": len(self.extra),
                 "n_duplicates": len(self.duplicates)}
 

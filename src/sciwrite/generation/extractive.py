@@ -169,7 +169,6 @@ class _ExtractiveBase(ABC):
 
     def _select(self, query: str, pool: list[Source], allowed: Any = None) -> list[int]:
         """Embed query + pool in one call and run MMR; indices into `pool` in order of picking."""
-
         vectors = embed(self._model(), [query, *[s.text for s in pool]])
         q, sentences = vectors[0], vectors[1:]
         relevance = sentences @ q

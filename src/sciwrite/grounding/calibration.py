@@ -63,8 +63,12 @@ def _variant(title: str, kind: str, rng: random.Random) -> str | None:
 
 
 def calibration_set(index: TitleIndex, n_papers: int = 300, seed: int = 0) -> list[CalibrationItem]:
-    """Real references (every variant of `n_papers` titles of at least four words whose normalised title is unique
-    in the index) and as many fabrications, half spliced, half invented; seeded by `seed`."""
+    """A calibration set drawn from the index's own titles: real references and as many fabrications.
+
+    The real references are every variant (`VARIANTS`) of `n_papers` titles of at least four words whose
+    normalised title is unique in the index; the fabrications are half spliced from two real titles, half invented
+    from the corpus's vocabulary. Seeded by `seed`.
+    """
     rng = random.Random(seed)
     unique = [p for p in index.papers if len(p.title.split()) >= 4 and len(index.by_key.get(p.key, [])) == 1]
     chosen = rng.sample(unique, min(n_papers, len(unique)))
@@ -85,7 +89,16 @@ def calibration_set(index: TitleIndex, n_papers: int = 300, seed: int = 0) -> li
 
 @dataclass(frozen=True)
 class Operating:
-    """Precision and recall at one threshold, and recall per variant."""
+    """Precision and recall at one threshold, and recall per variant.
+
+    Attributes:
+        threshold: The threshold.
+        precision: The share of ``found`` verdicts that name the right paper.
+        recall: The share of real references found as their paper.
+        n_found: ``found`` verdicts.
+        false_found: ``found`` verdicts that name the wrong paper (or a fabricated reference).
+        recall_by_kind: Variant -> its recall.
+    """
 
     threshold: float
     precision: float
@@ -95,13 +108,13 @@ class Operating:
     recall_by_kind: dict[str, float]
 
     def as_dict(self) -> dict[str, object]:
+        """The operating point as a JSON object."""
         return dict(self.__dict__)
 
 
 def evaluate_thresholds(index: TitleIndex, items: Sequence[CalibrationItem],
                         thresholds: Sequence[float] = THRESHOLDS) -> list[Operating]:
-    """Each threshold's operating point on `items`: the references are scored once (`ReferenceResolver.score`) and
-    decided at each threshold."""
+    """Each threshold's operating point on `items`, the references scored once and decided at each threshold."""
     resolver = ReferenceResolver(index)
     scored = resolver.score([Reference(i.title) for i in items])
     points = []

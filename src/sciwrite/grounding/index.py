@@ -38,7 +38,11 @@ MAX_POSTINGS = 20_000
 
 
 class TitleIndex:
-    """Every titled paper of a corpus (records with ``doc_id`` and ``title``, optionally ``authors`` and ``year``)."""
+    """Every titled paper of a corpus, indexed for reference lookup; build it with `from_corpus`.
+
+    Exact normalised titles (and main titles, before a subtitle) are looked up in a dict, everything else in an
+    inverted index of title words, rarest first.
+    """
 
     def __init__(self, papers: Sequence[IndexedPaper]):
         if not papers:
@@ -87,6 +91,7 @@ class TitleIndex:
         return cls(papers)
 
     def __len__(self) -> int:
+        """The number of titled papers indexed."""
         return len(self.papers)
 
     def candidates(self, keys: Sequence[str], k: int = 10) -> list[list[int]]:

@@ -28,7 +28,11 @@ def strip_reference_tail(title: str) -> str:
 
 
 def normalize_reference_title(title: str | None) -> str:
-    """The matching key of a reference's title ('' for none)."""
+    """The matching key of a reference's title ('' for none).
+
+    HTML entities, surrounding quotes and a trailing venue, year or pages (after ". " or ", ") are removed; the
+    rest is lower-cased without accents, LaTeX or punctuation (`sciwrite.sources.titles.normalize_title`).
+    """
     return normalize_title(strip_reference_tail(title or ""))
 
 

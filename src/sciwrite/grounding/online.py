@@ -66,8 +66,17 @@ def default_cache_path(service: str) -> Path:
 
 
 class OnlineLookup:
-    """Second opinions from one service's `client` (any object with ``match_title(title) -> [OnlineWork]`` and a
-    ``name``), at the resolver's `threshold`."""
+    """Second opinions from Semantic Scholar or OpenAlex on the references the corpus does not hold.
+
+    Build one with `for_service`. A service's closest works are scored as corpus candidates are, against the same
+    threshold, so "exists" means the same on both sides; answers are cached on disk, so a rerun sends nothing it
+    sent before.
+
+    Args:
+        client: Any object with ``match_title(title) -> [OnlineWork]`` and a ``name``.
+        service: The service's name in reports.
+        threshold: The score a work must reach to count as the paper.
+    """
 
     def __init__(self, client: Any, service: str, threshold: float = DEFAULT_THRESHOLD) -> None:
         self.client, self.service, self.threshold = client, service, threshold

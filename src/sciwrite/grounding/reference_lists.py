@@ -23,7 +23,13 @@ from sciwrite.grounding.resolver import Reference
 
 @dataclass(frozen=True)
 class ListedReference:
-    """One entry of a reference list: where it is, and the reference or why it is none."""
+    """One entry of a reference list: where it is, and the reference or why it is none.
+
+    Attributes:
+        where: ``FILE:LINE`` (and, for a prediction line, the paper and the reference's number).
+        reference: The reference; None when the entry cannot be read.
+        problem: Why the entry cannot be read.
+    """
 
     where: str
     reference: Reference | None
@@ -31,8 +37,16 @@ class ListedReference:
 
 
 def read_reference_list(path: str | Path) -> list[ListedReference]:
-    """Every entry of a ``.bib`` file or a JSON Lines file (see the module docstring); a file that is neither
-    readable nor holds any entry raises `ValueError` naming it."""
+    """Every entry of a reference list: a ``.bib`` file (bibtexparser) or a JSON Lines file.
+
+    A JSON Lines line is a title, a reference object (``title``, optional ``authors`` and ``year``) or a
+    `sciwrite generate` prediction line whose ``references`` list what a Direct run cited. An entry that cannot be
+    read is kept with its problem, so a bad entry is named and the others are still checked.
+
+    Raises:
+        FileNotFoundError: There is no such file.
+        ValueError: The file holds no entry.
+    """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no reference list {path}")

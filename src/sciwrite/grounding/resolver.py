@@ -41,7 +41,13 @@ MAX_TITLE_CHARS = 500
 
 @dataclass(frozen=True)
 class Reference:
-    """What a generated reference says: a title, and optionally its authors (any name format) and year."""
+    """What a generated reference says: a title, and optionally its authors (any name format) and year.
+
+    Attributes:
+        title: The title as written.
+        authors: Author names, in any format ("Jacob Devlin", "Devlin, J.").
+        year: The year, when given.
+    """
 
     title: str
     authors: tuple[str, ...] = ()
@@ -49,8 +55,13 @@ class Reference:
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any] | str) -> Reference:
-        """A reference from a string (the title) or a mapping with ``title`` and optional ``authors``, ``year``;
-        a `ValueError` names the field that is wrong."""
+        """A reference from a string (the title) or a mapping with ``title`` and optional ``authors``, ``year``.
+
+        ``authors`` may be one string of names separated by ";" or " and "; ``year`` may be a numeric string.
+
+        Raises:
+            ValueError: A field of the wrong type, named.
+        """
         if isinstance(record, str):
             return cls(record)
         if not isinstance(record, Mapping):
@@ -73,7 +84,16 @@ class Reference:
 
 @dataclass(frozen=True)
 class Candidate:
-    """One corpus paper scored against a reference, with the evidence."""
+    """One corpus paper scored against a reference, with the evidence.
+
+    Attributes:
+        doc_id: The corpus paper.
+        title: Its title.
+        title_similarity: The best rapidfuzz similarity (0-1) of the two titles.
+        surnames_match: Whether an author surname is shared; None when either names no author.
+        year_match: Whether the years are within one; None when either has no year.
+        score: The title similarity moved by the evidence (0 to 1.06).
+    """
 
     doc_id: str
     title: str
@@ -83,13 +103,23 @@ class Candidate:
     score: float
 
     def as_dict(self) -> dict[str, Any]:
+        """The candidate as a JSON object."""
         return dict(self.__dict__)
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """A reference's verdict: `doc_id` and `score` of the best candidate (None when not found), the candidates
-    behind it (best first) and why; `outside` the paper a service online has (``exists_outside_corpus`` only)."""
+    """A reference's verdict, with the evidence behind it.
+
+    Attributes:
+        reference: The reference resolved.
+        verdict: ``found``, ``ambiguous``, ``not_found`` or (online only) ``exists_outside_corpus``.
+        doc_id: The corpus paper it names (``found`` only).
+        score: The best candidate's score; None when nothing scored at the threshold.
+        why: The evidence in words.
+        candidates: The best candidates, best first.
+        outside: The paper a service online has (``exists_outside_corpus`` only).
+    """
 
     reference: Reference
     verdict: str
@@ -100,6 +130,7 @@ class Verdict:
     outside: Mapping[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        """The verdict as a JSON object, as per-paper rows and `sciwrite verify-references` write it."""
         return {"title": self.reference.title, "verdict": self.verdict, "doc_id": self.doc_id, "score": self.score,
                 "why": self.why, "candidates": [c.as_dict() for c in self.candidates],
                 **({"outside": dict(self.outside)} if self.outside else {})}
@@ -122,6 +153,8 @@ def title_similarity(key: str, head: str, paper: IndexedPaper) -> float:
 
 
 def score_candidate(reference: Reference, key: str, head: str, paper: IndexedPaper) -> Candidate:
+    """`paper` scored against `reference` (normalised title `key`, main title `head`): title similarity and
+    evidence."""
     similarity = title_similarity(key, head, paper)
     names = {s for s in map(surname, reference.authors) if s}
     surnames_match = bool(names & paper.surnames) if names and paper.surnames else None
@@ -134,7 +167,21 @@ def score_candidate(reference: Reference, key: str, head: str, paper: IndexedPap
 
 
 class ReferenceResolver:
-    """Resolves references against a `TitleIndex` (see the module docstring)."""
+    """Resolves free-form references against a `TitleIndex`: ``found``, ``ambiguous`` or ``not_found``.
+
+    A candidate's score is rapidfuzz's title similarity, moved by the evidence the reference carries: a shared
+    author surname adds 0.04 and surnames that share nothing subtract 0.08; a year within one adds 0.02 and one
+    further off subtracts 0.04. A penalty never applies to a title written exactly.
+
+    Args:
+        index: The corpus's title index.
+        threshold: The score at or above which a candidate is the paper a reference names (0, 1];
+            `DEFAULT_THRESHOLD` is the value calibrated on the sample corpus.
+        margin: Candidates within this much of the best one, and above the threshold, make the reference
+            ambiguous.
+        k: Candidates scored per reference (besides exact title matches).
+        kept: Candidates kept in each verdict, as evidence.
+    """
 
     def __init__(self, index: TitleIndex, threshold: float = DEFAULT_THRESHOLD, margin: float = DEFAULT_MARGIN,
                  k: int = 10, kept: int = 3):
@@ -143,13 +190,22 @@ class ReferenceResolver:
         self.index, self.threshold, self.margin, self.k, self.kept = index, threshold, margin, k, kept
 
     def resolve(self, references: Sequence[Reference | Mapping[str, Any] | str]) -> list[Verdict]:
-        """One verdict per reference, in order (a reference that is not a title or an object with one raises
-        `ValueError` naming its position)."""
+        """One verdict per reference, in order.
+
+        Args:
+            references: Each a `Reference`, a title, or a mapping with ``title`` and optional ``authors``,
+                ``year``.
+
+        Raises:
+            ValueError: A reference that is not a title or an object with one, named by its position.
+        """
         return [self.decide(scored) for scored in self.score(references)]
 
     def score(self, references: Sequence[Reference | Mapping[str, Any] | str]) -> list[ScoredReference]:
-        """Each reference with its candidates scored, best first: the part of resolving that no threshold changes
-        (the calibration scores once and decides at every threshold)."""
+        """Each reference with its candidates scored, best first: the part of resolving no threshold changes.
+
+        The calibration scores once and decides at every threshold (`decide`).
+        """
         refs = []
         for i, item in enumerate(references):
             try:

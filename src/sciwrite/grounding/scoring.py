@@ -71,11 +71,23 @@ def read_entries(listed: Any, paper: str) -> tuple[list[tuple[int, Reference | N
 def ground_reference_lists(lists: Sequence[Any], gold: Sequence[Sequence[str]], papers: Sequence[str],
                            resolver: Callable[[], ReferenceResolver], online: Any = None,
                            show_progress: bool = False) -> list[dict[str, Any]]:
-    """One row per paper (see the module docstring): `lists` are the papers' reference lists (None: the paper has
-    none), `gold` their gold doc_ids, `papers` how messages name them (``paper_id 'p1'``). `resolver` is called
-    once, and only when some list holds a reference (building a large corpus's title index takes a minute); an
-    `online` lookup (`sciwrite.grounding.online.OnlineLookup`) gets the references the corpus does not hold, all at
-    once after the corpus has decided."""
+    """Ground every paper's reference list: one row per paper with each entry's verdict, the rates and scores.
+
+    A row holds each entry (``grounding_references``), the counts per verdict, the found, hallucination
+    (``not_found``) and ambiguous rates over the paper's readable references, and the grounded precision and recall
+    of its found doc_ids against its gold ones. An entry that cannot be read is ``invalid``: listed with its
+    message and left out of the rates.
+
+    Args:
+        lists: Each paper's reference list (None: the paper has none).
+        gold: Each paper's gold doc_ids.
+        papers: How messages name each paper (``paper_id 'p1'``).
+        resolver: Returns the resolver; called once, and only when some list holds a reference (building a large
+            corpus's title index takes a minute).
+        online: An `sciwrite.grounding.online.OnlineLookup` for the references the corpus does not hold, asked
+            all at once after the corpus has decided.
+        show_progress: Show the online lookups' progress bar.
+    """
     read = [read_entries(listed, name) for listed, name in zip(lists, papers)]
     wanted = [ref for entries, _ in read for _, ref, _ in entries if ref is not None]
     verdicts = resolver().resolve(wanted) if wanted else []
@@ -134,9 +146,12 @@ def paper_row(source: str, entries: Sequence[Mapping[str, Any]], gold: Sequence[
 
 def summarize_grounding(rows: Sequence[Mapping[str, Any]], *, online: str | None = None,
                         threshold: float | None = None) -> dict[str, Any]:
-    """A system's grounding: the mean of every rate and score over the papers where it is defined (rates: papers
-    listing a reference; scores: papers with a reference list), the pooled counts, the sources and the setting.
-    Empty (``{}``) when no paper has a reference list."""
+    """A system's grounding summary from its per-paper rows; empty (``{}``) when no paper has a reference list.
+
+    It holds the mean of every rate and score over the papers where it is defined (rates: papers listing a
+    reference; scores: papers with a reference list), the pooled counts, the sources and the setting (`online`
+    service, `threshold`).
+    """
     listed = [r for r in rows if r.get("grounding_source") and not r.get("grounding_error")]
     if not listed and not any(r.get("grounding_error") for r in rows):
         return {}

@@ -1,6 +1,8 @@
 """The solvers of sciwrite's Inspect tasks: the generation method of ``sciwrite generate`` on one sample's paper,
 with Inspect's model in `PaperLLM`'s place (`sciwrite.harness.inspect_model.InspectLLM`), so every request is the
-one the CLI sends. The run is a chain a researcher can read and change in Inspect's terms:
+one the CLI sends.
+
+The run is a chain a researcher can read and change in Inspect's terms:
 
 - `retrieve`: the paper's candidate list, as the plan's one batched search over the split found it (the CLI's list,
   by construction), put in the sample's store; a solver of your own in its place changes what the method writes

@@ -55,6 +55,7 @@ class Scale:
     unit: str
 
     def code(self, answer: Mapping[str, Any]) -> float:
+        """An answer's numeric code: a choice's index, or the rating."""
         return float(CHOICES.index(answer["choice"])) if self.level == NOMINAL else float(answer["rating"])
 
 
@@ -80,9 +81,24 @@ def _share_row(share: Any, prefix: str) -> dict[str, Any]:
 
 def study_agreement(study: HumanStudy, answers: Sequence[Mapping[str, Any]], n_resamples: int = 1000,
                     confidence: float = 0.95, seed: int = 0) -> dict[str, Any]:
-    """The agreement report of `answers` (people's and models'): ``people`` (a row per answered dimension),
-    ``models`` (a row per dimension and model), and how it was computed. Each dimension draws its bootstrap from
-    ``default_rng([seed, its position])``, so one dimension's interval does not depend on the others'."""
+    """How far a study's annotators agree, per dimension, and how any model annotator compares with them.
+
+    People's answers give Krippendorff's alpha with its bootstrap interval over tasks, Cohen's kappa when exactly
+    two people answered, and their pairwise agreement; a model's answers (an ``llm:<model>`` annotator) never
+    enter those and are compared with the people's majorities instead. Each dimension draws its bootstrap from
+    ``default_rng([seed, its position])``, so one dimension's interval does not depend on the others'.
+
+    Args:
+        study: The study the answers belong to.
+        answers: The answers, people's and models' (`read_answers`).
+        n_resamples: Bootstrap resamples.
+        confidence: The intervals' coverage.
+        seed: The bootstrap's seed.
+
+    Returns:
+        ``people`` (a row per answered dimension), ``models`` (a row per dimension and model) and how the figures
+        were computed; `format_agreement` prints it, `write_agreement` writes it.
+    """
     scale = scale_of(study.design)
     people, models = split_answers(answers)
     model_ids = sorted({a["annotator"] for a in models})

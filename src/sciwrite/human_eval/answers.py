@@ -61,7 +61,20 @@ def answer_problem(record: Any, design: str, task_ids: set[str], dimensions: Seq
 
 
 def read_answers(path: str | Path, design: str, task_ids: set[str], dimensions: Sequence[str]) -> list[dict[str, Any]]:
-    """The answers of `path`, one per (task, annotator, dimension); a `ValueError` lists every bad line."""
+    """The answers of an answer file, one per (task, annotator, dimension), checked against the study.
+
+    The same answer given twice counts once.
+
+    Args:
+        path: A JSON Lines file, as `AnswerStore.export` writes it.
+        design: ``pairwise`` or ``rating``.
+        task_ids: The study's task ids.
+        dimensions: The study's dimension keys.
+
+    Raises:
+        ValueError: Every bad line (unknown task or dimension, a choice or rating the design does not take, two
+            different answers of one annotator to one question), each named ``FILE:LINE``.
+    """
     answers: dict[tuple[str, str, str], tuple[int, dict[str, Any]]] = {}
     problems: list[str] = []
     for number, _, record, problem in iter_json_lines(path):

@@ -180,6 +180,7 @@ class Item:
 
     @property
     def both_orders(self) -> bool:
+        """Whether the item was answered in both orders."""
         return self.as_shown is not None and self.swapped is not None
 
     @property
@@ -199,13 +200,16 @@ class PositionBias:
 
     @property
     def inconsistency_rate(self) -> float | None:
+        """The share of items answered in both orders whose answers disagree; None with no such item."""
         return self.n_inconsistent / self.n_both_orders if self.n_both_orders else None
 
     @property
     def first_position_wins(self) -> float | None:
+        """The share of decisive answers that chose the section shown first; None with no decisive answer."""
         return self.n_first_wins / self.n_decisive if self.n_decisive else None
 
     def as_dict(self) -> dict[str, Any]:
+        """The counts and both rates as a JSON object."""
         return {**asdict(self), "inconsistency_rate": self.inconsistency_rate,
                 "first_position_wins": self.first_position_wins}
 
@@ -229,6 +233,7 @@ class Annotation:
 
     @property
     def pairwise(self) -> bool:
+        """Whether the study is pairwise."""
         return self.study["design"] == PAIRWISE
 
     def answers(self) -> list[dict[str, Any]]:
@@ -276,8 +281,25 @@ class Annotation:
 
 def annotate(tasks: Sequence[Mapping[str, Any]], study: Mapping[str, Any], client: ChatClient, *, retries: int = 1,
              workers: int = 8, max_tokens: int = DEFAULT_MAX_TOKENS, show_progress: bool = True) -> Annotation:
-    """The model behind `client` answers every task of a study (``tasks.jsonl``'s records and ``study.json``'s):
-    pairwise tasks in both orders, rating tasks once; see the module docstring."""
+    """The model behind `client` answers every task of a study, as annotator ``llm:<model>``.
+
+    Pairwise tasks are asked in both orders and a disagreement between the two is written as a tie; rating tasks
+    are asked once. A reply that cannot be read is asked again with the reason; a question still unanswered is
+    recorded as missing, never guessed.
+
+    Args:
+        tasks: The task folder's ``tasks.jsonl`` records.
+        study: Its ``study.json`` record.
+        client: The model's chat client (`sciwrite.llm.client.ChatClient`).
+        retries: Times an unreadable reply is asked again.
+        workers: Requests in flight at once.
+        max_tokens: The completion limit of each request.
+        show_progress: Show a progress bar.
+
+    Returns:
+        The answers in the kit's format (`Annotation.answers()`), every item with both orders' raw answers, and
+        the position bias.
+    """
     pairwise = study["design"] == PAIRWISE
     orders = (AS_SHOWN, SWAPPED) if pairwise else (AS_SHOWN,)
     conversations = {(task["task_id"], order): task_messages(swap_sides(task) if order == SWAPPED else task, study)

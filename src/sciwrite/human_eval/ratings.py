@@ -10,7 +10,11 @@ from typing import Any
 
 def mean_ratings(key: Sequence[Mapping[str, Any]], answers: Sequence[Mapping[str, Any]]
                  ) -> dict[tuple[str, str], dict[str, Any]]:
-    """(dimension, system) -> {mean, n, comments}: every rating of the system's texts on that dimension."""
+    """The mean rating per (dimension, system), over every rating of the system's texts on that dimension.
+
+    Returns:
+        (dimension, system) -> ``mean``, ``n`` (ratings) and ``comments`` (ratings with a comment).
+    """
     system_of = {k["task_id"]: k["system"] for k in key}
     ratings: dict[tuple[str, str], list[int]] = defaultdict(list)
     comments: dict[tuple[str, str], int] = defaultdict(int)

@@ -49,6 +49,7 @@ CREATE TABLE IF NOT EXISTS study (
 
 
 def token_digest(token: str) -> str:
+    """The SHA-256 of a sign-in token, as the store keeps it."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
@@ -57,11 +58,20 @@ def _study_name(benchmark: str | None, design: str) -> str:
 
 
 class AnswerStore(SqliteFile):
-    """The answers of one study (`benchmark`, `design`, `task_ids`, `dimensions`) in the SQLite file at `path`.
+    """The annotators and answers of one study, in one SQLite file, each answer written the moment it is given.
 
-    The file records its study (benchmark and design) when first opened; opening it for another study is refused,
-    naming both, so that one study's answers are never read or exported as another's (SciIG ratings as pairwise
-    answers with no choice). A store written before it recorded its study is judged by its answers."""
+    An answer is keyed by (task, annotator, dimension): giving it again changes nothing, changing it replaces it,
+    so a crash or a reloaded page loses nothing and duplicates nothing. The file records its study (benchmark and
+    design) when first opened; opening it for another study is refused, naming both. `study_store` opens one for
+    a task folder.
+
+    Args:
+        path: The SQLite file (created when missing).
+        design: ``pairwise`` or ``rating``.
+        task_ids: The study's task ids; an answer to another task is refused.
+        dimensions: The study's dimension keys.
+        benchmark: The benchmark's name, recorded with the design.
+    """
 
     def __init__(self, path: str | Path, design: str, task_ids: Sequence[str], dimensions: Sequence[str],
                  benchmark: str | None = None):
@@ -121,6 +131,7 @@ class AnswerStore(SqliteFile):
         return row["name"] if row else None
 
     def annotators(self) -> list[str]:
+        """The annotators' names, in the order they were added."""
         with self._connect() as conn:
             return [r["name"] for r in conn.execute("SELECT name FROM annotators ORDER BY added_at, name")]
 
@@ -128,8 +139,20 @@ class AnswerStore(SqliteFile):
 
     def record(self, annotator: str, task_id: str, dimension: str, *, choice: str | None = None,
                rating: int | None = None, comment: str | None = None, now: float | None = None) -> None:
-        """Write one answer at once (the same again changes nothing; a new one replaces it); `ValueError` names
-        what is wrong."""
+        """Write one answer at once: the same again changes nothing, a new one replaces it.
+
+        Args:
+            annotator: An annotator added with `add_annotator`.
+            task_id: The task answered.
+            dimension: The dimension's key.
+            choice: ``A``, ``B`` or ``tie`` (pairwise studies).
+            rating: 1 to 5 (rating studies).
+            comment: An optional comment (rating studies).
+            now: The time to record (default: now).
+
+        Raises:
+            ValueError: An unknown annotator, task or dimension, or an answer the design does not take.
+        """
         answer = {"task_id": task_id, "annotator": annotator, "dimension": dimension,
                   **({"choice": choice} if self.design == PAIRWISE else {"rating": rating, "comment": comment})}
         problem = answer_problem(answer, self.design, self.task_ids, self.dimensions)
@@ -167,9 +190,11 @@ class AnswerStore(SqliteFile):
         return {task for task, n in counts.items() if n >= len(self.dimensions)}
 
     def export(self, out: str | Path) -> int:
-        """Write every answer to `out` as JSON Lines (what `sciwrite human-eval analyze --ratings` reads); the count.
-        Each answer is checked against the study first (`answer_problem`): an answer to a task the folder does not
-        hold (a store of another draw) is refused, naming it, and nothing is written."""
+        """Write every answer to `out` as JSON Lines, what `sciwrite human-eval analyze --ratings` reads; the count.
+
+        Each answer is checked against the study first: an answer to a task the folder does not hold (a store of
+        another draw) is refused, naming it, and nothing is written.
+        """
         answers = self.answers()
         problems = [f"{a['annotator']!r} on task {a['task_id']!r} ({a['dimension']}): {problem}" for a in answers
                     if (problem := answer_problem(a, self.design, self.task_ids, self.dimensions))]

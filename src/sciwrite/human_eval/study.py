@@ -23,8 +23,14 @@ STARS = (1, 2, 3, 4, 5)
 
 @dataclass(frozen=True)
 class Dimension:
-    """One question of the study: its key (in answers and tables), its name, the question annotators read, and
-    the group the rubric puts it in (SciIG's "Content Quality" / "Narrative Quality")."""
+    """One question of the study.
+
+    Attributes:
+        key: Its key in answers and tables (``writing_quality``).
+        name: Its name as tables print it.
+        question: The question annotators read.
+        group: The group the rubric puts it in (SciIG's "Content Quality" / "Narrative Quality").
+    """
 
     key: str
     name: str
@@ -34,8 +40,19 @@ class Dimension:
 
 @dataclass(frozen=True)
 class HumanStudy:
-    """A benchmark's human study: its design (`PAIRWISE` or `RATING`), dimensions, where they come from, what the
-    annotators see of a paper, and the functions that turn its answers into the paper's Table 5."""
+    """A benchmark's human study, as data: its design, its dimensions, and how its answers become Table 5.
+
+    Attributes:
+        benchmark: The benchmark's name.
+        design: ``pairwise`` (two texts side by side, an A / B / tie choice per dimension) or ``rating`` (one
+            text, a 1-5 rating with a comment per dimension).
+        dimensions: The questions, in order.
+        attribution: Where the dimensions and questions come from.
+        text_label: What the text shown is ("related-work section", "introduction").
+        analyze: ``analyze(tasks, key, answers, **options)`` -> the paper's Table 5 rows.
+        table: ``table(table5.json's content)`` -> the paper's Table 5.
+        choices: The choices the kit makes where the paper is silent, printed under the table.
+    """
 
     benchmark: str
     design: str

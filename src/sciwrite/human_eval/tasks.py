@@ -24,7 +24,13 @@ TASKS, KEY, STUDY = "tasks.jsonl", "key.jsonl", "study.json"
 
 @dataclass(frozen=True)
 class TaskSet:
-    """The drawn tasks (annotators' view), their key (the systems behind each text) and the study's record."""
+    """The drawn tasks, their key and the study's record: the three files of a task folder.
+
+    Attributes:
+        tasks: What annotators see (``tasks.jsonl``): the paper's title and abstract and the text(s), no system.
+        key: Which system wrote each text (``key.jsonl``), kept apart from the annotators.
+        study: The study's record (``study.json``): design, dimensions, seed and counts.
+    """
 
     tasks: list[dict[str, Any]]
     key: list[dict[str, Any]]
@@ -33,8 +39,23 @@ class TaskSet:
 
 def draw_tasks(study: HumanStudy, texts: Mapping[str, Mapping[str, str]], papers: Mapping[str, Mapping[str, Any]],
                n_papers: int, seed: int = 0, pairs_per_paper: int = 1) -> TaskSet:
-    """The tasks of `study` over `texts` (system -> paper_id -> text) for `n_papers` papers of `papers` (paper_id
-    -> record with ``title`` and ``abstract``), drawn with `seed`."""
+    """Draw a study's blinded tasks from the systems' texts.
+
+    Papers are drawn (seeded) from those every system predicted. A pairwise study gets, per paper,
+    `pairs_per_paper` pairs of systems, each shown in both presentation orders; a rating study one task per paper
+    and system. The tasks are shuffled and their ids are random, so neither tells which system wrote a text.
+
+    Args:
+        study: The benchmark's study (``Benchmark.studies.human_study``).
+        texts: System -> paper_id -> text (`system_texts` builds it from prediction records).
+        papers: paper_id -> the paper's record, with ``title`` and ``abstract``.
+        n_papers: How many papers to draw.
+        seed: The seed of the draw, the pairs, the orders and the ids.
+        pairs_per_paper: System pairs per paper (pairwise studies).
+
+    Raises:
+        ValueError: Too few systems, more papers than every system predicted, or a system named ``tie``.
+    """
     systems = sorted(texts)
     if study.design == PAIRWISE and "tie" in systems:
         raise ValueError("a system cannot be named 'tie' in a pairwise study (a vote for it would read as a tie); "
@@ -86,8 +107,10 @@ def draw_tasks(study: HumanStudy, texts: Mapping[str, Mapping[str, str]], papers
 
 
 def write_tasks(tasks: TaskSet, out: str | Path, force: bool = False) -> Path:
-    """``tasks.jsonl``, ``key.jsonl`` and ``study.json`` in `out`; an existing task folder is kept (new tasks would
-    orphan the answers given to the old ones) unless `force`."""
+    """Write a task folder: ``tasks.jsonl``, ``key.jsonl`` and ``study.json`` in `out`; returns `out`.
+
+    An existing task folder is refused (new tasks would orphan the answers given to the old ones) unless `force`.
+    """
     out = Path(out)
     if (out / TASKS).exists() and not force:
         raise ValueError(f"{out / TASKS} exists: answers may refer to its tasks; choose another --out (or --force)")

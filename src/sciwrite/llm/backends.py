@@ -84,7 +84,15 @@ CUSTOM_BASE_URL_VARIABLE = BASE_URL_VARIABLES[0]  # SCIWRITE_LLM_BASE_URL
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """A parsed model id: backend kind ('api' or 'hf'), the model name sent to it, and for APIs where it is."""
+    """A parsed model id: the backend kind, the model name sent to it and, for an API, where it is.
+
+    Attributes:
+        raw: The id as written (``openai:gpt-5.5``).
+        kind: ``api`` (an OpenAI-compatible endpoint) or ``hf`` (a local transformers model).
+        name: The model name the backend is given (``gpt-5.5``).
+        base_url: The API's base URL; None for ``hf``.
+        key_variable: The environment variable that holds the API's key; None for ``hf``.
+    """
 
     raw: str
     kind: str
@@ -100,10 +108,16 @@ class ModelSpec:
 
 
 def parse_model_id(model: str, base_url: str | None = None) -> ModelSpec:
-    """``openrouter:x``, ``openai:x``, ``hf:x`` or a bare id served at `base_url` (or ``SCIWRITE_LLM_BASE_URL``).
+    """Parse a model id: ``openrouter:x``, ``openai:x``, ``hf:x``, or a bare id served at a base URL.
 
-    A `base_url` also redirects ``openai:`` ids (e.g. to a proxy); an unknown prefix or a bare id without a base
-    URL is an error that lists the accepted forms.
+    Args:
+        model: The id, as ``--model`` takes it.
+        base_url: The server of a bare id (else ``SCIWRITE_LLM_BASE_URL``); it also redirects ``openai:`` ids,
+            e.g. to a proxy.
+
+    Raises:
+        ValueError: An empty id, an unknown prefix, or a bare id without a base URL; the message lists the
+            accepted forms.
     """
     if not isinstance(model, str) or not model.strip():
         raise ValueError("a model id is required, e.g. openrouter:deepseek/deepseek-chat-v3-0324, openai:gpt-4o, "
@@ -131,8 +145,18 @@ def parse_model_id(model: str, base_url: str | None = None) -> ModelSpec:
 
 def make_backend(model: str, *, base_url: str | None = None, model_options: Mapping[str, Any] | None = None,
                  **options: Any) -> Backend:
-    """The backend a model id names; `model_options` go into every API request (see `RequestPolicy`); `options`
-    go to `HFBackend` for ``hf:`` ids (device, batch_size, dtype)."""
+    """The asynchronous backend a model id names, as `sciwrite generate` uses it.
+
+    Args:
+        model: A model id (`parse_model_id`).
+        base_url: The server of a bare id.
+        model_options: Parameters that go into every API request over the model family's table
+            (`sciwrite.llm.capabilities.RequestPolicy`); refused for ``hf:`` ids.
+        **options: For ``hf:`` ids, `HFBackend`'s settings (``device``, ``batch_size``, ``dtype``).
+
+    Returns:
+        An `APIBackend` or an `HFBackend`; ``await backend.complete(messages, settings)`` gives a `Completion`.
+    """
     spec = parse_model_id(model, base_url)
     if spec.kind == "hf":
         if model_options:
@@ -262,6 +286,7 @@ class APIBackend:
 
     @property
     def model(self) -> str:
+        """The model id as the user wrote it."""
         return self.spec.raw
 
     def __repr__(self) -> str:
@@ -385,6 +410,7 @@ class APIBackend:
         return scrub(text, [self._secret])[:500]
 
     async def aclose(self) -> None:
+        """Close the HTTP client."""
         await self._client.close()
 
 

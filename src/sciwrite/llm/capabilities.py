@@ -42,7 +42,14 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What a model family accepts in a chat request."""
+    """What a model family accepts in a chat request.
+
+    Attributes:
+        family: ``chat`` (classic chat models) or ``openai-reasoning`` (o1, o3, o4, gpt-5*).
+        token_parameter: The name the completion limit is sent as.
+        default_sampling_only: Only the default temperature / top_p (1) is accepted.
+        min_completion_tokens: The smallest completion limit sent (reasoning and answer share it).
+    """
 
     family: str
     token_parameter: str = "max_tokens"
@@ -77,14 +84,24 @@ _NAMES_TOOLS = re.compile(r"\btools\b(?![.\[])|tool[ _-](?:use|calling|call[ _-]
 
 
 def capabilities_for(name: str, families: Sequence[tuple[str, Capabilities]] = MODEL_FAMILIES) -> Capabilities:
-    """The family row of the model `name` (``gpt-5.5``, ``openai/o3-mini``, ``deepseek/deepseek-chat``)."""
+    """The family of the model `name` (``gpt-5.5``, ``openai/o3-mini``, ``deepseek/deepseek-chat``).
+
+    The first pattern of `families` that matches the name, without an ``openai/`` vendor prefix, wins; a name no
+    pattern matches is a classic chat model.
+    """
     bare = name.lower().removeprefix("openai/")
     return next((caps for pattern, caps in families if re.fullmatch(pattern, bare)), CHAT)
 
 
 def parse_model_option(text: str) -> tuple[str, Any]:
-    """``KEY=VALUE`` with VALUE read as YAML: ``reasoning_effort=high``, ``seed=7``, ``temperature=null`` (send
-    none), ``provider={order: [openai], allow_fallbacks: false}``."""
+    """Parse one ``--model-option``: ``KEY=VALUE`` with VALUE read as YAML, as a (key, value) pair.
+
+    Examples: ``reasoning_effort=high``, ``seed=7``, ``temperature=null`` (send none),
+    ``provider={order: [openai], allow_fallbacks: false}``, ``family=chat``.
+
+    Raises:
+        ValueError: Not ``KEY=VALUE``, a value that is not YAML, or an unknown ``family``.
+    """
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not key or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):

@@ -61,7 +61,16 @@ class LLMNotConfiguredError(ModelUnavailableError):
 
 @dataclass(frozen=True)
 class ChatResult:
-    """One request's outcome: the reply text, or the error that stopped it (never both)."""
+    """One request's outcome: the reply text, or the error that stopped it (never both).
+
+    Attributes:
+        content: The reply's text (its thinking trace taken out); None when the request failed.
+        error: Why the request failed; None when it did not.
+        finish_reason: The endpoint's ``finish_reason`` (``stop``, ``length``, ...).
+        cached: Whether the reply came from the client's cache file.
+        snapshot: The model snapshot that answered (the reply's ``model``).
+        system_fingerprint: The endpoint's ``system_fingerprint``.
+    """
 
     content: str | None = None
     error: str | None = None
@@ -72,6 +81,7 @@ class ChatResult:
 
     @property
     def ok(self) -> bool:
+        """Whether the request succeeded."""
         return self.error is None
 
 
@@ -80,7 +90,12 @@ def _first_env(names: Sequence[str]) -> str | None:
 
 
 def resolve_endpoint(model: str, base_url: str | None = None, api_key: str | None = None) -> tuple[ModelSpec, str]:
-    """The parsed model id and its key (see the module docstring); `LLMNotConfiguredError` without a key."""
+    """The parsed model id and its key, found as `ChatClient` finds them.
+
+    Raises:
+        LLMNotConfiguredError: No key is configured; the message says which variables to set.
+        ValueError: An empty or malformed model id, or an ``hf:`` id (a local model, not an endpoint).
+    """
     if not model:
         raise ValueError("`model` is required: the model id the endpoint serves")
     prefix, sep, _ = model.partition(":")
@@ -108,7 +123,31 @@ def resolve_endpoint(model: str, base_url: str | None = None, api_key: str | Non
 
 
 class ChatClient:
-    """Chat completions from one model at one OpenAI-compatible endpoint, synchronously, through `APIBackend`."""
+    """Chat completions from one model at one OpenAI-compatible endpoint, synchronously, through `APIBackend`.
+
+    The judges, SciIG's citation extractor and the LLM annotator use it. Requests are sent concurrently and
+    retried on transient errors; an item that still fails carries its error instead of raising, so one bad request
+    never loses a batch.
+
+    Args:
+        model: ``openai:<model>``, ``openrouter:<model>`` or a bare id served at `base_url` (``hf:`` ids are
+            local models: use `sciwrite.llm.backends.make_backend`).
+        base_url: The endpoint of a bare id; None: ``SCIWRITE_LLM_BASE_URL``, else ``OPENAI_BASE_URL``, else
+            api.openai.com.
+        api_key: The key; None: the provider's variable, or for a bare id ``SCIWRITE_LLM_API_KEY``, else
+            ``OPENAI_API_KEY``.
+        cache_path: A JSON Lines file every finished reply is appended to; a rerun reads it back and sends only
+            what is missing.
+        timeout: Seconds per request.
+        max_retries: Further attempts after the first, for transient errors only.
+        options: Request parameters over the model family's table (``--model-option``/``--judge-option``).
+        ledger: A `UsageLedger`, or its path, that every reply's tokens and cost are written to; its
+            ``max_cost`` is a budget no request may pass.
+        purpose: The ledger's tag for these requests (``judge``, ``citation_extractor``, ...).
+
+    Raises:
+        LLMNotConfiguredError: No key is configured; the message says which variables to set.
+    """
 
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
                  cache_path: str | os.PathLike[str] | None = None, timeout: float = 120.0,
@@ -157,8 +196,21 @@ class ChatClient:
     def complete(self, conversations: Sequence[Sequence[Message]], *, temperature: float = 0.0,
                  max_tokens: int | None = 1024, workers: int = 8, show_progress: bool = True,
                  desc: str = "LLM", **params: Any) -> list[ChatResult]:
-        """One `ChatResult` per conversation, in input order; cached replies are reused, the rest are sent
-        `workers` at a time. Extra `params` (seed, stop, top_p, ...) go to the API and into the cache key."""
+        """One `ChatResult` per conversation, in input order; cached replies are reused, the rest are sent.
+
+        Identical requests in one batch are sent once.
+
+        Args:
+            conversations: Each a list of chat messages (``{"role": ..., "content": ...}``).
+            temperature: The sampling temperature (not sent to a family that accepts only the default).
+            max_tokens: The completion limit (sent as ``max_completion_tokens`` where the family needs it); None
+                sends none.
+            workers: Requests in flight at once.
+            show_progress: Show a progress bar (with the cost so far when there is a ledger).
+            desc: The progress bar's label.
+            **params: Further request parameters (``seed``, ``stop``, ``top_p``, ...); they go to the API and into
+                the cache key.
+        """
         request = {"temperature": temperature, **({"max_tokens": max_tokens} if max_tokens is not None else {}),
                    **params}
         results: list[ChatResult | None] = [None] * len(conversations)

@@ -55,20 +55,21 @@ _DATE_SUFFIX = re.compile(r"-\d{4}-\d{2}-\d{2}$")
 
 @dataclass(frozen=True)
 class Price:
-    """USD per million tokens."""
+    """A model's price in USD per million tokens: input, output and (when it differs) cached input."""
 
     input: float
     output: float
     cached_input: float | None = None
 
     def cost(self, prompt: int, completion: int, cached: int = 0) -> float:
+        """USD of `prompt` and `completion` tokens, `cached` of the prompt tokens at the cached rate."""
         cached = min(max(cached, 0), prompt)
         cached_rate = self.input if self.cached_input is None else self.cached_input
         return ((prompt - cached) * self.input + cached * cached_rate + completion * self.output) / 1e6
 
 
 class PriceTable:
-    """Model -> `Price`, from the packaged ``prices.yaml`` and, over it, a user's file."""
+    """Model -> `Price` (USD per million tokens), from the packaged ``prices.yaml`` and, over it, a user's file."""
 
     def __init__(self, prices: dict[str, Price], sources: list[str]) -> None:
         self.prices = prices
@@ -234,6 +235,7 @@ class Totals:
         return totals
 
     def as_dict(self) -> dict[str, Any]:
+        """The sums as a JSON object, costs rounded to 6 decimals."""
         out = dict(self.__dict__)
         out["cost_usd"] = round(self.cost_usd, 6)
         out["by_model"] = {m: {**v, "cost_usd": round(v["cost_usd"], 6)} for m, v in self.by_model.items()}
@@ -241,7 +243,19 @@ class Totals:
 
 
 class UsageLedger:
-    """Append-only usage file with its running sums (see the module docstring)."""
+    """An append-only usage file (``usage.jsonl``) with its running sums, and an optional budget.
+
+    Every request that came back is one line: its tokens, its cost and where the cost came from (the endpoint, the
+    price table, or the request's worst case). Opened on an existing file, a ledger continues its sums, so
+    `max_cost` is a budget for the whole folder, and requests reserve their worst case before they are sent so
+    that the spend never passes it.
+
+    Args:
+        path: The JSON Lines file.
+        prices: The price table; None: `PriceTable.load()` (the packaged table, ``$SCIWRITE_PRICES`` over it).
+        max_cost: The budget in USD; None for no budget.
+        tags: Fields written on every line (e.g. the run's id).
+    """
 
     def __init__(self, path: str | os.PathLike[str], *, prices: PriceTable | None = None,
                  max_cost: float | None = None, tags: dict[str, Any] | None = None) -> None:

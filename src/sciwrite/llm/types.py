@@ -16,7 +16,19 @@ Message = Mapping[str, Any]  # {"role": ..., "content": str | None, ...}: see th
 
 @dataclass(frozen=True)
 class GenerationSettings:
-    """Sampling and request settings; the defaults are the papers' (temperature 0.7, 2,048 tokens, seed 42)."""
+    """Sampling and request settings; the defaults are the papers' (temperature 0.7, 2,048 tokens, seed 42).
+
+    Attributes:
+        temperature: The sampling temperature.
+        max_tokens: The completion limit.
+        seed: The request seed; None sends none.
+        concurrency: Requests in flight at once.
+        timeout: Seconds per request.
+        max_retries: Further attempts after the first, for transient errors only.
+        backoff_base: Seconds; attempt n waits ``backoff_base * 2**n`` (with jitter) when no Retry-After is sent.
+        backoff_max: The longest back-off, in seconds.
+        max_retry_after: A longer Retry-After is capped at this many seconds (and logged).
+    """
 
     temperature: float = 0.7
     max_tokens: int = 2048
@@ -51,8 +63,28 @@ class ToolCall:
 
 @dataclass
 class Completion:
-    """One model reply: the answer text (any reasoning trace taken out, see `sciwrite.llm.reasoning`), its token
-    counts and cost as the endpoint reported them (None when it did not), and which snapshot answered."""
+    """One model reply: the answer, its token counts and cost, and which snapshot answered.
+
+    Token counts and cost are as the endpoint reported them (None when it did not).
+
+    Attributes:
+        text: The answer, any reasoning trace taken out (`sciwrite.llm.reasoning`).
+        model: The model id as the user wrote it.
+        prompt_tokens: Prompt tokens.
+        completion_tokens: Completion tokens, reasoning tokens included.
+        finish_reason: The endpoint's ``finish_reason``.
+        attempts: Requests sent for it: retries and refused parameters included.
+        reasoning: The thinking trace, when the reply had one.
+        reasoning_tokens: ``usage.completion_tokens_details.reasoning_tokens``.
+        cached_tokens: ``usage.prompt_tokens_details.cached_tokens``.
+        cost: USD, when the endpoint reports it (OpenRouter's ``usage.cost``).
+        snapshot: The reply's ``model``: the dated snapshot that answered.
+        system_fingerprint: The endpoint's ``system_fingerprint``.
+        usage_problem: What was malformed in the reply's usage, if anything.
+        tool_calls: The functions the model called (its text may then be empty).
+        message: The assistant message to append to the history for the next request, as the provider needs it
+            back; None from a backend that builds none (a local model).
+    """
 
     text: str
     model: str
@@ -77,8 +109,14 @@ class Completion:
 
 
 class GenerationError(RuntimeError):
-    """A request that failed for good (after retries where retrying made sense). `completion` is the reply when
-    one came back but could not be used (e.g. all its tokens went to reasoning): its tokens were still billed."""
+    """A request that failed for good, after retries where retrying made sense.
+
+    Attributes:
+        attempts: Requests sent.
+        status: The last HTTP status, when there was one.
+        completion: The reply when one came back but could not be used (all its tokens went to reasoning, say):
+            its tokens were still billed.
+    """
 
     def __init__(self, message: str, *, attempts: int = 1, status: int | None = None,
                  completion: Completion | None = None) -> None:
@@ -97,6 +135,10 @@ class Backend(Protocol):
 
     model: str  # the model id as the user wrote it, e.g. "openrouter:deepseek/deepseek-chat-v3-0324"
 
-    async def complete(self, messages: Sequence[Message], settings: GenerationSettings) -> Completion: ...
+    async def complete(self, messages: Sequence[Message], settings: GenerationSettings) -> Completion:
+        """One reply to `messages`."""
+        ...
 
-    async def aclose(self) -> None: ...
+    async def aclose(self) -> None:
+        """Release the backend's resources."""
+        ...

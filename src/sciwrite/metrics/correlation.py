@@ -23,7 +23,8 @@ from sciwrite.core.results import read_summary
 from sciwrite.core.tables import headless_pyplot, save_figure
 
 #: Numeric summary keys that count things rather than score systems: never picked as metrics by default.
-BOOKKEEPING_KEYS = frozenset({"unresolved_markers", "citation_extractor_errors", "empty_citation_rate"})
+BOOKKEEPING_KEYS = frozenset({"unresolved_markers", "citation_extractor_errors", "empty_citation_rate",
+                              "schema_version", "confidence"})
 
 #: Fewer systems than this give no meaningful rank correlation (two points are always +-1).
 MIN_SYSTEMS = 3

@@ -1,4 +1,4 @@
-"""A memorisation signal per paper: how much of a prediction repeats the reference text word for word where the
+r"""A memorisation signal per paper: how much of a prediction repeats the reference text word for word where the
 model's inputs could not have taught it.
 
 For each paper: the share, in [0, 1], of the prediction's word 8-grams (every position counted) that occur in the
@@ -7,7 +7,7 @@ prediction's words covered by such 8-grams (`memorised_span_words`). A model tha
 an introduction it read in training scores near 1; one that writes from its inputs, or copies from them (the
 extractive floor), near 0, since an 8-gram copied from an input is in an input.
 
-Words are lower-cased runs of letters and digits (``\\w+``), with numeric citation markers (``[3]``, ``[1, 2]``)
+Words are lower-cased runs of letters and digits (``\w+``), with numeric citation markers (``[3]``, ``[1, 2]``)
 removed first, so renumbered markers neither make nor break a match. Written by hand because no library we use
 offers "n-grams of A found in B but not in C" with the covered spans; it is set arithmetic over tuples.
 """

@@ -53,6 +53,6 @@ def content_blocks(text: str) -> list[str]:
 
 
 def strip_markers(text: str) -> str:
-    """The text without citation markers: 'as in [1, 2].' -> 'as in.'"""
+    """The text without citation markers ('as in [1, 2].' -> 'as in.')."""
     text = MARKER_GROUP.sub("", text)
     return re.sub(r"[ \t]{2,}", " ", re.sub(r"[ \t]+([.,;:!?)])", r"\1", text)).strip()

@@ -1,5 +1,7 @@
 """The two models of SciIG's QA-based (Q²-style) faithfulness and consistency (`sciwrite.sciig.metrics.qa`), each
-loaded once per process, on GPU in fp16 when present:
+loaded once per process, on GPU in fp16 when present.
+
+The two models:
 
 - `QuestionGenerator` (``question_generation`` role): an answer-aware seq2seq model (T5); one question per
   input, inputs length-sorted into token-budgeted batches, one batched `generate` each.

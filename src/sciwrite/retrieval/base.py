@@ -15,18 +15,35 @@ CONFIG_FILE = "sciwrite_retriever.json"
 
 @dataclass
 class SearchResult:
-    """The ranked hits for one query: corpus doc_ids and their scores, best first."""
+    """The ranked hits for one query: corpus doc_ids and their scores, best first.
+
+    Attributes:
+        doc_ids: The hits' corpus doc_ids.
+        scores: Their scores (BM25 scores, or cosine similarities for dense retrieval), in the same order.
+    """
 
     doc_ids: list[str]
     scores: list[float]
 
 
 class Retriever(Protocol):
+    """What every retriever offers: the corpus doc_ids it ranks, `search` and `save`.
+
+    A retriever of your own that has these is measured by `evaluate_retrieval` like the built-in ones.
+
+    Attributes:
+        doc_ids: The indexed documents' ids, in index order.
+    """
+
     doc_ids: list[str]
 
-    def search(self, queries: list[str], k: int = 50, show_progress: bool = True) -> list[SearchResult]: ...
+    def search(self, queries: list[str], k: int = 50, show_progress: bool = True) -> list[SearchResult]:
+        """Top-k hits per query, best first."""
+        ...
 
-    def save(self, directory: str | Path) -> None: ...
+    def save(self, directory: str | Path) -> None:
+        """Write the retriever to `directory`, for `load_retriever`."""
+        ...
 
 
 def check_queries(queries: list[str]) -> None:
@@ -63,12 +80,14 @@ def check_doc_ids(doc_ids: list[str]) -> None:
 
 
 def write_config(directory: Path, config: dict[str, Any], doc_ids: list[str]) -> None:
+    """Write a saved retriever's settings and doc_ids to `directory`."""
     directory.mkdir(parents=True, exist_ok=True)
     (directory / CONFIG_FILE).write_text(json.dumps(config, indent=2))
     (directory / "doc_ids.json").write_text(json.dumps(doc_ids))
 
 
 def read_config(directory: Path) -> tuple[dict[str, Any], list[str]]:
+    """A saved retriever's settings and doc_ids; `FileNotFoundError` when `directory` holds none."""
     path = directory / CONFIG_FILE
     if not path.exists():
         raise FileNotFoundError(f"{directory} holds no saved sciwrite retriever ({CONFIG_FILE} missing)")

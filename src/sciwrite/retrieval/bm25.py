@@ -1,7 +1,7 @@
-"""BM25 over title + abstract with bm25s (sparse precomputed scores: fast at a million documents).
+r"""BM25 over title + abstract with bm25s (sparse precomputed scores: fast at a million documents).
 
 Text processing, fixed so that an index and its queries always agree:
-- lower-casing and the token pattern ``\\b\\w\\w+\\b`` (scikit-learn's; drops one-character tokens);
+- lower-casing and the token pattern ``\b\w\w+\b`` (scikit-learn's; drops one-character tokens);
 - English stop-words removed (bm25s's list);
 - Snowball English stemming (PyStemmer).
 Scoring is bm25s's ``lucene`` variant (Lucene's BM25 idf) with the paper's k1 = 1.5, b = 0.75.
@@ -152,7 +152,19 @@ class _WordTable(dict):
 
 
 class BM25Retriever:
-    """BM25 retriever over a corpus of ``{doc_id, title, abstract}`` records."""
+    """BM25 retriever over a corpus of ``{doc_id, title, abstract}`` records, indexed on title + abstract.
+
+    Build it with `from_corpus` (or `index`), or read a saved one with `load`; `search` ranks the corpus for each
+    query. Text processing is fixed (lower-casing, scikit-learn's token pattern, English stop-words, Snowball
+    stemming) so that an index and its queries always agree.
+
+    Args:
+        k1: BM25's term-frequency saturation (the paper's 1.5).
+        b: BM25's length normalisation (the paper's 0.75).
+        method: The bm25s scoring variant (``lucene``: Lucene's idf).
+        stemmer: The PyStemmer language, or None for no stemming.
+        stopwords: The bm25s stop-word list, or None to keep every word.
+    """
 
     kind = "bm25"
 
@@ -164,8 +176,12 @@ class BM25Retriever:
         self._bm25: bm25s.BM25 | None = None
         self.doc_ids: list[str] = []
 
-    def index(self, doc_ids: list[str], texts: list[str], show_progress: bool = True) -> "BM25Retriever":
-        """Index `texts`, hit i standing for `doc_ids[i]`."""
+    def index(self, doc_ids: list[str], texts: list[str], show_progress: bool = True) -> BM25Retriever:
+        """Index `texts`, hit i standing for `doc_ids[i]`; returns the retriever.
+
+        Raises:
+            ValueError: The lists differ in length, are empty, or a doc_id is empty or repeated.
+        """
         if len(doc_ids) != len(texts):
             raise ValueError(f"{len(doc_ids)} doc_ids but {len(texts)} texts")
         if not doc_ids:
@@ -178,17 +194,30 @@ class BM25Retriever:
         return self
 
     @classmethod
-    def from_corpus(cls, corpus: Iterable[Mapping[str, Any]], show_progress: bool = True, **kwargs: Any) -> "BM25Retriever":
-        """Build from corpus records (a `datasets.Dataset` or any iterable of dicts) on title + abstract."""
+    def from_corpus(cls, corpus: Iterable[Mapping[str, Any]], show_progress: bool = True, **kwargs: Any) -> BM25Retriever:
+        """Build from corpus records (a `datasets.Dataset` or any iterable of dicts) on title + abstract.
+
+        Args:
+            corpus: Records with ``doc_id``, ``title`` and ``abstract`` (a record with neither text is an error).
+            show_progress: Show progress bars while tokenizing and indexing.
+            **kwargs: The constructor's settings (`k1`, `b`, ...).
+        """
         doc_ids, texts = _ids_and_texts(corpus)
         return cls(**kwargs).index(doc_ids, texts, show_progress=show_progress)
 
     def search(self, queries: list[str], k: int = 50, show_progress: bool = True,
                n_threads: int | None = None) -> list[SearchResult]:
-        """Top-k doc_ids per query. A query none of whose terms occur in the corpus gets no hits.
+        """Top-k doc_ids per query, best first. A query none of whose terms occur in the corpus gets no hits.
 
-        `n_threads` > 1 spreads queries over bm25s's worker pool; the default runs them in turn, which
-        `scripts/bench/retrieval.py` measured as faster on two cores (2.7 vs 2.4 queries/s at 1.09M docs).
+        Args:
+            queries: The query texts (a list, even for one query; an empty query is an error).
+            k: Hits per query; a `k` larger than the corpus returns the whole corpus ranked.
+            show_progress: Show a progress bar.
+            n_threads: More than 1 spreads queries over bm25s's worker pool; the default runs them in turn, which
+                `scripts/bench/retrieval.py` measured as faster on two cores (2.7 vs 2.4 queries/s at 1.09M docs).
+
+        Returns:
+            One `SearchResult` per query, in order. Documents that share no term with the query are not hits.
         """
         if self._bm25 is None:
             raise RuntimeError("the BM25 index is empty: call index(), from_corpus() or load() first")
@@ -222,7 +251,7 @@ class BM25Retriever:
                                  "fields": ["title", "abstract"]}, self.doc_ids)
 
     @classmethod
-    def load(cls, directory: str | Path, mmap: bool = False) -> "BM25Retriever":
+    def load(cls, directory: str | Path, mmap: bool = False) -> BM25Retriever:
         """Load what `save` wrote; `mmap=True` keeps the score matrix on disk."""
         directory = Path(directory)
         config, doc_ids = read_config(directory)

@@ -18,7 +18,7 @@ from typing import Any
 import faiss
 import numpy as np
 
-from sciwrite.models.encoders import load_sentence_encoder
+from sciwrite.models.encoders import load_sentence_encoder, shared_sentence_encoder
 from sciwrite.models.registry import resolve_model
 from sciwrite.retrieval.base import SearchResult, check_doc_ids, check_queries, clip_k, read_config, write_config
 from sciwrite.retrieval.bm25 import _ids_and_texts
@@ -42,7 +42,14 @@ def default_query_instruction(encoder: str) -> str:
 
 
 def load_encoder(name_or_path: str, device: str | None = None) -> Any:
-    """Load the dense encoder (on GPU in fp16 when present); a clear error naming it if unavailable."""
+    """Load the dense encoder (on GPU in fp16 when present); a clear error naming it if unavailable.
+
+    Without a `device` it is the process's one instance of that model (`shared_sentence_encoder`): a second index
+    over the same corpus, or the metrics' use of the same model, neither reloads it nor embeds a text it already
+    embedded (its embedding cache holds the vectors).
+    """
+    if device is None:
+        return shared_sentence_encoder(name_or_path, role="dense encoder")
     return load_sentence_encoder(name_or_path, device, role="dense encoder")
 
 
@@ -88,7 +95,26 @@ def add_vectors(index: faiss.Index, chunks: Iterable[np.ndarray], total: int | N
 
 
 class DenseRetriever:
-    """Dense retriever: ``encoder`` embeds title + abstract; FAISS searches by inner product."""
+    """Dense retriever: a sentence-transformers encoder embeds title + abstract; FAISS searches by inner product.
+
+    Embeddings are L2-normalised, so the inner product is the cosine similarity. Build it with `from_corpus` (or
+    `index_texts`, `index_embeddings`), or read a saved one with `load`.
+
+    Args:
+        encoder: A sentence-transformers model id or path; None: ``$SCIWRITE_MODEL_DENSE_ENCODER``, else the
+            ``dense_encoder`` role of the profile (``lite``: the packaged all-MiniLM-L6-v2; ``paper``:
+            BAAI/bge-large-en-v1.5).
+        factory: The FAISS index factory string: ``Flat`` (exact), or an approximate index such as
+            ``IVF4096,Flat`` or ``HNSW32`` for a million documents.
+        query_instruction: Text put before every query; None: the encoder's own (BGE's), '' for none.
+        nprobe: IVF lists searched per query (IVF indexes only).
+        ef_search: HNSW's search beam (HNSW indexes only).
+        ef_construction: HNSW's graph-building beam (HNSW indexes only).
+        batch_size: Texts per encoder batch.
+        profile: The model profile (``lite`` or ``paper``) the encoder is resolved from when `encoder` is None;
+            None: ``$SCIWRITE_PROFILE``, else ``paper``.
+        device: The encoder's device (None: the GPU when there is one).
+    """
 
     kind = "dense"
 
@@ -109,6 +135,7 @@ class DenseRetriever:
 
     @property
     def model(self) -> Any:
+        """The sentence-transformers encoder, loaded on first use."""
         if self._model is None:
             self._model = load_encoder(self.encoder_name, self.device)
         return self._model
@@ -119,7 +146,7 @@ class DenseRetriever:
                                     convert_to_numpy=True, show_progress_bar=show_progress)
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
-    def index_embeddings(self, doc_ids: list[str], embeddings: np.ndarray, show_progress: bool = True) -> "DenseRetriever":
+    def index_embeddings(self, doc_ids: list[str], embeddings: np.ndarray, show_progress: bool = True) -> DenseRetriever:
         """Build the FAISS index from precomputed (normalised) embeddings, row i standing for `doc_ids[i]`."""
         if len(doc_ids) != len(embeddings):
             raise ValueError(f"{len(doc_ids)} doc_ids but {len(embeddings)} embeddings")
@@ -134,7 +161,7 @@ class DenseRetriever:
         add_vectors(index, chunks, -(-len(embeddings) // ADD_CHUNK), show_progress)
         return self.with_index(index, doc_ids)
 
-    def with_index(self, index: faiss.Index, doc_ids: list[str]) -> "DenseRetriever":
+    def with_index(self, index: faiss.Index, doc_ids: list[str]) -> DenseRetriever:
         """Use a built FAISS index whose vector i stands for `doc_ids[i]` (as `index_embeddings` and the Ray
         engine of `sciwrite.scale` build it)."""
         if index.ntotal != len(doc_ids):
@@ -142,13 +169,19 @@ class DenseRetriever:
         self.index, self._search_index, self.doc_ids = index, None, list(doc_ids)
         return self
 
-    def index_texts(self, doc_ids: list[str], texts: list[str], show_progress: bool = True) -> "DenseRetriever":
+    def index_texts(self, doc_ids: list[str], texts: list[str], show_progress: bool = True) -> DenseRetriever:
         """Embed `texts` and index them."""
         return self.index_embeddings(doc_ids, self.encode(texts, show_progress), show_progress)
 
     @classmethod
-    def from_corpus(cls, corpus: Iterable[Mapping[str, Any]], show_progress: bool = True, **kwargs: Any) -> "DenseRetriever":
-        """Build from corpus records (a `datasets.Dataset` or any iterable of dicts) on title + abstract."""
+    def from_corpus(cls, corpus: Iterable[Mapping[str, Any]], show_progress: bool = True, **kwargs: Any) -> DenseRetriever:
+        """Build from corpus records (a `datasets.Dataset` or any iterable of dicts) on title + abstract.
+
+        Args:
+            corpus: Records with ``doc_id``, ``title`` and ``abstract`` (a record with neither text is an error).
+            show_progress: Show progress bars while encoding and indexing.
+            **kwargs: The constructor's settings (`encoder`, `factory`, `profile`, ...).
+        """
         doc_ids, texts = _ids_and_texts(corpus)
         return cls(**kwargs).index_texts(doc_ids, texts, show_progress=show_progress)
 
@@ -173,12 +206,22 @@ class DenseRetriever:
                 for row_scores, row_ids in zip(scores, ids)]
 
     def search(self, queries: list[str], k: int = 50, show_progress: bool = True) -> list[SearchResult]:
-        """Top-k doc_ids per query (the encoder's query instruction is prepended)."""
+        """Top-k doc_ids per query, best first (the query instruction is put before each query).
+
+        Args:
+            queries: The query texts (a list, even for one query; an empty query is an error).
+            k: Hits per query; a `k` larger than the corpus returns the whole corpus ranked.
+            show_progress: Show a progress bar while encoding the queries.
+
+        Returns:
+            One `SearchResult` per query, in order; scores are cosine similarities.
+        """
         check_queries(queries)
         vectors = self.encode([self.query_instruction + q for q in queries], show_progress=show_progress)
         return self.search_embeddings(vectors, k)
 
     def config(self) -> dict[str, Any]:
+        """The settings `save` writes beside the index (``sciwrite_retriever.json``)."""
         return {"kind": self.kind, "encoder": self.encoder_name, "factory": self.factory,
                 "query_instruction": self.query_instruction, "nprobe": self.nprobe, "ef_search": self.ef_search,
                 "ef_construction": self.ef_construction,
@@ -194,7 +237,7 @@ class DenseRetriever:
         faiss.write_index(self.index, str(directory / INDEX_FILE))
 
     @classmethod
-    def load(cls, directory: str | Path, encoder: str | None = None, **kwargs: Any) -> "DenseRetriever":
+    def load(cls, directory: str | Path, encoder: str | None = None, **kwargs: Any) -> DenseRetriever:
         """Load what `save` wrote. The encoder is the one the index was built with unless overridden."""
         directory = Path(directory)
         config, doc_ids = read_config(directory)

@@ -35,7 +35,14 @@ def ndcg_at_k(ranked: Sequence[str], gold: Iterable[str], k: int = 10) -> float:
 
 @dataclass
 class RetrievalReport:
-    """Per-paper and mean retrieval quality of one retriever on one split."""
+    """Per-paper and mean retrieval quality of one retriever on one split.
+
+    Attributes:
+        retriever: The name the report was given.
+        ks: The cut-offs of recall@k.
+        per_paper: One row per paper scored: ``paper_id``, ``n_gold``, ``recall@<k>`` per k and ``ndcg@10``.
+        skipped: Why -> the paper_ids left out (``no-citations``, ``no-query-text``).
+    """
 
     retriever: str
     ks: tuple[int, ...]
@@ -44,11 +51,13 @@ class RetrievalReport:
 
     @property
     def means(self) -> dict[str, float]:
+        """Each measure's mean over the papers scored (``recall@<k>`` per k, ``ndcg@10``); NaN with no paper."""
         keys = [f"recall@{k}" for k in self.ks] + ["ndcg@10"]
         n = len(self.per_paper)
         return {key: (sum(row[key] for row in self.per_paper) / n if n else float("nan")) for key in keys}
 
     def summary_row(self) -> dict[str, Any]:
+        """One table row: the retriever's name, the number of papers scored and the means."""
         return {"retriever": self.retriever, "papers": len(self.per_paper), **self.means}
 
 
@@ -57,9 +66,20 @@ def evaluate_retrieval(retriever: Any, papers: Iterable[Mapping[str, Any]], name
                        show_progress: bool = True) -> RetrievalReport:
     """Search with every target paper and score the hits against its `citations`.
 
-    With `exclude_self` the target paper's own corpus record (doc_id == paper_id) is dropped from its
-    hits: a paper cannot cite itself. Papers without citations or without query text are skipped and
-    listed in the report, never silently dropped.
+    Papers without citations or without query text are skipped and listed in the report, never silently dropped.
+
+    Args:
+        retriever: Anything with a `Retriever`'s `search` (`BM25Retriever`, `DenseRetriever`).
+        papers: RWGBench paper records (``paper_id``, ``title``, ``abstract``, ``citations``).
+        name: The retriever's name in the report.
+        ks: The cut-offs of recall@k (nDCG is always at 10).
+        include_introduction: Query with title + abstract + introduction instead of title + abstract.
+        exclude_self: Drop the target paper's own corpus record (doc_id == paper_id) from its hits: a paper
+            cannot cite itself.
+        show_progress: Show the retriever's progress bar.
+
+    Returns:
+        The per-paper scores, their means (`RetrievalReport.means`) and the papers skipped.
     """
     report = RetrievalReport(retriever=name, ks=tuple(ks))
     queries, kept = [], []

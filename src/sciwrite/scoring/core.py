@@ -34,8 +34,16 @@ from sciwrite.scoring.steps import OpenSplit, PredictionFile, ResultFiles, Score
 
 @dataclass(frozen=True)
 class SystemResult:
-    """One system's scores: its summary (what ``summary.json`` holds), its per-paper rows, the prediction lines
-    left out (``--bad-records skip``) and the benchmark's result-table rows and side files."""
+    """One system's scores, as `score_systems` returns them.
+
+    Attributes:
+        system: The system's name.
+        summary: What ``summary.json`` holds: each metric's mean, the intervals, coverage, memorisation,
+            provenance and the schema version.
+        rows: The per-paper rows (what ``per_paper.jsonl`` holds), one per paper scored.
+        rejected: The prediction lines left out under ``bad_records="skip"``.
+        files: The benchmark's result-table rows and side files, for `sciwrite.scoring.files.write_system`.
+    """
 
     system: str
     summary: dict[str, Any]
@@ -50,6 +58,7 @@ class SystemResult:
 
     @property
     def provenance(self) -> Mapping[str, Any]:
+        """Where the scores come from: versions, dataset, models, judge, prompt templates, seeds, hardware."""
         return self.summary["provenance"]
 
     @property
@@ -59,6 +68,7 @@ class SystemResult:
 
     @property
     def schema_version(self) -> int:
+        """The summary's schema version (0 for a summary written before versions existed)."""
         return schema_version_of(self.summary)
 
 
@@ -76,17 +86,32 @@ def model_request(benchmark: Benchmark, request: ScoringRequest) -> dict[str, An
 
 
 def load_models(benchmark: Benchmark, request: ScoringRequest) -> SuiteModels:
-    """The benchmark's models for `request`, loaded once (a `ModelCache` keeps them between calls)."""
+    """Load the benchmark's models for `request`, to pass to several `score_systems` calls as `models`."""
     return benchmark.suite.steps.load_models(**model_request(benchmark, request))
 
 
 def score_systems(benchmark: Benchmark, systems: Sequence[SystemPredictions], request: ScoringRequest, *,
                   split: OpenSplit | None = None, models: SuiteModels | None = None) -> list[SystemResult]:
-    """Score each system's predictions on ``request.split`` (or on `split`, already open: papers in memory); one
-    `SystemResult` per system, in order. `models`: the suite's models already loaded (`ModelCache`).
+    """Score each system's predictions on the request's split: the one scoring core every front end calls.
 
-    Every system is read and joined before any model loads, so a bad line costs nothing; ``request.require_complete``
-    makes a system that leaves papers out an error then. Nothing is written to disk."""
+    Every system is read and joined to the split before any model loads, so a bad line costs nothing;
+    ``request.require_complete`` makes a system that leaves papers out an error then. The models are loaded once
+    for all systems. Nothing is written to disk (`sciwrite.scoring.files.evaluate_files` writes the files).
+
+    Args:
+        benchmark: The benchmark to score with (`sciwrite.benchmarks.get_benchmark`).
+        systems: One `SystemPredictions` per system; their names must differ.
+        request: What to score against and how.
+        split: The split already open (papers in memory) instead of ``request.split``.
+        models: The suite's models already loaded (`load_models`, `ModelCache`), to share them between calls.
+
+    Returns:
+        One `SystemResult` per system, in the order given.
+
+    Raises:
+        ValueError: Systems without distinct names, a malformed prediction line (under ``bad_records="error"``;
+            every such line named ``FILE:LINE``) or a missing paper (under ``require_complete``).
+    """
     steps = benchmark.suite.steps
     started = time.time()
     request = request.with_(options=benchmark.suite.option_values(request.options))
@@ -170,14 +195,18 @@ def score_records(benchmark: Benchmark, records: Sequence[Mapping[str, Any]], sp
 
 
 class ModelCache:
-    """Suites' models kept between calls (the leaderboard's worker, an evaluate module, an Inspect scorer): one
-    load per benchmark and model options, so that scoring system after system computes the split's reference side
-    once (the models remember it, `sciwrite.models.memo`)."""
+    """Suites' models kept between calls: one load per benchmark and model options.
+
+    The leaderboard's worker, an evaluate module and an Inspect scorer keep one, so that scoring system after
+    system loads the models once and computes the split's reference side once (the models remember it,
+    `sciwrite.models.memo`).
+    """
 
     def __init__(self) -> None:
         self._models: dict[tuple[Any, ...], SuiteModels] = {}
 
     def get(self, benchmark: Benchmark, request: ScoringRequest) -> SuiteModels:
+        """The models of `benchmark` for `request`'s model options, loaded on the first call."""
         options = model_request(benchmark, request)
         key = (benchmark.name, options["profile"], tuple(sorted(options["models"].items())), options["metrics"],
                tuple(sorted((k, _hashable(v)) for k, v in (options["judge_options"] or {}).items())))

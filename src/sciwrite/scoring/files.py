@@ -18,9 +18,25 @@ from sciwrite.scoring.steps import SuiteModels
 def evaluate_files(benchmark: Benchmark, predictions: Sequence[str | Path], request: ScoringRequest, *,
                    systems: Sequence[str] | None = None, out_dir: str | Path | None = None,
                    system_folders: bool = True, models: SuiteModels | None = None) -> list[SystemResult]:
-    """Score each prediction file (one system each; names default to the file stems) and write each system's files
-    to ``out_dir/<system>/`` (to `out_dir` itself with `system_folders` False, for one file). The output path is
-    checked before anything is scored, so that a finished run is never lost to it."""
+    """Score prediction files and write each system's results: what `sciwrite evaluate` does.
+
+    The output path is checked before anything is scored, so that a finished run is never lost to it. Each
+    system's folder gets ``per_paper.jsonl``, ``summary.json`` and ``summary.csv`` (and the benchmark's side
+    files), written whole or not at all.
+
+    Args:
+        benchmark: The benchmark to score with.
+        predictions: Prediction files (JSON Lines, a dataset folder or a Hub dataset id), one system each.
+        request: What to score against and how.
+        systems: The systems' names, one per file; None: the file stems.
+        out_dir: Where to write; None: write nothing, only return the results.
+        system_folders: Write each system to ``out_dir/<system>/``; False writes one file's results to `out_dir`
+            itself.
+        models: The suite's models already loaded, to share them between calls.
+
+    Returns:
+        One `SystemResult` per file, in order (as `score_systems`).
+    """
     names = system_names(predictions, systems)
     if out_dir is not None:
         check_output_folder(out_dir)
@@ -42,8 +58,11 @@ def evaluate_files(benchmark: Benchmark, predictions: Sequence[str | Path], requ
 
 
 def write_system(benchmark: Benchmark, result: SystemResult, folder: str | Path) -> list[Path]:
-    """One system's files in `folder` (written whole or not at all, `sciwrite.core.results.write_results`); a value
-    its metric's scale makes impossible (NaN, infinity, out of range) is refused first, so none reaches a table."""
+    """Write one system's files to `folder`, whole or not at all; returns the paths written.
+
+    A value its metric's scale makes impossible (NaN, infinity, out of range) is refused first, so none reaches a
+    table.
+    """
     check_scored(benchmark, result.summary, result.rows, summary_path=Path(folder) / "summary.json",
                  rows_path=Path(folder) / "per_paper.jsonl")
     return write_results(Path(folder), result.system, result.rows, result.summary, result.files.table_rows,

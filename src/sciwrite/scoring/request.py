@@ -16,9 +16,31 @@ from sciwrite.core.predictions import DEFAULT_BAD_RECORDS, check_bad_records
 
 @dataclass(frozen=True)
 class ScoringRequest:
-    """What to score against and how. `split` names the benchmark's split or config (``--split``), `source` a local
-    dataset folder or Hub repo id; `metrics` metric keys, stage names or evaluate-module names (None: all);
-    `options` the keyword options only this benchmark takes (`Benchmark.suite.options`, by keyword)."""
+    """What to score against and how: the options of one scoring run, as `sciwrite evaluate` takes them.
+
+    The fields mirror `sciwrite evaluate`'s flags; a request is checked when it is made (a `ValueError` names
+    the bad field).
+
+    Attributes:
+        split: The benchmark's split or config to score against (``--split``); None: the benchmark's default.
+        source: A local dataset folder or Hub dataset repo id the split is read from (``--source``).
+        profile: The model profile, ``lite`` or ``paper`` (``--profile``); None: ``$SCIWRITE_PROFILE``.
+        models: Role -> model id overrides (``--model ROLE=ID``).
+        metrics: Metric keys, stage names or evaluate-module names to compute; None: all.
+        judge_options: The LLM clients' endpoint, cache, options and usage ledger.
+        batch_size: Examples per model batch.
+        show_progress: Show progress bars.
+        bootstrap: Resamples of the 95% intervals over papers; 0 for none.
+        seed: The bootstrap's seed.
+        engine: ``local`` (the default: this process) or ``ray`` (Ray Data; see `ray_address` and `ray_actors`).
+        ray_address: The Ray cluster to join; None starts a local Ray.
+        ray_actors: The size of the Ray actor pool; None: one per GPU, else one per CPU.
+        bad_records: ``error`` (the default: refuse a file with a malformed line, naming every one) or ``skip``
+            (score the other lines and keep the bad ones in `SystemResult.rejected`).
+        require_complete: Make a system that leaves papers of the split out an error.
+        cutoff: Split every metric into papers published before and after this date.
+        options: The keyword options only this benchmark takes (`Benchmark.suite.options`).
+    """
 
     split: str | None = None
     source: str | Path | None = None

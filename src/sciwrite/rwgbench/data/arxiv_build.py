@@ -1,5 +1,7 @@
 """`sciwrite build rwgbench --from-arxiv DIR --corpus-source SOURCE`: a fresh RWGBench split from papers fetched by
-`sciwrite fetch arxiv`, built as the paper builds its own (§3):
+`sciwrite fetch arxiv`, built as the paper builds its own (§3).
+
+The steps:
 
 - each fetched LaTeXML page is parsed for its related-work section and citations (§3.1);
 - cited works are aligned with the corpus by title; those missing from it are looked up on the arXiv API by

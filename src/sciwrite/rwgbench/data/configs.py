@@ -23,6 +23,8 @@ DATASET_NAME = "rwgbench"
 
 @dataclass(frozen=True)
 class ConfigInfo:
+    """One RWGBench config: its kind, its single split and, for a paper config, its corpus config."""
+
     kind: str  # 'paper' or 'corpus'
     split: str
     corpus: str | None = None  # for paper configs: the corpus config their citations point into
@@ -35,30 +37,49 @@ RWGBENCH_CONFIGS: dict[str, ConfigInfo] = {
     "sample": ConfigInfo("paper", "test", "sample_corpus"),
     "sample_corpus": ConfigInfo("corpus", "train"),
 }
+"""Every RWGBench config by name: its kind (``paper`` or ``corpus``), its one split and, for paper configs, the
+corpus config their citations point into."""
 SAMPLE_CONFIGS = ("sample", "sample_corpus")
 #: The paper configs a run is scored on (``--split``): the offline sample and the 100-paper test set.
 SCORED_SPLITS = ("sample", "test")
 
 
 def rwgbench_repo_id(namespace: str | None = None) -> str:
-    """``<namespace>/rwgbench``; the namespace defaults to ``SCIWRITE_HUB_NAMESPACE`` or ``sciwrite``."""
+    """The Hub dataset repo id ``<namespace>/rwgbench``; the namespace defaults to ``SCIWRITE_HUB_NAMESPACE`` or
+    ``sciwrite``."""
     return paths.hub_repo_id(DATASET_NAME, namespace)
 
 
 def default_rwgbench_dir() -> Path:
-    """Where `sciwrite build sample` writes and `load_rwgbench('sample')` looks: ``SCIWRITE_DATA_DIR``
-    or ``~/.cache/sciwrite/rwgbench``."""
+    """The local folder of the RWGBench sample: ``$SCIWRITE_DATA_DIR``, else ``~/.cache/sciwrite/rwgbench``.
+
+    `sciwrite build sample` writes there and `load_rwgbench("sample")` looks there.
+    """
     return paths.benchmark_data_dir(DATASET_NAME, paths.DATA_DIR_ENV)
 
 
 def config_info(config: str) -> ConfigInfo:
+    """The `ConfigInfo` of `config`; a `ValueError` lists the known configs otherwise."""
     if config not in RWGBENCH_CONFIGS:
         raise ValueError(f"unknown RWGBench config {config!r}; choose one of {sorted(RWGBENCH_CONFIGS)}")
     return RWGBENCH_CONFIGS[config]
 
 
 def write_dataset_folder(folder: str | Path, tables: dict[str, Dataset], card: str) -> Path:
-    """Write each config as ``<config>/<split>-00000-of-00001.parquet`` and the card as README.md."""
+    """Write RWGBench configs as a local dataset folder that `load_rwgbench(config, source=folder)` reads.
+
+    Each config is validated and written as ``<config>/<split>-00000-of-00001.parquet``, and the card as
+    ``README.md``.
+
+    Args:
+        folder: The folder to write (created when missing).
+        tables: Config name -> its rows (a config with no rows is refused: `datasets` cannot read it back).
+        card: The dataset card's text; its YAML ``configs:`` block (`card_configs_yaml`) must list the configs
+            for the folder to load.
+
+    Returns:
+        `folder`.
+    """
     folder = Path(folder)
     empty = [config for config, ds in tables.items() if len(ds) == 0]
     if empty:  # `datasets` cannot load a zero-row parquet split back: leave such configs out instead

@@ -33,11 +33,24 @@ def load_rwgbench(config: str = "sample", source: str | Path | None = None, spli
                   build_if_missing: bool = True) -> Dataset | DatasetDict:
     """Load one RWGBench config as a `datasets.Dataset`, validated against the schema.
 
-    `source` is a local folder or a Hub dataset repo id. Without it, the sample configs come from
-    `default_rwgbench_dir()` (built there from the packaged ACL papers on first use when `build_if_missing`),
-    the others from the Hub repo `rwgbench_repo_id()`. `split=None` returns the config's one split;
-    `split="all"` returns a `DatasetDict`. `faiss_index=True` attaches the published dense index
-    (``faiss/<config>/``) to a corpus config as the FAISS index ``"embeddings"``.
+    Without a `source`, the sample configs come from `default_rwgbench_dir()` (built there from the packaged ACL
+    papers on first use when `build_if_missing`), the others from the Hub repo `rwgbench_repo_id()`.
+
+    Args:
+        config: One of `RWGBENCH_CONFIGS`: ``sample``, ``sample_corpus``, ``test``, ``papers`` or ``corpus``.
+        source: A local dataset folder or a Hub dataset repo id; None for the default above.
+        split: None for the config's one split; ``"all"`` for a `DatasetDict` of every split.
+        faiss_index: Attach the published dense index (``faiss/<config>/`` next to the data) to a corpus config
+            as the FAISS index ``"embeddings"``.
+        revision: The Hub revision (branch, tag or commit) to load.
+        build_if_missing: Build the offline sample when it is asked for and not built yet.
+
+    Returns:
+        The config's split (a `DatasetDict` with ``split="all"``), cast to `PAPER_FEATURES` or `CORPUS_FEATURES`.
+
+    Raises:
+        SchemaError: The data does not match the schema; the message says what is wrong.
+        ValueError: An unknown config, or ``faiss_index=True`` for a paper config.
     """
     info = config_info(config)
     if source is None:

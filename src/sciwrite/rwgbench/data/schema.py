@@ -20,6 +20,7 @@ PAPER_FEATURES = Features(
         "year": Value("int32"),
     }
 )
+"""The target papers' features: ids, inputs, the reference related-work section and its gold citations."""
 
 CORPUS_FEATURES = Features(
     {
@@ -31,11 +32,23 @@ CORPUS_FEATURES = Features(
         "source": Value("string"),
     }
 )
+"""The corpus documents' features: what a prediction cites (`doc_id`) and what retrieval indexes."""
 
 FEATURES_BY_KIND: dict[str, Features] = {"paper": PAPER_FEATURES, "corpus": CORPUS_FEATURES}
 
 
 def validate_dataset(ds: Dataset | DatasetDict, kind: str, where: str = "dataset") -> Dataset | DatasetDict:
-    """Raise `SchemaError` naming `where` unless `ds` has the RWGBench `kind` schema ('paper' or 'corpus');
-    cast it to the exact features."""
+    """Check `ds` against the RWGBench schema of `kind` and cast it to the exact features.
+
+    Args:
+        ds: The dataset (or every split of one) to check.
+        kind: ``"paper"`` (`PAPER_FEATURES`) or ``"corpus"`` (`CORPUS_FEATURES`).
+        where: What `ds` is, for the error message (a folder, a config).
+
+    Returns:
+        `ds` cast to the schema's features.
+
+    Raises:
+        SchemaError: A column is missing, extra or of the wrong type; the message names `where` and each problem.
+    """
     return validate_features(ds, FEATURES_BY_KIND[kind], f"RWGBench {kind}", where)

@@ -278,7 +278,6 @@ def score_text_quality(predictions: Sequence[str], references: Sequence[str], en
                        show_progress: bool = False) -> list[dict[str, Any]]:
     """Per paper: ROUGE-L F1 (rouge_score's tokens, Porter stemming) and whole-text BERTScore, markers removed.
     Without an `encoder` (BERTScore not requested: ``--metrics rougeL``) the rows hold ROUGE-L only."""
-
     check_pairs(predictions, references)
     generated = [strip_markers(p or "") for p in predictions]
     published = [strip_markers(r or "") for r in references]

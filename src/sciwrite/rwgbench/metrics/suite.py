@@ -120,7 +120,6 @@ def load_rwgbench_models(profile: str | None = None, models: Mapping[str, str] |
     are wrapped in memos (`sciwrite.models.memo`): scoring several systems with one `RWGBenchModels` computes
     the split's reference side once.
     """
-
     wanted = set(STAGES.expand(metrics))
     plan = resolve_plan([role for role, served in ROLE_METRICS.items() if wanted & set(served)], profile, models)
     suite = RWGBenchModels(profile=plan.profile, plan=plan)

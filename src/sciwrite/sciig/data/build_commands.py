@@ -149,7 +149,6 @@ def import_release_folder(release: str | Path, out: str | Path, config: str, *, 
                           holdout_fraction: float = DEFAULT_HOLDOUT_FRACTION) -> dict[str, Any]:
     """Import an upstream SciIG release file as `config` of the folder `out`, with the build's checks (records
     whose cited works lack a title, authors or an abstract are skipped and counted)."""
-
     raw = import_upstream_release(release, venue=venue, year=year)
     report = SciIGBuildReport(n_source_papers=len(raw), allow_missing_abstracts=allow_missing_abstracts)
     records = []

@@ -24,11 +24,13 @@ from sciwrite.sciig.data.schema import SCIIG_FEATURES, validate_sciig
 
 DATASET_NAME = "sciig"
 SCIIG_CONFIGS: tuple[str, ...] = ("naacl_2025", "iclr_2025", "sample")  # the published card's
+"""The configs of the published dataset card: the paper's two datasets and the offline sample."""
 #: Configs a user builds on their own machine, never on the published card: ``arxiv``, from papers newer than a
 #: model's cutoff (`sciwrite build sciig --from-arxiv`); each user's window is their own.
 LOCAL_CONFIGS: tuple[str, ...] = ("arxiv",)
 ALL_CONFIGS: tuple[str, ...] = SCIIG_CONFIGS + LOCAL_CONFIGS
 SCIIG_SPLITS: tuple[str, ...] = ("test", "holdout")
+"""Every config's splits: ``test`` (scored) and ``holdout`` (the few-shot pool, never scored)."""
 #: The SciIG code README: "The first 52 generations are treated as the holdout split and excluded; metrics are
 #: computed over the remainder". Generations follow the data file's order (the evaluator asserts that the
 #: prediction file and the data file are "loaded in parallel order"), so the holdout is the first 52 papers of
@@ -48,12 +50,16 @@ def holdout_rule(config: str) -> str:
 
 
 def sciig_repo_id(namespace: str | None = None) -> str:
-    """``<namespace>/sciig``; the namespace defaults to ``SCIWRITE_HUB_NAMESPACE`` or ``sciwrite``."""
+    """The Hub dataset repo id ``<namespace>/sciig``; the namespace defaults to ``SCIWRITE_HUB_NAMESPACE`` or
+    ``sciwrite``."""
     return paths.hub_repo_id(DATASET_NAME, namespace)
 
 
 def default_sciig_dir() -> Path:
-    """Where the SciIG sample is built and looked for: ``SCIWRITE_SCIIG_DIR``, else ``<data dir>/../sciig``."""
+    """The local folder of the SciIG sample: ``$SCIWRITE_SCIIG_DIR``, else ``sciig/`` beside the RWGBench folder.
+
+    That is ``$SCIWRITE_DATA_DIR/../sciig`` when ``SCIWRITE_DATA_DIR`` is set, else ``~/.cache/sciwrite/sciig``.
+    """
     return paths.benchmark_data_dir(DATASET_NAME, "SCIWRITE_SCIIG_DIR")
 
 

@@ -1,5 +1,7 @@
 """LLM steps that use the SciIG paper's citation prompt (Garg et al., arXiv:2508.14273, Table 8, "LLaMA
-4-Maverick Citation Mapping Prompt"), verbatim, at any OpenAI-compatible endpoint (`ChatClient`):
+4-Maverick Citation Mapping Prompt"), verbatim, at any OpenAI-compatible endpoint (`ChatClient`).
+
+It is used twice:
 
 - Step 4 of the dataset build (`map_with_llm`): the citations that cite_spans and author-year matching could not
   resolve are mapped to bibliography entries. One Table 8 prompt per paper: its metadata, the full introduction and

@@ -25,9 +25,23 @@ def load_sciig(config: str = "sample", source: str | Path | None = None, split: 
                revision: str | None = None, build_if_missing: bool = True) -> Dataset | DatasetDict:
     """Load one SciIG config as a `datasets.Dataset`, validated against `SCIIG_FEATURES`.
 
-    `source` is a local folder or a Hub dataset repo id; without it ``sample`` comes from `default_sciig_dir()`
-    (built there from the packaged ACL papers on first use when `build_if_missing`) and the other configs from
-    `sciig_repo_id()`. `split` is ``"test"`` (the default), ``"holdout"`` or ``"all"`` for a `DatasetDict`.
+    Without a `source`, ``sample`` comes from `default_sciig_dir()` (built there from the packaged ACL papers on
+    first use when `build_if_missing`) and the other configs from the Hub repo `sciig_repo_id()`.
+
+    Args:
+        config: ``sample``, ``naacl_2025``, ``iclr_2025`` (`SCIIG_CONFIGS`) or ``arxiv`` (a folder you built).
+        source: A local dataset folder or a Hub dataset repo id; None for the default above.
+        split: ``"test"`` (None: the default), ``"holdout"`` (the few-shot pool, never scored) or ``"all"`` for a
+            `DatasetDict` of both.
+        revision: The Hub revision (branch, tag or commit) to load.
+        build_if_missing: Build the offline sample when it is asked for and not built yet.
+
+    Returns:
+        The split, cast to `SCIIG_FEATURES`.
+
+    Raises:
+        SchemaError: The data does not match the schema; the message says what is wrong.
+        ValueError: An unknown config or split.
     """
     check_config(config, split)
     if source is None:

@@ -21,8 +21,21 @@ SCIIG_FEATURES = Features(
         "year": Value("int32"),
     }
 )
+"""The SciIG features: the inputs (title, abstract, the cited works as `neighbors`) and the reference
+introduction."""
 
 
 def validate_sciig(ds: Dataset | DatasetDict, where: str = "dataset") -> Dataset | DatasetDict:
-    """Raise `SchemaError` naming `where` unless `ds` has the SciIG schema; cast it to the exact features."""
+    """Check `ds` against `SCIIG_FEATURES` and cast it to the exact features.
+
+    Args:
+        ds: The dataset (or every split of one) to check.
+        where: What `ds` is, for the error message (a folder, a config).
+
+    Returns:
+        `ds` cast to the schema's features.
+
+    Raises:
+        SchemaError: A column is missing, extra or of the wrong type; the message names `where` and each problem.
+    """
     return validate_features(ds, SCIIG_FEATURES, "SciIG", where)

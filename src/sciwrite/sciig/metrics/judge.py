@@ -20,7 +20,7 @@ key spelling loose; else a labelled value ``Consistency: 0.8``); a reply that la
 gives one off the 0-1 scale, is unreadable: it is retried with a follow-up (`retries`), and what still fails is
 None with the reason, left out of the means, never scored 0. Generated introductions longer than
 `MAX_SECTION_CHARS` are cut at a word boundary and flagged ``truncated``.
-"""
+"""  # noqa: D301 - it quotes the escaped triple quotes the prompts use
 
 from __future__ import annotations
 

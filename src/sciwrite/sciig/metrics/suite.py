@@ -145,7 +145,6 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
     marks its metrics not computed, with the reason; a model that is named but cannot be loaded raises
     `ModelUnavailableError`, never a silent substitute.
     """
-
     wanted = set(STAGES.expand(metrics))
     models = dict(models or {})
     # `--model sciig_judge=X` names the SciIG judge; a plain `judge=X` given to the SciIG suite is taken as it too.
@@ -292,7 +291,6 @@ def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models:
             show_progress: bool = False):
     """(name, per-record check, run(indices) -> rows) per scorer, each scorer called once on the checked papers;
     the model-bound scorers show their own progress with `show_progress`."""
-
     references = [p["introduction"] for p in papers]
     titles = [p["title"] for p in papers]
     abstracts = [p["abstract"] for p in papers]
