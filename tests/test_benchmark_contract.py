@@ -2,7 +2,7 @@
 the tests' own third benchmark (`tests.toy_benchmark`), as mteb checks its tasks' metadata: each typed part of a
 `sciwrite.benchmark.Benchmark` in turn, so that a new benchmark that forgets a part fails here, naming the part.
 The published benchmarks also bring their repository folders (dataset card, evaluate module, baselines).
-CONTRIBUTING.md lists the files a benchmark brings."""
+docs/contributing.md lists the files a benchmark brings."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Write the documentation site's generated pages (``docs/generated/``, not committed): the command-line reference
 from the argparse tree (`sciwrite.cli.reference`) and one page per metric from the evaluate modules' cards
-(``metrics/<name>/README.md``), so the site and the code never disagree. ``make docs`` runs this, then
-``mkdocs build --strict``.
+(``metrics/<name>/README.md``) and their declared interface (``_info()``: inputs, references, citation), so the
+site and the code never disagree. ``make docs`` runs this, then ``mkdocs build --strict``.
 
     .venv/bin/python scripts/docs/build_pages.py [--docs docs]
 """
@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import argparse
 import re
+import textwrap
 from pathlib import Path
+
+import evaluate
 
 from sciwrite.cli import build_parser
 from sciwrite.cli.reference import cli_markdown
@@ -19,22 +22,52 @@ ROOT = Path(__file__).resolve().parents[2]
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.DOTALL)
 
 
-def card_page(name: str, card: str) -> str:
-    """A metric's page: its card without the Hub front matter, headed by the module's name and description."""
+def card_description(card: str) -> str:
+    """The ``description:`` of a card's Hub front matter ('' without one)."""
     match = FRONT_MATTER.match(card)
-    description = ""
+    found = re.search(r"^description:\s*(.*)$", match.group(1), re.MULTILINE) if match else None
+    return found.group(1).strip().strip("'\"") if found else ""
+
+
+def table_cell(text: str) -> str:
+    """`text` safe in a Markdown table cell."""
+    return text.replace("|", "\\|")
+
+
+def interface_section(info: evaluate.MetricInfo) -> str:
+    """The module's interface as its `_info()` declares it: the inputs `compute` takes, their description, the
+    reference links and the citation."""
+    features = info.features if isinstance(info.features, list) else [info.features]
+    rows = [f"| `{field}` | `{value}` |" for schema in features for field, value in schema.items()]
+    parts = ["## Interface (from the module's `_info()`)\n",
+             "| input | type |\n|---|---|\n" + "\n".join(rows) + "\n"]
+    if len(features) > 1:
+        parts.append(f"The module accepts {len(features)} input schemas; the table lists each one's fields.\n")
+    if info.inputs_description.strip():
+        parts.append("```text\n" + textwrap.dedent(info.inputs_description).strip("\n") + "\n```\n")
+    if info.reference_urls:
+        parts.append("References: " + ", ".join(f"<{url}>" for url in info.reference_urls) + "\n")
+    if info.citation.strip():
+        parts.append("```bibtex\n" + textwrap.dedent(info.citation).strip("\n") + "\n```\n")
+    return "\n".join(parts)
+
+
+def card_page(name: str, card: str, info: evaluate.MetricInfo | None = None) -> str:
+    """A metric's page: its card without the Hub front matter, headed by the module's name and description, then
+    the module's declared interface."""
+    description = card_description(card)
+    match = FRONT_MATTER.match(card)
     if match:
-        found = re.search(r"^description:\s*(.*)$", match.group(1), re.MULTILINE)
-        description = found.group(1).strip().strip("'\"") if found else ""
         card = card[match.end():]
     body = re.sub(r"\A\s*# .*\n", "", card.lstrip())  # the card's own title: the page's is the module's
     lead = f"`evaluate.load(\"metrics/{name}\")` · `sciwrite.load_metric(\"{name}\")`"
-    return f"# {name}\n\n{description}\n\n{lead}\n\n{body}"
+    interface = f"\n\n{interface_section(info)}" if info is not None else ""
+    return f"# {name}\n\n{description}\n\n{lead}\n\n{body.rstrip()}{interface}\n"
 
 
-def metric_pages(metrics: Path) -> dict[str, str]:
-    """module name -> its page, for every folder of `metrics` with a card."""
-    return {folder.name: card_page(folder.name, (folder / "README.md").read_text(encoding="utf-8"))
+def metric_cards(metrics: Path) -> dict[str, str]:
+    """module name -> its card, for every folder of `metrics` with one."""
+    return {folder.name: (folder / "README.md").read_text(encoding="utf-8")
             for folder in sorted(metrics.iterdir()) if (folder / "README.md").is_file()}
 
 
@@ -44,13 +77,21 @@ def build(docs: Path, metrics: Path = ROOT / "metrics") -> list[Path]:
     (out / "metrics").mkdir(parents=True, exist_ok=True)
     written = [out / "cli.md"]
     written[0].write_text(cli_markdown(build_parser()), encoding="utf-8")
-    pages = metric_pages(metrics)
-    for name, page in pages.items():
+    cards = metric_cards(metrics)
+    for name, card in cards.items():
         path = out / "metrics" / f"{name}.md"
-        path.write_text(page, encoding="utf-8")
+        info = evaluate.load(str(metrics / name))._info()  # the module as users load it, offline
+        path.write_text(card_page(name, card, info), encoding="utf-8")
         written.append(path)
-    index = ["# Metrics\n", "One page per `evaluate` module, generated from its card (`metrics/<name>/README.md`).\n",
-             *(f"- [{name}]({name}.md)" for name in pages)]
+    index = ["# Metrics\n",
+             "One page per `evaluate` module, generated from its card (`metrics/<name>/README.md`) when the site is "
+             "built, so a page and its module never disagree. Each page gives the paper's definition, the inputs "
+             "the module takes, what it returns, and every choice the paper leaves open. Load a module with "
+             "`evaluate.load(\"metrics/<name>\")` in a checkout or `sciwrite.load_metric(\"<name>\")` anywhere; "
+             "the `rwgbench` and `sciig` modules run a whole benchmark's suite, as `sciwrite evaluate` does "
+             "([Score predictions](../../scoring.md)).\n",
+             "| module | what it measures |", "|---|---|",
+             *(f"| [{name}]({name}.md) | {table_cell(card_description(card))} |" for name, card in cards.items())]
     (out / "metrics" / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
     return [*written, out / "metrics" / "index.md"]
 

@@ -1,5 +1,5 @@
 """One meaning per flag, over the whole command tree (`sciwrite.cli.build_parser`, every subcommand): every flag two
-or more commands share is in CONTRIBUTING.md's flag glossary and the glossary names no flag that is gone; a flag has
+or more commands share is in the contributor's guide's flag glossary and the glossary names no flag that is gone; a flag has
 one destination in every command; a choice list is a named constant, never a list written at the call; a former
 spelling is a `DeprecatedAlias`, listed in the glossary's table of them, that still parses to the current flag's
 destination with a warning naming the current flag."""
@@ -24,7 +24,7 @@ from sciwrite.cli.options import PROFILES, DeprecatedAlias, DeprecatedKeyed
 from sciwrite.core.commands import Option
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRIBUTING = ROOT / "CONTRIBUTING.md"
+CONTRIBUTING = ROOT / "docs" / "contributing.md"
 SRC = ROOT / "src" / "sciwrite"
 GLOSSARY_HEADER = ("flag", "meaning")
 DEPRECATED_HEADER = ("former flag", "command", "use")
@@ -81,9 +81,9 @@ def _cells(line: str) -> list[str]:
 
 
 def glossary_table(header: tuple[str, ...]) -> list[list[str]]:
-    """The rows of the table headed `header` in CONTRIBUTING.md's ``## Flag glossary`` section."""
+    """The rows of the table headed `header` in docs/contributing.md's ``## Flag glossary`` section."""
     text = CONTRIBUTING.read_text(encoding="utf-8")
-    assert "\n## Flag glossary\n" in text, "CONTRIBUTING.md has no '## Flag glossary' section"
+    assert "\n## Flag glossary\n" in text, "docs/contributing.md has no '## Flag glossary' section"
     section = text.split("\n## Flag glossary\n", 1)[1].split("\n## ", 1)[0]
     lines = section.splitlines()
     for i, line in enumerate(lines):
@@ -94,7 +94,7 @@ def glossary_table(header: tuple[str, ...]) -> list[list[str]]:
                     break
                 rows.append(_cells(row))
             return rows
-    raise AssertionError(f"CONTRIBUTING.md's flag glossary has no table headed | {' | '.join(header)} |")
+    raise AssertionError(f"the contributor's guide's flag glossary has no table headed | {' | '.join(header)} |")
 
 
 def _flag(cell: str, where: str) -> str:
@@ -106,7 +106,7 @@ def _flag(cell: str, where: str) -> str:
 def glossary() -> dict[str, str]:
     """flag -> meaning, as the glossary table says."""
     rows = glossary_table(GLOSSARY_HEADER)
-    flags = [_flag(row[0], "CONTRIBUTING.md flag glossary") for row in rows]
+    flags = [_flag(row[0], "contributor's guide flag glossary") for row in rows]
     assert len(flags) == len(set(flags)), f"the flag glossary lists a flag twice: {sorted(flags)}"
     return {flag: row[1] for flag, row in zip(flags, rows)}
 
@@ -122,13 +122,13 @@ def test_every_flag_two_commands_share_is_in_the_glossary():
     listed = glossary()
     missing = [f"{flag} (used by {_names(uses)})" for flag, uses in sorted(USES.items())
                if len({command for command, _ in uses}) >= 2 and flag not in listed]
-    assert not missing, ("flags used by two or more commands but missing from CONTRIBUTING.md's flag glossary: "
+    assert not missing, ("flags used by two or more commands but missing from the contributor's guide's flag glossary: "
                          + "; ".join(missing))
 
 
 def test_the_glossary_lists_only_flags_a_command_has():
     gone = sorted(set(glossary()) - set(USES))
-    assert not gone, f"CONTRIBUTING.md's flag glossary lists flags no command has: {', '.join(gone)}"
+    assert not gone, f"the contributor's guide's flag glossary lists flags no command has: {', '.join(gone)}"
     empty = [flag for flag, meaning in glossary().items() if not meaning]
     assert not empty, f"flags without a meaning in the glossary: {', '.join(empty)}"
 

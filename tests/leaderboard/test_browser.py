@@ -1,6 +1,10 @@
 """The leaderboard page in a real browser (headless Chromium through Playwright): read the table and a row's
 provenance, submit a file through the form, see the new row after a refresh, and check that a system name written as
-HTML stays text (no element, no script), in the table and in the provenance box. Skips, saying why, where Playwright or Debian's Chromium is missing (`scripts/install_chromium.sh`)."""
+HTML stays text (no element, no script), in the table and in the provenance box. Skips, saying why, where Playwright or Debian's Chromium is missing (`scripts/install_chromium.sh`).
+
+On the way they take the documentation's pictures of the board (`tests.screenshots`: docs/images/leaderboard.png,
+leaderboard-drilldown.png, leaderboard-compare.png, rewritten only when the page looks different), from seeded
+content at a fixed window size and without the parts that change from run to run (submission ids, times)."""
 
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from sciwrite.leaderboard.store import FINISHED
 from sciwrite.leaderboard.submission import SubmissionForm
 from sciwrite.leaderboard.tables import metric_columns
 from tests.leaderboard.conftest import rwgbench_lines
+from tests.screenshots import save_doc_picture
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -32,6 +37,11 @@ REASONING = "<i>Look</i> for parsing <img src=z onerror=alert(4)>"
 AGENT_TRACE = [{"turn": 1, "reasoning": REASONING,
                 "calls": [{"id": "c1", "tool": "search", "arguments": {"query": "parsing"}, "doc_ids": ["d-seen"]}]},
                {"turn": 2, "reasoning": None, "answer": "See [1].", "forced": False}]
+#: The seeded submission's related-work section (each paper's), as the drill-down picture shows it beside the reference.
+SEEDED_TEXT = ("Two lines of earlier work bear on this paper. Systems trained on annotated corpora [1] set the first "
+               "strong results on the shared benchmarks, and later methods [2] combine several sources of linguistic "
+               "evidence in one model. We follow the second line, but with shallow features only, which any "
+               "part-of-speech tagger provides.")
 #: The scoring condition of a run scored by the lite suites without an LLM judge.
 NO_JUDGE = "lite \u00b7 no judge"
 #: Where a human can look at the last run's page.
@@ -80,27 +90,51 @@ LAPTOP = {"width": 1280, "height": 800}
 SCORE_CELL = re.compile(r"-?\d+\.\d{3} \[-?\d+\.\d{3}, -?\d+\.\d{3}\]")
 
 
-def _finished(store, benchmark: str, system: str) -> None:
+#: The system seeded on each benchmark's board.
+BASELINE = "GPT-4o zero-shot"
+#: More systems on the RWGBench board of the docs' picture (docs/images/leaderboard.png): (system, model, method,
+#: retriever, weights, how far its scores sit from the baseline's).
+PICTURED = [("GPT-4o agent (search tool)", "gpt-4o", "agent", "bm25", "closed", 0.08),
+            ("Llama-3-8B dense RAG", "llama-3-8b", "rag", "dense", "open", -0.05)]
+
+
+def _finished(store, benchmark: str, system: str, offset: float = 0.0, model: str = "gpt-4o",
+              method: str = "zero-shot", retriever: str = "bm25", weights: str = "closed") -> None:
     """A FINISHED submission of `benchmark` whose every board metric holds a value and an interval (written to the
-    store as the worker would: no scoring needed to lay out the table)."""
+    store as the worker would: no scoring needed to lay out the table); `offset` moves every score."""
     bench = get_benchmark(benchmark)
-    means = {key: 0.25 + i / 100 for i, key in enumerate(bench.suite.metrics)}
+    means = {key: round(0.25 + i / 100 + offset, 4) for i, key in enumerate(bench.suite.metrics)}
     summary = {"n_papers": 3, "profile": "lite", **means,
                "intervals": {key: [value - 0.1, value + 0.1] for key, value in means.items()}}
     store.add_submission(benchmark=benchmark, split="sample", system=system, submitter="tester",
                          predictions_jsonl="", sha256=hashlib.sha256(f"{benchmark}{system}".encode()).hexdigest(),
-                         n_predictions=3, status=FINISHED, summary=summary, rows=[], profile="lite", model="gpt-4o",
-                         method="zero-shot", retriever="bm25", weights="closed")
+                         n_predictions=3, status=FINISHED, summary=summary, rows=[], profile="lite", model=model,
+                         method=method, retriever=retriever, weights=weights)
+
+
+def _save_between(page, name: str, start: str, end: str, include_end: bool = False, margin: int = 8) -> None:
+    """Save the docs' picture `name`: the page's full width from the bottom of element `start` down to the top of
+    element `end` (to its bottom with `include_end`)."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_timeout(200)  # the layout settles after a resize (text areas size themselves)
+    first, last = page.locator(start).bounding_box(), page.locator(end).bounding_box()
+    top = round(first["y"] + first["height"]) + margin
+    bottom = round(last["y"] + last["height"]) + margin if include_end else round(last["y"]) - margin
+    width = page.evaluate("() => document.documentElement.clientWidth")
+    save_doc_picture(page, name, full_page=True, clip={"x": 0, "y": top, "width": width, "height": bottom - top})
 
 
 def test_a_headline_score_is_visible_without_scrolling_at_1280_px(launch_board, cheap_evaluator, tmp_path):
     """Issue 37: on a 1280 px wide window, each benchmark tab shows its first row's first headline score (the
-    paper's first metric, with its interval) inside the window, before any scrolling."""
+    paper's first metric, with its interval) inside the window, before any scrolling. The RWGBench tab, as it
+    opens, is the docs' picture of the board."""
     from playwright.sync_api import expect, sync_playwright
 
     served = launch_board(cheap_evaluator)
     for benchmark in ("rwgbench", "sciig"):
-        _finished(served.store, benchmark, f"{benchmark} baseline")
+        _finished(served.store, benchmark, BASELINE)
+    for system, model, method, retriever, weights, offset in PICTURED:
+        _finished(served.store, "rwgbench", system, offset, model, method, retriever, weights)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         try:
@@ -110,7 +144,7 @@ def test_a_headline_score_is_visible_without_scrolling_at_1280_px(launch_board, 
                 bench = get_benchmark(benchmark)
                 page.get_by_role("tab", name=bench.title, exact=True).click()
                 table = page.locator(f"#table-{benchmark}")
-                expect(table.get_by_role("gridcell", name=f"{benchmark} baseline", exact=True)).to_be_visible(
+                expect(table.get_by_role("gridcell", name=BASELINE, exact=True)).to_be_visible(
                     timeout=WAIT_MS)
                 headers = [h.strip() for h in table.get_by_role("columnheader").all_inner_texts()]
                 first_metric = metric_columns(benchmark)[0][2]
@@ -126,6 +160,8 @@ def test_a_headline_score_is_visible_without_scrolling_at_1280_px(launch_board, 
                         benchmark, box, outer)
                     assert outer["y"] <= box["y"] and box["y"] + box["height"] <= outer["y"] + outer["height"], (
                         benchmark, box, outer)
+                if benchmark == "rwgbench":
+                    save_doc_picture(page, "leaderboard")
             page.screenshot(path=str(tmp_path / "leaderboard-1280.png"))
         finally:
             browser.close()
@@ -137,7 +173,7 @@ def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_
     seeded = served_board.board.submit(
         SubmissionForm(benchmark="rwgbench", system="Seeded baseline", submitter="maintainer", model="gpt-4o",
                        method="zero-shot", retriever="bm25", weights="closed"),
-        content="\n".join(json.dumps({**json.loads(line), "trace": AGENT_TRACE})
+        content="\n".join(json.dumps({**json.loads(line), "text": SEEDED_TEXT, "trace": AGENT_TRACE})
                            for line in rwgbench_lines(mini_sample_folder, 0, listed=[INVENTED])).encode())
     assert seeded.accepted, seeded.problems
     assert served_board.wait_final(seeded.submission.id).status == FINISHED
@@ -225,6 +261,11 @@ def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_
             expect(trace.get_by_role("gridcell", name="answer", exact=True)).to_be_visible()
             assert page.locator('img[src="z"]').count() == 0 and page.locator("#drilldown-trace i").count() == 0
             page.screenshot(path=str(tmp_path / "drilldown.png"), full_page=True)
+            # the docs' picture: the paper's scores, then its generated section beside the reference, at a laptop's
+            # width (the pickers and the provenance above show the submission's id and times: left out)
+            page.set_viewport_size(LAPTOP)
+            _save_between(page, "leaderboard-drilldown", "#drilldown-provenance", "#drilldown-citations")
+            page.set_viewport_size({"width": 1600, "height": 1000})
             # a submission without a trace: no trace table
             _choose(page, "#drilldown-system", XSS, expect)
             page.locator("#drilldown-paper input").click()
@@ -252,6 +293,9 @@ def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_
             expect(compared.get_by_role("gridcell", name="CQ · Rec.", exact=True)).to_be_visible(timeout=WAIT_MS)
             expect(compared.get_by_role("gridcell", name="0.200", exact=True).first).to_be_visible()  # 0.6 - 0.4
             assert page.locator('img[src="x"]').count() == 0
+            # the docs' picture: the differences table (the pickers above show submission ids: left out)
+            page.set_viewport_size(LAPTOP)
+            _save_between(page, "leaderboard-compare", "#compare-mixed", "#compare-table", include_end=True)
         finally:
             browser.close()
     assert dialogs == [], f"the page ran a script: {dialogs}"

@@ -43,6 +43,12 @@ def test_default_metrics_are_numeric_in_every_summary_less_counts():
     assert numeric_metrics(SUMMARIES) == ["recall", "soft", "pss", "flat", "bumpy"]
 
 
+def test_a_summarys_schema_version_and_interval_level_are_not_metrics():
+    """Every summary.json carries both as numbers; neither is a score to correlate."""
+    stamped = {name: {**summary, "schema_version": 2, "confidence": 0.95} for name, summary in SUMMARIES.items()}
+    assert numeric_metrics(stamped) == ["recall", "soft", "pss", "flat", "bumpy"]
+
+
 def test_monotone_reversed_and_constant(eval_dirs):
     table = correlations_from_dirs(eval_dirs)
     assert table.systems == ["sys_a", "sys_b", "sys_c"] and table.n_systems == 3

@@ -1,0 +1,85 @@
+"""Every shell and Python example of the documentation runs on the offline sample, or its page says why it cannot
+(tests/docs/snippets.py): a page's examples run in order in a copy of the folder Getting started's examples leave,
+as a reader who followed Getting started would run them."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.docs.snippets import DOCS, ROOT, START, PageRun, doc_pages, page_env, run_page, shell_commands, snippets
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("snippet-data")
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory, data_dir) -> Path:
+    """Getting started's folder after its examples ran."""
+    folder = tmp_path_factory.mktemp("snippets") / "getting-started"
+    ran, _ = run_page(START, folder, data_dir)
+    assert ran >= 1
+    return folder
+
+
+@pytest.mark.slow
+def test_getting_started_examples_run(started):
+    assert (started / "eval" / "bm25-rag" / "summary.json").is_file()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", [p for p in doc_pages() if p != START], ids=lambda p: str(p.relative_to(DOCS)))
+def test_page_examples_run(page, started, data_dir, tmp_path):
+    work = tmp_path / page.stem
+    shutil.copytree(started, work)
+    run_page(page, work, data_dir)
+
+
+def test_a_block_after_a_not_run_note_is_not_run_and_a_failing_one_names_its_line(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text('# A page\n\n!!! note "Not run by the docs tests: needs an API key"\n\n```bash\nfalse\n```\n\n'
+                    '- a list item\n\n    ```bash\n    true\n    false  # fails\n    ```\n')
+    found = snippets(page)
+    assert [(s.line, s.language, s.not_run_because) for s in found] == [(5, "bash", "needs an API key"),
+                                                                         (11, "bash", None)]
+    assert found[1].code == "true\nfalse  # fails\n"
+    with pytest.raises(AssertionError, match=r"page\.md:11: `false  # fails` exited 1"):
+        run_page(page, tmp_path / "work", tmp_path / "data")
+
+
+def test_shell_lines_are_joined_and_comments_dropped():
+    assert shell_commands("# set up\nsciwrite evaluate rwgbench \\\n    --split sample   # offline\n\nls\n") == [
+        "sciwrite evaluate rwgbench --split sample   # offline", "ls"]
+
+
+def test_python_blocks_of_a_page_share_names_and_run_in_its_folder(tmp_path):
+    runner = PageRun(tmp_path, page_env(tmp_path / "data"))
+    page = tmp_path / "p.md"
+    page.write_text("```python\nfrom pathlib import Path\nPath('made.txt').write_text('x')\n```\n\n"
+                    "```python\nassert Path('made.txt').read_text() == 'x'\n```\n\n```json\n{\"a\": 1}\n{\"b\": 2}\n```\n")
+    for snippet in snippets(page):
+        runner.run(snippet)
+    assert (tmp_path / "made.txt").is_file()
+    page.write_text('```json\n{"a": 1,}\n```\n')
+    with pytest.raises(AssertionError, match=r"p\.md:2: not JSON"):
+        runner.run(snippets(page)[0])
+
+
+def test_the_readme_examples_are_examples_the_docs_run_or_mark():
+    """The README is a landing page: each of its command lines is one a docs page holds, so the docs' test covers
+    it (run there, or marked there with the reason)."""
+    def words(command: str) -> tuple[str, ...]:
+        return tuple(shlex.split(command, comments=True))
+
+    in_docs = {words(command) for page in doc_pages() for s in snippets(page) if s.language == "bash"
+               for command in shell_commands(s.code)}
+    readme = [s for s in snippets(ROOT / "README.md") if s.language == "bash"]
+    assert readme
+    for snippet in readme:
+        for command in shell_commands(snippet.code):
+            assert words(command) in in_docs, f"README.md:{snippet.line}: `{command}` is in no docs page"
