@@ -12,6 +12,9 @@ import pytest
 
 from tests.docs.snippets import DOCS, ROOT, START, PageRun, doc_pages, page_env, run_page, shell_commands, snippets
 
+#: Pages whose examples need an optional extra: (the module it installs, the reason the page is skipped without it).
+NEEDS = {"inspect.md": ("inspect_ai", "the Inspect page's examples need the inspect extra (pip install -e '.[inspect]')")}
+
 
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory) -> Path:
@@ -35,6 +38,9 @@ def test_getting_started_examples_run(started):
 @pytest.mark.slow
 @pytest.mark.parametrize("page", [p for p in doc_pages() if p != START], ids=lambda p: str(p.relative_to(DOCS)))
 def test_page_examples_run(page, started, data_dir, tmp_path):
+    needed = NEEDS.get(page.relative_to(DOCS).as_posix())
+    if needed:
+        pytest.importorskip(needed[0], reason=needed[1])
     work = tmp_path / page.stem
     shutil.copytree(started, work)
     run_page(page, work, data_dir)
