@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from sciwrite.cli import main
+from sciwrite.cli import _one_line, main
 from sciwrite.retrieval import BM25Retriever, build_query
 from sciwrite.retrieval.base import CONFIG_FILE
 from sciwrite.rwgbench.data.loading import load_rwgbench
@@ -321,7 +321,7 @@ def test_an_error_whose_text_fails_is_still_one_line(monkeypatch, tmp_path, caps
 def test_multi_line_messages_become_one_line(monkeypatch, tmp_path, capsys):
     argv = _failing_evaluate(monkeypatch, tmp_path, ValueError("p.jsonl: 2 malformed lines:\n  p.jsonl:1: x\n  p.jsonl:4: y"))
     assert main(argv) == 2
-    assert capsys.readouterr().err == "sciwrite: error: p.jsonl: 2 malformed lines:; p.jsonl:1: x; p.jsonl:4: y\n"
+    assert capsys.readouterr().err == "sciwrite: error: p.jsonl: 2 malformed lines: p.jsonl:1: x; p.jsonl:4: y\n"
 
 
 def test_a_config_yaml_error_is_one_usage_line(tmp_path, capsys):
@@ -357,3 +357,9 @@ def test_offline_hub_errors_say_which_option_works_offline(argv, offline_option,
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "Hugging Face Hub" in err and "HF_HUB_OFFLINE" in err and offline_option in err and "--source DIR" in err
+
+
+def test_a_message_of_several_lines_is_one_readable_line():
+    """A line ending in ':' introduces what follows (joined by a space); other lines are joined by '; '."""
+    assert _one_line("2 bad lines in p.jsonl:\n  p.jsonl:3: not JSON\n  p.jsonl:5: no paper_id\nfix them") == (
+        "2 bad lines in p.jsonl: p.jsonl:3: not JSON; p.jsonl:5: no paper_id; fix them")

@@ -9,7 +9,7 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.core.errors import InputError
-from sciwrite.core.jsonl import iter_json_lines
+from sciwrite.core.jsonl import iter_json_lines, parse_json_lines
 from sciwrite.core.predictions import read_prediction_records, read_predictions
 
 
@@ -45,3 +45,12 @@ def test_the_command_names_the_file_of_two_that_failed(tmp_path, capsys):
     assert main(["evaluate", "rwgbench", "--predictions", str(bad), str(good), "--profile", "lite", "--no-judge",
                  "--bootstrap", "0", "--out", str(tmp_path / "out")]) == 2
     assert f"{bad}:1: not UTF-8 text (byte 0xff" in capsys.readouterr().err
+
+
+def test_a_line_that_is_not_json_says_where_in_the_line():
+    """The message names the column (json's own message without it can end in a bare 'at')."""
+    [(number, _, value, why)] = list(parse_json_lines(['{"paper_id": "p\tq"}']))
+    assert (number, value) == (1, None)
+    assert why == "not valid JSON (Invalid control character at column 16)"
+    [(_, _, _, why)] = list(parse_json_lines(['{"paper_id": }']))
+    assert why == "not valid JSON (Expecting value at column 14)"

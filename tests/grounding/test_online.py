@@ -9,7 +9,7 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.grounding import ReferenceResolver, TitleIndex
-from sciwrite.grounding.online import OnlineLookup
+from sciwrite.grounding.online import OnlineLookup, default_cache_path
 from sciwrite.sources.api_client import JsonApiClient
 from sciwrite.sources.openalex import OpenAlexClient
 from sciwrite.sources.semantic_scholar import SemanticScholarClient
@@ -188,3 +188,10 @@ def test_evaluate_rwgbench_online_adds_the_outside_column(mini_sample_folder, tm
     assert summary["online"]["requests"] == 2 and summary["online"]["from_cache"] == 2 * len(papers) - 2
     second = json.loads((tmp_path / "out" / "again" / "summary.json").read_text())["grounding"]["online"]
     assert (second["looked_up"], second["requests"], second["from_cache"]) == (2 * len(papers), 0, 2 * len(papers))
+
+
+def test_the_online_cache_lives_beside_sciwrites_other_caches(monkeypatch, tmp_path):
+    """`--online-cache` defaults under SCIWRITE_CACHE_DIR, the variable every other cache reads (not a variable of
+    its own)."""
+    monkeypatch.setenv("SCIWRITE_CACHE_DIR", str(tmp_path / "cache"))
+    assert default_cache_path("openalex") == tmp_path / "cache" / "online" / "openalex.jsonl"

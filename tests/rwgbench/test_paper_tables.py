@@ -74,6 +74,22 @@ def test_table3_spearman_as_printed():
     assert table.notes[0].startswith("Spearman correlations across 3 systems")
 
 
+def test_table3_of_lite_summaries_shows_what_was_not_computed_as_a_dash():
+    """Offline summaries hold no soft recall, CSC or judge (None): their rows and columns read "–", a note names
+    them, and the other metrics' correlations are the same as with them."""
+    systems = {f"s{i}": {"recall": r, "soft_citation_recall": None, "claim_support_consistency": None,
+                         "topical_relevance": t, "positioning_structure_similarity": r, "citation_frame_alignment": -r,
+                         "llm_judge": None}
+               for i, (r, t) in enumerate([(0.1, 0.3), (0.2, 0.1), (0.3, 0.2)])}
+    table = table3(systems)
+    assert len(table.rows) == 7
+    first = table.rows[0]
+    assert first.cells["soft_citation_recall"] == "–" and first.cells["llm_judge"] == "–"
+    assert first.cells["topical_relevance"] == "-0.50" and first.cells["citation_frame_alignment"] == "-1.00"
+    assert all(cell == "–" for cell in table.rows[1].cells.values())  # the Soft row
+    assert any("Soft, CSC, LLM" in note for note in table.notes)
+
+
 def test_human_gt_records_cite_the_gold_list():
     paper = {"paper_id": "p", "related_work": "X [1] and Y [2].", "citations": ["d1", "d2"]}
     [record] = human_gt_records([paper], "test")

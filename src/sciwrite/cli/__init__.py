@@ -80,8 +80,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _one_line(message: str) -> str:
-    """`message` on one line: its lines joined by '; ' (a message listing several bad lines stays readable)."""
-    return "; ".join(line.strip() for line in message.splitlines() if line.strip())
+    """`message` on one line: its lines joined by '; ' (a message listing several bad lines stays readable); a line
+    that ends in ':' introduces the next, so it is joined by a space ("3 bad lines: FILE:1 ...", not ":;")."""
+    joined = ""
+    for line in (line.strip() for line in message.splitlines() if line.strip()):
+        joined += line if not joined else (" " if joined.endswith(":") else "; ") + line
+    return joined
 
 
 def _report(err: Exception, debug: bool) -> int:

@@ -36,8 +36,8 @@ def ray_available() -> bool:
 
 
 def ray_engine() -> ModuleType:
-    """The Ray engine's functions (`sciwrite.scale.ray_engine`: ``build_dense_index``, ``score_rwgbench``,
-    ``score_sciig``), imported on first use; a clear error saying how to install the extra when Ray is missing.
+    """The Ray engine's functions (`sciwrite.scale.ray_engine`: ``build_dense_index``, ``score_on_ray``), imported
+    on first use; a clear error saying how to install the extra when Ray is missing.
 
     This is the project's one import of a sciwrite module by name: an import statement here would make Ray a
     hard dependency of every module that can choose an engine (the CLI, the report functions), and the optional

@@ -29,7 +29,8 @@ def parse_json_lines(lines: Iterator[str] | list[str]) -> Iterator[JsonLine]:
         try:
             value = json.loads(line)
         except json.JSONDecodeError as err:
-            yield number, line, None, f"not valid JSON ({err.msg})"
+            # the line is named by the caller; the column says where in it (err.msg alone may end in " at")
+            yield number, line, None, f"not valid JSON ({err.msg.removesuffix(' at')} at column {err.colno})"
         except ValueError as err:  # an integer of more than 4,300 digits, which Python refuses to read
             yield number, line, None, f"not valid JSON ({err})"
         except RecursionError:  # arrays or objects nested thousands deep

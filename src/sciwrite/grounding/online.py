@@ -15,7 +15,6 @@ The default everywhere is offline, corpus only; this runs only when asked (``--v
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from sciwrite.core.commands import Option
+from sciwrite.core.paths import cache_root
 from sciwrite.grounding.index import IndexedPaper
 from sciwrite.grounding.normalize import normalize_reference_title, surname, without_subtitle
 from sciwrite.grounding.resolver import (
@@ -54,15 +54,15 @@ ONLINE_OPTIONS = (
                             "exists_outside_corpus (default: offline, corpus only); keys: S2_API_KEY, "
                             "OPENALEX_API_KEY", choices=tuple(SERVICES)),
     Option("online_cache", "JSON Lines cache of the service's answers, so a rerun resumes (default: "
-                           "$SCIWRITE_CACHE/online/<service>.jsonl, SCIWRITE_CACHE defaulting to ~/.cache/sciwrite)"),
+                           "$SCIWRITE_CACHE_DIR/online/<service>.jsonl, SCIWRITE_CACHE_DIR defaulting to "
+                           "~/.cache/sciwrite)"),
 )
 
 
 def default_cache_path(service: str) -> Path:
-    """Where a service's answers are cached between runs: ``$SCIWRITE_CACHE/online/<service>.jsonl`` (default
-    ``~/.cache/sciwrite``)."""
-    root = Path(os.environ.get("SCIWRITE_CACHE") or Path.home() / ".cache" / "sciwrite")
-    return root / "online" / f"{service}.jsonl"
+    """Where a service's answers are cached between runs: ``online/<service>.jsonl`` under sciwrite's cache folder
+    (`cache_root`: ``$SCIWRITE_CACHE_DIR``, else ``~/.cache/sciwrite``), beside its other caches."""
+    return cache_root() / "online" / f"{service}.jsonl"
 
 
 class OnlineLookup:

@@ -124,17 +124,28 @@ TABLE3_METRICS: tuple[tuple[str, str], ...] = (
 
 def table3(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
     """Table 3: Spearman correlations (`sciwrite.metrics.correlation.metric_correlations`) among the paper's seven
-    metrics across the systems, two decimals."""
+    metrics across the systems, two decimals. A metric some summary lacks a value for (not computed: the `lite`
+    profile has no NLI model and no judge) keeps its row and column, as "–", and a note names it."""
     keys = [key for key, _ in TABLE3_METRICS]
-    correlations = metric_correlations(summaries, keys)
     label_of = dict(TABLE3_METRICS)
+    computed = [key for key in keys if all(isinstance(summary.get(key), (int, float))
+                                           and not isinstance(summary.get(key), bool) for summary in summaries.values())]
+    if not computed:
+        raise ValueError("no metric of Table 3 has a value in every summary (score them with the paper profile)")
+    correlations = metric_correlations(summaries, computed)
+    value_of = {(a, b): value for a, values in zip(correlations.metrics, correlations.matrix)
+                for b, value in zip(correlations.metrics, values)}
     rows = []
-    for key, values in zip(correlations.metrics, correlations.matrix):
-        by_column = dict(zip(correlations.metrics, values))
+    for key in keys:
+        by_column = {other: value_of.get((key, other)) for other in keys}
         rows.append(TableRow((label_of[key],), by_column, {k: number_cell(v, 2) for k, v in by_column.items()}))
+    absent = [label_of[key] for key in keys if key not in computed]
+    notes = [*correlations.notes()]
+    if absent:
+        notes.append(f"Not computed in every summary, so shown as –: {', '.join(absent)} (the lite profile has no "
+                     "NLI model and no LLM judge; score with --profile paper for the paper's table).")
     return TableData("Table 3. Spearman correlations among representative metrics across evaluated systems.",
-                     ("",), tuple((key, label_of[key]) for key in keys), tuple(rows),
-                     notes=tuple(correlations.notes()))
+                     ("",), tuple((key, label_of[key]) for key in keys), tuple(rows), notes=tuple(notes))
 
 
 #: What Table 3 reads: RWGBench summaries holding its seven metrics.
