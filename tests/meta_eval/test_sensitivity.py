@@ -147,6 +147,20 @@ def test_end_to_end_random_documents_lower_precision(four_papers):
     assert all(r["metric"] != "precision" or r["perturbation"] != "random_citations" for r in failures(rows))
 
 
+def test_text_quality_is_not_expected_to_see_markers(four_papers):
+    """ROUGE-L is computed with the markers stripped, so dropping or moving markers leaves it where it was: the
+    study expects nothing there (it used to expect a drop, and listed the metric as failing on every run), and still
+    expects a drop when the words change."""
+    papers, corpus = four_papers
+    rows = rwgbench_sensitivity(papers, corpus, load_rwgbench_models("lite", metrics=["rougeL"]), n_resamples=50)
+    by = {(r["metric"], r["perturbation"]): r for r in rows}
+    for perturbation in ("drop_half_citations", "shift_markers"):
+        assert by[("rougeL", perturbation)]["difference"] == pytest.approx(0.0, abs=0.02)
+        assert by[("rougeL", perturbation)]["moved_as_expected"] is None
+    assert by[("rougeL", "abstract_as_text")]["moved_as_expected"] is True
+    assert not [r for r in failures(rows) if r["perturbation"] in ("drop_half_citations", "shift_markers")]
+
+
 def test_cli_sensitivity_prints_table_and_failures(tmp_path, capsys):
     stem = tmp_path / "sens"
     assert main(["meta-eval", "sensitivity", "--benchmark", "rwgbench", "--profile", "lite", "--limit", "3",
