@@ -4,8 +4,8 @@ in the docs show the UI as the last test run saw it and are never stale.
 
 The rule, so that a test run leaves git clean unless the UI changed:
 
-* the picture is compared with the file already there, pixel by pixel (decoded with Pillow, which Gradio and
-  matplotlib already require); a pixel counts as changed when one of its channels (R, G, B, A) differs by more than
+* the picture is compared with the file already there, pixel by pixel (decoded with Pillow, which matplotlib, a
+  dependency of sciwrite, requires); a pixel counts as changed when one of its channels (R, G, B, A) differs by more than
   `CHANNEL_TOLERANCE` (antialiasing and font-hinting noise stay under it), and the picture counts as changed when its
   size differs or more than `CHANGED_FRACTION` of its pixels changed (0.01 %: about 100 pixels at 1280x800, less than
   one changed word);
@@ -16,8 +16,7 @@ The rule, so that a test run leaves git clean unless the UI changed:
   test, never its verdict. ``SCIWRITE_DOC_PICTURES=0`` turns writing off too (e.g. on a machine whose fonts differ
   from the one the committed pictures come from: every picture would differ there).
 
-Without Pillow the comparison falls back to exact equality of the decoded image (the PNG header's size and the
-inflated pixel data), so a picture is rewritten on any difference. Pictures depend on the machine's fonts: take
+Pictures depend on the machine's fonts: take
 them with the Chromium of ``scripts/install_chromium.sh`` and a fixed viewport, from seeded content.
 """
 
@@ -25,11 +24,11 @@ from __future__ import annotations
 
 import io
 import os
-import struct
 import tempfile
-import zlib
 from pathlib import Path
 from typing import Any
+
+from PIL import Image, ImageChops
 
 #: docs/images of this checkout (tests/ sits at the repository root).
 IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
@@ -89,11 +88,6 @@ def pictures_differ(old: bytes, new: bytes, *, channel_tolerance: int = CHANNEL_
     if old == new:
         return False
     try:
-        from PIL import Image, ImageChops
-    except ImportError:
-        decoded = _decoded(old), _decoded(new)
-        return None in decoded or decoded[0] != decoded[1]
-    try:
         with Image.open(io.BytesIO(old)) as a, Image.open(io.BytesIO(new)) as b:
             if a.size != b.size:
                 return True
@@ -108,25 +102,6 @@ def pictures_differ(old: bytes, new: bytes, *, channel_tolerance: int = CHANNEL_
     histogram = largest.histogram()
     changed = sum(histogram[channel_tolerance + 1:])
     return changed > changed_fraction * a.size[0] * a.size[1]
-
-
-def _decoded(png: bytes) -> tuple[bytes, bytes] | None:
-    """(IHDR, inflated IDAT data) of a PNG, None when it is no readable PNG: exact comparison without Pillow."""
-    if not png.startswith(b"\x89PNG\r\n\x1a\n"):
-        return None
-    header, data, at = b"", [], 8
-    try:
-        while at < len(png):
-            (length,) = struct.unpack(">I", png[at:at + 4])
-            kind, body = png[at + 4:at + 8], png[at + 8:at + 8 + length]
-            if kind == b"IHDR":
-                header = body
-            elif kind == b"IDAT":
-                data.append(body)
-            at += 12 + length
-        return header, zlib.decompress(b"".join(data))
-    except (struct.error, zlib.error):
-        return None
 
 
 __all__ = ["CHANGED_FRACTION", "CHANNEL_TOLERANCE", "IMAGES", "SKIPPED", "UNCHANGED", "WRITTEN", "pictures_differ",
