@@ -16,7 +16,7 @@ from pathlib import Path
 import evaluate
 
 from sciwrite.cli import build_parser
-from sciwrite.cli.reference import cli_markdown
+from sciwrite.cli.reference import cli_markdown, table_cell
 
 ROOT = Path(__file__).resolve().parents[2]
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.DOTALL)
@@ -27,11 +27,6 @@ def card_description(card: str) -> str:
     match = FRONT_MATTER.match(card)
     found = re.search(r"^description:\s*(.*)$", match.group(1), re.MULTILINE) if match else None
     return found.group(1).strip().strip("'\"") if found else ""
-
-
-def table_cell(text: str) -> str:
-    """`text` safe in a Markdown table cell."""
-    return text.replace("|", "\\|")
 
 
 def interface_section(info: evaluate.MetricInfo) -> str:

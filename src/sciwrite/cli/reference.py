@@ -26,7 +26,7 @@ def commands(parser: argparse.ArgumentParser, words: tuple[str, ...] = ()) -> It
             yield from commands(sub, (*words, name))
 
 
-def _cell(text: object) -> str:
+def table_cell(text: object) -> str:
     """`text` safe in a Markdown table cell: one line, HTML escaped (``<url>`` is text), pipes escaped."""
     return html.escape(" ".join(str(text).split()), quote=False).replace("|", "\\|")
 
@@ -42,7 +42,7 @@ def option_rows(parser: argparse.ArgumentParser) -> list[str]:
         if action.nargs == 0:
             takes = "(switch)"
         default = "" if action.default in (None, False, argparse.SUPPRESS) or action.nargs == 0 else action.default
-        rows.append(f"| {flags} | {_cell(takes)} | {_cell(default)} | {_cell(action.help or '')} |")
+        rows.append(f"| {flags} | {table_cell(takes)} | {table_cell(default)} | {table_cell(action.help or '')} |")
     return rows
 
 
@@ -60,4 +60,4 @@ def cli_markdown(parser: argparse.ArgumentParser, program: str = "sciwrite") -> 
     return "\n".join(parts)
 
 
-__all__ = ["cli_markdown", "commands", "option_rows"]
+__all__ = ["cli_markdown", "commands", "option_rows", "table_cell"]

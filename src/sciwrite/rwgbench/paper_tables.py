@@ -26,7 +26,7 @@ from sciwrite.core.commands import Option
 from sciwrite.core.paper_tables import PaperTable, SummaryKind, TableData, TableRow, default_configs, number_cell
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.human_eval.table5 import read_table5
-from sciwrite.metrics.correlation import load_summaries, metric_correlations
+from sciwrite.metrics.correlation import load_summaries, metric_correlations, numeric_metrics
 from sciwrite.rwgbench.data.configs import config_info
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.human_eval import table5 as human_table5
@@ -128,8 +128,8 @@ def table3(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
     profile has no NLI model and no judge) keeps its row and column, as "–", and a note names it."""
     keys = [key for key, _ in TABLE3_METRICS]
     label_of = dict(TABLE3_METRICS)
-    computed = [key for key in keys if all(isinstance(summary.get(key), (int, float))
-                                           and not isinstance(summary.get(key), bool) for summary in summaries.values())]
+    numeric = set(numeric_metrics(summaries))  # a finite number in every summary, as metric_correlations needs
+    computed = [key for key in keys if key in numeric]
     if not computed:
         raise ValueError("no metric of Table 3 has a value in every summary (score them with the paper profile)")
     correlations = metric_correlations(summaries, computed)
