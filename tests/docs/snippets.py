@@ -186,6 +186,12 @@ def _parse_json(snippet: Snippet) -> None:
                     raise AssertionError(f"{snippet.page}:{number}: not JSON: {err}") from None
 
 
+def count_blocks(page: Path) -> tuple[int, int]:
+    """(shell/Python blocks the docs tests run, those marked not run) of `page`."""
+    blocks = [s for s in snippets(page) if s.runnable]
+    return sum(not s.not_run_because for s in blocks), sum(bool(s.not_run_because) for s in blocks)
+
+
 def page_env(data_dir: Path) -> dict[str, str]:
     """The environment a page runs in: offline, the shared sample folder, the virtual environment first."""
     env = dict(os.environ)
@@ -229,8 +235,7 @@ def main(argv: list[str]) -> None:
     started = None if count_only else start_folder(work, work / "data")
     totals = [0, 0]
     for page in pages:
-        blocks = [s for s in snippets(page) if s.runnable]
-        ran, marked = sum(not s.not_run_because for s in blocks), sum(bool(s.not_run_because) for s in blocks)
+        ran, marked = count_blocks(page)
         if not count_only and page != START:
             folder = work / page.relative_to(DOCS).with_suffix("").as_posix().replace("/", "-")
             shutil.copytree(started, folder)
