@@ -35,8 +35,10 @@ test: install
 test-quick: install
 	$(PYTEST) -m "not slow"
 
+# ruff over the tree; mypy over the scoring core, the shared core and both benchmarks' metrics ([tool.mypy] files)
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: install
 	$(BIN)/python scripts/bench/retrieval.py

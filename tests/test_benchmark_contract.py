@@ -34,6 +34,7 @@ from sciwrite.core.commands import BuildCommand, Option
 from sciwrite.core.eval_results import HubTask
 from sciwrite.core.paper_tables import PaperTable
 from sciwrite.human_eval.study import HumanStudy
+from sciwrite.models.registry import PROFILES, SHARED_ROLES, ModelRole, role_table
 from sciwrite.scoring.stages import StageTable
 from sciwrite.scoring.steps import EvaluationSteps, SuiteModels
 from tests.toy_benchmark import TOY
@@ -82,7 +83,6 @@ def test_data(name):
     assert data.prediction_fields[0] == "paper_id", "prediction records join the split by paper_id"
     assert callable(data.sample_dir) and callable(data.scored_papers)
     assert all(isinstance(command, BuildCommand) and callable(command.run) for command in data.builds)
-    assert all(alias.startswith("--") for alias in (*data.split_aliases, *data.sample_dir_aliases))
     if data.corpus is not None:
         corpus = data.corpus
         assert isinstance(corpus, Corpus) and corpus.default in corpus.configs
@@ -111,6 +111,31 @@ def test_suite(name):
     assert set(suite.metrics) <= set(steps.metrics), "--cutoff splits every metric of the results table"
     for step in (steps.load_models, steps.score_items, steps.ray_items):  # Ray pickles them by reference
         assert step.__qualname__ == step.__name__ and "<lambda>" not in step.__name__, f"{name}: {step}"
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_suite_declares_every_model_role_it_uses(name):
+    """Each role a metric or a scorer names is declared once by the benchmark (`BenchmarkSuite.roles`), with what
+    `sciwrite models` and the errors show of it, and none is declared that no metric needs."""
+    suite = ALL[name].suite
+    assert all(isinstance(role, ModelRole) for role in suite.roles)
+    declared = suite.model_roles
+    assert len(declared) == len(set(declared)), f"{name}: a role declared twice: {declared}"
+    used = {role for spec in suite.specs for role in spec.roles} | set(suite.stages.roles)
+    assert used <= set(declared), f"{name} uses model roles it does not declare: {sorted(used - set(declared))}"
+    assert set(declared) <= used, f"{name} declares model roles no metric needs: {sorted(set(declared) - used)}"
+    assert not set(declared) & {role.name for role in SHARED_ROLES}, "a shared role is shared code's to declare"
+    for role in suite.roles:
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", role.name) and role.description and role.basis, role.name
+        assert "paper" in role.defaults and set(role.defaults) <= set(PROFILES), role.name
+
+
+def test_no_two_benchmarks_declare_one_role_name_with_different_facts():
+    """A role name means one model job everywhere: shared code's roles and every benchmark's, by name, agree (today
+    no role is shared: RWGBench's BERTScore uses ``scibert``, SciIG's its own ``bertscore``)."""
+    declared = [role for bench in ALL.values() for role in bench.suite.roles]
+    table = role_table([*SHARED_ROLES, *declared])  # raises on a name declared with different facts
+    assert len(table) == len(SHARED_ROLES) + len(declared), "no role is shared today: a new sharing is a choice"
 
 
 @pytest.mark.parametrize("name", sorted(ALL))

@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 from sciwrite.cli import main
+from sciwrite.core.summary import Summary
 from sciwrite.stats import (
     INTERVAL_METHOD,
     bootstrap_intervals,
@@ -96,7 +97,7 @@ def test_summary_intervals_fields_and_off_switch():
     assert fields["interval_method"] == INTERVAL_METHOD and fields["n_resamples"] == 200
     assert fields["confidence"] == 0.95 and fields["intervals"]["recall"] == [None, None]
     assert 0.5 <= fields["intervals"]["precision"][0] <= fields["intervals"]["precision"][1] <= 0.7
-    assert format_intervals(fields, {"precision": "P"}).startswith("95% CI (bootstrap over papers, 200 resamples): P [")
+    assert format_intervals(Summary.from_json(fields), {"precision": "P"}).startswith("95% CI (bootstrap over papers, 200 resamples): P [")
     assert summary_intervals(rows, ["precision"], 0)["intervals"] == {}
 
 

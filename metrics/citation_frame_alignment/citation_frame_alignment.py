@@ -7,6 +7,7 @@ from sciwrite.metrics.summary import summarize
 from sciwrite.models.citation_frames import FRAMES, citation_frame_classifier_for_profile
 from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
 from sciwrite.rwgbench.metrics.frames import score_citation_frame_alignment
+from sciwrite.rwgbench.metrics.model_roles import CITATION_FRAME
 
 _DESCRIPTION = """
 Citation frame alignment (CFA) compares how a generated related-work section uses its citations with how the
@@ -68,7 +69,7 @@ class CitationFrameAlignment(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, candidates=None, reference_citations=None, model=None, profile=None):
-        classifier, why = citation_frame_classifier_for_profile(model, profile)
+        classifier, why = citation_frame_classifier_for_profile(CITATION_FRAME, model, profile)
         if classifier is None:
             return {"citation_frame_alignment": None, "not_computed": why, "model": None}
         rows = score_citation_frame_alignment(predictions, references, candidates, classifier, reference_citations)

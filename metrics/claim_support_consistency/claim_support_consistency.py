@@ -5,6 +5,7 @@ import evaluate
 
 from sciwrite.models.nli import nli_for_profile
 from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.model_roles import NLI
 from sciwrite.rwgbench.metrics.scorers import score_claim_support, summarize_applicable
 
 _DESCRIPTION = """
@@ -63,7 +64,7 @@ class ClaimSupportConsistency(evaluate.Metric):
     def _compute(self, predictions, candidates=None, corpus=None, model=None, profile=None):
         if corpus is None:
             raise ValueError("`corpus` is required: the doc_id -> title + abstract source of the cited papers")
-        nli, why = nli_for_profile(model, profile)
+        nli, why = nli_for_profile(NLI, model, profile)
         if nli is None:
             return {"claim_support_consistency": None, "not_computed": why, "model": None}
         rows = score_claim_support(predictions, candidates, corpus, nli)

@@ -8,6 +8,7 @@ from sciwrite.models.encoders import contextual_encoder_for_profile
 from sciwrite.models.registry import resolve_model
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
 from sciwrite.sciig.metrics.contextual_relevance import score_contextual_relevance
+from sciwrite.sciig.metrics.model_roles import CONTEXTUAL_ENCODER
 
 _DESCRIPTION = """
 How close a generated introduction stays to the paper's own sources: the mean cosine between the embedding of the
@@ -61,9 +62,9 @@ class ContextualRelevance(evaluate.Metric):
         )
 
     def _compute(self, predictions, titles, abstracts, cited_abstracts, model=None, profile=None):
-        encoder, why = contextual_encoder_for_profile(model, profile)
+        encoder, why = contextual_encoder_for_profile(CONTEXTUAL_ENCODER, model, profile)
         if encoder is None:
             return {"contextual_relevance": None, "not_computed": why, "model": None}
         rows = score_contextual_relevance(predictions, titles, abstracts, cited_abstracts, encoder)
-        model_id = resolve_model("contextual_encoder", model, profile)
+        model_id = resolve_model(CONTEXTUAL_ENCODER, model, profile)
         return {**summarize(rows, "contextual_relevance", citations=False), "model": model_id}

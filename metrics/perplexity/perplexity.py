@@ -5,6 +5,7 @@ import evaluate
 
 from sciwrite.models.causal_lm import perplexity_model_for_profile
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.model_roles import GPT2
 from sciwrite.sciig.metrics.perplexity import score_perplexity, summarize_perplexity
 
 _DESCRIPTION = """
@@ -57,7 +58,7 @@ class Perplexity(evaluate.Metric):
         )
 
     def _compute(self, predictions, model=None, stride=None, profile=None):
-        lm, why = perplexity_model_for_profile(model, profile)
+        lm, why = perplexity_model_for_profile(GPT2, model, profile)
         if lm is None:
             return {"perplexity": None, "unscored": len(predictions), "not_computed": why, "model": None}
         return {**summarize_perplexity(score_perplexity(predictions, lm, stride)), "model": lm.model_id}

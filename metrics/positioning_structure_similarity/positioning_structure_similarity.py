@@ -8,6 +8,7 @@ from sciwrite.metrics.summary import summarize
 from sciwrite.models.encoders import shared_sentence_encoder
 from sciwrite.models.registry import resolve_model
 from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.model_roles import SCIBERT
 from sciwrite.rwgbench.metrics.scorers import score_positioning_structure
 
 _DESCRIPTION = """
@@ -55,6 +56,6 @@ class PositioningStructureSimilarity(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, model=None, profile=None):
-        model_id = resolve_model("scibert", model, profile)
+        model_id = resolve_model(SCIBERT, model, profile)
         rows = score_positioning_structure(predictions, references, shared_sentence_encoder(model_id, role="scibert encoder"))
         return {**summarize(rows, "positioning_structure_similarity", citations=False), "model": model_id}

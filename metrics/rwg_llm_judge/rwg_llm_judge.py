@@ -6,6 +6,7 @@ import evaluate
 from sciwrite.metrics.judge import judge_for_profile
 from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
 from sciwrite.rwgbench.metrics.judge import judge_sections, summarize_judgements
+from sciwrite.rwgbench.metrics.model_roles import JUDGE
 
 _DESCRIPTION = """
 An LLM judge reads each generated related-work section and gives one overall publication-readiness score from
@@ -59,7 +60,7 @@ class RwgLlmJudge(evaluate.Metric):
 
     def _compute(self, predictions, titles=None, model=None, profile=None, base_url=None, api_key=None,
                  cache_path=None, workers=8, retries=1):
-        judge, why = judge_for_profile(model, profile, base_url=base_url, api_key=api_key, cache_path=cache_path)
+        judge, why = judge_for_profile(JUDGE, model, profile, base_url=base_url, api_key=api_key, cache_path=cache_path)
         if judge is None:
             return {"llm_judge": None, "not_computed": why, "model": None}
         try:

@@ -7,6 +7,7 @@ from sciwrite.metrics.summary import summarize
 from sciwrite.models.registry import resolve_model
 from sciwrite.models.token_encoder import load_token_encoder
 from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.model_roles import SCIBERT
 from sciwrite.rwgbench.metrics.scorers import score_text_quality
 
 _DESCRIPTION = """
@@ -59,7 +60,7 @@ class RwgTextQuality(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, model=None, layer=None, profile=None):
-        model_id = resolve_model("scibert", model, profile)
+        model_id = resolve_model(SCIBERT, model, profile)
         encoder = load_token_encoder(model_id, layer)
         rows = score_text_quality(predictions, references, encoder)
         summary = summarize(rows, "rougeL", "bertscore_precision", "bertscore_recall", "bertscore_f1", citations=False)

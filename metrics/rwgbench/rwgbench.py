@@ -5,6 +5,7 @@ import evaluate
 
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.core.predictions import papers_by_id
+from sciwrite.metrics.judge_config import JudgeConfig
 from sciwrite.rwgbench.metrics.evaluation import RWGBenchSplit
 from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
 from sciwrite.scoring.core import ModelCache, score_records
@@ -88,8 +89,10 @@ class Rwgbench(evaluate.Metric):
         split = RWGBenchSplit.of("papers", papers_by_id(references, papers), corpus, show_progress=False)
         records = [{"paper_id": pid, "text": text, "candidates": list(cands or [])}
                    for pid, text, cands in zip(references, predictions, candidates)]
-        request = ScoringRequest(profile=profile, models=models or {}, metrics=metrics, judge_options=judge_options,
+        request = ScoringRequest(profile=profile, models=models or {}, metrics=metrics,
+                                 judge=JudgeConfig.from_options(judge_options),
                                  bootstrap=bootstrap, seed=seed, show_progress=False)
         # the models are kept between calls, so scoring system after system computes the reference side once
         result = score_records(benchmark, records, split, request, self.__dict__.setdefault("_models", ModelCache()))
-        return {**result.summary, "per_paper": result.rows} if return_per_paper else result.summary
+        summary = result.summary.to_json()  # the module's answer is JSON, as evaluate's modules give
+        return {**summary, "per_paper": result.rows} if return_per_paper else summary

@@ -5,6 +5,7 @@ import evaluate
 
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.core.predictions import papers_by_id
+from sciwrite.metrics.judge_config import JudgeConfig
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
 from sciwrite.sciig.metrics.evaluation import SciIGSplit
 from sciwrite.scoring.core import ModelCache, score_records
@@ -83,8 +84,10 @@ class Sciig(evaluate.Metric):
         benchmark = get_benchmark("sciig")
         split = SciIGSplit.of("papers", papers_by_id(references, papers))
         records = [{"paper_id": pid, "text": text} for pid, text in zip(references, predictions)]
-        request = ScoringRequest(profile=profile, models=models or {}, metrics=metrics, judge_options=judge_options,
+        request = ScoringRequest(profile=profile, models=models or {}, metrics=metrics,
+                                 judge=JudgeConfig.from_options(judge_options),
                                  bootstrap=bootstrap, seed=seed, show_progress=False)
         # the models are kept between calls, so scoring system after system computes the reference side once
         result = score_records(benchmark, records, split, request, self.__dict__.setdefault("_models", ModelCache()))
-        return {**result.summary, "per_paper": result.rows} if return_per_paper else result.summary
+        summary = result.summary.to_json()  # the module's answer is JSON, as evaluate's modules give
+        return {**summary, "per_paper": result.rows} if return_per_paper else summary

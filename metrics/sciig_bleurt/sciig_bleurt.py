@@ -7,6 +7,7 @@ from sciwrite.metrics.summary import summarize
 from sciwrite.models.bleurt import bleurt_for_profile
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
 from sciwrite.sciig.metrics.bleurt import score_bleurt
+from sciwrite.sciig.metrics.model_roles import BLEURT
 
 _DESCRIPTION = """
 BLEURT-20-D12 (`lucadiliello/BLEURT-20-D12`, the PyTorch port of the distilled BLEURT-20), loaded by sciwrite onto
@@ -56,7 +57,7 @@ class SciigBleurt(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, model=None, profile=None):
-        bleurt, why = bleurt_for_profile(model, profile)
+        bleurt, why = bleurt_for_profile(BLEURT, model, profile)
         if bleurt is None:
             return {"bleurt": None, "not_computed": why, "model": None}
         return {**summarize(score_bleurt(predictions, references, bleurt), "bleurt", citations=False), "model": bleurt.model_id}

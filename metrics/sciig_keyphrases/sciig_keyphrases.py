@@ -8,6 +8,7 @@ from sciwrite.models.encoders import keyphrase_encoder_for_profile
 from sciwrite.models.registry import resolve_model
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
 from sciwrite.sciig.metrics.keyphrases import SCORES, score_keyphrases
+from sciwrite.sciig.metrics.model_roles import KEYPHRASE_ENCODER
 
 _DESCRIPTION = """
 SciIG compares the keyphrases of a generated introduction with those of the reference introduction and of the
@@ -62,9 +63,9 @@ class SciigKeyphrases(evaluate.Metric):
                  return_rows=False):
         if abstracts is None:
             raise ValueError("`abstracts` is required: each paper's abstract, the source of reference-free scores")
-        encoder, why = keyphrase_encoder_for_profile(model, profile)
+        encoder, why = keyphrase_encoder_for_profile(KEYPHRASE_ENCODER, model, profile)
         if encoder is None:
             return {**{name: None for name in SCORES}, "not_computed": why, "model": None}
         rows = score_keyphrases(predictions, references, titles, abstracts, encoder)
-        result = {**summarize(rows, *SCORES, citations=False), "model": resolve_model("keyphrase_encoder", model, profile)}
+        result = {**summarize(rows, *SCORES, citations=False), "model": resolve_model(KEYPHRASE_ENCODER, model, profile)}
         return {**result, "rows": rows} if return_rows else result

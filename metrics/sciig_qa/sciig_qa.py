@@ -5,6 +5,7 @@ import evaluate
 
 from sciwrite.models.qa import qa_models_for_profile
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.model_roles import QA_ROLES
 from sciwrite.sciig.metrics.qa import score_qa
 
 _DESCRIPTION = """
@@ -83,7 +84,7 @@ class SciigQa(evaluate.Metric):
                  profile=None, validate_questions=False, return_rows=False, bertscore_model=None):
         if abstracts is None:
             raise ValueError("`abstracts` is required: each paper's abstract, the faithfulness source")
-        models, why = qa_models_for_profile(qg_model, qa_model, profile, bertscore_model)
+        models, why = qa_models_for_profile(QA_ROLES, qg_model, qa_model, profile, bertscore_model)
         if models is None:
             return {**{name: None for name in SCORES}, "unscored": len(predictions), "not_computed": why,
                     "models": None}

@@ -6,6 +6,7 @@ import evaluate
 from sciwrite.metrics.summary import summarize
 from sciwrite.models.nli import summac_nli_for_profile
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
+from sciwrite.sciig.metrics.model_roles import SUMMAC_NLI
 from sciwrite.sciig.metrics.summac import score_summac
 
 _DESCRIPTION = """
@@ -69,7 +70,7 @@ class SciigSummac(evaluate.Metric):
                  return_rows=False):
         if abstracts is None:
             raise ValueError("`abstracts` is required: each paper's abstract, the faithfulness source")
-        nli, why = summac_nli_for_profile(model, profile)
+        nli, why = summac_nli_for_profile(SUMMAC_NLI, model, profile)
         if nli is None:
             return {**{name: None for name in SCORES}, "not_computed": why, "model": None}
         rows = score_summac(predictions, references, titles, abstracts, nli)

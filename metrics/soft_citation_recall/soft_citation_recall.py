@@ -6,6 +6,7 @@ import evaluate
 from sciwrite.metrics.summary import summarize
 from sciwrite.models.nli import nli_for_profile
 from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.model_roles import NLI
 from sciwrite.rwgbench.metrics.scorers import score_soft_citation_recall
 
 _DESCRIPTION = """
@@ -58,7 +59,7 @@ class SoftCitationRecall(evaluate.Metric):
     def _compute(self, predictions, references, candidates=None, corpus=None, model=None, profile=None):
         if corpus is None:
             raise ValueError("`corpus` is required: the doc_id -> title + abstract source of the papers")
-        nli, why = nli_for_profile(model, profile)
+        nli, why = nli_for_profile(NLI, model, profile)
         if nli is None:
             return {"soft_citation_recall": None, "not_computed": why, "model": None}
         rows = score_soft_citation_recall(predictions, references, candidates, corpus, nli)

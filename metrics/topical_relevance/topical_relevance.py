@@ -6,6 +6,7 @@ import evaluate
 from sciwrite.models.encoders import shared_sentence_encoder
 from sciwrite.models.registry import resolve_model
 from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
+from sciwrite.rwgbench.metrics.model_roles import SCIBERT
 from sciwrite.rwgbench.metrics.scorers import score_topical_relevance, summarize_applicable
 
 _DESCRIPTION = """
@@ -69,7 +70,7 @@ class TopicalRelevance(evaluate.Metric):
     def _compute(self, predictions, references, candidates=None, corpus=None, model=None, profile=None):
         if corpus is None:
             raise ValueError("`corpus` is required: the doc_id -> title + abstract source of the cited papers")
-        model_id = resolve_model("scibert", model, profile)
+        model_id = resolve_model(SCIBERT, model, profile)
         encoder = shared_sentence_encoder(model_id, role="scibert encoder")
         rows = score_topical_relevance(predictions, references, candidates, corpus, encoder)
         return {**summarize_applicable(rows, "topical_relevance"), "model": model_id}

@@ -60,7 +60,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 sys.path.insert(0, {bench_dir!r})
 from inspect_vs_cli import answer
-from sciwrite.harness.inspect_tasks import {bench}
+from sciwrite.{bench}.inspect_task import {bench}
 
 def outputs(input, tools, tool_choice, config):
     output = ModelOutput.from_content(model="mockllm", content=answer(input[-1].text))

@@ -60,7 +60,7 @@ def run(bench: str, source: Path, preds: Path, out: Path, server: ChatServer, ju
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         status = main(["evaluate", bench, "--predictions", str(preds), "--source", str(source), "--profile", "lite",
-                       "--metrics", "judge" if bench == "sciig" else "llm_judge", "--base-url", server.base_url,
+                       "--metrics", "judge" if bench == "sciig" else "llm_judge", "--judge-base-url", server.base_url,
                        "--bootstrap", "200", "--out", str(out), *judge_args])
     assert status == 0, printed.getvalue()
     bodies = server.requests[before:]

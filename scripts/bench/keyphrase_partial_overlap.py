@@ -24,6 +24,7 @@ from sciwrite.models.registry import resolve_model
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.metrics.inputs import source_text
 from sciwrite.sciig.metrics.keyphrases import FORMER_PARTIAL_MIN_JACCARD, SCORES, extract_keyphrases, score_extracted
+from sciwrite.sciig.metrics.model_roles import KEYPHRASE_ENCODER
 
 
 def main() -> int:
@@ -38,7 +39,7 @@ def main() -> int:
     records, _ = read_prediction_records(args.predictions, text_is="the generated introduction", candidates=False,
                                          bad_records="skip")
     pairs = [(r["text"], papers[r["paper_id"]]) for r in records if r["paper_id"] in papers]
-    encoder = load_keyphrase_encoder(resolve_model("keyphrase_encoder", None, "lite"))
+    encoder = load_keyphrase_encoder(resolve_model(KEYPHRASE_ENCODER, None, "lite"))
     texts = [t for text, p in pairs for t in (text, p["introduction"], source_text(p["title"], p["abstract"]))]
     extracted = extract_keyphrases(texts, encoder)
     rules = {"paper (any shared stem)": None, f"former (Jaccard >= {FORMER_PARTIAL_MIN_JACCARD})":

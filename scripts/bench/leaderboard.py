@@ -5,7 +5,7 @@ Builds a temporary results store with `--systems` FINISHED submissions for each 
 `sciwrite.stats.summary_intervals`, inserted with `ResultsStore.add_submission`. Then times, best of `--repeat`
 (time.perf_counter), per benchmark: `leaderboard_rows` + `leaderboard_frame` + `category_bars` for every category
 + `metric_chart` for the first metric (built, and built + rendered to PNG as the page's plot component does), and
-one `compare_systems` (1,000 resamples). Reports peak traced Python memory (tracemalloc, one extra untimed pass)
+one `compare_submissions` (1,000 resamples). Reports peak traced Python memory (tracemalloc, one extra untimed pass)
 and the process's peak RSS. Target: < 1 s server-side per benchmark page.
 
     .venv/bin/python scripts/bench/leaderboard.py
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from sciwrite.benchmarks import get_benchmark
-from sciwrite.leaderboard.compare import compare_systems
+from sciwrite.leaderboard.compare import compare_submissions
 from sciwrite.leaderboard.plots import category_bars, metric_chart
 from sciwrite.leaderboard.store import FINISHED, ResultsStore
 from sciwrite.leaderboard.tables import leaderboard_frame, leaderboard_rows
@@ -125,7 +125,7 @@ def main() -> None:
             n_plots = len(get_benchmark(benchmark).suite.table_groups) + 1
             results.append((benchmark, rows_s, frame_s, n_plots, built, rendered, request, peak))
         a, b = ids["rwgbench"][:2]
-        compare_s = best_of(args.repeat, lambda: compare_systems(store, a, b, n_resamples=1000, seed=0))
+        compare_s = best_of(args.repeat, lambda: compare_submissions(store, a, b, n_resamples=1000, seed=0))
     print(f"\n{'benchmark':<10} {'rows':>8} {'frame':>8} {'plots':>6} {'all built':>10} {'all + PNG':>10} "
           f"{'1 request + PNG':>16} {'peak traced':>12}")
     for benchmark, rows_s, frame_s, n_plots, built, rendered, request, peak in results:
@@ -133,7 +133,7 @@ def main() -> None:
               f"{rendered * 1e3:>8.0f}ms {request * 1e3:>14.0f}ms {peak / 2**20:>8.1f} MiB")
     print("all: rows + frame + category_bars for every category + metric_chart; 1 request: rows + frame + one "
           "category + one metric chart, as one click of the plots tab (PNG at 100 dpi)")
-    print(f"compare_systems (rwgbench, {PAPERS['rwgbench']} papers x {len(get_benchmark('rwgbench').suite.metrics)} metrics, "
+    print(f"compare_submissions (rwgbench, {PAPERS['rwgbench']} papers x {len(get_benchmark('rwgbench').suite.metrics)} metrics, "
           f"1000 resamples): {compare_s * 1e3:.0f} ms")
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10  # KiB on Linux
     print(f"peak RSS of the process: {maxrss:.0f} MiB")

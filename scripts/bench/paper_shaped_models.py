@@ -1,6 +1,6 @@
 """Models of the `paper` profile's sizes with random weights, built from configs (no download), for cost planning.
 
-Each role of `sciwrite.models.registry.ROLES` that the `paper` profile fills with Hub weights gets a folder that
+Each model role (the benchmarks' `suite.roles`) that the `paper` profile fills with Hub weights gets a folder that
 the project's own loader reads (`--model role=<folder>` / the suites' ``models={role: folder}``): the same
 architecture, depth, width, heads and vocabulary size as the real checkpoint, random weights. Scores on them mean
 nothing; their cost (FLOPs per token, memory) is the real models'.

@@ -25,11 +25,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sciwrite.cli.compare import read_per_paper
 from sciwrite.core.predictions import read_prediction_records, read_predictions
 from sciwrite.core.tables import format_table
 from sciwrite.leaderboard.submission import check_predictions
 from sciwrite.rwgbench.metrics.formulas import parse_citation_markers, resolve_citations
+from sciwrite.scoring.per_paper_files import read_per_paper
 
 ROOT = Path(__file__).resolve().parents[2]
 MB = 2**20

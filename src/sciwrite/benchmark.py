@@ -25,11 +25,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sciwrite.core.commands import BuildCommand, Option
 from sciwrite.core.eval_results import HubTask
 from sciwrite.core.metric_scales import MetricScale
+from sciwrite.core.metric_spec import MetricSpec
 from sciwrite.core.paper_tables import PaperTable
+from sciwrite.core.summary import Summary
 from sciwrite.generation.jobs import GenerationJob, GenerationRequest
 from sciwrite.generation.quickstart_run import QuickstartRun
 from sciwrite.human_eval.study import HumanStudy
 from sciwrite.meta_eval.judge_pairs import JudgeCheck
+from sciwrite.models.registry import ModelRole
 from sciwrite.scoring.stages import StageTable
 from sciwrite.scoring.steps import EvaluationSteps, SuiteModels
 
@@ -103,8 +106,6 @@ class BenchmarkData:
     scored_papers: Callable[[str, Source], ScoredPapers]
     builds: tuple[BuildCommand, ...] = ()  # `sciwrite build` commands
     prediction_split: str | None = None  # the split of a config its predictions are for, when it has several
-    split_aliases: tuple[str, ...] = ()  # former names of ``--split`` (deprecated, still read)
-    sample_dir_aliases: tuple[str, ...] = ()  # former quick-start flags of its sample folder (deprecated, still read)
     corpus: Corpus | None = None
     #: a paper's fields that are its answer, never shown to a method: the first is the reference text a prediction
     #: is compared with (an Inspect sample's target), the others go in the sample's metadata (gold citations)
@@ -122,15 +123,23 @@ class BenchmarkSuite:
         options: The options only this benchmark's evaluation takes.
         scales: Metric key -> its range and direction on the paper's scale; every writer and reader of results
             checks values against it.
+        specs: Its metrics, each declared once (`sciwrite.core.metric_spec.MetricSpec`): the stages, results
+            table, scales, sensitivity expectations and Hub tasks are read off them (the contract checks they agree).
+        roles: The model roles its metrics need, each declared once (`sciwrite.models.registry.ModelRole`): the
+            specs name them, the model plan resolves them and ``sciwrite models`` lists them.
     """
 
     stages: StageTable
     table_groups: Mapping[str, tuple[tuple[str, str], ...]]  # results table: group -> ((metric key, label), ...)
-    steps: EvaluationSteps
+    steps: EvaluationSteps[Any, Any, Any]
     options: tuple[Option, ...] = ()  # options only this benchmark's evaluation takes (switches included)
     #: metric key -> its range and direction on the paper's scale, declared once: the results table, the board's
     #: extra columns and the Hub tasks read it, and every writer and reader of results checks values against it
     scales: Mapping[str, MetricScale] = field(default_factory=dict)
+    #: its metrics, each declared once: everything above that names a metric is read off them
+    specs: tuple[MetricSpec, ...] = ()
+    #: the model roles its metrics name, each declared once (the contract checks the specs name no other)
+    roles: tuple[ModelRole, ...] = ()
 
     @property
     def metrics(self) -> tuple[str, ...]:
@@ -139,8 +148,8 @@ class BenchmarkSuite:
 
     @property
     def model_roles(self) -> tuple[str, ...]:
-        """The roles ``--model ROLE=ID`` may name."""
-        return self.stages.roles
+        """The names of its `roles`: what ``--model-role ROLE=ID`` may name."""
+        return tuple(role.name for role in self.roles)
 
     @property
     def judge_metrics(self) -> tuple[str, ...]:
@@ -215,13 +224,13 @@ class Presentation:
     """How the benchmark's results are shown: the evaluation's report, the leaderboard and the paper's tables."""
 
     #: report(summaries, out) -> what `sciwrite evaluate` prints after scoring
-    report: Callable[[Sequence[Mapping[str, Any]], Path], str]
+    report: Callable[[Sequence[Summary], Path], str]
     printed_labels: Mapping[str, str] = field(default_factory=dict)  # metric -> header as the paper prints it
     #: columns the leaderboard shows after the paper's table (not in the paper: grounding): group -> ((key, label),
     #: ...), their values read from a summary by `board_values(summary) -> {key: (mean, low, high)}`; per-paper rows
     #: hold each key at the top level
     board_groups: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
-    board_values: Callable[[Mapping[str, Any]], Mapping[str, tuple[Any, Any, Any]]] | None = None
+    board_values: Callable[[Summary], Mapping[str, tuple[Any, Any, Any]]] | None = None
     per_paper_notes: Mapping[str, str] = field(default_factory=dict)  # metric -> what its per-paper value is
     paper_tables: tuple[PaperTable, ...] = ()  # the paper's numbered tables
     drilldown: Drilldown | None = None

@@ -7,7 +7,8 @@ Its steps:
    report retrieval quality of the gold citations;
 3. generate: RWGBench with RAG over BM25, RAG over dense retrieval and Oracle (the gold citations), SciIG from
    each paper's title, abstract and cited works — with the extractive floor (no model) by default, or with a
-   language model (`model`, e.g. ``openai:gpt-4o`` or ``hf:<path>``) through the same resumable runner;
+   language model (`model`, e.g. ``openai:gpt-4o`` or ``hf:<path>``), each system planned and run as
+   ``sciwrite generate`` plans and runs it (`sciwrite.generation.generate.generate`);
 4. evaluate both benchmarks with every metric the profile can compute;
 5. print the tables and write them as JSON/CSV, with one plot comparing the systems.
 
@@ -23,6 +24,7 @@ from typing import Any
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS
+from sciwrite.core.summary import Summary
 from sciwrite.generation.quickstart_run import QuickstartRun
 from sciwrite.leaderboard.runs import import_quickstart, serve_command
 from sciwrite.leaderboard.store import ResultsStore
@@ -62,7 +64,7 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", profile: str = "l
             continue
         folder = Path(folders[name]) if folders.get(name) else bench.data.sample_dir()
         run = QuickstartRun(Path(out_dir), folder, profile=profile, model=model, base_url=base_url, limit=limit,
-                            rebuild=rebuild, show_progress=show_progress,
+                            rebuild=rebuild, show_progress=show_progress, benchmark=bench,
                             score=quickstart_scorer(bench, profile, judge=model is not None,
                                                     show_progress=show_progress))
         results.update(bench.studies.quickstart(run))
@@ -78,11 +80,12 @@ def quickstart_scorer(bench: Benchmark, profile: str, judge: bool, show_progress
     """A quick start part's `QuickstartRun.score`: the scoring core on the benchmark's offline config, with every
     metric the profile computes (the LLM judge only when `judge`: a model was named)."""
 
-    def score(predictions: Sequence[Path], systems: Sequence[str], out: Path, folder: Path) -> list[dict[str, Any]]:
+    def score(predictions: Sequence[Path], systems: Sequence[str], out: Path, folder: Path) -> list[Summary]:
         request = ScoringRequest(split=bench.data.offline_config, source=folder, profile=profile,
                                  metrics=None if judge else bench.suite.metrics_without_judge(),
                                  show_progress=show_progress)
+        # offline it asks no LLM: the usage ledger (and each summary's llm_usage) only when a judge is asked
         return [result.summary for result in evaluate_files(bench, predictions, request, systems=systems,
-                                                            out_dir=out)]
+                                                            out_dir=out, keep_usage=judge)]
 
     return score

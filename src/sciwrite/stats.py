@@ -23,6 +23,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from sciwrite.core.summary import Summary
+
 #: How intervals are computed, as summaries and comparison tables name it.
 INTERVAL_METHOD = "percentile bootstrap over papers"
 """How intervals are computed, as summaries (``interval_method``) and comparison tables name it."""
@@ -104,19 +106,21 @@ def summary_intervals(rows: Sequence[Mapping[str, Any]], metrics: Sequence[str],
             "confidence": confidence}
 
 
-def format_intervals(summary: Mapping[str, Any], labels: Mapping[str, str] | None = None) -> str:
+def format_intervals(summary: Summary, labels: Mapping[str, str] | None = None) -> str:
     """A summary's intervals as one printable line; empty when it has none.
 
     The line reads ``95% CI (bootstrap over papers, 1000 resamples): P [0.210, 0.290]; ...``, each metric named by
     its label in `labels` (else its key); metrics without an interval are left out.
     """
-    intervals = summary.get("intervals") or {}
-    parts = [f"{(labels or {}).get(m, m)} [{low:.3f}, {high:.3f}]" for m, (low, high) in intervals.items()
-             if low is not None and high is not None]
+    intervals = summary.intervals
+    if intervals is None:
+        return ""
+    parts = [f"{(labels or {}).get(m, m)} [{b.low:.3f}, {b.high:.3f}]" for m, b in intervals.bounds.items()
+             if b.low is not None and b.high is not None]
     if not parts:
         return ""
-    level = f"{100 * summary.get('confidence', 0.95):g}%"
-    return f"{level} CI (bootstrap over papers, {summary['n_resamples']} resamples): " + "; ".join(parts)
+    level = f"{100 * (intervals.confidence if intervals.confidence is not None else 0.95):g}%"
+    return f"{level} CI (bootstrap over papers, {intervals.n_resamples} resamples): " + "; ".join(parts)
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from sciwrite.cli import baseline_config as cli_common
 from sciwrite.cli import build_parser, main
 from sciwrite.cli import generate as gen_cli
-from sciwrite.cli import generate_common as cli_common
 from sciwrite.generation.runner import prompt_text
 from sciwrite.rwgbench.benchmark import RWGBENCH
 from sciwrite.rwgbench.generation import plan as gen_rwgbench
@@ -141,16 +141,10 @@ def test_the_command_line_is_parsed_once_and_the_config_read_once(monkeypatch):
     assert reads == []
 
 
-def test_a_former_option_name_in_a_config_is_read_with_a_warning(tmp_path, caplog):
+def test_a_former_option_name_in_a_config_is_an_unknown_key(tmp_path):
     path = write_config(tmp_path, "benchmark: sciig\ndataset: iclr_2025\nlevel: SHORT\n")
-    with caplog.at_level("WARNING", logger="sciwrite.cli"):
-        args = parse("generate", "sciig", "--model", "m", "--config", str(path))
-    assert (args.split, args.level) == ("iclr_2025", ["SHORT"])
-    assert "key 'dataset' is deprecated: use 'split'" in caplog.text
-    assert parse("generate", "sciig", "--model", "m", "--config", str(path), "--split", "sample").split == "sample"
-    both = write_config(tmp_path, "benchmark: sciig\ndataset: iclr_2025\nsplit: sample\n")
-    with pytest.raises(cli_common.ConfigError, match="keys 'dataset' and 'split' both set --split"):
-        cli_common.load_config(both, "sciig", generate_parser("sciig"))
+    with pytest.raises(cli_common.ConfigError, match="unknown key 'dataset'"):
+        cli_common.load_config(path, "sciig", generate_parser("sciig"))
 
 
 @pytest.mark.parametrize("text, message", [
@@ -248,7 +242,7 @@ def test_sciig_ablation_config_dry_run_names_the_choice(stem, tmp_path, capsys, 
 
 @pytest.mark.usefixtures("tiny_split")
 def test_rwgbench_config_run_with_a_fake_backend(tmp_path, monkeypatch):
-    monkeypatch.setattr(cli_common, "backend_from_args", lambda args: FakeBackend())
+    monkeypatch.setattr("sciwrite.generation.writer.WriterModel.backend", lambda writer: FakeBackend())
     args = parse("generate", "rwgbench", "--config", str(BASELINES / "rwgbench" / "rag_bm25.yaml"), "--model",
                  "openai:gpt-4o", "--out", str(tmp_path), "--concurrency", "1")
     [report] = gen_cli.run_generate(args)

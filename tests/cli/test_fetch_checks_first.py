@@ -17,8 +17,8 @@ PAPER = {"arxiv_id": "2607.00001", "version": 1, "published": "2026-07-01", "tit
 
 
 def fetch(server: ArxivServer, out: Path | str, *extra: str, since: str = "2026-07-01") -> list[str]:
-    return ["fetch", "arxiv", "--category", "cs.CL", "--since", since, "--out", str(out), "--api-url", server.api_url,
-            "--html-url", server.html_url, "--oai-url", server.oai_url, "--min-interval", "0", *extra]
+    return ["fetch", "arxiv", "--category", "cs.CL", "--since", since, "--out", str(out), "--arxiv-api-url", server.api_url,
+            "--arxiv-html-url", server.html_url, "--arxiv-oai-url", server.oai_url, "--arxiv-min-interval", "0", *extra]
 
 
 def refused(argv: list[str], server: ArxivServer, capsys) -> str:
@@ -53,7 +53,7 @@ def test_out_holding_the_wrong_kind_of_entry_is_refused_first(tmp_path, server, 
     assert f"{entry}: {says}" in line
 
 
-@pytest.mark.parametrize("flag", ["--api-url", "--html-url", "--oai-url"])
+@pytest.mark.parametrize("flag", ["--arxiv-api-url", "--arxiv-html-url", "--arxiv-oai-url"])
 @pytest.mark.parametrize("url", ["localhost:8000/api", "ftp://example.org/api", "http://"])
 def test_a_url_that_is_not_http_is_refused_naming_the_flag(tmp_path, server, capsys, flag, url):
     argv = fetch(server, tmp_path)
@@ -81,6 +81,6 @@ def test_a_category_that_is_not_one_is_refused(tmp_path, server, capsys, categor
 @pytest.mark.parametrize("value", ["inf", "nan", "-1"])
 def test_a_pause_that_is_not_a_finite_number_of_seconds_is_refused(value, capsys):
     with pytest.raises(SystemExit) as exit_info:
-        main(["fetch", "arxiv", "--category", "cs.CL", "--since", "2026-07-01", "--min-interval", value])
+        main(["fetch", "arxiv", "--category", "cs.CL", "--since", "2026-07-01", "--arxiv-min-interval", value])
     assert exit_info.value.code == 2
-    assert "--min-interval" in capsys.readouterr().err
+    assert "--arxiv-min-interval" in capsys.readouterr().err

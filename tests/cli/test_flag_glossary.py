@@ -1,14 +1,13 @@
 """One meaning per flag, over the whole command tree (`sciwrite.cli.build_parser`, every subcommand): every flag two
 or more commands share is in the contributor's guide's flag glossary and the glossary names no flag that is gone; a flag has
-one destination in every command; a choice list is a named constant, never a list written at the call; a former
-spelling is a `DeprecatedAlias`, listed in the glossary's table of them, that still parses to the current flag's
-destination with a warning naming the current flag."""
+one destination in every command and one name (no alias, no abbreviation, no former spelling still read); every
+renamed flag is gone under its former name and present under its new one; a choice list is a named constant, never a
+list written at the call."""
 
 from __future__ import annotations
 
 import argparse
 import ast
-import logging
 import re
 from collections import defaultdict
 from collections.abc import Iterator
@@ -18,16 +17,60 @@ import pytest
 
 from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.cli import build_parser
-from sciwrite.cli.generate_common import parse_args
+from sciwrite.cli.baseline_config import parse_args
 from sciwrite.cli.leaderboard import board_settings
-from sciwrite.cli.options import PROFILES, DeprecatedAlias, DeprecatedKeyed
-from sciwrite.core.commands import Option
+from sciwrite.cli.options import PROFILES
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRIBUTING = ROOT / "docs" / "contributing.md"
 SRC = ROOT / "src" / "sciwrite"
 GLOSSARY_HEADER = ("flag", "meaning")
-DEPRECATED_HEADER = ("former flag", "command", "use")
+#: Every rename of issue 47's "one meaning per flag" and before it: (command, former flag) -> the flag to use. Each
+#: former flag is read by no command of the tree, and the new one is there.
+RENAMED: dict[tuple[str, str], str] = {
+    ("evaluate rwgbench", "--model"): "--model-role",
+    ("evaluate rwgbench", "--seed"): "--bootstrap-seed",
+    ("evaluate rwgbench", "--base-url"): "--judge-base-url",
+    ("evaluate sciig", "--dataset"): "--split",
+    ("compare", "--seed"): "--bootstrap-seed",
+    ("compare", "--name"): "--system",
+    ("meta-eval agreement", "--resamples"): "--bootstrap",
+    ("meta-eval agreement", "--seed"): "--bootstrap-seed",
+    ("meta-eval sensitivity", "--resamples"): "--bootstrap",
+    ("meta-eval judge-check", "--base-url"): "--judge-base-url",
+    ("meta-eval judges", "--a"): "--judge-a",
+    ("meta-eval judges", "--b"): "--judge-b",
+    ("human-eval llm-annotate", "--base-url"): "--judge-base-url",
+    ("human-eval analyze", "--seed"): "--bootstrap-seed",
+    ("human-eval analyze", "--votes"): "--ratings",
+    ("human-eval export", "--push"): "--push-to-hub",
+    ("human-eval export", "--config"): "--hub-config",
+    ("push predictions", "--repo-id"): "--push-to-hub",
+    ("push predictions", "--config"): "--hub-config",
+    ("build sciig", "--llm-model"): "--judge",
+    ("build sciig", "--llm-base-url"): "--judge-base-url",
+    ("build sciig", "--llm-cache"): "--judge-cache",
+    ("build sciig", "--config"): "--split",
+    ("build rwgbench", "--corpus"): "--corpus-source",
+    ("build rwgbench-upstream", "--repo-id"): "--upstream-repo",
+    ("build rwgbench-upstream", "--papers"): "--upstream-papers",
+    ("build rwgbench-upstream", "--test"): "--upstream-test",
+    ("build rwgbench-upstream", "--corpus"): "--upstream-corpus",
+    ("fetch arxiv", "--api-url"): "--arxiv-api-url",
+    ("fetch arxiv", "--html-url"): "--arxiv-html-url",
+    ("fetch arxiv", "--oai-url"): "--arxiv-oai-url",
+    ("fetch arxiv", "--min-interval"): "--arxiv-min-interval",
+    ("generate sciig", "--dataset"): "--split",
+    ("index build", "--config"): "--corpus",
+    ("retrieve", "--config"): "--split",
+    ("retrieve", "--ks"): "--recall-at",
+    ("leaderboard serve", "--sciig-split"): "--split",
+    ("leaderboard serve", "--rwgbench-split"): "--split",
+    ("leaderboard serve", "--sciig-source"): "--source",
+    ("leaderboard serve", "--rwgbench-source"): "--source",
+    ("quickstart", "--data-dir"): "--source",
+    ("quickstart", "--sciig-dir"): "--source",
+}
 
 
 def commands(parser: argparse.ArgumentParser | None = None,
@@ -57,18 +100,12 @@ def long_flags(action: argparse.Action) -> list[str]:
     return flags
 
 
-def current_flags(action: argparse.Action) -> list[str]:
-    """The flags of `action` to use now: a `DeprecatedAlias`'s former names left out."""
-    former = action.deprecated if isinstance(action, DeprecatedAlias) else ()
-    return [f for f in long_flags(action) if f not in former]
-
-
 def flag_uses() -> dict[str, list[tuple[str, argparse.Action]]]:
-    """flag -> every (command, action) that has it, current spellings only."""
+    """flag -> every (command, action) that has it."""
     uses: dict[str, list[tuple[str, argparse.Action]]] = defaultdict(list)
     for command, parser in COMMANDS:
         for action in options(parser):
-            for flag in current_flags(action):
+            for flag in long_flags(action):
                 uses[flag].append((command, action))
     return uses
 
@@ -181,121 +218,84 @@ def test_every_profile_option_offers_the_registry_profiles():
     assert not wrong, f"--profile choices other than PROFILES {PROFILES}: " + "; ".join(wrong)
 
 
-# --------------------------------------------------------------------------------------------- former spellings
+# ------------------------------------------------------------------------------------------- one name each
 
 
-def test_a_flag_with_several_names_is_a_deprecated_alias():
-    """A second long name, or a help text saying 'deprecated', is a former spelling: it goes through
-    `DeprecatedAlias`, so that it warns and is removed after one release."""
+def test_a_flag_has_one_name_and_no_hidden_spelling():
+    """No alias (a second long name), no flag left out of --help, no help saying 'deprecated'."""
     bad = []
     for command, parser in COMMANDS:
         for action in options(parser):
-            if isinstance(action, DeprecatedAlias):
-                continue
             flags = long_flags(action)
-            if len(flags) > 1 or "deprecated" in (action.help or "").lower():
-                bad.append(f"`{command}` {', '.join(flags)}")
-    assert not bad, "former spellings that are not a DeprecatedAlias: " + "; ".join(bad)
+            if len(flags) > 1 or action.help == argparse.SUPPRESS or "deprecated" in (action.help or "").lower():
+                bad.append(f"`{command}` {', '.join(action.option_strings)}")
+    assert not bad, "flags with a second or hidden name: " + "; ".join(bad)
 
 
-def deprecated_spellings() -> dict[tuple[str, str], str]:
-    """(command, former flag) -> current flag, over the whole tree."""
-    found = {}
-    for command, parser in COMMANDS:
-        for action in options(parser):
-            if isinstance(action, DeprecatedAlias):
-                for former in action.deprecated:
-                    found[(command.removeprefix("sciwrite "), former)] = action.current
+def test_no_flag_is_read_by_an_abbreviation():
+    assert all(not parser.allow_abbrev for _, parser in COMMANDS)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["human-eval", "export", "--tasks", "t", "--store", "s", "--out", "o", "--push",
+                                   "user/repo"])
+
+
+def _parser(command: str) -> argparse.ArgumentParser:
+    found = dict(COMMANDS).get(f"sciwrite {command}")
+    assert found is not None, f"no command `sciwrite {command}`"
     return found
 
 
-def test_every_former_spelling_is_in_the_glossary():
-    listed = {}
-    for row in glossary_table(DEPRECATED_HEADER):
-        former, current = _flag(row[0], "deprecated spellings"), _flag(row[2], "deprecated spellings")
-        named = re.findall(r"`([^`]+)`", row[1])
-        assert named, f"deprecated spelling {former}: no command named in {row[1]!r}"
-        for command in named:
-            listed[(command.removeprefix("sciwrite "), former)] = current
-    found = deprecated_spellings()
-    missing = [f"`{c}` {f} -> {found[(c, f)]}" for c, f in sorted(set(found) - set(listed))]
-    gone = [f"`{c}` {f}" for c, f in sorted(set(listed) - set(found))]
-    wrong = [f"`{c}` {f}: the glossary says {listed[(c, f)]}, the command {found[(c, f)]}"
-             for c, f in sorted(set(found) & set(listed)) if found[(c, f)] != listed[(c, f)]]
-    assert not missing, "former spellings missing from the glossary's table: " + "; ".join(missing)
-    assert not gone, "the glossary's table lists former spellings no command reads: " + "; ".join(gone)
-    assert not wrong, "; ".join(wrong)
+def test_every_renamed_flag_is_gone_under_its_former_name():
+    for (command, former), current in sorted(RENAMED.items()):
+        parser = _parser(command)
+        assert current in parser._option_string_actions, f"`{command}`: {current} is missing"
+        assert former not in parser._option_string_actions or former == current, \
+            f"`{command}` still reads {former} (renamed {current})"
 
 
-def test_every_former_spelling_reaches_the_current_flag_with_a_warning(caplog):
-    checked = 0
-    for command, parser in COMMANDS:
-        for action in options(parser):
-            if not isinstance(action, DeprecatedAlias):
-                continue
-            current = parser._option_string_actions.get(action.current)
-            assert current is not None and current.dest == action.dest, \
-                f"`{command}` {action.deprecated}: the current flag {action.current} is not read into {action.dest}"
-            for former in action.deprecated:
-                assert parser._option_string_actions[former] is action, f"`{command}` {former}"
-                namespace = argparse.Namespace()
-                caplog.clear()
-                with caplog.at_level(logging.WARNING, logger="sciwrite.cli"):
-                    action(parser, namespace, "VALUE", former)
-                expected = [(action.key, "VALUE")] if isinstance(action, DeprecatedKeyed) else "VALUE"
-                assert getattr(namespace, action.dest) == expected, f"`{command}` {former}"
-                assert any(former in r.getMessage() and "deprecated" in r.getMessage()
-                           and action.current in r.getMessage() for r in caplog.records), \
-                    f"`{command}` {former}: no warning naming {action.current}"
-                checked += 1
-    assert checked >= 20  # every former spelling of the tree went through here
+def test_the_glossary_names_no_former_flag():
+    listed = glossary()
+    gone = {former for (_, former) in RENAMED} - set(USES)
+    named = sorted(gone & set(listed))
+    assert not named, f"the flag glossary lists flags that were renamed: {', '.join(named)}"
+    assert "former flag" not in CONTRIBUTING.read_text(encoding="utf-8"), "a table of former spellings is left"
 
 
-def _parse(caplog, *argv: str) -> argparse.Namespace:
-    caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="sciwrite.cli"):
-        return parse_args(build_parser(), list(argv))
+def test_former_command_spellings_are_gone(capsys):
+    for argv in (["push", "preds.jsonl", "--push-to-hub", "u/r"], ["evaluate", "sciig-table3", "--summary", "x"]):
+        with pytest.raises(SystemExit) as exit_info:
+            build_parser().parse_args(argv)
+        assert exit_info.value.code == 2 and "invalid choice" in capsys.readouterr().err
 
 
-def test_former_spellings_parse_as_before(caplog):
-    args = _parse(caplog, "generate", "sciig", "--model", "m", "--dataset", "sample")
-    assert args.split == "sample" and "--dataset is deprecated: use --split" in caplog.text
-    args = _parse(caplog, "meta-eval", "judges", "--a", "x.jsonl", "--b", "y.jsonl")
-    assert (args.judge_a, args.judge_b) == ("x.jsonl", "y.jsonl") and "use --judge-a" in caplog.text
-    args = _parse(caplog, "build", "rwgbench-upstream", "--papers", "c:train", "--corpus", "k:train", "--out", "o")
-    assert (args.upstream_papers, args.upstream_corpus, args.upstream_test) == ("c:train", "k:train", ":test")
-    assert "--corpus is deprecated: use --upstream-corpus" in caplog.text
-    args = _parse(caplog, "evaluate", "rwgbench", "--predictions", "p.jsonl", "--judge-base-url", "http://x")
-    assert args.base_url == "http://x" and "use --base-url" in caplog.text
+def _parse(*argv: str) -> argparse.Namespace:
+    return parse_args(build_parser(), list(argv))
 
 
-def test_the_leaderboard_takes_one_split_and_source_per_benchmark(caplog):
-    args = _parse(caplog, "leaderboard", "serve", "--split", "sciig=naacl_2025", "--source", "rwgbench=/data/rwg")
+def test_the_judge_and_the_bootstrap_have_their_own_flags():
+    args = _parse("evaluate", "rwgbench", "--predictions", "p.jsonl", "--judge-base-url", "http://judge",
+                  "--model-role", "nli=x", "--bootstrap-seed", "7", "--bootstrap", "10")
+    assert (args.judge_base_url, args.model_role, args.bootstrap_seed, args.bootstrap) == \
+        ("http://judge", [("nli", "x")], 7, 10)
+    args = _parse("generate", "sciig", "--model", "m", "--base-url", "http://writer", "--seed", "3")
+    assert (args.base_url, args.seed) == ("http://writer", 3)
+
+
+def test_the_leaderboard_takes_one_split_and_source_per_benchmark():
+    args = _parse("leaderboard", "serve", "--split", "sciig=naacl_2025", "--source", "rwgbench=/data/rwg")
     settings = board_settings(args)
     assert settings.splits == {**{name: bench.data.offline_config for name, bench in BENCHMARKS.items()},
                                "sciig": "naacl_2025"}
     assert settings.sources == {**{name: None for name in BENCHMARKS}, "rwgbench": "/data/rwg"}
-    assert not caplog.records
-    args = _parse(caplog, "leaderboard", "worker", "--sciig-split", "naacl_2025", "--rwgbench-source", "/data/rwg")
-    assert board_settings(args).splits["sciig"] == "naacl_2025"
-    assert board_settings(args).sources["rwgbench"] == "/data/rwg"
-    assert "--sciig-split is deprecated: use --split sciig=naacl_2025" in caplog.text
 
 
 @pytest.mark.parametrize("argv, message", [
     (["--split", "nope=sample"], "unknown benchmark 'nope'"),
     (["--split", "sciig=nope"], "SciIG has no split 'nope'"),
     (["--source", "sciig"], "expected BENCHMARK=DIR"),
-    (["--sciig-split", "nope"], "invalid choice: 'nope'"),
+    (["--sciig-split", "naacl_2025"], "unrecognized arguments: --sciig-split"),
 ])
 def test_a_bad_benchmark_split_or_source_is_a_usage_error(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_info:
         build_parser().parse_args(["leaderboard", "serve", *argv])
     assert exit_info.value.code == 2 and message in capsys.readouterr().err
-
-
-def test_a_switch_declares_no_former_name():
-    with pytest.raises(ValueError, match="a switch has no former names"):
-        Option("oracle", "h", switch=True, deprecated=("--gold",))
-    with pytest.raises(ValueError, match="a long flag"):
-        Option("split", "h", deprecated=("dataset",))

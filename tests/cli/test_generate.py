@@ -74,7 +74,7 @@ def test_push_reads_the_run_from_the_file_and_pushes_it(tmp_path, monkeypatch, c
     monkeypatch.setattr("sciwrite.cli.push.push_predictions",
                         lambda p, repo, fields, **kw: pushed.update(path=p, repo=repo, fields=fields, **kw) or
                         f"https://huggingface.co/datasets/{repo}")
-    assert main(["push", str(path), "--repo-id", "me/sciig-runs"]) == 0
+    assert main(["push", "predictions", str(path), "--push-to-hub", "me/sciig-runs"]) == 0
     assert pushed["repo"] == "me/sciig-runs" and pushed["config_name"] is None
     assert pushed["fields"] == {"benchmark": "sciig", "dataset": "sample", "split": "test", "model": "openai:gpt-4o",
                                 "method": "THREE_SHOT", "seed": 42}
@@ -84,14 +84,16 @@ def test_push_reads_the_run_from_the_file_and_pushes_it(tmp_path, monkeypatch, c
 def test_push_refuses_a_file_without_run_metadata(tmp_path, capsys):
     path = tmp_path / "plain.jsonl"
     path.write_text(json.dumps({"paper_id": "p1", "text": "x"}) + "\n")
-    assert main(["push", str(path), "--repo-id", "me/x"]) == 2
+    assert main(["push", "predictions", str(path), "--push-to-hub", "me/x"]) == 2
     assert "is it a file written by `sciwrite generate`" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("bad", ["--limit=0"])
 def test_quickstart_rejects_a_bad_limit(tmp_path, bad, capsys):
-    assert main(["quickstart", "--out", str(tmp_path), bad]) == 2
-    assert "--limit must be >= 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:  # a usage error, as --limit is in every command
+        main(["quickstart", "--out", str(tmp_path), bad])
+    assert exit_info.value.code == 2
+    assert "argument --limit: expected a whole number 1 or more, got 0" in capsys.readouterr().err
 
 
 def test_quickstart_with_a_model_runs_the_same_pipeline(mini_sample_copy, tmp_path, monkeypatch, capsys,

@@ -167,7 +167,7 @@ def test_evaluate_with_a_reasoning_judge_records_spend_and_snapshots(mini_sample
         path, _ = output_lines(tmp_path / "gen")
         argv = ["evaluate", "rwgbench", "--predictions", str(path), "--split", "sample", "--source",
                 str(mini_sample_copy), "--profile", "lite", "--metrics", "llm_judge", "precision",
-                "--model", "judge=gpt-5.5", "--base-url", server.base_url, "--judge-cache", str(cache),
+                "--model-role", "judge=gpt-5.5", "--judge-base-url", server.base_url, "--judge-cache", str(cache),
                 "--judge-option", "reasoning_effort=low", "--out", str(tmp_path / "eval")]
         assert main(argv) == 0
         judged = [r for r in server.requests if "publication-readiness" in r["messages"][0]["content"]]
@@ -214,8 +214,8 @@ def test_evaluate_sciig_judge_and_extractor_on_thinking_and_reasoning_models(sci
         monkeypatch.setenv("SCIWRITE_LLM_BASE_URL", server.base_url)  # the extractor's endpoint
         assert main(["evaluate", "sciig", "--predictions", str(predictions), "--split", "sample", "--source",
                      str(sciig_mini_folder), "--profile", "lite", "--metrics", "judge", "citations",
-                     "--model", "sciig_judge=gpt-5.5", "--model", "citation_extractor=deepseek/deepseek-r1",
-                     "--base-url", server.base_url, "--bootstrap", "0", "--out", str(tmp_path / "eval")]) == 0
+                     "--model-role", "sciig_judge=gpt-5.5", "--model-role", "citation_extractor=deepseek/deepseek-r1",
+                     "--judge-base-url", server.base_url, "--bootstrap", "0", "--out", str(tmp_path / "eval")]) == 0
     summary = json.loads((tmp_path / "eval" / "preds" / "summary.json").read_text())
     assert summary["judge_coverage"] == 0.75 and summary["judge_failures"] == 0
     assert summary["citation_extractor"] == "deepseek/deepseek-r1" and summary["citation_extractor_errors"] == 0

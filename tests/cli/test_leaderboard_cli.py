@@ -33,7 +33,7 @@ def test_import_puts_a_scored_run_on_the_board_once(tmp_path, capsys):
     (submission, summary), = ResultsStore(store).finished("rwgbench", "sample")
     assert (submission.model, submission.method, submission.retriever, submission.status) == (
         "gpt-4o", "rag", "bm25", FINISHED)
-    assert summary["precision"] == 0.5 and submission.profile == "lite" and submission.n_predictions == 2
+    assert summary.value("precision") == 0.5 and submission.profile == "lite" and submission.n_predictions == 2
     assert ResultsStore(store).paper_rows(submission.id) == [{"paper_id": "p1", "precision": 0.0},
                                                              {"paper_id": "p2", "precision": 1.0}]
     assert main(["leaderboard", "import", "--store", str(store), "--benchmark", "rwgbench", str(folder)]) == 0
@@ -70,7 +70,7 @@ def test_worker_once_scores_the_queue(mini_sample_folder, tmp_path, capsys):
     assert "scored 1 submission(s)" in capsys.readouterr().out
     done = store.get(queued.id)
     assert done.status == FINISHED and done.profile == "lite"
-    assert store.summary(queued.id)["precision"] == 1.0  # every candidate is a gold citation
+    assert store.summary(queued.id).value("precision") == 1.0  # every candidate is a gold citation
 
 
 def test_serve_command_leaves_defaults_out(tmp_path):

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import json
 
+from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.cli import main
-from sciwrite.cli.models import model_rows
-from sciwrite.models.registry import PACKAGED_MINILM, ROLES
+from sciwrite.cli.models import every_role, model_rows
+from sciwrite.models.registry import PACKAGED_MINILM, SHARED_ROLES
 
 
 def test_every_role_is_listed_with_its_model_and_why(monkeypatch):
-    for role in ROLES:
-        monkeypatch.delenv(f"SCIWRITE_MODEL_{role.upper()}", raising=False)
+    roles = every_role()
+    for role in roles.values():
+        monkeypatch.delenv(role.environment_variable, raising=False)
     paper = {row["role"]: row for row in model_rows("paper")}
-    assert set(paper) == set(ROLES)
+    # shared code's roles, then each benchmark's as it declares them
+    assert list(paper) == [*(role.name for role in SHARED_ROLES),
+                           *(name for bench in BENCHMARKS.values() for name in bench.suite.model_roles)]
+    assert list(paper)[:6] == ["dense_encoder", "scibert", "nli", "citation_frame", "judge", "bertscore"]
     assert paper["nli"]["used by"] == "rwgbench" and paper["scibert"]["used by"] == "rwgbench"
     assert paper["bertscore"]["used by"] == "sciig" and paper["bertscore"]["model"] == "roberta-large"
     assert paper["dense_encoder"]["used by"] == "dense retrieval"

@@ -37,7 +37,7 @@ CASES: dict[tuple[str, ...], list[Case]] = {
     ("fetch", "arxiv"): [
         case("bad-date", "--category", "cs.CL", "--since", "2024-13-45", "--out", "{out}"),
         case("out-is-file", "--category", "cs.CL", "--since", "2024-01-01", "--out", "{empty}",
-             "--api-url", "http://127.0.0.1:9/api", "--min-interval", "0"),
+             "--arxiv-api-url", "http://127.0.0.1:9/api", "--arxiv-min-interval", "0"),
     ],
     ("build", "sample"): [
         case("missing", "--paper-dir", "{missing}", "--out", "{out}"),
@@ -226,7 +226,7 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("offline-hub", "--source", HUB_ID, "{good_titles}"),
     ],
     ("push", "predictions"): [
-        *(case(name, "{%s}" % name, "--repo-id", HUB_ID) for name in ("missing", "empty", "latin1", "badjson")),
+        *(case(name, "{%s}" % name, "--push-to-hub", HUB_ID) for name in ("missing", "empty", "latin1", "badjson")),
     ],
     ("push", "results"): [
         *(case(name, "{%s}" % name, "--model-repo", "org/model", "--dry-run", "--out", "{out}")

@@ -10,7 +10,8 @@ import json
 import pytest
 
 from sciwrite.cli import main
-from sciwrite.core.coverage import Coverage, check_complete, coverage_of, with_coverage
+from sciwrite.core.coverage import Coverage, check_complete, with_coverage
+from sciwrite.core.summary import Summary
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.sciig.data.loading import load_sciig
 from tests.benchmark_patch import patch_steps
@@ -28,12 +29,12 @@ def _rwgbench_prediction(paper) -> dict:
 
 
 def test_coverage_rule():
-    partial = {"n_papers": 3, "coverage": {"n_scored": 3, "n_split": 144, "complete": False}}
-    assert with_coverage("rag", partial) == "rag (3/144 papers)"
-    assert with_coverage("rag", {"coverage": Coverage(144, 144).as_dict()}) == "rag"
+    partial = Summary.from_json({"n_papers": 3, "coverage": {"n_scored": 3, "n_split": 144, "complete": False}})
+    assert with_coverage("rag", partial.scored) == "rag (3/144 papers)"
+    assert with_coverage("rag", Coverage(144, 144)) == "rag" and with_coverage("rag", None) == "rag"
     # a summary written before the coverage record: n_papers against the provenance's split size
-    assert coverage_of({"n_papers": 2, "provenance": {"dataset": {"n_papers": 5}}}) == Coverage(2, 5)
-    assert coverage_of({"n_papers": 2}).complete  # the split's size unknown: nothing to say
+    assert Summary.from_json({"n_papers": 2, "provenance": {"dataset": {"n_papers": 5}}}).scored == Coverage(2, 5)
+    assert Summary.from_json({"n_papers": 2}).scored.complete  # the split's size unknown: nothing to say
     with pytest.raises(ValueError, match=r"a\.jsonl: 1/3 papers predicted, 2 missing \(e\.g\. \['q', 'r'\]\)"):
         check_complete({"a.jsonl": ["p"], "b.jsonl": ["p", "q", "r"]}, ["p", "q", "r"])
 
@@ -110,12 +111,12 @@ def test_paper_tables_label_a_partial_column():
     partial = {"dataset": "sample", "system": "m", "rougeL": 0.5, "n_papers": 1,
                "coverage": {"n_scored": 1, "n_split": 3, "complete": False}}
     complete = {**partial, "system": "k", "coverage": {"n_scored": 3, "n_split": 3, "complete": True}}
-    columns = dict(sciig_table2({"m": partial, "k": complete}).columns)
+    columns = dict(sciig_table2({"m": Summary.from_json(partial), "k": Summary.from_json(complete)}).columns)
     assert columns == {"sample/m": "m (1/3 papers)", "sample/k": "k"}
-    rows = rwgbench_table2([partial, complete]).rows
+    rows = rwgbench_table2([Summary.from_json(partial), Summary.from_json(complete)]).rows
     assert [r.labels for r in rows] == [("m (1/3 papers)",), ("k",)]
     run = {"model": "gpt-4o", "method": "rag", "retriever": "bm25"}
-    by_run = rwgbench_table2([{**partial, "run": run}]).rows
+    by_run = rwgbench_table2([Summary.from_json({**partial, "run": run})]).rows
     assert by_run[0].labels == ("", "gpt-4o", "RAG (1/3 papers)")
 
 

@@ -13,6 +13,7 @@ from huggingface_hub import parse_eval_result_entries
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.cli import main
 from sciwrite.core.eval_results import read_results_files, result_entries, results_filename, variant
+from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.hub_results import import_hub_results
 from sciwrite.leaderboard.store import ResultsStore
 from sciwrite.leaderboard.tables import leaderboard_rows
@@ -91,16 +92,17 @@ def test_push_results_opens_a_pull_request_with_the_files(scored, monkeypatch, c
 
 def test_entries_skip_what_was_not_computed_and_name_the_setting():
     bench = get_benchmark("sciig")
-    summary = {"system": "s", "dataset": "naacl_2025", "rouge1": 0.41, "perplexity": 28.5, "bleurt": None,
-               "run": {"model": "m", "method": "THREE_SHOT"},
-               "provenance": {"profile": "paper", "dataset": {"config": "naacl_2025", "revision": "abc123"},
-                              "started": "2026-12-01T10:00:00+00:00"}}
+    summary = Summary.from_json({
+        "system": "s", "dataset": "naacl_2025", "rouge1": 0.41, "perplexity": 28.5, "bleurt": None,
+        "run": {"model": "m", "method": "THREE_SHOT"},
+        "provenance": {"profile": "paper", "dataset": {"config": "naacl_2025", "revision": "abc123"},
+                       "started": "2026-12-01T10:00:00+00:00"}})
     entries = result_entries(summary, bench.hub.tasks, bench.hub.repo())
     assert [(e.task_id, e.value) for e in entries] == [("naacl_2025_rouge_1", 0.41), ("naacl_2025_perplexity", 28.5)]
     assert entries[0].dataset_revision == "abc123" and entries[0].dataset_id == "sciwrite/sciig"
     assert variant(summary) == "three-shot" and results_filename("sciig", summary) == ".eval_results/sciig-three-shot.yaml"
     with pytest.raises(ValueError, match="holds none of the benchmark's headline metrics"):
-        result_entries({"system": "s", "provenance": {}}, bench.hub.tasks, bench.hub.repo())
+        result_entries(Summary.from_json({"system": "s", "provenance": {}}), bench.hub.tasks, bench.hub.repo())
 
 
 def test_other_benchmarks_entries_are_left_out(tmp_path):

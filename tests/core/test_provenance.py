@@ -43,7 +43,7 @@ def test_rwgbench_summary_provenance(mini_sample_copy, tmp_path):
     predictions.write_text("".join(json.dumps(r) + "\n" for r in records))
     argv = ["evaluate", "rwgbench", "--predictions", str(predictions), "--split", "sample", "--source",
             str(mini_sample_copy), "--profile", "lite", "--metrics", "precision", "citation_density",
-            "--bootstrap", "10", "--seed", "3", "--out", str(tmp_path / "eval")]
+            "--bootstrap", "10", "--bootstrap-seed", "3", "--out", str(tmp_path / "eval")]
     assert main(argv) == 0
     first = json.loads((tmp_path / "eval" / "sys" / "summary.json").read_text())
     assert main(argv) == 0

@@ -23,11 +23,11 @@ hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is not install
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from sciwrite.cli.compare import read_per_paper  # noqa: E402
 from sciwrite.core.jsonl import parse_json_lines  # noqa: E402
 from sciwrite.core.predictions import read_prediction_records, read_predictions, record_problem  # noqa: E402
 from sciwrite.leaderboard.submission import CheckedPredictions, check_predictions  # noqa: E402
 from sciwrite.rwgbench.metrics.formulas import ResolvedCitations, parse_citation_markers, resolve_citations  # noqa: E402
+from sciwrite.scoring.per_paper_files import read_per_paper  # noqa: E402
 
 #: Examples per property: a few dozen here (seconds); the bench script asks thousands.
 EXAMPLES = int(os.environ.get("SCIWRITE_HYPOTHESIS_EXAMPLES", "60"))

@@ -287,7 +287,7 @@ def test_analyze_gives_cohens_kappa_for_two_people_rating_texts(tmp_path, capsys
     path = write_lines(tmp_path / "ratings.jsonl", ratings)
     out = tmp_path / "analysis"
     assert main(["human-eval", "analyze", "--benchmark", "sciig", "--tasks", str(folder), "--ratings", str(path),
-                 "--bootstrap", "200", "--seed", "9", "--out", str(out)]) == 0
+                 "--bootstrap", "200", "--bootstrap-seed", "9", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     ann = [r["rating"] for r in ratings if r["annotator"] == "ann"]
     bob = [r["rating"] for r in ratings if r["annotator"] == "bob"]

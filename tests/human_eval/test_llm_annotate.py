@@ -71,7 +71,7 @@ def prefers_the_mark(record):
 
 
 def run(folder, server, out, *extra):
-    return main(["human-eval", "llm-annotate", "--tasks", str(folder), "--judge", "gpt-4o", "--base-url",
+    return main(["human-eval", "llm-annotate", "--tasks", str(folder), "--judge", "gpt-4o", "--judge-base-url",
                  server.base_url, "--out", str(out), *extra])
 
 
@@ -197,7 +197,7 @@ def test_a_thinking_models_trace_never_reaches_the_answer(tmp_path):
     out = tmp_path / "llm.jsonl"
     trace = json.dumps(dict.fromkeys(keys_of(record), "B")) + " or maybe A"  # a JSON answer inside the trace
     with ChatServer(like_real_endpoints(prefers_the_mark(record), trace=trace)) as server:
-        assert main(["human-eval", "llm-annotate", "--tasks", str(folder), "--judge", "qwen3-32b", "--base-url",
+        assert main(["human-eval", "llm-annotate", "--tasks", str(folder), "--judge", "qwen3-32b", "--judge-base-url",
                      server.base_url, "--out", str(out)]) == 0
     answers = read_answers(out, PAIRWISE, {t["task_id"] for t in tasks}, keys_of(record))
     system_shown = {k["task_id"]: {"A": k["system_a"], "B": k["system_b"]} for k in key}

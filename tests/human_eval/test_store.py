@@ -143,7 +143,7 @@ def test_export_pushes_the_answers_with_a_card(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(huggingface_hub.DatasetCard, "push_to_hub",
                         lambda self, repo_id, **kw: calls.setdefault("card", (repo_id, self.content)))
     assert main(["human-eval", "export", "--tasks", str(folder), "--store", str(db), "--out",
-                 str(tmp_path / "votes.jsonl"), "--push", "me/study", "--hub-config", "round1"]) == 0
+                 str(tmp_path / "votes.jsonl"), "--push-to-hub", "me/study", "--hub-config", "round1"]) == 0
     assert "pushed them to https://huggingface.co/datasets/me/study as config 'round1'" in capsys.readouterr().out
     repo, rows, options = calls["dataset"]
     assert repo == "me/study" and options["config_name"] == "round1" and rows[0]["choice"] == "A"

@@ -19,7 +19,8 @@ from inspect_ai.solver import Generate, TaskState, solver  # noqa: E402
 from sciwrite.benchmarks import get_benchmark  # noqa: E402
 from sciwrite.cli import main  # noqa: E402
 from sciwrite.harness.inspect_solvers import CANDIDATES  # noqa: E402
-from sciwrite.harness.inspect_tasks import plan_job, rwgbench  # noqa: E402
+from sciwrite.harness.inspect_tasks import plan_job  # noqa: E402
+from sciwrite.rwgbench.inspect_task import rwgbench  # noqa: E402
 from sciwrite.scoring.request import ScoringRequest  # noqa: E402
 from tests.fakes.openai_server import ChatServer, like_real_endpoints  # noqa: E402
 from tests.inspect_tasks.test_inspect_tasks import Recorder  # noqa: E402

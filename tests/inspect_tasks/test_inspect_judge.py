@@ -19,12 +19,14 @@ from inspect_ai.event import ModelEvent  # noqa: E402
 from inspect_ai.model import Model, get_model  # noqa: E402
 
 from sciwrite.benchmarks import get_benchmark  # noqa: E402
-from sciwrite.harness.inspect_grader import InspectGrader, judge_options  # noqa: E402
+from sciwrite.harness.inspect_grader import InspectGrader, grader_judge  # noqa: E402
 from sciwrite.harness.inspect_logs import read_inspect_log  # noqa: E402
 from sciwrite.harness.inspect_solvers import GENERATED  # noqa: E402
-from sciwrite.harness.inspect_tasks import rwgbench, sciig  # noqa: E402
 from sciwrite.metrics.judge import JUDGE_MAX_TOKENS, JUDGE_SEED  # noqa: E402
+from sciwrite.metrics.judge_config import JudgeConfig  # noqa: E402
+from sciwrite.rwgbench.inspect_task import rwgbench  # noqa: E402
 from sciwrite.rwgbench.metrics.judge import JUDGE_SYSTEM_PROMPT, judge_messages  # noqa: E402
+from sciwrite.sciig.inspect_task import sciig  # noqa: E402
 from sciwrite.sciig.metrics.judge import PROMPTS  # noqa: E402
 from sciwrite.scoring.core import ModelCache, SystemResult, score_records  # noqa: E402
 from sciwrite.scoring.request import ScoringRequest  # noqa: E402
@@ -69,7 +71,7 @@ def cli_result(benchmark: str, samples, source, metrics: tuple[str, ...], role: 
         isolate_from_real_endpoints(patch)
         request = ScoringRequest(split="sample", source=str(source), profile="lite", metrics=metrics,
                                  models={role: "judge-model"}, bootstrap=bootstrap[0], seed=bootstrap[1],
-                                 judge_options={"base_url": server.base_url, "api_key": "test-key", "max_retries": 1},
+                                 judge=JudgeConfig(base_url=server.base_url, api_key="test-key", max_retries=1),
                                  show_progress=False)
         records = [{**sample.metadata[GENERATED]["extra"], "paper_id": str(sample.id),
                     "pred": sample.output.completion} for sample in samples]
@@ -89,8 +91,8 @@ def check_same_as_cli(log, result: SystemResult, metrics: tuple[str, ...]) -> No
     """The task's means and intervals are the CLI summary's (an interval the summary leaves None is not reported)."""
     values = reported(log)
     for key in metrics:
-        assert values[key] == pytest.approx(result.summary[key], abs=1e-9), key
-    bounded = {name: bounds for name, bounds in result.intervals.items() if None not in bounds}
+        assert values[key] == pytest.approx(result.summary.to_json()[key], abs=1e-9), key
+    bounded = {name: (b.low, b.high) for name, b in result.intervals.items() if None not in (b.low, b.high)}
     assert bounded
     assert {name.rsplit("_ci_", 1)[0] for name in values if "_ci_" in name} == set(bounded)
     for name, (low, high) in bounded.items():
@@ -132,7 +134,7 @@ def test_rwgbench_judge_prompts_are_the_clis(rwg_run, mini_sample_folder):
 
 def test_rwgbench_judge_scores_and_intervals_are_the_clis(rwg_run):
     log, _, _, result, _ = rwg_run
-    assert result.summary["judge_failures"] == 0 and len({row["llm_judge"] for row in result.rows}) > 1
+    assert result.summary.to_json()["judge_failures"] == 0 and len({row["llm_judge"] for row in result.rows}) > 1
     for sample in log.samples:
         [row] = [row for row in result.rows if row["paper_id"] == str(sample.id)]
         assert sample.scores["rwgbench_scores"].value["llm_judge"] == pytest.approx(row["llm_judge"], abs=1e-9)
@@ -170,7 +172,8 @@ def test_sciig_judge_prompts_scores_and_intervals_are_the_clis(sciig_run):
     sent = sorted(map(conversation, (messages for messages, _ in grader.requests)))
     assert len(sent) == len(log.samples) * len(PROMPTS) >= 2 * len(PROMPTS)
     assert sent == sorted(conversation(body["messages"]) for body in bodies)
-    judged = tuple(key for key in result.summary if key.startswith("judge_") and isinstance(result.summary[key], float))
+    judged = tuple(key for key, value in result.summary.metrics.items()
+                   if key.startswith("judge_") and isinstance(value, float))
     assert len(judged) == 5
     for sample in log.samples:
         assert set(judged) <= set(sample.scores["sciig_scores"].value)
@@ -181,10 +184,10 @@ def test_sciig_judge_prompts_scores_and_intervals_are_the_clis(sciig_run):
 
 def test_an_imported_log_keeps_its_intervals(sciig_run):
     log, _, result, _ = sciig_run
-    summary = read_inspect_log(log.location).summary
+    summary = read_inspect_log(log.location).summary.to_json()
     assert (summary["n_resamples"], summary["interval_method"], summary["confidence"]) == (
-        SCIIG_BOOTSTRAP[0], INTERVAL_METHOD, result.summary["confidence"])
-    expected = {name: bounds for name, bounds in result.intervals.items() if None not in bounds}
+        SCIIG_BOOTSTRAP[0], INTERVAL_METHOD, result.summary.to_json()["confidence"])
+    expected = {name: [b.low, b.high] for name, b in result.intervals.items() if None not in (b.low, b.high)}
     assert summary["intervals"].keys() == expected.keys()
     for name, bounds in expected.items():
         assert summary["intervals"][name] == pytest.approx(bounds, abs=1e-9)
@@ -196,7 +199,7 @@ def test_no_bootstrap_reports_no_interval(sciig_mini_folder, tmp_path):
     [log] = inspect_eval(task, model=mock(Echo("")), limit=2, log_dir=str(tmp_path), display="none")
     assert log.status == "success", log.error
     assert set(reported(log)) == {"rouge1"}  # rouge2, rougeL: computed, not asked for
-    assert "intervals" not in read_inspect_log(log.location).summary
+    assert "intervals" not in read_inspect_log(log.location).summary.to_json()
 
 
 def test_the_judge_argument_binds_the_grader_role(mini_sample_folder):
@@ -237,12 +240,12 @@ def test_inspects_cache_serves_the_judge(mini_sample_folder, tmp_path, monkeypat
 
 
 def test_the_judge_is_the_graders_client_and_the_models_cache_keeps_one_suite(mini_sample_folder):
-    """The scoring core's hook (``judge_options["client_factory"]``) makes the judge's client; two tasks' requests
+    """The scoring core's hook (`JudgeConfig.client_factory`) makes the judge's client; two tasks' requests
     with equal factories share one suite in the models cache."""
     bench, cache = get_benchmark("rwgbench"), ModelCache()
     for _ in range(2):
         request = ScoringRequest(split="sample", source=str(mini_sample_folder), profile="lite", metrics=("llm_judge",),
-                                 models={"judge": "mockllm/model"}, judge_options=judge_options("grader"))
+                                 models={"judge": "mockllm/model"}, judge=grader_judge("grader"))
         models = cache.get(bench, request)
     assert len(cache) == 1
     assert isinstance(models.judge, InspectGrader) and models.judge.model == "mockllm/model"

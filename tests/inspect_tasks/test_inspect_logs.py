@@ -13,8 +13,8 @@ pytest.importorskip("inspect_ai", reason="reading Inspect logs needs the inspect
 from inspect_ai.log import read_eval_log, write_eval_log  # noqa: E402
 
 from sciwrite.cli import main  # noqa: E402
-from sciwrite.harness.inspect_tasks import sciig  # noqa: E402
 from sciwrite.leaderboard.store import ResultsStore  # noqa: E402
+from sciwrite.sciig.inspect_task import sciig  # noqa: E402
 from tests.inspect_tasks.test_inspect_tasks import Echo, run  # noqa: E402
 
 METRICS = ("rouge1", "rougeL", "bleu")
@@ -42,7 +42,7 @@ def test_an_inspect_log_goes_on_the_board_with_its_rows(sciig_log, tmp_path, cap
     [submission] = ResultsStore(store).submissions()
     assert (submission.benchmark, submission.split, submission.status) == ("sciig", "sample", "FINISHED")
     assert (submission.model, submission.method, submission.n_predictions) == ("mockllm/model", "ELABORATE", 3)
-    summary = ResultsStore(store).summary(submission.id)
+    summary = ResultsStore(store).summary(submission.id).to_json()
     reported = {m.name: m.value for score in log.results.scores for m in score.metrics.values()}
     for key in METRICS:
         assert summary[key] == pytest.approx(reported[key])

@@ -16,7 +16,8 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
 from sciwrite.benchmarks import get_benchmark  # noqa: E402
 from sciwrite.cli.generate import add_generate_arguments, generation_request  # noqa: E402
-from sciwrite.harness.inspect_tasks import rwgbench, sciig  # noqa: E402
+from sciwrite.rwgbench.inspect_task import rwgbench  # noqa: E402
+from sciwrite.sciig.inspect_task import sciig  # noqa: E402
 from sciwrite.scoring.core import score_records  # noqa: E402
 from sciwrite.scoring.request import ScoringRequest  # noqa: E402
 from tests.fakes.openai_server import ChatServer, like_real_endpoints  # noqa: E402
@@ -82,7 +83,7 @@ def check_scores(log, benchmark: str, source, metrics: tuple[str, ...]) -> None:
                              show_progress=False)
     records = [{**sample.metadata["sciwrite"]["extra"], "paper_id": str(sample.id), "pred": sample.output.completion}
                for sample in samples]
-    summary = score_records(bench, records, bench.suite.steps.open_split(request), request).summary
+    summary = score_records(bench, records, bench.suite.steps.open_split(request), request).summary.to_json()
     for key in metrics:
         assert reported[key] == pytest.approx(summary[key], abs=1e-9), key
 

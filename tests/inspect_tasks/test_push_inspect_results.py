@@ -89,7 +89,7 @@ def test_the_pull_request_carries_the_framework_and_the_source(sciig_log, monkey
 
 def test_version_commit_and_snapshot_are_read_back_from_the_log(sciig_log):  # noqa: F811
     path, log = sciig_log
-    provenance = read_inspect_log(path).summary["provenance"]
+    provenance = read_inspect_log(path).summary.to_json()["provenance"]
     assert provenance["sciwrite_version"] == metadata.version("sciwrite")
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(sciwrite.__file__).parent, capture_output=True,
                           text=True, check=False).stdout.strip() if shutil.which("git") else ""

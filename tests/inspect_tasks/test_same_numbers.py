@@ -13,7 +13,8 @@ pytest.importorskip("inspect_ai", reason="the Inspect tasks need the inspect ext
 from sciwrite.cli import main  # noqa: E402
 from sciwrite.harness.inspect_logs import read_inspect_log  # noqa: E402
 from sciwrite.harness.inspect_scorers import BOUNDS  # noqa: E402
-from sciwrite.harness.inspect_tasks import rwgbench, sciig  # noqa: E402
+from sciwrite.rwgbench.inspect_task import rwgbench  # noqa: E402
+from sciwrite.sciig.inspect_task import sciig  # noqa: E402
 from tests.inspect_tasks.test_inspect_tasks import REPLY, Echo, Recorder, run  # noqa: E402
 
 RESAMPLES = 200
@@ -44,7 +45,7 @@ def test_sciwrite_evaluate_on_the_logs_predictions_gives_the_logs_metrics(benchm
     predictions.write_text(read_inspect_log(log.location).predictions_text)
     metrics = [name for name in logged if not name.endswith(BOUNDS)]
     assert main(["evaluate", benchmark, "--predictions", str(predictions), "--split", "sample", "--source", source,
-                 "--profile", "lite", "--metrics", *metrics, "--bootstrap", str(RESAMPLES), "--seed", "3",
+                 "--profile", "lite", "--metrics", *metrics, "--bootstrap", str(RESAMPLES), "--bootstrap-seed", "3",
                  "--out", str(tmp_path / "eval")]) == 0
     summary = json.loads((tmp_path / "eval" / "inspect_run" / "summary.json").read_text())
     assert summary["n_papers"] == len(log.samples) >= 2

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import FINISHED
 from sciwrite.leaderboard.submission import SubmissionForm
 from sciwrite.leaderboard.tables import metric_columns
@@ -108,7 +109,8 @@ def _finished(store, benchmark: str, system: str, offset: float = 0.0, model: st
                "intervals": {key: [value - 0.1, value + 0.1] for key, value in means.items()}}
     store.add_submission(benchmark=benchmark, split="sample", system=system, submitter="tester",
                          predictions_jsonl="", sha256=hashlib.sha256(f"{benchmark}{system}".encode()).hexdigest(),
-                         n_predictions=3, status=FINISHED, summary=summary, rows=[], profile="lite", model=model,
+                         n_predictions=3, status=FINISHED, summary=Summary.from_json(summary), rows=[], profile="lite",
+                         model=model,
                          method=method, retriever=retriever, weights=weights)
 
 

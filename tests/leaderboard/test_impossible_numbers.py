@@ -16,6 +16,7 @@ from huggingface_hub import parse_eval_result_entries
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.cli import main
 from sciwrite.core.errors import InputError
+from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.runs import import_evaluation
 from sciwrite.leaderboard.store import ResultsStore
 from sciwrite.rwgbench.data.build_commands import human_gt_records
@@ -126,7 +127,7 @@ def test_hub_import_stores_1e308_as_a_number_where_the_range_allows_it(tmp_path)
     store = tmp_path / "board.sqlite"
     assert _hub_import(store, repo, benchmark="sciig") == 0
     [(_, summary)] = ResultsStore(store).finished("sciig", "sample")
-    assert summary["perplexity"] == 1e308 and isinstance(summary["perplexity"], float)
+    assert summary.value("perplexity") == 1e308 and isinstance(summary.value("perplexity"), float)
 
 
 def test_hub_import_says_which_entries_it_left_out(tmp_path, capsys):
@@ -267,7 +268,7 @@ def test_sciig_bleu_is_recomputed_as_corpus_bleu_of_the_rows(tmp_path, capsys):
 @pytest.mark.parametrize("value", [math.nan, 1.7])
 def test_the_summary_writer_refuses_an_impossible_value_and_writes_nothing(tmp_path, value):
     rows = [{"paper_id": "p1", "precision": 1.0}]
-    result = SystemResult("sys", {"system": "sys", "precision": value}, rows, [], ResultFiles([]))
+    result = SystemResult("sys", Summary.from_json({"system": "sys", "precision": value}), rows, [], ResultFiles([]))
     with pytest.raises(InputError, match=r"summary.json, record 'sys', field 'precision': precision is"):
         write_system(get_benchmark("rwgbench"), result, tmp_path / "sys")
     assert not (tmp_path / "sys").exists()
@@ -329,5 +330,5 @@ def test_the_board_keeps_the_predictions_file_name_not_the_scoring_machines_fold
     store = ResultsStore(tmp_path / "board.sqlite")
     submission, added = import_evaluation(store, "rwgbench", folder)
     summary = store.summary(submission.id)
-    assert added and summary["predictions"] == "run.jsonl"
-    assert str(tmp_path) not in json.dumps(summary)
+    assert added and summary.predictions == "run.jsonl"
+    assert str(tmp_path) not in json.dumps(summary.to_json())

@@ -13,6 +13,7 @@ import pytest
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete
 from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
 
+from sciwrite.core.summary import Summary
 from sciwrite.leaderboard import mirror as mirror_module
 from sciwrite.leaderboard.mirror import HubMirror, mirror_from_env
 from sciwrite.leaderboard.store import FINISHED, PENDING, RUNNING, ResultsStore
@@ -121,7 +122,7 @@ ROWS = [{"paper_id": f"P{i}", "rougeL": i / 8, "extra": [i, "x"]} for i in (2, 0
 def _score(store: ResultsStore, submission_id: str, now: float) -> None:
     claimed = store.claim_next("w1", now=now)
     assert claimed is not None and claimed.id == submission_id
-    store.finish(submission_id, "w1", SUMMARY, ROWS, profile="cpu", now=now + 5)
+    store.finish(submission_id, "w1", Summary.from_json(SUMMARY), ROWS, profile="cpu", now=now + 5)
 
 
 def test_sync_uploads_pending_then_finished_with_one_commit_per_repo(hub, mirror, tmp_path):
@@ -195,7 +196,7 @@ def test_restore_into_an_empty_store_gives_identical_submissions(hub, mirror, tm
         assert fresh.predictions(sub.id) == store.predictions(sub.id)
         assert fresh.summary(sub.id) == store.summary(sub.id)
         assert fresh.paper_rows(sub.id) == store.paper_rows(sub.id)
-    assert fresh.summary(done.id) == SUMMARY and fresh.paper_rows(done.id) == ROWS
+    assert fresh.summary(done.id).to_json() == SUMMARY and fresh.paper_rows(done.id) == ROWS
     assert fresh.get(running.id).status == RUNNING and fresh.get(running.id).heartbeat_at == 250.0
     assert fresh.get(pending.id).status == PENDING
     # Restored rows are marked mirrored: the next sync uploads nothing.
@@ -228,7 +229,7 @@ def test_deletion_is_mirrored_and_not_restored(hub, mirror, tmp_path):
     keep, gone = _add(store, "keep", now=1.0), _add(store, "gone", now=2.0)
     _score(store, keep.id, now=3.0)
     assert store.claim_next("w1", now=4.0).id == gone.id
-    store.finish(gone.id, "w1", SUMMARY, ROWS, now=5.0)
+    store.finish(gone.id, "w1", Summary.from_json(SUMMARY), ROWS, now=5.0)
     mirror.sync(store)
     assert any(gone.id in path for path in hub.files(REQ))
     assert any(gone.id in path for path in hub.files(RES))
@@ -421,12 +422,13 @@ def test_a_board_mirrors_every_change_and_a_restarted_space_gets_it_all_back(hub
     assert outcome.accepted
     sid = outcome.submission.id
     assert f"requests/rwgbench/{sid}.json" in hub.files(REQ)  # mirrored at once, still PENDING
-    worker = board.make_worker(lambda s, p: ({"precision": 0.5}, [{"paper_id": "p1", "precision": 0.5}]))
+    worker = board.make_worker(lambda s, p: (Summary.from_json({"precision": 0.5}),
+                                             [{"paper_id": "p1", "precision": 0.5}]))
     assert worker.run_once().status == "FINISHED"
     assert f"results/rwgbench/{sid}/summary.json" in hub.files(RES)
 
     restarted = open_board(tmp_path / "second" / "lb.sqlite", BoardSettings(), mirror)
     back = restarted.store.get(sid)
     assert back.status == "FINISHED" and back.system == "<b>mine</b>"
-    assert restarted.store.summary(sid) == {"precision": 0.5}
+    assert restarted.store.summary(sid).to_json() == {"precision": 0.5}
     assert restarted.store.predictions(sid) == text

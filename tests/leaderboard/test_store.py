@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import (
     FAILED,
     FINISHED,
@@ -99,13 +100,15 @@ def test_finish_is_one_transaction(tmp_path):
     sub = _add(store, 1)
     store.claim_next("w")
     with pytest.raises(TypeError):  # a row that is not JSON: nothing of the result may be written
-        store.finish(sub.id, "w", {"precision": 0.5}, [{"paper_id": "p1"}, {"paper_id": "p2", "bad": object()}])
+        store.finish(sub.id, "w", Summary.from_json({"precision": 0.5}),
+                     [{"paper_id": "p1"}, {"paper_id": "p2", "bad": object()}])
     assert store.get(sub.id).status == RUNNING
     assert store.summary(sub.id) is None and store.paper_rows(sub.id) == []
-    store.finish(sub.id, "w", {"precision": 0.5}, [{"paper_id": "p1", "precision": 0.5}], profile="lite")
+    store.finish(sub.id, "w", Summary.from_json({"precision": 0.5}), [{"paper_id": "p1", "precision": 0.5}],
+                 profile="lite")
     done = store.get(sub.id)
     assert done.status == FINISHED and done.profile == "lite" and done.finished_at is not None
-    assert store.summary(sub.id) == {"precision": 0.5}
+    assert store.summary(sub.id).to_json() == {"precision": 0.5}
     assert store.paper_rows(sub.id) == [{"paper_id": "p1", "precision": 0.5}]
     assert [s.id for s, _ in store.finished("rwgbench")] == [sub.id]
 
@@ -120,9 +123,9 @@ def test_a_stale_running_submission_is_reclaimed_and_the_old_worker_cannot_write
     assert again.id == sub.id and again.worker == "b" and again.attempts == 2
     assert not store.heartbeat(sub.id, "a")
     with pytest.raises(NotClaimedError, match="RUNNING for worker 'b'"):
-        store.finish(sub.id, "a", {"x": 1}, [])
-    store.finish(sub.id, "b", {"x": 2}, [])
-    assert store.summary(sub.id) == {"x": 2}
+        store.finish(sub.id, "a", Summary.from_json({"x": 1}), [])
+    store.finish(sub.id, "b", Summary.from_json({"x": 2}), [])
+    assert store.summary(sub.id).to_json() == {"x": 2}
 
 
 def test_a_submission_whose_worker_keeps_dying_fails_with_the_reason(tmp_path):
@@ -155,8 +158,8 @@ def test_fail_requeue_delete(tmp_path):
 
 def test_an_already_scored_run_is_added_with_its_results_at_once(tmp_path):
     store = ResultsStore(tmp_path / "lb.sqlite")
-    sub = _add(store, 1, status=FINISHED, summary={"recall": 0.25}, rows=[{"paper_id": "p1", "recall": 0.25}],
+    sub = _add(store, 1, status=FINISHED, summary=Summary.from_json({"recall": 0.25}), rows=[{"paper_id": "p1", "recall": 0.25}],
                model="extractive", profile="lite")
     assert sub.status == FINISHED and sub.model == "extractive"
-    assert store.finished("rwgbench", "sample")[0][1] == {"recall": 0.25}
+    assert store.finished("rwgbench", "sample")[0][1].to_json() == {"recall": 0.25}
     assert store.claim_next("w") is None

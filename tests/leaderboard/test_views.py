@@ -17,8 +17,9 @@ from matplotlib.figure import Figure
 
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.core.metric_modules import available_metrics
+from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.about import about_markdown
-from sciwrite.leaderboard.compare import compare_systems
+from sciwrite.leaderboard.compare import compare_submissions
 from sciwrite.leaderboard.conditions import Condition, condition_order, provenance_text, summary_condition
 from sciwrite.leaderboard.drilldown import BenchmarkPapers, paper_scores_frame, paper_view
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
@@ -70,7 +71,7 @@ def add(store, system, *, benchmark="rwgbench", split="sample", means=None, inte
     digest = hashlib.sha256(f"{benchmark}{split}{system}{predictions}".encode()).hexdigest()
     return store.add_submission(benchmark=benchmark, split=split, system=system, submitter="tester",
                                 predictions_jsonl=predictions, sha256=digest, n_predictions=len(rows),
-                                status=status, summary=summary if status == FINISHED else None, rows=rows,
+                                status=status, summary=Summary.from_json(summary) if status == FINISHED else None, rows=rows,
                                 profile=profile, **form)
 
 
@@ -276,9 +277,9 @@ def pair(store):
     return a, b
 
 
-def test_compare_systems_by_hand(store, pair):
+def test_compare_submissions_by_hand(store, pair):
     a, b = pair
-    frame = compare_systems(store, a.id, b.id, n_resamples=1000, seed=0)
+    frame = compare_submissions(store, a.id, b.id, n_resamples=1000, seed=0)
     assert list(frame.columns) == ["Metric", "A", "B", "B \u2212 A", "95% CI", "p (permutation)", "p (Holm)",
                                    "Papers"]
     assert list(frame["Metric"]) == [label for _, _, label in metric_columns("rwgbench")]
@@ -356,10 +357,10 @@ def thirty(store):
 
 def test_the_compare_tabs_interval_is_scipys_percentile_bootstrap(store, thirty):
     a, b, gain = thirty
-    found = compare_systems(store, a.id, b.id, n_resamples=BOARD_RESAMPLES).attrs["comparison"]["precision"]
-    assert_scipys_interval(gain, found["ci_low"], found["ci_high"])
-    shown = compare_systems(store, a.id, b.id).attrs["comparison"]["precision"]  # the page's call (its defaults)
-    assert_scipys_interval(gain, shown["ci_low"], shown["ci_high"], board_resamples=1000)
+    found = compare_submissions(store, a.id, b.id, n_resamples=BOARD_RESAMPLES).attrs["comparison"]["precision"]
+    assert_scipys_interval(gain, found.ci_low, found.ci_high)
+    shown = compare_submissions(store, a.id, b.id).attrs["comparison"]["precision"]  # the page's call (its defaults)
+    assert_scipys_interval(gain, shown.ci_low, shown.ci_high, board_resamples=1000)
 
 
 def test_the_compare_tabs_interval_of_three_papers_is_exact(store, pair):
@@ -367,9 +368,9 @@ def test_the_compare_tabs_interval_of_three_papers_is_exact(store, pair):
     differences = [0.1, 0.2, 0.3]  # B - A on the shared papers p1, p2, p3 (A's p4 is not shared)
     low, high = exact_percentile_interval(differences)
     for n_resamples in (BOARD_RESAMPLES, 1000):  # 1000: the page's call
-        frame = compare_systems(store, a.id, b.id, n_resamples=n_resamples)
+        frame = compare_submissions(store, a.id, b.id, n_resamples=n_resamples)
         found = frame.attrs["comparison"]["precision"]
-        assert (found["ci_low"], found["ci_high"]) == pytest.approx((low, high), abs=1e-12)
+        assert (found.ci_low, found.ci_high) == pytest.approx((low, high), abs=1e-12)
         assert frame.set_index("Metric").loc["CQ \u00b7 Prec."]["95% CI"] == f"[{low:.3f}, {high:.3f}]"
 
 
@@ -412,7 +413,7 @@ def test_compare_p_values_come_from_sciwrite_stats(store, pair, monkeypatch):
     import sciwrite.stats
 
     monkeypatch.setattr(sciwrite.stats, "permutation_p_value", lambda a, b, n, seed: 0.0123)
-    prec = compare_systems(store, *(s.id for s in pair)).set_index("Metric").loc["CQ \u00b7 Prec."]
+    prec = compare_submissions(store, *(s.id for s in pair)).set_index("Metric").loc["CQ \u00b7 Prec."]
     assert prec["p (permutation)"] == "0.012" and prec["p (Holm)"] == "0.025"
 
 
@@ -420,12 +421,12 @@ def test_compare_needs_the_same_benchmark_and_split(store, pair):
     other_split = add(store, "C", split="test", rows=[paper_row("p1", precision=0.1)])
     other_bench = add(store, "D", benchmark="sciig", rows=[paper_row("p1", rouge1=0.1)])
     with pytest.raises(ValueError, match="same benchmark and split"):
-        compare_systems(store, pair[0].id, other_split.id)
+        compare_submissions(store, pair[0].id, other_split.id)
     with pytest.raises(ValueError, match="same benchmark and split"):
-        compare_systems(store, pair[0].id, other_bench.id)
+        compare_submissions(store, pair[0].id, other_bench.id)
     pending = add(store, "E", status=PENDING)
     with pytest.raises(ValueError, match="no per-paper scores"):
-        compare_systems(store, pair[0].id, pending.id)
+        compare_submissions(store, pair[0].id, pending.id)
 
 
 # -- drill-down -----------------------------------------------------------------------------------------------------
@@ -611,10 +612,10 @@ def test_compare_refuses_different_provenance_unless_asked(store):
     b = add(store, "B", rows=rows, predictions="b", provenance=judged("gpt-4o", "s1"))
     c = add(store, "C", rows=rows, predictions="c", provenance=judged("gpt-5.5", "s2"))
     with pytest.raises(ValueError, match="'B' was not scored like 'A': judge model: 'gpt-5.5' vs 'gpt-4o'"):
-        compare_systems(store, a.id, b.id)
-    frame = compare_systems(store, a.id, b.id, allow_mixed_provenance=True)
+        compare_submissions(store, a.id, b.id)
+    frame = compare_submissions(store, a.id, b.id, allow_mixed_provenance=True)
     assert frame.attrs["provenance_differences"] == ["judge model: 'gpt-5.5' vs 'gpt-4o'"]
-    same_model = compare_systems(store, a.id, c.id)  # same judge model, a newer snapshot: compared, and said
+    same_model = compare_submissions(store, a.id, c.id)  # same judge model, a newer snapshot: compared, and said
     assert same_model.attrs["provenance_differences"] == ["judge snapshots ['s1'] vs ['s2']"]
 
 
@@ -701,22 +702,22 @@ def test_the_same_profile_and_judge_share_one_ranking(store):
 
 
 def test_summary_condition_reads_provenance_then_the_old_profile_field():
-    assert summary_condition({"provenance": scored_by("paper", "gpt-5.5")}) == Condition("paper", "gpt-5.5")
-    assert summary_condition({"provenance": scored_by(None, None)}, "lite") == Condition("lite", "")
-    assert summary_condition({"provenance": {"judge": {"snapshots": {"x": 1}}}}) == Condition("", None)
-    assert summary_condition({"profile": "paper", "precision": 0.1}) == Condition("paper", None)  # schema 0
-    assert summary_condition({"profile": "paper"}, "lite") == Condition("lite", None)  # the submission's first
-    assert summary_condition({}).label == UNKNOWN
+    assert summary_condition(Summary.from_json({"provenance": scored_by("paper", "gpt-5.5")})) == Condition("paper", "gpt-5.5")
+    assert summary_condition(Summary.from_json({"provenance": scored_by(None, None)}), "lite") == Condition("lite", "")
+    assert summary_condition(Summary.from_json({"provenance": {"judge": {"snapshots": {"x": 1}}}})) == Condition("", None)
+    assert summary_condition(Summary.from_json({"profile": "paper", "precision": 0.1})) == Condition("paper", None)  # schema 0
+    assert summary_condition(Summary.from_json({"profile": "paper"}), "lite") == Condition("lite", None)  # the submission's first
+    assert summary_condition(Summary.from_json({})).label == UNKNOWN
     big, small = {"profile": "lite", "judge_model": ""}, {"profile": "lite", "judge_model": "gpt-4o"}
     assert condition_order([small, big, big]) == [Condition("lite", ""), Condition("lite", "gpt-4o")]  # by size
 
 
 def test_provenance_text_is_plain_json_and_old_summaries_say_so():
     block = {**scored_by("paper", XSS), "models": {"scibert": "allenai/scibert"}}
-    text = provenance_text({"schema_version": 1, "provenance": block})
+    text = provenance_text(Summary.from_json({"schema_version": 1, "provenance": block}))
     assert json.loads(text) == {"scored under": f"paper \u00b7 judge {XSS}", "schema_version": 1,
                                 "provenance": block}  # the user's text verbatim, as text
-    old = provenance_text({"profile": "lite", "models": {"scibert": "packaged:all-MiniLM-L6-v2"}})
+    old = provenance_text(Summary.from_json({"profile": "lite", "models": {"scibert": "packaged:all-MiniLM-L6-v2"}}))
     assert old.startswith("This summary predates provenance (schema 0)")
     assert json.loads(old.split("\n", 1)[1]) == {"scored under": LITE_OLD, "profile": "lite",
                                                  "models": {"scibert": "packaged:all-MiniLM-L6-v2"}}
@@ -737,7 +738,7 @@ def test_a_partial_row_says_its_papers_in_the_table_and_the_plots(store):
     hand, a restored summary) says n/N papers in the Papers column and in every chart."""
     add(store, "whole", means={"precision": 0.4})
     part = add(store, "part", means={"precision": 0.9})
-    summary = {**store.summary(part.id), "coverage": {"n_scored": 3, "n_split": 144, "complete": False}}
+    summary = {**store.summary(part.id).to_json(), "coverage": {"n_scored": 3, "n_split": 144, "complete": False}}
     with store._write() as conn:
         conn.execute("UPDATE results SET summary=? WHERE submission_id=?", (json.dumps(summary), part.id))
     rows = leaderboard_rows(store, "rwgbench")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.store import FAILED, FINISHED, RUNNING, ResultsStore
 from sciwrite.leaderboard.worker import Worker
@@ -34,7 +35,7 @@ def test_scores_in_order_and_reports_changes(tmp_path):
     def evaluate(submission, predictions):
         seen.append((submission.id, json.loads(predictions)["text"]))
         assert store.get(submission.id).status == RUNNING
-        return {"precision": 0.5, "profile": "lite"}, [{"paper_id": "p1", "precision": 0.5}]
+        return Summary.from_json({"precision": 0.5, "profile": "lite"}), [{"paper_id": "p1", "precision": 0.5}]
 
     worker = Worker(store, evaluate, name="w", on_change=lambda: changes.append(1))
     assert worker.run(once=True) == 2
@@ -94,7 +95,7 @@ def test_the_heartbeat_advances_during_a_long_evaluation(tmp_path):
 
     def evaluate(submission, predictions):
         beats.extend(_beaten(store, submission.id, 2))
-        return {}, []
+        return Summary(), []
 
     ended = Worker(store, evaluate, name="w", heartbeat_s=0.01, stale_after_s=5, clock=clock.now).run_once()
     assert beats == sorted(set(beats)) and len(beats) == 3  # the claim's time, then two later beats
@@ -125,7 +126,7 @@ def test_a_killed_worker_leaves_nothing_half_written_and_the_submission_is_retri
     # staleness is read on the restarted worker's clock: no waiting for it to pass
     stale_after = 30.0
     clock = Clock(at=held.heartbeat_at + stale_after / 2)
-    restarted = Worker(store, lambda s, p: ({"precision": 1.0}, [{"paper_id": "p1", "precision": 1.0}]), name="new",
+    restarted = Worker(store, lambda s, p: (Summary.from_json({"precision": 1.0}), [{"paper_id": "p1", "precision": 1.0}]), name="new",
                        heartbeat_s=1.0, stale_after_s=stale_after, clock=clock.now)
     assert restarted.run_once() is None  # the heartbeat is still fresh: not stale yet
     assert store.get(sub.id).worker == "doomed"
@@ -133,7 +134,7 @@ def test_a_killed_worker_leaves_nothing_half_written_and_the_submission_is_retri
     ended = restarted.run_once()
     assert ended.id == sub.id and ended.status == FINISHED and ended.attempts == 2 and ended.worker == "new"
     assert ended.started_at == ended.finished_at == clock.at
-    assert store.summary(sub.id) == {"precision": 1.0}
+    assert store.summary(sub.id).to_json() == {"precision": 1.0}
 
 
 def test_the_worker_thread_stops(tmp_path):
@@ -144,7 +145,7 @@ def test_the_worker_thread_stops(tmp_path):
         if store.submissions()[0].status == FINISHED:
             finished.set()
 
-    worker = Worker(store, lambda s, p: ({}, []), name="w", on_change=changed)
+    worker = Worker(store, lambda s, p: (Summary(), []), name="w", on_change=changed)
     thread = worker.start(poll_s=0.05)
     _add(store, 1)
     finished.wait()  # set by the worker after it wrote FINISHED (the suite's timeout ends a worker that never does)
@@ -179,11 +180,11 @@ def test_the_real_suites_score_a_submission(mini_sample_folder, sciig_mini_folde
         done = store.get(sub.id)
         assert done.status == FINISHED, done.error
         assert done.profile == "lite"
-    rwg_summary = store.summary(rwg.id)
+    rwg_summary = store.summary(rwg.id).to_json()
     assert rwg_summary["system"] == "<b>system 1</b>" and rwg_summary["n_papers"] == len(papers)
     assert "predictions" not in rwg_summary and rwg_summary["intervals"]["precision"][0] is not None
     assert "llm_judge" in rwg_summary["not_computed"]
     assert [r["paper_id"] for r in store.paper_rows(rwg.id)] == [p["paper_id"] for p in papers]
-    sciig_summary = store.summary(sciig.id)
+    sciig_summary = store.summary(sciig.id).to_json()
     assert sciig_summary["rougeL"] == pytest.approx(1.0)  # the reference itself
     assert len(store.paper_rows(sciig.id)) == len(intros)

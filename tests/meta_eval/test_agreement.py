@@ -193,7 +193,7 @@ def test_cli_agreement_and_judges(tmp_path, capsys):
         specs.append(f"{s}={write_jsonl(tmp_path / f'{s}.jsonl', rows)}")
     stem = tmp_path / "out" / "agreement"
     assert main(["meta-eval", "agreement", "--ratings", str(tmp_path / "ratings.jsonl"),
-                 "--predictions-per-paper", *specs, "--resamples", "50", "--out", str(stem)]) == 0
+                 "--predictions-per-paper", *specs, "--bootstrap", "50", "--out", str(stem)]) == 0
     assert "kendall_tau" in capsys.readouterr().out
     rows = json.loads(stem.with_suffix(".json").read_text())
     tau = {(r["metric"], r["level"]): r["kendall_tau"] for r in rows}

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sciwrite.cli import main
+from sciwrite.core.summary import Summary
 from sciwrite.metrics.correlation import (
     correlations_from_dirs,
     load_summaries,
@@ -39,14 +40,18 @@ def eval_dirs(tmp_path: Path) -> list[Path]:
     return dirs
 
 
+def typed(summaries):
+    return {name: Summary.from_json(summary) for name, summary in summaries.items()}
+
+
 def test_default_metrics_are_numeric_in_every_summary_less_counts():
-    assert numeric_metrics(SUMMARIES) == ["recall", "soft", "pss", "flat", "bumpy"]
+    assert numeric_metrics(typed(SUMMARIES)) == ["recall", "soft", "pss", "flat", "bumpy"]
 
 
 def test_a_summarys_schema_version_and_interval_level_are_not_metrics():
     """Every summary.json carries both as numbers; neither is a score to correlate."""
     stamped = {name: {**summary, "schema_version": 2, "confidence": 0.95} for name, summary in SUMMARIES.items()}
-    assert numeric_metrics(stamped) == ["recall", "soft", "pss", "flat", "bumpy"]
+    assert numeric_metrics(typed(stamped)) == ["recall", "soft", "pss", "flat", "bumpy"]
 
 
 def test_monotone_reversed_and_constant(eval_dirs):
@@ -66,12 +71,12 @@ def test_monotone_reversed_and_constant(eval_dirs):
 
 
 def test_given_metrics_and_their_errors():
-    table = metric_correlations(SUMMARIES, ["pss", "soft"])
+    table = metric_correlations(typed(SUMMARIES), ["pss", "soft"])
     assert table.metrics == ["pss", "soft"] and table.matrix[0][1] == pytest.approx(-1.0)
     with pytest.raises(ValueError, match="'judge'.*sys_a"):
-        metric_correlations(SUMMARIES, ["judge", "soft"])
+        metric_correlations(typed(SUMMARIES), ["judge", "soft"])
     with pytest.raises(ValueError, match="at least 3 systems"):
-        metric_correlations(dict(list(SUMMARIES.items())[:2]))
+        metric_correlations(typed(dict(list(SUMMARIES.items())[:2])))
 
 
 def test_load_summaries_names_and_errors(tmp_path, eval_dirs):

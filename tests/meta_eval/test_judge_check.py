@@ -162,7 +162,7 @@ LIMIT = 12
 def _run(name, folder, answer, judge, out, *extra):
     with ChatServer(like_real_endpoints(answer)) as server:
         status = main(["meta-eval", "judge-check", "--benchmark", name, "--judge", judge, "--source", str(folder),
-                       "--limit", str(LIMIT), "--base-url", server.base_url, "--out", str(out), *extra])
+                       "--limit", str(LIMIT), "--judge-base-url", server.base_url, "--out", str(out), *extra])
         return status, list(server.requests)
 
 

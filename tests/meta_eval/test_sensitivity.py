@@ -164,7 +164,7 @@ def test_text_quality_is_not_expected_to_see_markers(four_papers):
 def test_cli_sensitivity_prints_table_and_failures(tmp_path, capsys):
     stem = tmp_path / "sens"
     assert main(["meta-eval", "sensitivity", "--benchmark", "rwgbench", "--profile", "lite", "--limit", "3",
-                 "--metrics", "precision", "recall", "citation_density", "--resamples", "50",
+                 "--metrics", "precision", "recall", "citation_density", "--bootstrap", "50",
                  "--out", str(stem)]) == 0
     out = capsys.readouterr().out
     assert "rwgbench sensitivity" in out and "random_citations" in out and "moved_as_expected" in out

@@ -10,6 +10,7 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.core.datasets import remove_stale_parquet, write_split
+from sciwrite.core.summary import Summary
 from sciwrite.grounding.scoring import GROUNDING_KEYS
 from sciwrite.metrics.cutoff import across_systems, cutoff_comparison, side
 from sciwrite.metrics.memorisation import memorisation, summarize_memorisation, words
@@ -84,7 +85,8 @@ def test_cutoff_comparison_splits_rows_by_their_papers():
 
 def test_across_systems_pairs_each_systems_means():
     def summary(name, before, after):
-        return {"system": name, "cutoff": {"metrics": {"precision": {"mean_a": before, "mean_b": after}}}}
+        return Summary.from_json({"system": name, "cutoff": {"metrics": {"precision": {"mean_a": before,
+                                                                                      "mean_b": after}}}})
 
     rows = across_systems([summary("a", 0.8, 0.5), summary("b", 0.6, 0.4), summary("c", 0.7, 0.6)], {"precision": "P"})
     [row] = rows

@@ -56,7 +56,7 @@ def test_a_three_judge_three_sample_panel(mini_sample_folder, tmp_path, monkeypa
     files = [predictions(mini_sample_folder, tmp_path, "sys1"), predictions(mini_sample_folder, tmp_path, "sys2", "!")]
     with ChatServer(like_real_endpoints(answer)) as server:
         out = evaluate(mini_sample_folder, tmp_path, files, "--judge", "judge-a", "--judge", "judge-b", "--judge",
-                       "judge-c", "--judge-samples", "3", "--base-url", server.base_url)
+                       "judge-c", "--judge-samples", "3", "--judge-base-url", server.base_url)
         bodies = list(server.requests)
     # 3 judges x 3 samples per paper, each judge's samples seeded 42, 43, 44, for each of 2 papers and 2 systems
     assert len(bodies) == 3 * 3 * 2 * 2
@@ -94,10 +94,10 @@ def test_one_judge_asked_once_is_todays_path(mini_sample_folder, tmp_path, monke
     monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
     files = [predictions(mini_sample_folder, tmp_path, "sys")]
     with ChatServer(like_real_endpoints(answer)) as server:
-        via_flag = json.loads((evaluate(mini_sample_folder, tmp_path / "a", files, "--judge", "judge-b", "--base-url",
+        via_flag = json.loads((evaluate(mini_sample_folder, tmp_path / "a", files, "--judge", "judge-b", "--judge-base-url",
                                         server.base_url) / "sys" / "summary.json").read_text())
-        via_role = json.loads((evaluate(mini_sample_folder, tmp_path / "b", files, "--model", "judge=judge-b",
-                                        "--base-url", server.base_url) / "sys" / "summary.json").read_text())
+        via_role = json.loads((evaluate(mini_sample_folder, tmp_path / "b", files, "--model-role", "judge=judge-b",
+                                        "--judge-base-url", server.base_url) / "sys" / "summary.json").read_text())
         assert len(server.requests) == 4 and {b["seed"] for b in server.requests} == {42}
     assert "judge_panel" not in via_flag and "judge_panel" not in via_role
     assert via_flag["llm_judge"] == via_role["llm_judge"] == pytest.approx(statistics.fmean([(3 - 1) / 4, (4 - 1) / 4]))
@@ -121,13 +121,14 @@ def test_combine_and_the_noise_share_by_hand():
 
 
 def test_the_board_shows_a_panel_as_one_condition_naming_its_members(mini_sample_folder, tmp_path, monkeypatch):
+    from sciwrite.core.results import load_summary
     from sciwrite.leaderboard.conditions import summary_condition
 
     monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
     with ChatServer(like_real_endpoints(answer)) as server:
         out = evaluate(mini_sample_folder, tmp_path, [predictions(mini_sample_folder, tmp_path, "sys")], "--judge",
-                       "judge-a", "--judge", "judge-b", "--base-url", server.base_url)
-    condition = summary_condition(json.loads((out / "sys" / "summary.json").read_text()))
+                       "judge-a", "--judge", "judge-b", "--judge-base-url", server.base_url)
+    condition = summary_condition(load_summary(out / "sys"))
     assert condition.label == "lite \u00b7 judge panel(judge-a + judge-b)"
 
 
@@ -142,7 +143,7 @@ def test_the_budget_covers_every_judge_of_a_panel(mini_sample_folder, tmp_path, 
         out = tmp_path / "out"
         status = main(["evaluate", "rwgbench", "--predictions", *map(str, files), "--source", str(mini_sample_folder),
                        "--profile", "lite", "--metrics", "llm_judge", "--judge", "judge-a", "--judge", "judge-b",
-                       "--judge-samples", "2", "--base-url", server.base_url, "--prices", str(prices),
+                       "--judge-samples", "2", "--judge-base-url", server.base_url, "--prices", str(prices),
                        "--max-cost", "0.001", "--out", str(out)])
         assert server.requests == []
     assert status == 3

@@ -13,14 +13,23 @@ import torch
 from sciwrite.core.provenance import provenance_differences, weights_of
 from sciwrite.models.fingerprint import module_fingerprint, weights_fingerprint
 from sciwrite.models.memo import MemoProxy
-from sciwrite.models.plan import ModelPlan, choose, model_revision, resolve_plan
-from sciwrite.models.registry import PACKAGED_MINILM, ModelUnavailableError, torch_device
+from sciwrite.models.plan import ModelPlan, model_revision, resolve_plan
+from sciwrite.models.registry import (
+    PACKAGED_MINILM,
+    ModelRole,
+    ModelUnavailableError,
+    resolve_model_source,
+    role_table,
+    roles_named,
+    torch_device,
+)
+from sciwrite.rwgbench.metrics.model_roles import CITATION_FRAME, JUDGE, NLI, SCIBERT
 
 
 def test_each_role_says_where_its_model_came_from(monkeypatch):
     monkeypatch.delenv("SCIWRITE_MODEL_NLI", raising=False)
     monkeypatch.setenv("SCIWRITE_MODEL_CITATION_FRAME", "/models/frames")
-    plan = resolve_plan(["scibert", "nli", "citation_frame", "judge", "scibert"], "lite", {"judge": "my-judge"})
+    plan = resolve_plan([SCIBERT, NLI, CITATION_FRAME, JUDGE, SCIBERT], "lite", {"judge": "my-judge"})
     assert list(plan.choices) == ["scibert", "nli", "citation_frame", "judge"]  # each role once
     scibert, nli, frames, judge = plan.choices.values()
     assert (scibert.model_id, scibert.source, scibert.why) == (PACKAGED_MINILM, "profile",
@@ -56,7 +65,7 @@ def test_revisions_name_the_package_or_the_cached_hub_snapshot(tmp_path):
 
 
 def test_load_fingerprints_the_weights_and_reports_a_missing_model():
-    plan = resolve_plan(["scibert", "nli"], "lite")
+    plan = resolve_plan([SCIBERT, NLI], "lite")
     loaded = []
 
     def loader(model_id):
@@ -76,7 +85,7 @@ def test_load_fingerprints_the_weights_and_reports_a_missing_model():
     def unconfigured(model_id):
         raise ModelUnavailableError("no endpoint configured")
 
-    api = resolve_plan(["judge"], "paper")
+    api = resolve_plan([JUDGE], "paper")
     assert api.load("judge", unconfigured, soft=(ModelUnavailableError,)) == (None, "no endpoint configured")
     with pytest.raises(ModelUnavailableError):  # a named model that cannot load raises unless told otherwise
         api.load("judge", unconfigured)
@@ -130,9 +139,29 @@ def test_different_weights_under_one_id_are_not_comparable():
     assert provenance_differences(block("a" * 64), {**block("a" * 64), "model_plan": {}}) == []  # before plans
 
 
-def test_choose_an_unknown_role_is_an_error():
-    with pytest.raises(KeyError, match="unknown model role"):
-        choose("no_such_role")
+def test_roles_are_named_from_their_declarations_and_declared_once(monkeypatch):
+    assert roles_named([SCIBERT, NLI, JUDGE], ["judge", "scibert", "judge"]) == (JUDGE, SCIBERT)
+    with pytest.raises(KeyError, match="unknown model role 'no_such_role'"):
+        roles_named([SCIBERT, NLI], ["no_such_role"])
+    other_nli = ModelRole("nli", "another NLI", {"paper": "x/nli"})
+    assert role_table([NLI, NLI]) == {"nli": NLI}  # the same declaration twice is one role
+    with pytest.raises(ValueError, match="'nli' is declared twice with different facts"):
+        role_table([NLI, other_nli])
+    with pytest.raises(ValueError, match="different facts"):
+        resolve_plan([NLI, other_nli], "paper")
+
+
+def test_the_error_names_the_role_its_description_and_its_variable(monkeypatch):
+    monkeypatch.delenv("SCIWRITE_MODEL_NLI", raising=False)
+    with pytest.raises(ModelUnavailableError) as err:
+        resolve_model_source(NLI, None, "lite")
+    assert str(err.value) == (
+        "the 'lite' profile has no nli model (Three-way NLI classifier for soft citation recall and claim-support "
+        "consistency); other profiles use [paper: MoritzLaurer/DeBERTa-v3-large-mnli-fever-anli-ling-wanli] — pass "
+        "it explicitly or set SCIWRITE_MODEL_NLI")
+    monkeypatch.setenv("SCIWRITE_MODEL_NLI", "/models/nli")
+    assert resolve_model_source(NLI, None, "lite") == ("/models/nli", "environment")
+    assert resolve_model_source(NLI, "given/nli", "lite") == ("given/nli", "argument")
 
 
 def test_the_token_encoder_is_cached_once_however_the_layer_is_passed(monkeypatch):

@@ -13,6 +13,7 @@ import pytest
 
 from sciwrite.core.tables import format_table, plot_metric_bars, write_table
 from sciwrite.models.registry import (
+    DENSE_ENCODER,
     PACKAGED_MINILM,
     ModelUnavailableError,
     current_profile,
@@ -32,6 +33,7 @@ from sciwrite.retrieval import (
     recall_at_k,
 )
 from sciwrite.retrieval.base import CONFIG_FILE
+from sciwrite.rwgbench.metrics.model_roles import NLI, SCIBERT
 
 CORPUS = [
     {"doc_id": "transformer", "title": "Attention is all you need",
@@ -457,38 +459,34 @@ def test_evaluate_bm25_on_the_small_corpus(bm25):
 
 
 def test_resolve_model_precedence(monkeypatch):
-    assert resolve_model("dense_encoder") == "BAAI/bge-large-en-v1.5"  # the paper profile by default
-    assert resolve_model("dense_encoder", profile="lite") == PACKAGED_MINILM
+    assert resolve_model(DENSE_ENCODER) == "BAAI/bge-large-en-v1.5"  # the paper profile by default
+    assert resolve_model(DENSE_ENCODER, profile="lite") == PACKAGED_MINILM
     monkeypatch.setenv("SCIWRITE_PROFILE", "lite")
     assert current_profile() == "lite"
-    assert resolve_model("dense_encoder") == PACKAGED_MINILM
-    assert resolve_model("dense_encoder", profile="paper") == "BAAI/bge-large-en-v1.5"  # argument beats profile env
+    assert resolve_model(DENSE_ENCODER) == PACKAGED_MINILM
+    assert resolve_model(DENSE_ENCODER, profile="paper") == "BAAI/bge-large-en-v1.5"  # argument beats profile env
     monkeypatch.setenv("SCIWRITE_MODEL_DENSE_ENCODER", "/models/my-encoder")
-    assert resolve_model("dense_encoder") == "/models/my-encoder"
-    assert resolve_model("dense_encoder", profile="paper") == "/models/my-encoder"  # env model beats any profile
-    assert resolve_model("dense_encoder", "explicit/encoder") == "explicit/encoder"  # override beats everything
+    assert resolve_model(DENSE_ENCODER) == "/models/my-encoder"
+    assert resolve_model(DENSE_ENCODER, profile="paper") == "/models/my-encoder"  # env model beats any profile
+    assert resolve_model(DENSE_ENCODER, "explicit/encoder") == "explicit/encoder"  # override beats everything
 
 
 def test_resolve_model_errors(monkeypatch):
-    with pytest.raises(KeyError, match="unknown model role 'reranker'"):
-        resolve_model("reranker")
     with pytest.raises(ValueError, match=r"unknown profile 'huge'; choose one of \('paper', 'lite'\)"):
-        resolve_model("dense_encoder", profile="huge")
+        resolve_model(DENSE_ENCODER, profile="huge")
     monkeypatch.setenv("SCIWRITE_PROFILE", "tiny")
     with pytest.raises(ValueError, match="unknown profile 'tiny'"):
         DenseRetriever()
 
 
 def test_roles_without_a_model_in_a_profile_say_what_they_need(monkeypatch):
-    from sciwrite.models.registry import ModelUnavailableError
-
-    assert resolve_model("scibert", profile="paper") == "allenai/scibert_scivocab_uncased"
-    assert resolve_model("scibert", profile="lite") == PACKAGED_MINILM
-    assert resolve_model("nli", profile="paper").startswith("MoritzLaurer/DeBERTa-v3")
+    assert resolve_model(SCIBERT, profile="paper") == "allenai/scibert_scivocab_uncased"
+    assert resolve_model(SCIBERT, profile="lite") == PACKAGED_MINILM
+    assert resolve_model(NLI, profile="paper").startswith("MoritzLaurer/DeBERTa-v3")
     with pytest.raises(ModelUnavailableError, match=r"'lite' profile has no nli model .* MoritzLaurer/DeBERTa-v3-large"):
-        resolve_model("nli", profile="lite")
+        resolve_model(NLI, profile="lite")
     monkeypatch.setenv("SCIWRITE_MODEL_NLI", "/models/tiny-nli")  # an explicit model always wins
-    assert resolve_model("nli", profile="lite") == "/models/tiny-nli"
+    assert resolve_model(NLI, profile="lite") == "/models/tiny-nli"
 
 
 def test_packaged_model_location():

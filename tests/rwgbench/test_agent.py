@@ -379,7 +379,7 @@ def test_the_agent_configs_are_ours_and_run_the_agent():
     import yaml
 
     from sciwrite.cli import generate as gen_cli
-    from sciwrite.cli.generate_common import load_config
+    from sciwrite.cli.baseline_config import load_config
     from sciwrite.rwgbench.benchmark import RWGBENCH
 
     folder = Path(__file__).resolve().parents[2] / "baselines" / "rwgbench"

@@ -33,6 +33,7 @@ from sciwrite.models.registry import (
     resolve_model,
 )
 from sciwrite.rwgbench.metrics.frames import citation_contexts, frame_counts, score_citation_frame_alignment
+from sciwrite.rwgbench.metrics.model_roles import CITATION_FRAME
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGED = Path(packaged_model_path(PACKAGED_CITATION_FRAME_MINILM))
@@ -144,14 +145,14 @@ def test_bad_input_names_the_problem():
 
 
 def test_lite_profile_resolves_to_the_packaged_head():
-    assert resolve_model("citation_frame", profile="lite") == PACKAGED_CITATION_FRAME_MINILM
-    assert resolve_model("citation_frame", profile="paper") == "BFTree/rwgbench-citation-frame-classifier"
+    assert resolve_model(CITATION_FRAME, profile="lite") == PACKAGED_CITATION_FRAME_MINILM
+    assert resolve_model(CITATION_FRAME, profile="paper") == "BFTree/rwgbench-citation-frame-classifier"
     assert model_location(PACKAGED_CITATION_FRAME_MINILM) == str(PACKAGED)
     assert {"head.safetensors", "config.json", "README.md"} <= {p.name for p in PACKAGED.iterdir()}
     with pytest.raises(ModelUnavailableError, match=r"packaged models: \['packaged:all-MiniLM-L6-v2', "
                                                     r"'packaged:rwgbench-citation-frame-minilm'\]"):
         packaged_model_path("packaged:nope")
-    clf, why = citation_frame_classifier_for_profile(profile="lite")
+    clf, why = citation_frame_classifier_for_profile(CITATION_FRAME, profile="lite")
     assert why is None and isinstance(clf, HeadFrameClassifier)
     assert clf.model_id == PACKAGED_CITATION_FRAME_MINILM and clf.encoder_id == PACKAGED_MINILM
     assert load_citation_frame_classifier(PACKAGED_CITATION_FRAME_MINILM) is clf  # loaded once
@@ -215,12 +216,10 @@ def test_module_scores_and_sums_frames():
 
 
 def test_module_without_a_model_reports_not_computed(monkeypatch):
-    from sciwrite.models.registry import ROLES, ModelRole
-
-    monkeypatch.setitem(ROLES, "citation_frame", ModelRole("citation_frame", "frames", {"paper": "org/frames"}))
+    monkeypatch.delitem(CITATION_FRAME.defaults, "lite")  # a role the lite profile has no model for
     results = sciwrite.load_metric("citation_frame_alignment").compute(
         predictions=["A [1]."], references=["B [1]."], candidates=[["a"]], profile="lite")
-    assert results["citation_frame_alignment"] is None and "org/frames" in results["not_computed"]
+    assert results["citation_frame_alignment"] is None and "BFTree/rwgbench-citation-frame-classifier" in results["not_computed"]
 
 
 # ---------------------------------------------------------------- transformers backend (tiny random model)

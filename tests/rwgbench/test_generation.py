@@ -319,7 +319,7 @@ def tiny_split(monkeypatch):
 
 def test_command_writes_one_file_per_method(tmp_path, tiny_split, monkeypatch):
     backend = FakeBackend()
-    monkeypatch.setattr("sciwrite.cli.generate_common.backend_from_args", lambda args: backend)
+    monkeypatch.setattr("sciwrite.generation.writer.WriterModel.backend", lambda writer: backend)
     args = cli_args(tmp_path, "--model", "openai:gpt-4o", "--method", "rag", "alce", "direct", "--k", "3",
                     "--concurrency", "1")
     reports = run_rwgbench(args)
@@ -334,7 +334,7 @@ def test_command_writes_one_file_per_method(tmp_path, tiny_split, monkeypatch):
 
 
 def test_command_oracle_file_name_and_fields(tmp_path, tiny_split, monkeypatch):
-    monkeypatch.setattr("sciwrite.cli.generate_common.backend_from_args", lambda args: FakeBackend())
+    monkeypatch.setattr("sciwrite.generation.writer.WriterModel.backend", lambda writer: FakeBackend())
     run_rwgbench(cli_args(tmp_path, "--model", "openai:gpt-4o", "--method", "tag", "--oracle"))
     lines = read_jsonl(tmp_path / "openai-gpt-4o_rwgbench-sample_tag-oracle_bm25.jsonl")
     style = next(line for line in lines if line["paper_id"] == "p-style")

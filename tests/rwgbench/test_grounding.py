@@ -8,6 +8,7 @@ import json
 import pytest
 
 from sciwrite.cli import main
+from sciwrite.core.summary import Summary
 from sciwrite.grounding.resolver import lazy_resolver
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.evaluation import grounding_summary
@@ -105,7 +106,7 @@ def test_bad_reference_lists_are_named_and_the_others_still_scored(caplog):
     assert summary["grounding_found_rate"] == pytest.approx((0.5 + 1.0) / 2)  # papers listing a reference
     assert summary["grounded_precision"] == pytest.approx((0.5 + 0.0 + 1.0) / 3)
     assert summary["lookup"] == "offline, corpus only" and summary["problems"][0].startswith("paper_id 'p1'")
-    table = format_grounding_table([{"system": "direct", "grounding": summary}])
+    table = format_grounding_table([Summary.from_json({"system": "direct", "grounding": summary})])
     assert "offline, corpus only" in table and "could not be read: 3 reference(s) and 1 reference list(s)" in table
     assert "Outside" not in table  # no online lookup: no outside-the-corpus column
 

@@ -20,6 +20,7 @@ from sciwrite.llm.client import ChatClient, LLMNotConfiguredError
 from sciwrite.metrics.judge import MAX_SECTION_CHARS, judge_for_profile, normalise_score, parse_judge_score
 from sciwrite.models.registry import ModelUnavailableError, resolve_model
 from sciwrite.rwgbench.metrics.judge import FOLLOW_UP, judge_messages, judge_sections, summarize_judgements
+from sciwrite.rwgbench.metrics.model_roles import JUDGE
 from tests.fakes.openai_server import ChatServer, isolate_from_real_endpoints
 
 REPO = Path(__file__).resolve().parents[2]
@@ -287,7 +288,7 @@ def test_client_speaks_the_backends_model_ids(server, monkeypatch):
 def test_no_endpoint_is_not_computed():
     with pytest.raises(LLMNotConfiguredError, match="set SCIWRITE_LLM_API_KEY .*SCIWRITE_LLM_BASE_URL"):
         ChatClient("gpt-4o")
-    judge, why = judge_for_profile()
+    judge, why = judge_for_profile(JUDGE)
     assert judge is None and "no LLM endpoint configured for 'gpt-5.5'" in why
     results = sciwrite.load_metric("rwg_llm_judge").compute(predictions=["Prior work [1] studied graphs."])
     assert results["llm_judge"] is None and "SCIWRITE_LLM_API_KEY" in results["not_computed"]
@@ -296,9 +297,9 @@ def test_no_endpoint_is_not_computed():
 def test_lite_profile_has_no_judge(monkeypatch):
     monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")  # an endpoint alone does not make a judge in `lite`
     with pytest.raises(ModelUnavailableError, match="'lite' profile has no judge model.*SCIWRITE_MODEL_JUDGE"):
-        resolve_model("judge", profile="lite")
-    assert resolve_model("judge") == "gpt-5.5"  # the paper's default LLM-as-Judge scorer (§5.1)
-    judge, why = judge_for_profile(profile="lite")
+        resolve_model(JUDGE, profile="lite")
+    assert resolve_model(JUDGE) == "gpt-5.5"  # the paper's default LLM-as-Judge scorer (§5.1)
+    judge, why = judge_for_profile(JUDGE, profile="lite")
     assert judge is None and "paper: gpt-5.5" in why and "OpenAI-compatible API" in why
 
 
@@ -307,10 +308,10 @@ def test_environment_configures_the_endpoint(server, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "openai-key")
     monkeypatch.setenv("SCIWRITE_LLM_BASE_URL", server.base_url)
     monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "sciwrite-key")
-    judge, why = judge_for_profile()
+    judge, why = judge_for_profile(JUDGE)
     assert why is None and judge.model == "gpt-5.5" and judge.base_url.startswith(server.base_url)
     monkeypatch.setenv("SCIWRITE_MODEL_JUDGE", "my-local-model")
-    assert judge_for_profile(profile="lite")[0].model == "my-local-model"
+    assert judge_for_profile(JUDGE, profile="lite")[0].model == "my-local-model"
     rows = judge_sections(["WANT=4 text."], judge, show_progress=False)
     assert rows[0]["llm_judge"] == 0.75
     assert server.requests[0]["model"] == "gpt-5.5" and server.headers[0]["authorization"] == "Bearer sciwrite-key"

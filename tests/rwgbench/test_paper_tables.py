@@ -8,6 +8,7 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.core.paper_tables import render
+from sciwrite.core.summary import Summary
 from sciwrite.rwgbench.data.build_commands import human_gt_records
 from sciwrite.rwgbench.metrics.report import table2
 from sciwrite.rwgbench.paper_tables import coverage_from_report, table1, table3, words
@@ -41,8 +42,8 @@ def summary(model, method, retriever, oracle=False, **values):
                                   "topical_relevance", "citation_density", "citation_distribution_balance",
                                   "positioning_structure_similarity", "citation_frame_alignment", "rougeL",
                                   "bertscore_f1", "llm_judge")}
-    return {**base, **values, "system": f"{model}-{method}",
-            "run": {"model": model, "method": method, "retriever": retriever, "oracle": oracle}}
+    return Summary.from_json({**base, **values, "system": f"{model}-{method}",
+                              "run": {"model": model, "method": method, "retriever": retriever, "oracle": oracle}})
 
 
 def test_table2_blocks_rows_and_the_human_gt_row():
@@ -62,9 +63,9 @@ def test_table2_blocks_rows_and_the_human_gt_row():
 
 
 def test_table3_spearman_as_printed():
-    systems = {f"s{i}": {"recall": r, "soft_citation_recall": r * 2, "claim_support_consistency": -r,
-                         "topical_relevance": t, "positioning_structure_similarity": r, "citation_frame_alignment": r,
-                         "llm_judge": r}
+    systems = {f"s{i}": Summary.from_json({
+        "recall": r, "soft_citation_recall": r * 2, "claim_support_consistency": -r, "topical_relevance": t,
+        "positioning_structure_similarity": r, "citation_frame_alignment": r, "llm_judge": r})
                for i, (r, t) in enumerate([(0.1, 0.3), (0.2, 0.1), (0.3, 0.2)])}
     table = table3(systems)
     assert [label for _, label in table.columns] == ["Rec.", "Soft", "CSC", "TRT", "PSS", "CFA", "LLM"]
@@ -77,9 +78,9 @@ def test_table3_spearman_as_printed():
 def test_table3_of_lite_summaries_shows_what_was_not_computed_as_a_dash():
     """Offline summaries hold no soft recall, CSC or judge (None): their rows and columns read "–", a note names
     them, and the other metrics' correlations are the same as with them."""
-    systems = {f"s{i}": {"recall": r, "soft_citation_recall": None, "claim_support_consistency": None,
-                         "topical_relevance": t, "positioning_structure_similarity": r, "citation_frame_alignment": -r,
-                         "llm_judge": None}
+    systems = {f"s{i}": Summary.from_json({
+        "recall": r, "soft_citation_recall": None, "claim_support_consistency": None, "topical_relevance": t,
+        "positioning_structure_similarity": r, "citation_frame_alignment": -r, "llm_judge": None})
                for i, (r, t) in enumerate([(0.1, 0.3), (0.2, 0.1), (0.3, 0.2)])}
     table = table3(systems)
     assert len(table.rows) == 7

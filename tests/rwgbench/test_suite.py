@@ -10,6 +10,7 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.core.predictions import join_by_paper_id, read_predictions
+from sciwrite.core.summary import Summary
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.report import format_table2
 from sciwrite.rwgbench.metrics.suite import (
@@ -226,7 +227,7 @@ def test_evaluate_command_rejects_conflicting_duplicates(mini, mini_sample_folde
 
 
 def test_table2_layout_marks_metrics_not_computed():
-    text = format_table2([{"system": "rag", "precision": 0.5, **{m: None for m in SUITE_METRICS if m != "precision"}}])
+    text = format_table2([Summary.from_json({"system": "rag", "precision": 0.5, **{m: None for m in SUITE_METRICS if m != "precision"}})])
     lines = text.splitlines()
     assert [w for w in lines[0].split() if w.strip("-")] == ["CQ", "CO", "CF", "TQ"]
     header = lines[1]
@@ -241,8 +242,8 @@ def test_table2_lays_out_runs_as_the_paper_does():
     """Systems whose predictions name their run are printed under the paper's blocks, Retriever / Model / Method,
     with the paper's block and method order (BM25, Dense, Oracle, then Direct; RAG before Workflow)."""
     def system(model, method, retriever, oracle=False, precision=0.1):
-        return {"run": {"model": model, "method": method, "retriever": retriever, "oracle": oracle},
-                "precision": precision, **{m: None for m in SUITE_METRICS if m != "precision"}}
+        return Summary.from_json({"run": {"model": model, "method": method, "retriever": retriever, "oracle": oracle},
+                                  "precision": precision, **{m: None for m in SUITE_METRICS if m != "precision"}})
 
     lines = format_table2([system("GPT-5.5", "direct", None, precision=0.0), system("GPT-5.5", "workflow", "dense"),
                            system("GPT-5.5", "rag", "oracle", oracle=True, precision=1.0),
@@ -254,7 +255,7 @@ def test_table2_lays_out_runs_as_the_paper_does():
         "Oracle (Ground-Truth Citations)", ["GPT-5.5", "RAG", "1.000"],
         "Baselines", ["GPT-5.5", "Direct", "0.000"]]
     # without the run of every system: one row per system name
-    assert format_table2([system("m", "rag", "bm25"), {"system": "x"}]).splitlines()[1].split()[0] == "System"
+    assert format_table2([system("m", "rag", "bm25"), Summary.from_json({"system": "x"})]).splitlines()[1].split()[0] == "System"
 
 
 def test_table2_groups_are_the_papers():
@@ -282,7 +283,7 @@ def test_direct_predictions_report_csc_and_trt_as_not_applicable(mini, lite_suit
     assert summary["topical_relevance"] is None and "Direct" in summary["not_applicable"]["topical_relevance"]
     assert summary["n_not_applicable"]["topical_relevance"] == 2
     assert summary["citation_density"] == pytest.approx(1.0) and summary["precision"] == 0
-    assert "\u2013" in format_table2([{"system": "direct", **summary}]).splitlines()[2]
+    assert "\u2013" in format_table2([Summary.from_json({"system": "direct", **summary})]).splitlines()[2]
     # a batch mixing both: TRT averages over the papers with a candidate list only
     mixed, _ = score_rwgbench([paper["related_work"], text], [paper, paper], lite_suite,
                               candidates=[paper["citations"], []], corpus=corpus, show_progress=False)
@@ -303,7 +304,7 @@ def test_evaluate_command_runs_the_judge_through_an_endpoint(mini, mini_sample_f
     monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "EMPTY")
     with chat_server(lambda request: next(replies, "still no idea")) as server:
         assert main(["evaluate", "rwgbench", "--predictions", str(preds), "--source", str(mini_sample_folder),
-                     "--profile", "lite", "--model", "judge=judge-test", "--base-url", server.base_url,
+                     "--profile", "lite", "--model-role", "judge=judge-test", "--judge-base-url", server.base_url,
                      "--metrics", "precision", "recall", "llm_judge", "--out", str(tmp_path / "out")]) == 0
         assert {r["model"] for r in server.requests} == {"judge-test"}
     summary = json.loads((tmp_path / "out" / "sys" / "summary.json").read_text())

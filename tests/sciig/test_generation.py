@@ -11,8 +11,8 @@ import json
 import pytest
 
 from sciwrite.cli import generate as gen_cli
-from sciwrite.cli import generate_common as cli_common
 from sciwrite.generation.runner import prompt_text
+from sciwrite.generation.writer import WriterModel
 from sciwrite.llm.types import Completion
 from sciwrite.sciig.benchmark import SCIIG
 from sciwrite.sciig.generation import plan as sciig_generate
@@ -250,11 +250,11 @@ def parse(argv):
 def test_end_to_end_with_a_fake_backend(sciig_folder, tmp_path, monkeypatch):
     backends: list[FakeBackend] = []
 
-    def fake_backend(args):
-        backends.append(FakeBackend(args.model))
+    def fake_backend(writer):
+        backends.append(FakeBackend(writer.model))
         return backends[-1]
 
-    monkeypatch.setattr(cli_common, "backend_from_args", fake_backend)
+    monkeypatch.setattr(WriterModel, "backend", fake_backend)
     out = tmp_path / "gen"
     args = parse(["--model", "openrouter:vendor/model-x", "--split", "sample", "--source", str(sciig_folder),
                   "--level", "short", "two-shot", "--out", str(out), "--concurrency", "2"])
@@ -287,7 +287,7 @@ def test_end_to_end_with_a_fake_backend(sciig_folder, tmp_path, monkeypatch):
 def test_end_to_end_failures_are_recorded(tmp_path, monkeypatch):
     bad = {**TEST[1], "paper_id": "bad", "abstract": ""}
     monkeypatch.setattr(sciig_generate, "load_split", lambda d, s, split: [TEST[0], bad] if split == "test" else [])
-    monkeypatch.setattr(cli_common, "backend_from_args", lambda args: FakeBackend(args.model))
+    monkeypatch.setattr(WriterModel, "backend", lambda writer: FakeBackend(writer.model))
     args = parse(["--model", "m", "--base-url", "http://x", "--split", "sample", "--level", "AUTOCOT",
                   "--out", str(tmp_path)])
     [report] = gen_cli.run_generate(args, SCIIG)
@@ -309,10 +309,10 @@ def test_end_to_end_failures_are_recorded(tmp_path, monkeypatch):
 
 
 def test_dry_run_prints_the_exact_prompt(sciig_folder, tmp_path, monkeypatch, capsys):
-    def no_backend(args):
+    def no_backend(writer):
         raise AssertionError("a dry run must not build a backend")
 
-    monkeypatch.setattr(cli_common, "backend_from_args", no_backend)
+    monkeypatch.setattr(WriterModel, "backend", no_backend)
     args = parse(["--model", "openai:gpt-4o", "--split", "sample", "--source", str(sciig_folder), "--level",
                   "THREE_SHOT", "AUTOCOT", "--dry-run", "--out", str(tmp_path)])
     assert gen_cli.run_generate(args, SCIIG) == [None, None]
@@ -363,7 +363,7 @@ def test_extractive_path(sciig_folder, tmp_path, monkeypatch):
     assert sciig_generate.DATASETS == ALL_CONFIGS  # the published configs and the locally built `arxiv`
     writer = functools.partial(extractive.ExtractiveSciIG, encoder=FakeEncoder())
     monkeypatch.setattr(extractive, "ExtractiveSciIG", writer)
-    monkeypatch.setattr(cli_common, "backend_from_args", lambda args: None)
+    monkeypatch.setattr(WriterModel, "backend", lambda writer: pytest.fail("the extractive floor calls no model"))
     args = parse(["--model", "extractive", "--split", "sample", "--source", str(sciig_folder),
                   "--out", str(tmp_path)])
     [report] = gen_cli.run_generate(args, SCIIG)

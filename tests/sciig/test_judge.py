@@ -11,6 +11,7 @@ import pytest
 import sciwrite
 from sciwrite.llm.client import ChatClient
 from sciwrite.metrics.judge import MAX_SECTION_CHARS, judge_for_profile
+from sciwrite.rwgbench.metrics.model_roles import JUDGE
 from sciwrite.sciig.metrics.judge import (
     PROMPT_OF,
     judge_sciig,
@@ -224,7 +225,7 @@ def test_the_paper_profile_judges_sciig_with_gpt_4o_and_rwgbench_with_gpt_5_5(mo
     """SciIG §4.2 names GPT-4o; the RWGBench paper names GPT-5.5: two roles, each with its paper's model."""
     monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
     assert sciig_judge_for_profile(profile="paper")[0].model == "gpt-4o"
-    assert judge_for_profile(profile="paper")[0].model == "gpt-5.5"
+    assert judge_for_profile(JUDGE, profile="paper")[0].model == "gpt-5.5"
     assert sciig_judge_for_profile("other-judge", profile="paper")[0].model == "other-judge"
 
 

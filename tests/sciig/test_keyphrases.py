@@ -18,6 +18,7 @@ from sciwrite.sciig.metrics.keyphrases import (
     phrase_stems,
     score_keyphrases,
 )
+from sciwrite.sciig.metrics.model_roles import KEYPHRASE_ENCODER
 
 
 @pytest.mark.parametrize("a, b, cosine, expected", [
@@ -190,9 +191,9 @@ def test_module_end_to_end_on_the_packaged_minilm():
 
 
 def test_roles():
-    assert resolve_model("keyphrase_encoder", profile="paper") == "sentence-transformers/all-MiniLM-L6-v2"
-    assert resolve_model("keyphrase_encoder", profile="lite") == "packaged:all-MiniLM-L6-v2"
-    encoder, why = keyphrase_encoder_for_profile(profile="lite")
+    assert resolve_model(KEYPHRASE_ENCODER, profile="paper") == "sentence-transformers/all-MiniLM-L6-v2"
+    assert resolve_model(KEYPHRASE_ENCODER, profile="lite") == "packaged:all-MiniLM-L6-v2"
+    encoder, why = keyphrase_encoder_for_profile(KEYPHRASE_ENCODER, profile="lite")
     assert encoder is not None and why is None
 
 

@@ -14,7 +14,8 @@ import re
 import pytest
 
 from sciwrite.cli import main
-from sciwrite.core.results import read_summary
+from sciwrite.core.results import load_summary
+from sciwrite.core.summary import Summary
 from sciwrite.sciig.data.builder import SciIGBuildReport, split_first_n, split_for_config, write_sciig_folder
 from sciwrite.sciig.data.configs import PAPER_HOLDOUT_SIZE, holdout_rule
 from sciwrite.sciig.data.loading import load_sciig
@@ -238,7 +239,8 @@ def test_table3_layout(tmp_path):
                  "not_computed": {"bleu": "no model"}}
     path = tmp_path / "summary.json"
     path.write_text(json.dumps({"rouge1": 0.4261, "judge_narrative_quality": 0.8997}))
-    summaries = {"elaborate": elaborate, "SHORT": read_summary(path), "THREE_SHOT": {"rouge1": 0.446}}
+    summaries = {"elaborate": Summary.from_json(elaborate), "SHORT": load_summary(path),
+                 "THREE_SHOT": Summary.from_json({"rouge1": 0.446})}
     lines = format_table3(summaries).split("\n")
     assert lines[0] == ("                                                         ------- Instruction-Level --------  "
                         "---------------- Few-Shot ---------------")
@@ -259,7 +261,7 @@ def test_table3_layout(tmp_path):
     rows = table3_rows(summaries)
     assert rows[0]["Zero-Shot"] == rows[0]["Elaborate"] == 0.4402  # ZERO_SHOT is the ELABORATE run
     with pytest.raises(ValueError, match="AUTOCOT_PIPELINE is not a column of SciIG Table 3"):
-        table3_rows({"AUTOCOT_PIPELINE": {}})
+        table3_rows({"AUTOCOT_PIPELINE": Summary()})
 
 
 def test_table3_command_prints_and_writes_the_table(tmp_path, capsys):
@@ -267,11 +269,11 @@ def test_table3_command_prints_and_writes_the_table(tmp_path, capsys):
     sciig = {"schema_version": 2, "provenance": {"benchmark": "sciig"}}  # a sciwrite SciIG summary (its provenance)
     short.write_text(json.dumps({**sciig, "rouge1": 0.4261}))
     three.write_text(json.dumps({**sciig, "rouge1": 0.446}))
-    assert main(["evaluate", "sciig-table3", "--summary", f"SHORT={short}", "--summary", f"THREE_SHOT={three}",
+    assert main(["paper-table", "sciig-table3", "--summary", f"SHORT={short}", f"THREE_SHOT={three}",
                  "--out", str(tmp_path / "table3")]) == 0
     printed = capsys.readouterr().out
     assert "Instruction-Level" in printed and "Few-Shot" in printed
     rows = json.loads((tmp_path / "table3.json").read_text())
     assert rows[0]["metric"] == "ROUGE-1" and rows[0]["Short"] == 0.4261 and rows[0]["Three-Shot"] == 0.446
     assert rows[0]["Medium"] is None and (tmp_path / "table3.csv").is_file()
-    assert main(["evaluate", "sciig-table3", "--summary", f"NOT_A_LEVEL={short}"]) == 2
+    assert main(["paper-table", "sciig-table3", "--summary", f"NOT_A_LEVEL={short}"]) == 2

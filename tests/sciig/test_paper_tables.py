@@ -8,6 +8,7 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.core.paper_tables import render
+from sciwrite.core.summary import Summary
 from sciwrite.sciig.paper_tables import _spread, table1, table2, table3
 
 
@@ -30,10 +31,14 @@ def summary(dataset, **values):
     return {"dataset": dataset, "not_computed": {"bleurt": "no model"}, "bleurt": None, **values}
 
 
+def typed(dataset, **values):
+    return Summary.from_json(summary(dataset, **values))
+
+
 def test_table2_columns_by_dataset_and_best_per_dataset():
-    table = table2({"LLaMA4": summary("naacl_2025", rouge1=0.4402, perplexity=18.487),
-                    "Gemma": summary("naacl_2025", rouge1=0.4361, perplexity=32.3897),
-                    "iclr_2025/LLaMA4": summary("iclr_2025", rouge1=0.4298, perplexity=21.1194)})
+    table = table2({"LLaMA4": typed("naacl_2025", rouge1=0.4402, perplexity=18.487),
+                    "Gemma": typed("naacl_2025", rouge1=0.4361, perplexity=32.3897),
+                    "iclr_2025/LLaMA4": typed("iclr_2025", rouge1=0.4298, perplexity=21.1194)})
     assert table.groups == {"NAACL 2025": ("naacl_2025/LLaMA4", "naacl_2025/Gemma"),
                             "ICLR 2025": ("iclr_2025/LLaMA4",)}
     rows = {row.labels[1]: row for row in table.rows}
@@ -51,8 +56,8 @@ def test_table2_columns_by_dataset_and_best_per_dataset():
 
 
 def test_table3_marks_the_best_of_each_paradigm():
-    table = table3({"SHORT": {"rouge1": 0.4261}, "MEDIUM": {"rouge1": 0.4513}, "ZERO_SHOT": {"rouge1": 0.4402},
-                    "THREE_SHOT": {"rouge1": 0.4460}})
+    table = table3({level: Summary.from_json({"rouge1": value}) for level, value in (
+        ("SHORT", 0.4261), ("MEDIUM", 0.4513), ("ZERO_SHOT", 0.4402), ("THREE_SHOT", 0.4460))})
     row = table.rows[0]
     assert row.cells["ELABORATE"] == "0.4402"  # Zero-Shot is the ELABORATE prompt
     assert row.best == {"MEDIUM", "THREE_SHOT"} and row.cells["AUTOCOT"] == "\u2013"
@@ -74,9 +79,10 @@ def test_the_command_writes_json_and_csv(tmp_path, capsys):
 def test_table4_the_input_ablation():
     from sciwrite.sciig.paper_tables import table4
 
-    table = table4({"ELABORATE/title": {"rouge1": 0.3545}, "ELABORATE/title-abstract": {"rouge1": 0.4093},
-                    "elaborate": {"rouge1": 0.4402, "summac_faithfulness": 0.1077},
-                    "MEDIUM/title": {"rouge1": 0.3356}})
+    table = table4({"ELABORATE/title": Summary.from_json({"rouge1": 0.3545}),
+                    "ELABORATE/title-abstract": Summary.from_json({"rouge1": 0.4093}),
+                    "elaborate": Summary.from_json({"rouge1": 0.4402, "summac_faithfulness": 0.1077}),
+                    "MEDIUM/title": Summary.from_json({"rouge1": 0.3356})})
     assert table.groups == {"ELABORATE": ("ELABORATE/title", "ELABORATE/title-abstract",
                                           "ELABORATE/title-abstract-related"),
                             "MEDIUM": ("MEDIUM/title", "MEDIUM/title-abstract", "MEDIUM/title-abstract-related")}
@@ -88,4 +94,4 @@ def test_table4_the_input_ablation():
     faith = next(row for row in table.rows if row.labels[1] == "Entailment-based Faitfulness")  # sic, as printed
     assert faith.cells["ELABORATE/title-abstract-related"] == "0.1077"
     with pytest.raises(ValueError, match="Table 4's columns"):
-        table4({"SHORT/title": {}})
+        table4({"SHORT/title": Summary()})

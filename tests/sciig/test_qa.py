@@ -15,6 +15,7 @@ import torch
 import sciwrite
 from sciwrite.models.qa import QAModels, load_extractive_qa, load_question_generator, qa_models_for_profile
 from sciwrite.models.registry import PACKAGED_MINILM, packaged_model_path
+from sciwrite.sciig.metrics.model_roles import QA_ROLES
 from sciwrite.sciig.metrics.qa import (
     answer_score,
     candidate_spans,
@@ -220,7 +221,7 @@ def test_bad_inputs():
 
 
 def test_lite_profile_reports_not_computed_with_both_models():
-    models, why = qa_models_for_profile(profile="lite")
+    models, why = qa_models_for_profile(QA_ROLES, profile="lite")
     assert models is None and QG_ID in why and QA_ID in why
     suite = load_sciig_models("lite", metrics=["qa"])
     assert not suite.wants("qa")
@@ -277,7 +278,7 @@ LONG_REFERENCE = " ".join(["Graph networks such as GraphFormer learn molecular p
 
 def test_tiny_models_end_to_end(tiny_models):
     qg_path, qa_path = tiny_models
-    models, why = qa_models_for_profile(*tiny_models, profile="lite")  # explicit models win over the profile
+    models, why = qa_models_for_profile(QA_ROLES, *tiny_models, profile="lite")  # explicit models win over the profile
     assert why is None and models.model_ids == {"question_generation": qg_path, "question_answering": qa_path,
                                                 "bertscore": PACKAGED_MINILM}  # BERTScore of answers vs G
     assert load_question_generator(qg_path) is models.qg and load_extractive_qa(qa_path) is models.qa  # once

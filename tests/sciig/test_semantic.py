@@ -138,8 +138,9 @@ def test_bleurt_not_computed_offline_and_bad_checkpoint(tmp_path):
 def test_contextual_relevance_by_hand(minilm):
     from sciwrite.models.encoders import contextual_encoder_for_profile
     from sciwrite.sciig.metrics.contextual_relevance import score_contextual_relevance
+    from sciwrite.sciig.metrics.model_roles import CONTEXTUAL_ENCODER
 
-    encoder, _ = contextual_encoder_for_profile(profile="lite")
+    encoder, _ = contextual_encoder_for_profile(CONTEXTUAL_ENCODER, profile="lite")
     title, abstract, cited = "Graph networks for molecules", SENTENCES[0], [SENTENCES[1], SENTENCES[2], ""]
     generated = "Molecules are modelled with graph neural networks."
     rows = score_contextual_relevance([generated, title, ""], [title, title, title], [abstract] * 3, [cited, [], cited], encoder)
@@ -156,8 +157,9 @@ def test_contextual_relevance_by_hand(minilm):
 def test_long_texts_are_embedded_window_by_window(minilm):
     from sciwrite.models.encoders import contextual_encoder_for_profile
     from sciwrite.sciig.metrics.contextual_relevance import long_text_embeddings, text_windows
+    from sciwrite.sciig.metrics.model_roles import CONTEXTUAL_ENCODER
 
-    encoder, _ = contextual_encoder_for_profile(profile="lite")
+    encoder, _ = contextual_encoder_for_profile(CONTEXTUAL_ENCODER, profile="lite")
     windows = text_windows(encoder, LONG)
     n_tokens = len(encoder.tokenizer(LONG, add_special_tokens=False)["input_ids"])
     assert len(windows) > 1 and sum(n for _, n in windows) == n_tokens and max(n for _, n in windows) == 254
@@ -258,11 +260,12 @@ def test_sciig_bertscore_is_bert_score_default_english_model():
     from bert_score.utils import lang2model, model2layers
 
     from sciwrite.models.plan import resolve_plan
-    from sciwrite.models.registry import ROLES
+    from sciwrite.rwgbench.metrics.model_roles import SCIBERT
     from sciwrite.sciig.benchmark import SCIIG
+    from sciwrite.sciig.metrics.model_roles import BERTSCORE
 
-    assert ROLES["bertscore"].defaults["paper"] == lang2model["en"] == "roberta-large"
+    assert BERTSCORE.defaults["paper"] == lang2model["en"] == "roberta-large"
     assert model2layers["roberta-large"] == 17  # the layer load_token_encoder takes for it
-    assert ROLES["scibert"].defaults["paper"] == "allenai/scibert_scivocab_uncased"  # RWGBench keeps SciBERT
+    assert SCIBERT.defaults["paper"] == "allenai/scibert_scivocab_uncased"  # RWGBench keeps SciBERT
     assert "bertscore" in SCIIG.suite.model_roles and "scibert" not in SCIIG.suite.model_roles
-    assert resolve_plan(["bertscore"], "lite").choices["bertscore"].model_id == "packaged:all-MiniLM-L6-v2"
+    assert resolve_plan([BERTSCORE], "lite").choices["bertscore"].model_id == "packaged:all-MiniLM-L6-v2"

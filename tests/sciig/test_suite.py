@@ -10,6 +10,8 @@ import shutil
 import pytest
 
 from sciwrite.cli import main
+from sciwrite.core.summary import Summary
+from sciwrite.metrics.judge_config import JudgeConfig
 from sciwrite.sciig import load_sciig
 from sciwrite.sciig.metrics.lexical import score_bleu
 from sciwrite.sciig.metrics.model_line import format_model_line
@@ -269,7 +271,7 @@ def test_judge_through_the_suite(papers, monkeypatch):
     assert len(judge_scores) == 5
     with chat_server(_judge_answer) as server:
         suite = load_sciig_models("lite", models={"judge": "judge-override"}, metrics=["judge", "rouge"],
-                                  judge_options={"base_url": server.base_url, "api_key": "k", "max_retries": 0})
+                                  judge=JudgeConfig(base_url=server.base_url, api_key="k", max_retries=0))
         rows, timings = score_sciig(texts, papers, suite, show_progress=False)
         summary = summarize_sciig(rows, suite)
         suite.judge.close()
@@ -287,8 +289,8 @@ def test_judge_through_the_suite(papers, monkeypatch):
 
 
 def test_model_line_under_the_table():
-    line = format_model_line({"models": {"judge": "gpt-4o", "bertscore": "roberta-large",
-                                         "citation_extractor": "regex (offline fallback)", "extra": "x"}})
+    line = format_model_line(Summary.from_json({"models": {
+        "judge": "gpt-4o", "bertscore": "roberta-large", "citation_extractor": "regex (offline fallback)", "extra": "x"}}))
     assert line == ("models: BERTScore / QA sim_k = roberta-large; citation extraction = regex "
                     "(offline fallback); LLM judge = gpt-4o; extra = x")
-    assert format_model_line({"models": {}}) == ""
+    assert format_model_line(Summary.from_json({"models": {}})) == ""

@@ -10,6 +10,7 @@ import torch
 import sciwrite
 from sciwrite.models.nli import load_summac_nli, summac_label_columns, summac_nli_for_profile
 from sciwrite.models.registry import PACKAGED_MINILM, ModelUnavailableError, packaged_model_path, resolve_model
+from sciwrite.sciig.metrics.model_roles import SUMMAC_NLI
 from sciwrite.sciig.metrics.summac import score_summac, summac_zs_batch, summac_zs_score
 
 A, B = "Graph networks predict molecules.", "They need labelled data."
@@ -127,8 +128,8 @@ def test_label_columns():
 
 
 def test_lite_profile_is_not_computed_naming_the_model():
-    assert resolve_model("summac_nli", profile="paper") == "tals/albert-xlarge-vitaminc-mnli"
-    assert summac_nli_for_profile(profile="lite")[0] is None
+    assert resolve_model(SUMMAC_NLI, profile="paper") == "tals/albert-xlarge-vitaminc-mnli"
+    assert summac_nli_for_profile(SUMMAC_NLI, profile="lite")[0] is None
     metric = sciwrite.load_metric("sciig_summac")
     results = metric.compute(predictions=["a"], references=["b"], abstracts=["c"], profile="lite")
     assert results["summac_faithfulness"] is None and results["summac_consistency"] is None

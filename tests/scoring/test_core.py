@@ -14,6 +14,8 @@ from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.cli import main
 from sciwrite.core.predictions import SystemPredictions
 from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, rows_fingerprint
+from sciwrite.llm.ledger import UsageLedger
+from sciwrite.metrics.judge_config import JudgeConfig
 from sciwrite.scoring.core import ModelCache, score_systems
 from sciwrite.scoring.files import evaluate_files
 from sciwrite.scoring.request import ScoringRequest
@@ -53,12 +55,13 @@ def test_a_third_benchmark_runs_through_the_scoring_core(toy, tmp_path):
     request = ScoringRequest(split="toy", bootstrap=0, seed=7, options={"shout": True})
     first, second = evaluate_files(BENCHMARKS["toy"], [a, b], request, out_dir=tmp_path / "out")
     assert toy == ["open toy", "read a", "read b", "load models", "score a", "score b"]
-    assert first.summary["length_ratio"] == pytest.approx((1 + 0.5) / 2) and second.summary["length_ratio"] == 1.0
+    assert first.summary.to_json()["length_ratio"] == pytest.approx((1 + 0.5) / 2) and second.summary.to_json()["length_ratio"] == 1.0
     assert [row["length_ratio"] for row in first.rows] == [1.0, 0.5] and first.rejected == []
-    assert list(first.summary)[0] == "schema_version" and first.schema_version == SUMMARY_SCHEMA_VERSION
-    assert list(first.summary)[-2:] == ["provenance", "toy_note"]  # the trailer follows the provenance
+    assert list(first.summary.to_json())[0] == "schema_version" and first.schema_version == SUMMARY_SCHEMA_VERSION
+    assert list(first.summary.to_json())[-2:] == ["provenance", "toy_note"]  # the trailer follows the provenance
     assert first.coverage.scored == 2 and first.coverage.total == 3 and second.coverage.text == "1/3 papers"
-    block = first.provenance
+    block = first.summary.to_json()["provenance"]
+    assert first.provenance is not None and first.provenance.benchmark == "toy"
     assert block["benchmark"] == "toy" and block["dataset"] == {
         "config": "toy", "fingerprint": rows_fingerprint(PAPERS.to_list()), "n_papers": 3}  # the rows' content
     assert block["seeds"] == {"bootstrap": 7, "judge": 42} and block["judge"] is None
@@ -67,7 +70,7 @@ def test_a_third_benchmark_runs_through_the_scoring_core(toy, tmp_path):
         assert sorted(p.name for p in folder.iterdir()) == ["per_paper.jsonl", "summary.csv", "summary.json"]
         rows = [json.loads(line) for line in (folder / "per_paper.jsonl").read_text().splitlines()]
         assert all(row["system"] == system and row["benchmark"] == "toy" for row in rows)
-    assert json.loads((tmp_path / "out" / "a" / "summary.json").read_text()) == first.summary
+    assert json.loads((tmp_path / "out" / "a" / "summary.json").read_text()) == first.summary.to_json()
 
 
 def test_the_core_scores_records_in_memory_and_writes_nothing(toy, tmp_path, monkeypatch):
@@ -75,8 +78,8 @@ def test_the_core_scores_records_in_memory_and_writes_nothing(toy, tmp_path, mon
     systems = [SystemPredictions.from_records([{"paper_id": "p1", "text": "word word"}], "mine"),
                SystemPredictions.from_text('{"paper_id": "p2", "pred": "w w w"}\n', "theirs")]
     mine, theirs = score_systems(BENCHMARKS["toy"], systems, ScoringRequest(split="toy", bootstrap=0))
-    assert (mine.system, mine.summary["length_ratio"], theirs.summary["length_ratio"]) == ("mine", 1.0, 1.0)
-    assert mine.summary["predictions"] == "<mine>" and list(tmp_path.iterdir()) == []
+    assert (mine.system, mine.summary.to_json()["length_ratio"], theirs.summary.to_json()["length_ratio"]) == ("mine", 1.0, 1.0)
+    assert mine.summary.to_json()["predictions"] == "<mine>" and list(tmp_path.iterdir()) == []
     assert mine.files.table_rows == [{"system": "mine", "length_ratio": 1.0}]
 
 
@@ -100,23 +103,31 @@ def test_one_file_into_its_own_folder_with_models_already_loaded(toy, tmp_path):
     models = STEPS.load_models(profile="paper")
     [result] = evaluate_files(BENCHMARKS["toy"], [path], ScoringRequest(split="toy", bootstrap=0),
                               out_dir=tmp_path / "here", system_folders=False, models=models)
-    assert "load models" not in toy and result.summary["profile"] == "paper"
+    assert "load models" not in toy and result.summary.to_json()["profile"] == "paper"
     assert (tmp_path / "here" / "summary.json").exists() and not (tmp_path / "here" / "sys").exists()
 
 
-def test_the_model_cache_loads_once_per_benchmark_and_options(toy):
+def test_the_model_cache_loads_once_per_benchmark_and_options(toy, tmp_path):
     cache = ModelCache()
-    request = ScoringRequest(split="toy", judge_options={"ledger": object()})
+    ledger = UsageLedger(tmp_path / "usage.jsonl")
+    request = ScoringRequest(split="toy", judge=JudgeConfig(base_url="http://judge", options=(("top_p", [1]),)),
+                             ledger=ledger)
     first = cache.get(BENCHMARKS["toy"], request)
-    assert cache.get(BENCHMARKS["toy"], request) is first and toy == ["load models"]
+    # an equal judge config made anew is the same key (by value, never by the object's identity)
+    same = request.with_(judge=JudgeConfig(base_url="http://judge", options=(("top_p", [1]),)))
+    assert cache.get(BENCHMARKS["toy"], same) is first and toy == ["load models"]
     assert cache.get(BENCHMARKS["toy"], request.with_(metrics=("length",))) is not first and len(cache) == 2
+    assert cache.get(BENCHMARKS["toy"], request.with_(judge=JudgeConfig(base_url="http://other"))) is not first
+    # the clients write to the ledger they were made with: another ledger is another load
+    assert cache.get(BENCHMARKS["toy"], request.with_(ledger=UsageLedger(tmp_path / "other.jsonl"))) is not first
+    assert len(cache) == 4
 
 
 def test_metric_names_are_expanded_and_the_judge_left_out(toy):
     [result] = score_systems(BENCHMARKS["toy"], [SystemPredictions.from_records([{"paper_id": "p0", "text": "w"}], "s")],
                              ScoringRequest(split="toy", bootstrap=0,
                                             metrics=BENCHMARKS["toy"].suite.metrics_without_judge()))
-    assert result.summary["judged_short"] is None and result.summary["length_ratio"] == 1.0
+    assert result.summary.to_json()["judged_short"] is None and result.summary.to_json()["length_ratio"] == 1.0
     with pytest.raises(ValueError, match="unknown Toy metric 'nope'"):
         BENCHMARKS["toy"].suite.expand_metrics(["nope"])
 

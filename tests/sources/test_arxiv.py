@@ -153,7 +153,7 @@ def test_an_empty_page_that_stays_empty_stops_the_run_and_keeps_what_was_fetched
     papers = [paper(1), paper(2), paper(3)]
     with ArxivServer(papers, pages(*papers), empty_pages={2: 99}) as server:
         status = main(["fetch", "arxiv", "--category", "cs.CL", "--since", "2026-07-01", "--out", str(tmp_path),
-                       "--api-url", server.api_url, "--html-url", server.html_url, "--min-interval", "0", "--page-size", "2"])
+                       "--arxiv-api-url", server.api_url, "--arxiv-html-url", server.html_url, "--arxiv-min-interval", "0", "--page-size", "2"])
     out = capsys.readouterr().out
     assert status == 3 and "stopped early: arXiv returned an empty page at start=2 of 3 results" in out
     assert [p.arxiv_id for p, _ in fetched_papers(tmp_path)] == ["2607.00001", "2607.00002"]
@@ -232,8 +232,8 @@ def test_a_rate_exceeded_body_behind_a_200_is_retried(tmp_path: Path):
 
 
 def fetch_command(server: ArxivServer, out: Path, *extra: str) -> list[str]:
-    return ["fetch", "arxiv", "--category", "cs.CL", "--since", "2026-07-01", "--out", str(out), "--api-url",
-            server.api_url, "--html-url", server.html_url, "--oai-url", server.oai_url, "--min-interval", "0",
+    return ["fetch", "arxiv", "--category", "cs.CL", "--since", "2026-07-01", "--out", str(out), "--arxiv-api-url",
+            server.api_url, "--arxiv-html-url", server.html_url, "--arxiv-oai-url", server.oai_url, "--arxiv-min-interval", "0",
             "--page-size", "2", *extra]
 
 
@@ -314,7 +314,7 @@ def test_a_body_cut_short_is_retried_like_any_network_error(tmp_path, capsys):
     ("--page-size", "2001", "argument --page-size: expected a whole number from 1 to 2000, got 2001"),
     ("--page-size", "ten", "argument --page-size: expected a whole number, got 'ten'"),
     ("--limit", "0", "argument --limit: expected a whole number 1 or more, got 0"),
-    ("--min-interval", "-1", "argument --min-interval: expected a finite number of seconds, 0 or more, got -1"),
+    ("--arxiv-min-interval", "-1", "argument --arxiv-min-interval: expected a finite number of seconds, 0 or more, got -1"),
 ])
 def test_numbers_the_fetch_cannot_use_are_refused_naming_the_flag(tmp_path, capsys, flag, value, says):
     with ArxivServer([paper(1)]) as server:

@@ -18,12 +18,13 @@ from sciwrite.benchmark import (
 from sciwrite.core.commands import Option
 from sciwrite.core.eval_results import HubTask
 from sciwrite.core.paper_tables import PaperTable, TableData, TableRow
+from sciwrite.core.summary import Summary
 from sciwrite.generation.jobs import GenerationJob, GenerationRequest
-from tests.toy_benchmark.scoring import STAGES, STEPS, TABLE_GROUPS, load_toy, scored_papers
+from tests.toy_benchmark.scoring import ROLES, STAGES, STEPS, TABLE_GROUPS, load_toy, scored_papers
 
 
-def report(summaries: Sequence[Mapping[str, Any]], out: Path) -> str:
-    return "\n".join(f"{s['system']}: length ratio {s['length_ratio']:.3f}" for s in summaries)
+def report(summaries: Sequence[Summary], out: Path) -> str:
+    return "\n".join(f"{s.system}: length ratio {s.value('length_ratio') or 0.0:.3f}" for s in summaries)
 
 
 def plan(request: GenerationRequest) -> list[GenerationJob]:
@@ -42,7 +43,7 @@ TOY = Benchmark(
     data=BenchmarkData(configs=("toy",), offline_config="toy", board_split="toy", load=load_toy, splits=("toy",),
                        prediction_fields=("paper_id",), sample_dir=lambda: Path(__file__).parent,
                        scored_papers=scored_papers),
-    suite=BenchmarkSuite(stages=STAGES, table_groups=TABLE_GROUPS, steps=STEPS,
+    suite=BenchmarkSuite(stages=STAGES, table_groups=TABLE_GROUPS, steps=STEPS, roles=ROLES,
                          options=(Option("shout", "upper-case every prediction before scoring", switch=True),)),
     generation=BenchmarkGeneration(prompts=("copy",), help="nothing: the toy has no generation", options=(),
                                    plan=plan),

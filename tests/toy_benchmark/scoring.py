@@ -11,7 +11,11 @@ from datasets import Dataset
 
 from sciwrite.benchmark import ScoredPapers
 from sciwrite.core.predictions import SystemPredictions, join_by_paper_id, read_system
+from sciwrite.core.summary import Summary
+from sciwrite.llm.ledger import UsageLedger
+from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
 from sciwrite.models.plan import resolve_plan
+from sciwrite.models.registry import ModelRole, roles_named
 from sciwrite.scoring.request import ScoringRequest
 from sciwrite.scoring.stages import Stage, StageTable
 from sciwrite.scoring.steps import EvaluationSteps, OpenSplit, PredictionFile, ResultFiles, Scored, SuiteModels
@@ -19,6 +23,8 @@ from sciwrite.scoring.steps import EvaluationSteps, OpenSplit, PredictionFile, R
 PAPERS = Dataset.from_list([{"paper_id": f"p{i}", "reference": "word " * (i + 1)} for i in range(3)])
 STAGES = StageTable("Toy", (Stage("length", ("length_ratio",)),
                             Stage("rule_judge", ("judged_short",), judge=True)))
+#: The model roles its metrics need: none (a suite without weights).
+ROLES: tuple[ModelRole, ...] = ()
 TABLE_GROUPS = {"Length": (("length_ratio", "Ratio"),), "Judge": (("judged_short", "Short"),)}
 
 
@@ -55,9 +61,10 @@ def read(predictions: SystemPredictions, split: OpenSplit, request: ScoringReque
 
 
 def load_models(profile: str | None = None, models: Mapping[str, str] | None = None,
-                metrics: Iterable[str] | None = None, judge_options: Mapping[str, Any] | None = None) -> ToyModels:
+                metrics: Iterable[str] | None = None, judge: JudgeConfig = DEFAULT_JUDGE,
+                ledger: UsageLedger | None = None) -> ToyModels:
     wanted = set(STAGES.expand(metrics))
-    plan = resolve_plan(STAGES.roles_for(wanted), profile or "lite", models)
+    plan = resolve_plan(roles_named(ROLES, STAGES.roles_for(wanted)), profile or "lite", models)
     return ToyModels(profile=plan.profile, plan=plan,
                      not_computed={m: "not requested" for m in STAGES.metrics if m not in wanted})
 
@@ -92,8 +99,8 @@ def summarize(file: PredictionFile, scored: Scored, models: ToyModels, *, split:
             "not_computed": {m: why for m, why in models.not_computed.items() if why != "not requested"}}
 
 
-def result_files(summary: Mapping[str, Any], system: str) -> ResultFiles:
-    return ResultFiles([{"system": system, "length_ratio": summary["length_ratio"]}])
+def result_files(summary: Summary, system: str) -> ResultFiles:
+    return ResultFiles([{"system": system, "length_ratio": summary.value("length_ratio")}])
 
 
 def scored_papers(split: str, source: Any = None) -> ScoredPapers:

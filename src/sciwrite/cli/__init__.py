@@ -7,22 +7,21 @@ import argparse
 import logging
 import sys
 import traceback
-from typing import NoReturn
+from typing import Any, NoReturn
 
+from sciwrite.cli.baseline_config import parse_args
 from sciwrite.cli.build import add_build_commands
 from sciwrite.cli.compare import add_compare_command
-from sciwrite.cli.deprecated import rewrite_deprecated
 from sciwrite.cli.evaluate import add_evaluate_commands
 from sciwrite.cli.fetch import add_fetch_commands
 from sciwrite.cli.generate import add_generate_commands
-from sciwrite.cli.generate_common import parse_args
 from sciwrite.cli.human_eval import add_human_eval_commands
 from sciwrite.cli.index import add_index_commands
 from sciwrite.cli.leaderboard import add_leaderboard_commands
 from sciwrite.cli.meta_eval import add_meta_eval_commands
 from sciwrite.cli.models import add_models_command
 from sciwrite.cli.paper_table import add_paper_table_command
-from sciwrite.cli.push import add_push_command, normalise_push_argv
+from sciwrite.cli.push import add_push_command
 from sciwrite.cli.quickstart import add_quickstart_command
 from sciwrite.cli.verify_references import add_verify_references_command
 from sciwrite.core.errors import DEBUG_ENV, debugging, explain
@@ -30,7 +29,12 @@ from sciwrite.core.errors import DEBUG_ENV, debugging, explain
 
 class OneLineErrorParser(argparse.ArgumentParser):
     """An `argparse.ArgumentParser` whose usage errors are one line too (a --config's YAML error spans several);
-    every subcommand's parser is one (argparse makes subparsers of the parent's class)."""
+    every subcommand's parser is one (argparse makes subparsers of the parent's class). A flag is read only as it is
+    spelled (no abbreviations), so that it has one name: ``--push`` is not ``--push-to-hub``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         super().error(_one_line(message))
@@ -67,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     debug = "--debug" in argv or debugging()
     argv = [word for word in argv if word != "--debug"]  # anywhere on the line, as the internal-error line says
     try:
-        args = parse_args(build_parser(), rewrite_deprecated(normalise_push_argv(argv)))
+        args = parse_args(build_parser(), argv)
         level = logging.INFO if args.verbose else logging.WARNING
         logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
         status = args.func(args)  # a command may return its exit status (generate: 3 when --max-cost stopped it)

@@ -7,10 +7,10 @@ import datetime
 import re
 import tempfile
 import urllib.parse
-from collections.abc import Callable
 from pathlib import Path
 
-from sciwrite.cli.options import iso_date
+from sciwrite.cli.flags import LIMIT, OUT
+from sciwrite.cli.options import iso_date, whole_number
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.tables import format_table
 from sciwrite.sources.arxiv import API_URL, HTML_URL, MAX_PAGE_SIZE, MIN_INTERVAL, OAI_URL, PAGE_SIZE, ArxivClient
@@ -21,22 +21,6 @@ CATEGORY = re.compile(r"[a-z][a-z-]*(\.[A-Za-z][A-Za-z-]*)?")
 #: What the fetch keeps in its --out folder: name -> (is a folder, what it is).
 OUT_ENTRIES = {HTML_DIR: (True, "keeps its pages"), MANIFEST_FILE: (False, "writes its manifest"),
                PAPERS_FILE: (False, "writes its paper log")}
-
-
-def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number from `low` to `high` (argparse names the flag in its error)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            span = f"from {low} to {high}" if high is not None else f"{low} or more"
-            raise argparse.ArgumentTypeError(f"expected a whole number {span}, got {value}")
-        return value
-
-    return parse
 
 
 def seconds(text: str) -> float:
@@ -101,7 +85,8 @@ def check_out_folder(out: str | Path) -> Path:
 def cmd_fetch_arxiv(args: argparse.Namespace) -> int:
     check_window(args.since, args.until)
     check_out_folder(args.out)
-    client = ArxivClient(args.api_url, args.html_url, oai_url=args.oai_url, min_interval=args.min_interval,
+    client = ArxivClient(args.arxiv_api_url, args.arxiv_html_url, oai_url=args.arxiv_oai_url,
+                         min_interval=args.arxiv_min_interval,
                           page_size=args.page_size, contact=args.contact)
     summary = fetch_arxiv(args.category, args.since, args.out, until=args.until, limit=args.limit, client=client)
     rows = [{"status": status, "papers": n} for status, n in sorted(summary.counts.items())]
@@ -122,16 +107,17 @@ def add_fetch_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--category", nargs="+", type=category, required=True, help="arXiv categories, e.g. cs.CL cs.LG")
     p.add_argument("--since", type=iso_date, required=True, help="first submitted on or after (YYYY-MM-DD)")
     p.add_argument("--until", type=iso_date, help="first submitted on or before (YYYY-MM-DD; default: today)")
-    p.add_argument("--limit", type=whole_number(1), help="at most this many papers from the API")
-    p.add_argument("--out", required=True, help="folder to write (html/, papers.jsonl, manifest.json); a rerun "
-                                                "resumes it")
+    LIMIT.add(p, "at most this many papers from the API")
+    OUT.add(p, "folder to write (html/, papers.jsonl, manifest.json); a rerun resumes it", required=True)
     p.add_argument("--contact", help="an e-mail address for the User-Agent, as arXiv asks of heavy users")
     p.add_argument("--page-size", type=whole_number(1, MAX_PAGE_SIZE), default=PAGE_SIZE,
                    help=f"papers per API request, 1 to {MAX_PAGE_SIZE} (arXiv's most)")
-    p.add_argument("--api-url", type=web_url, default=API_URL, help="the arXiv API (another for a mirror or a test server)")
-    p.add_argument("--html-url", type=web_url, default=HTML_URL, help="where the HTML pages are (<url>/<id>v<version>)")
-    p.add_argument("--oai-url", type=web_url, default=OAI_URL, help="arXiv's OAI-PMH interface, asked for the licence of a fetched "
-                                                      "paper whose API entry names none")
-    p.add_argument("--min-interval", type=seconds, default=MIN_INTERVAL,
-                   help="seconds between two requests (arXiv asks for 3; less is only for a local mirror)")
+    p.add_argument("--arxiv-api-url", type=web_url, default=API_URL,
+                   help="the arXiv API (another for a mirror or a test server)")
+    p.add_argument("--arxiv-html-url", type=web_url, default=HTML_URL,
+                   help="where arXiv's HTML pages are (<url>/<id>v<version>)")
+    p.add_argument("--arxiv-oai-url", type=web_url, default=OAI_URL,
+                   help="arXiv's OAI-PMH interface, asked for the licence of a fetched paper whose API entry names none")
+    p.add_argument("--arxiv-min-interval", type=seconds, default=MIN_INTERVAL,
+                   help="seconds between two arXiv requests (arXiv asks for 3; less is only for a local mirror)")
     p.set_defaults(func=cmd_fetch_arxiv)

@@ -7,7 +7,7 @@ blinded tasks to its Table 5.
 - ``annotators add NAME --tasks DIR --store PATH``: a sign-in token for a new annotator (shown once, stored hashed);
   ``annotators list``;
 - ``serve --tasks DIR --store PATH``: the annotation app (`sciwrite.human_eval.app`);
-- ``export --tasks DIR --store PATH --out votes.jsonl [--push REPO --hub-config NAME]``: every answer given, as
+- ``export --tasks DIR --store PATH --out votes.jsonl [--push-to-hub REPO --hub-config NAME]``: every answer given, as
   `analyze` reads them;
 - ``llm-annotate --tasks DIR --judge MODEL --out FILE``: a language model answers every task as one more annotator,
   ``llm:<MODEL>`` (`sciwrite.human_eval.llm_annotate`: pairwise tasks in both orders, with its position bias);
@@ -25,11 +25,36 @@ import argparse
 from pathlib import Path
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.cli.evaluate import add_llm_options, llm_options, print_usage
-from sciwrite.cli.generate_common import EXIT_BUDGET, budget_usd
-from sciwrite.cli.options import DeprecatedAlias, confidence_level, former_names
+from sciwrite.cli.budget import EXIT_BUDGET
+from sciwrite.cli.evaluate import print_usage
+from sciwrite.cli.flags import (
+    BENCHMARK,
+    CONCURRENCY,
+    CONFIDENCE,
+    EVALS,
+    HOST,
+    HUB_CONFIG,
+    JUDGE,
+    MAX_TOKENS,
+    OUT,
+    PORT,
+    PREDICTIONS,
+    PRIVATE,
+    PUSH_TO_HUB,
+    RATINGS,
+    SEED,
+    SOURCE,
+    SPLIT,
+    STORE,
+    SYSTEM,
+    TASKS,
+    add_bootstrap_flags,
+    add_judge_flags,
+)
+from sciwrite.cli.judge_client import judge_config, usage_ledger
 from sciwrite.core.paper_tables import render
 from sciwrite.core.predictions import read_prediction_records
+from sciwrite.core.summary import LLMUsage
 from sciwrite.human_eval.agreement import format_agreement, study_agreement, write_agreement
 from sciwrite.human_eval.answers import read_answers, split_answers
 from sciwrite.human_eval.app import folder_session, serve_annotation
@@ -97,7 +122,7 @@ def cmd_analyze(args: argparse.Namespace) -> None:
     print(render(study.table(data)))
     print(f"\n{len(counted)} answers to {len({a['task_id'] for a in counted})} of {len(tasks)} tasks from "
           f"{len({a['annotator'] for a in counted})} annotator(s)" + _models_line(people, models))
-    report = study_agreement(study, answers, args.bootstrap, args.confidence, args.seed)
+    report = study_agreement(study, answers, args.bootstrap, args.confidence, args.bootstrap_seed)
     print("\n" + format_agreement(report))
     if args.out:
         json_path, csv_path = write_table5(rows, args.out, record, study.choices, agreement=report)
@@ -139,37 +164,27 @@ def cmd_serve(args: argparse.Namespace) -> None:
 def cmd_export(args: argparse.Namespace) -> None:
     n = _store(args).export(args.out)
     print(f"wrote {n} answers to {args.out}")
-    if args.push:
+    if args.push_to_hub:
         study = read_task_folder(args.tasks, with_key=False)[2]
-        url = push_answers(args.out, args.push, study, config_name=args.hub_config, private=args.private)
+        url = push_answers(args.out, args.push_to_hub, study, config_name=args.hub_config, private=args.private)
         print(f"pushed them to {url} as config {args.hub_config!r}")
-
-
-def _resamples(value: str) -> int:
-    try:
-        count = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of resamples, got {value!r}") from None
-    if count < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 (no intervals) or more resamples, got {count}")
-    return count
 
 
 def cmd_llm_annotate(args: argparse.Namespace) -> int:
     """A model answers the task folder's study as the annotator ``llm:<model>``; exit 3 when --max-cost stopped
     some of its requests."""
     out = Path(args.out)
-    client_options = llm_options(args, out.parent, command="llm-annotate")  # the ledger beside the answers
+    ledger = usage_ledger(args, out.parent, command="llm-annotate")  # the ledger beside the answers
     tasks, _, study = read_task_folder(args.tasks, with_key=False)  # the model is blinded as people are
     check_task_folder(args.tasks, tasks, study)
-    client = ChatClient(args.judge, purpose="annotator", **client_options)
+    client = ChatClient(args.judge, purpose="annotator", **judge_config(args).client_kwargs(ledger))
     annotation = annotate(tasks, study, client, workers=args.concurrency, max_tokens=args.max_tokens)
     paths, summary = write_annotation(annotation, out), annotation.summary()
     print(format_summary(summary))
-    usage = llm_record({}, client_options).get("llm_usage") or {}
-    print(f"{usage.get('requests', 0)} requests sent for {summary['n_prompts']} prompts (the others "
+    usage = LLMUsage.from_json(llm_record({}, ledger).get("llm_usage") or {})
+    print(f"{usage.requests or 0} requests sent for {summary['n_prompts']} prompts (the others "
           "answered from --judge-cache, or by an identical prompt: a task's swapped order is its twin's as shown)")
-    print_usage({"llm_usage": usage})
+    print_usage(usage)
     print(f"wrote {len(annotation.answers())} answers of {annotation.annotator} to {paths[0]} (as `human-eval export` "
           f"writes them), every item with both orders' answers to {paths[1]}, the summary to {paths[2]}")
     return EXIT_BUDGET if annotation.not_sent else 0
@@ -179,21 +194,16 @@ def add_llm_annotate_command(group: argparse._SubParsersAction) -> None:
     """`human-eval llm-annotate`: the judge client's options are `sciwrite evaluate`'s."""
     p = group.add_parser("llm-annotate", help="a language model answers a study's tasks as one more annotator",
                          epilog=LLM_ANNOTATE_EXIT_STATUSES)
-    p.add_argument("--tasks", required=True, metavar="DIR", help="the task folder `human-eval tasks` wrote")
-    p.add_argument("--judge", required=True, metavar="MODEL",
-                   help="the model that answers (openai:<id>, openrouter:<id>, or an id served at --base-url); its "
-                        "answers are the annotator llm:MODEL")
-    p.add_argument("--out", required=True, metavar="FILE",
+    TASKS.add(p)
+    JUDGE.add(p, "the model that answers (openai:<id>, openrouter:<id>, or an id served at --judge-base-url); its "
+                 "answers are the annotator llm:MODEL", required=True)
+    OUT.add(p, required=True, metavar="FILE",
                    help="the model's answers, JSON Lines as `human-eval export` writes them; beside them "
                         "<stem>.items.jsonl (every task and question: both orders' answers, or why it is missing), "
                         "<stem>.summary.json and the usage ledger usage.jsonl")
-    add_llm_options(p, former=())
-    p.add_argument("--max-cost", type=budget_usd, metavar="USD",
-                   help="never spend more than this many dollars in the usage ledger (earlier runs included): a "
-                        "request that does not fit is not sent, its items are missing, exit status 3")
-    p.add_argument("--concurrency", type=int, default=8, help="requests in flight at once (default 8)")
-    p.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS,
-                   help=f"the reply's token limit (default {DEFAULT_MAX_TOKENS})")
+    add_judge_flags(p, "its items are missing")
+    CONCURRENCY.add(p, "LLM requests in flight at once (default 8)", default=8)
+    MAX_TOKENS.add(p, f"the reply's token limit (default {DEFAULT_MAX_TOKENS})", default=DEFAULT_MAX_TOKENS)
     p.set_defaults(func=cmd_llm_annotate)
 
 
@@ -209,17 +219,17 @@ def add_human_eval_commands(sub: argparse._SubParsersAction) -> None:
     group = sub.add_parser("human-eval", help="run a paper's human study: blinded tasks, then its Table 5"
                            ).add_subparsers(dest="what", required=True)
     p = group.add_parser("tasks", help="draw a study's blinded tasks from prediction files")
-    p.add_argument("--benchmark", required=True, choices=STUDIES)
-    p.add_argument("--predictions", required=True, nargs="+", metavar="FILE", help="one JSON Lines file per system")
-    p.add_argument("--system", nargs="+", help="system names, one per file (default: the files' stems)")
+    BENCHMARK.add(p, required=True, choices=STUDIES)
+    PREDICTIONS.add(p, "one JSON Lines file per system", required=True)
+    SYSTEM.add(p)
     p.add_argument("--papers", type=int, required=True, metavar="N", help="papers drawn (seeded) from those every "
                                                                           "system predicted")
-    p.add_argument("--seed", type=int, default=0, help="seed of the draw, the pairs, the orders and the ids (default 0)")
+    SEED.add(p, "seed of the draw, the pairs, the orders and the ids (default 0)")
     p.add_argument("--pairs-per-paper", type=int, default=1, metavar="K",
                    help="pairwise studies: system pairs per paper, each in both orders (default 1)")
-    p.add_argument("--split", help="the split or config the predictions are for (default: the offline one)")
-    p.add_argument("--source", help="local dataset folder or Hub repo id (default: the sample folder / the Hub)")
-    p.add_argument("--out", required=True, metavar="DIR", help="the task folder to write")
+    SPLIT.add(p, "the split or config the predictions are for (default: the offline one)")
+    SOURCE.add(p)
+    OUT.add(p, "the task folder to write", required=True, metavar="DIR")
     p.add_argument("--force", action="store_true", help="overwrite an existing task folder (its answers then refer "
                                                         "to tasks that are gone)")
     p.set_defaults(func=cmd_tasks)
@@ -231,36 +241,29 @@ def add_human_eval_commands(sub: argparse._SubParsersAction) -> None:
         if name == "annotators":
             p.add_argument("action", choices=ANNOTATOR_ACTIONS)
             p.add_argument("name", nargs="?", default="", help="the annotator's name (add)")
-        p.add_argument("--tasks", required=True, metavar="DIR", help="the task folder `human-eval tasks` wrote")
-        p.add_argument("--store", required=True, metavar="PATH", help="the study's SQLite answer store")
+        TASKS.add(p)
+        STORE.add(p, "the study's SQLite answer store", required=True, metavar="PATH")
         if name == "export":
-            p.add_argument("--out", required=True, metavar="FILE", help="votes.jsonl to write")
-            p.add_argument("--push", metavar="REPO", help="also push them to this Hub dataset, with a card")
-            p.add_argument("--hub-config", "--config", dest="hub_config", action=DeprecatedAlias, default="answers",
-                           help="the Hub dataset config to push to (default: answers)" + former_names(["--config"]))
-            p.add_argument("--private", action="store_true", help="create the repo private")
+            OUT.add(p, "votes.jsonl to write", required=True, metavar="FILE")
+            PUSH_TO_HUB.add(p, "also push them to this Hub dataset repo, with a card")
+            HUB_CONFIG.add(p, "the Hub dataset config to push to (default: answers)", default="answers")
+            PRIVATE.add(p)
         if name == "serve":
-            p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-            p.add_argument("--port", type=int, help="port (default: Gradio's, 7860)")
+            HOST.add(p)
+            PORT.add(p, "port (default: Gradio's, 7860)")
         p.set_defaults(func={"annotators": cmd_annotators, "export": cmd_export, "serve": cmd_serve}[name])
     p = group.add_parser("analyze", help="a study's Table 5 from its task folder and answers")
-    p.add_argument("--benchmark", required=True, choices=STUDIES)
-    p.add_argument("--tasks", required=True, metavar="DIR", help="the task folder `human-eval tasks` wrote")
-    p.add_argument("--ratings", "--votes", dest="ratings", action=DeprecatedAlias, required=True, metavar="FILE",
-                   help="the answers (votes or ratings), JSON Lines as `human-eval export` writes them"
-                        + former_names(["--votes"]))
-    p.add_argument("--evals", nargs="+", metavar="DIR", help="RWGBench: `sciwrite evaluate` folders of the systems")
+    BENCHMARK.add(p, required=True, choices=STUDIES)
+    TASKS.add(p)
+    RATINGS.add(p, "the answers (votes or ratings), JSON Lines as `human-eval export` writes them", required=True)
+    EVALS.add(p, "RWGBench: `sciwrite evaluate` folders of the systems")
     p.add_argument("--align", nargs="+", type=_alignment, metavar="DIMENSION=METRIC",
                    help="RWGBench: each dimension's metric, e.g. writing_quality=llm_judge scholarly_positioning=pss "
                         "overall_usefulness=soft_recall support_quality=csc")
     p.add_argument("--direct", nargs="+", metavar="SYSTEM", help="RWGBench: systems that are Direct runs (besides "
                                                                  "those whose summary says so)")
-    p.add_argument("--out", metavar="DIR", help="write DIR/table5.json and DIR/table5.csv, and the agreement among "
-                                                "annotators to DIR/agreement.json and DIR/agreement.csv")
-    p.add_argument("--bootstrap", type=_resamples, default=1000, metavar="N",
-                   help="bootstrap resamples for the agreement's intervals over tasks (default: 1000; 0: no "
-                        "intervals)")
-    p.add_argument("--confidence", type=confidence_level, default=0.95, metavar="LEVEL",
-                   help="the intervals' level (default 0.95)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
+    OUT.add(p, "write DIR/table5.json and DIR/table5.csv, and the agreement among annotators to DIR/agreement.json "
+               "and DIR/agreement.csv", metavar="DIR")
+    add_bootstrap_flags(p, "tasks (the agreement's)")
+    CONFIDENCE.add(p)
     p.set_defaults(func=cmd_analyze)

@@ -9,8 +9,19 @@ from pathlib import Path
 
 from sciwrite.benchmark import Benchmark, Corpus
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.cli.engine_options import add_engine_options
-from sciwrite.cli.options import PROFILES, DeprecatedAlias, former_names
+from sciwrite.cli.flags import (
+    BATCH_SIZE,
+    BENCHMARK,
+    CORPUS,
+    INDEX,
+    LIMIT,
+    OUT,
+    PROFILE,
+    SOURCE,
+    SPLIT,
+    K,
+    add_engine_flags,
+)
 from sciwrite.core.engine import RAY, ray_engine
 from sciwrite.core.tables import format_table
 from sciwrite.retrieval import (
@@ -45,18 +56,18 @@ def _local_source(source: str | None, config: str, corpus: Corpus) -> Path | Non
 
 def cmd_index_build(args: argparse.Namespace) -> None:
     bench, corpus_part = corpus_of(args.benchmark)
-    args.corpus = args.corpus or corpus_part.default
-    out = _index_folder(args, corpus_part)
+    config = args.corpus or corpus_part.default
+    out = _index_folder(args, corpus_part, config)
     if args.engine == RAY:
         if args.kind != "dense":
             raise ValueError("the Ray engine builds dense indexes (--kind dense); build BM25 with --engine local")
         retriever = ray_engine().build_dense_index(
-            corpus_part.files(args.corpus, args.source), out, encoder=args.encoder, factory=args.factory,
+            corpus_part.files(config, args.source), out, encoder=args.encoder, factory=args.factory,
             profile=args.profile, batch_size=args.batch_size, nprobe=args.nprobe, ef_construction=args.ef_construction,
             address=args.ray_address, actors=args.ray_actors, shard_rows=args.shard_rows, shards_dir=args.shards_dir)
         n_docs = len(retriever.doc_ids)
     else:
-        corpus = bench.data.load(args.corpus, source=args.source)
+        corpus = bench.data.load(config, source=args.source)
         if args.kind == "bm25":
             retriever = BM25Retriever.from_corpus(corpus)
         else:
@@ -65,24 +76,23 @@ def cmd_index_build(args: argparse.Namespace) -> None:
                                                    nprobe=args.nprobe, ef_construction=args.ef_construction)
         retriever.save(out)
         n_docs = len(corpus)
-    print(f"{args.kind} index of {n_docs} documents from {args.corpus!r} written to {out}")
+    print(f"{args.kind} index of {n_docs} documents from {config!r} written to {out}")
 
 
-def _index_folder(args: argparse.Namespace, corpus: Corpus) -> Path:
+def _index_folder(args: argparse.Namespace, corpus: Corpus, config: str) -> Path:
     """--out, or next to a local dataset (faiss/<config>, bm25/<config>), or indexes/<config>/<kind>."""
     if args.out:
         return Path(args.out)
-    local = _local_source(args.source, args.corpus, corpus)
+    local = _local_source(args.source, config, corpus)
     if local is None:
-        return Path("indexes") / args.corpus / args.kind
-    return local / ("faiss" if args.kind == "dense" else "bm25") / args.corpus
+        return Path("indexes") / config / args.kind
+    return local / ("faiss" if args.kind == "dense" else "bm25") / config
 
 
 def cmd_retrieve(args: argparse.Namespace) -> None:
     bench, corpus_part = corpus_of(args.benchmark)
-    args.split = args.split or corpus_part.default_papers
     retriever = load_retriever(args.index)
-    papers = bench.data.load(args.split, source=args.source)
+    papers = bench.data.load(args.split or corpus_part.default_papers, source=args.source)
     if args.limit:
         papers = papers.select(range(min(args.limit, len(papers))))
     if args.out:
@@ -94,7 +104,7 @@ def cmd_retrieve(args: argparse.Namespace) -> None:
             for paper, result in zip(papers, results):
                 f.write(json.dumps({"paper_id": paper["paper_id"], "candidates": result.doc_ids, "scores": result.scores}) + "\n")
         print(f"top-{args.k} candidates for {len(papers)} papers written to {out}")
-    report = evaluate_retrieval(retriever, papers, name=Path(args.index).name, ks=args.ks,
+    report = evaluate_retrieval(retriever, papers, name=Path(args.index).name, ks=args.recall_at,
                                 include_introduction=args.with_introduction)
     print(format_table([report.summary_row()]))
 
@@ -106,8 +116,8 @@ def corpus_configs_text(field: str) -> str:
 
 def add_corpus_benchmark(p: argparse.ArgumentParser) -> None:
     """--benchmark, among those with a retrieval corpus (default: the first)."""
-    p.add_argument("--benchmark", choices=CORPUS_BENCHMARKS, default=CORPUS_BENCHMARKS[0] if CORPUS_BENCHMARKS else None,
-                   help=f"whose corpus (default: {CORPUS_BENCHMARKS[0] if CORPUS_BENCHMARKS else 'none'})")
+    BENCHMARK.add(p, f"whose corpus (default: {CORPUS_BENCHMARKS[0] if CORPUS_BENCHMARKS else 'none'})",
+                  choices=CORPUS_BENCHMARKS, default=CORPUS_BENCHMARKS[0] if CORPUS_BENCHMARKS else None)
 
 
 def add_index_commands(sub: argparse._SubParsersAction) -> None:
@@ -115,19 +125,17 @@ def add_index_commands(sub: argparse._SubParsersAction) -> None:
     index = sub.add_parser("index", help="retrieval indexes").add_subparsers(dest="what", required=True)
     p = index.add_parser("build", help="index a corpus config with BM25 or a dense encoder")
     add_corpus_benchmark(p)
-    p.add_argument("--corpus", "--config", dest="corpus", action=DeprecatedAlias, metavar="CONFIG",
-                   help=f"corpus config ({corpus_configs_text('configs')}; default: the offline sample's)"
-                        + former_names(["--config"]))
-    p.add_argument("--source", help="local dataset folder or Hub repo id")
-    p.add_argument("--kind", choices=INDEX_KINDS, required=True)
-    p.add_argument("--out", help="index folder (default: next to a local dataset, faiss/<config> or bm25/<config>)")
+    CORPUS.add(p, f"corpus config ({corpus_configs_text('configs')}; default: the offline sample's)")
+    SOURCE.add(p, "local dataset folder or Hub repo id of the corpus (default: the sample folder / the Hub)")
+    p.add_argument("--kind", choices=INDEX_KINDS, required=True, help="BM25 or a dense encoder")
+    OUT.add(p, "index folder (default: next to a local dataset, faiss/<config> or bm25/<config>)")
     p.add_argument("--encoder", help="dense encoder id or path (default: the profile's dense_encoder)")
-    p.add_argument("--profile", choices=PROFILES, help="model profile (default: $SCIWRITE_PROFILE or paper)")
+    PROFILE.add(p)
     p.add_argument("--factory", default="Flat", help="FAISS factory string: Flat (exact), IVF4096,Flat, HNSW32 ...")
     p.add_argument("--nprobe", type=int, default=16, help="IVF lists searched per query")
     p.add_argument("--ef-construction", type=int, default=40, help="HNSW graph-building beam")
-    p.add_argument("--batch-size", type=int, default=64, help="encoder batch size")
-    add_engine_options(p, "encoding and indexing")
+    BATCH_SIZE.add(p, "encoder batch size", default=64)
+    add_engine_flags(p, "encoding and indexing")
     p.add_argument("--shard-rows", type=int, default=SHARD_ROWS,
                    help=f"--engine ray: rows per embedding shard held by the driver (default {SHARD_ROWS})")
     p.add_argument("--shards-dir", help="--engine ray: keep the embedding shards (.npy) in this folder "
@@ -135,16 +143,15 @@ def add_index_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_index_build)
 
     p = sub.add_parser("retrieve", help="retrieve candidates for a split and report retrieval quality")
-    p.add_argument("--index", required=True, help="folder written by `sciwrite index build`")
+    INDEX.add(p, required=True)
     add_corpus_benchmark(p)
-    p.add_argument("--split", "--config", dest="split", action=DeprecatedAlias, metavar="CONFIG",
-                   help=f"the papers' config ({corpus_configs_text('paper_configs')}; default: the offline sample)"
-                        + former_names(["--config"]))
-    p.add_argument("--source", help="local dataset folder or Hub repo id")
-    p.add_argument("--k", type=int, default=50, help="candidates per paper")
-    p.add_argument("--recall-at", "--ks", dest="ks", action=DeprecatedAlias, type=int, nargs="+", default=[10, 20, 50],
-                   metavar="K", help="recall cut-offs to report (default: 10 20 50)" + former_names(["--ks"]))
+    SPLIT.add(p, f"the papers' config ({corpus_configs_text('paper_configs')}; default: the offline sample)",
+              metavar="CONFIG")
+    SOURCE.add(p)
+    K.add(p, "retrieved candidates per paper (default: 50)", default=50)
+    p.add_argument("--recall-at", dest="recall_at", type=int, nargs="+", default=[10, 20, 50], metavar="K",
+                   help="recall cut-offs to report (default: 10 20 50)")
     p.add_argument("--with-introduction", action="store_true", help="append the introduction to the query")
-    p.add_argument("--limit", type=int, help="only the first N papers")
-    p.add_argument("--out", help="write the candidates as JSON Lines")
+    LIMIT.add(p)
+    OUT.add(p, "write the candidates as JSON Lines")
     p.set_defaults(func=cmd_retrieve)

@@ -2,8 +2,7 @@
 and runs scored with `sciwrite evaluate` (or Inspect logs of sciwrite's tasks) put on the board.
 
 `serve` and `worker` take each benchmark's split and dataset as repeatable ``--split BENCHMARK=SPLIT`` and
-``--source BENCHMARK=DIR`` (a benchmark not named keeps its default); the former ``--<benchmark>-split`` and
-``--<benchmark>-source`` are still read for one release, with a warning."""
+``--source BENCHMARK=DIR`` (a benchmark not named keeps its default)."""
 
 from __future__ import annotations
 
@@ -11,7 +10,18 @@ import argparse
 from pathlib import Path
 
 from sciwrite.benchmarks import BENCHMARKS
-from sciwrite.cli.options import PROFILES, DeprecatedKeyed, benchmark_folder, key_value, known_benchmark
+from sciwrite.cli.flags import (
+    BENCHMARK,
+    DATASET_ID,
+    HOST,
+    INSPECT_LOG,
+    PORT,
+    PROFILE,
+    SOURCES,
+    SPLITS,
+    STORE,
+)
+from sciwrite.cli.options import key_value, known_benchmark
 from sciwrite.core.errors import InputError, Where
 from sciwrite.harness import inspect_logs_module
 from sciwrite.leaderboard.app import launch
@@ -105,19 +115,12 @@ def cmd_import(args: argparse.Namespace) -> None:
 
 
 def _board_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--store", help=f"SQLite results store (default: ${'SCIWRITE_LEADERBOARD_STORE'} or "
-                                   "<data root>/leaderboard/leaderboard.sqlite)")
+    STORE.add(p, "SQLite results store (default: $SCIWRITE_LEADERBOARD_STORE or "
+                 "<data root>/leaderboard/leaderboard.sqlite)")
     defaults = ", ".join(f"{name}={bench.data.offline_config}" for name, bench in BENCHMARKS.items())
-    p.add_argument("--split", action="append", type=benchmark_split, metavar="BENCHMARK=SPLIT",
-                   help=f"a benchmark's split or config scored (default: {defaults}); repeatable")
-    p.add_argument("--source", action="append", type=benchmark_folder, metavar="BENCHMARK=DIR",
-                   help="a benchmark's dataset folder or Hub id (default: the sample folder / Hub); repeatable")
-    for name, bench in BENCHMARKS.items():  # former spellings, left out of --help
-        p.add_argument(f"--{name}-split", dest="split", action=DeprecatedKeyed, key=name, current="--split",
-                       choices=bench.data.splits, help=argparse.SUPPRESS)
-        p.add_argument(f"--{name}-source", dest="source", action=DeprecatedKeyed, key=name, current="--source",
-                       help=argparse.SUPPRESS)
-    p.add_argument("--profile", choices=PROFILES, help="model profile (default: paper on a GPU, else lite)")
+    SPLITS.add(p, f"a benchmark's split or config scored (default: {defaults}); repeatable", type=benchmark_split)
+    SOURCES.add(p, "a benchmark's dataset folder or Hub id (default: the sample folder / Hub); repeatable")
+    PROFILE.add(p, "model profile (default: paper on a GPU, else lite)")
     p.add_argument("--rate-limit", type=int, default=10, help="submissions per submitter per day (default: 10)")
 
 
@@ -134,8 +137,8 @@ def add_leaderboard_commands(sub: argparse._SubParsersAction) -> None:
     commands = group.add_subparsers(dest="what", required=True)
     p = commands.add_parser("serve", help="serve the leaderboard app (with its evaluation worker)")
     _board_options(p)
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    p.add_argument("--port", type=int, default=7860, help="port (default: 7860)")
+    HOST.add(p)
+    PORT.add(p, default=7860)
     p.add_argument("--no-worker", action="store_true", help="do not score submissions in this process")
     _worker_options(p)
     p.set_defaults(func=cmd_serve)
@@ -146,16 +149,15 @@ def add_leaderboard_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_worker)
     p = commands.add_parser("import", help="put runs scored with `sciwrite evaluate` or `inspect eval` on the board (no "
                                            "rescoring), or a model's self-reported Hub results")
-    p.add_argument("--store", help="SQLite results store (default: as for serve)")
+    STORE.add(p, "SQLite results store (default: as for serve)")
     p.add_argument("--quickstart", help="a quick-start output folder: import every run it scored")
-    p.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark of the evaluation folders")
+    BENCHMARK.add(p, "benchmark of the evaluation folders", choices=sorted(BENCHMARKS))
     p.add_argument("evaluation", nargs="*", help="folders holding summary.json and per_paper.jsonl")
-    p.add_argument("--inspect-log", nargs="+", metavar="LOG",
-                   help="logs of `inspect eval sciwrite/rwgbench` or `sciwrite/sciig` runs: import each with its "
-                        "per-paper rows (the inspect extra)")
+    INSPECT_LOG.add(p, "logs of `inspect eval sciwrite/rwgbench` or `sciwrite/sciig` runs: import each with its "
+                       "per-paper rows (the inspect extra)")
     p.add_argument("--hub-eval-results", nargs="+", metavar="MODEL_REPO",
                    help="model repos (Hub ids or local folders) whose .eval_results/*.yaml to show, marked "
                         "self-reported (no per-paper rows: no intervals, no drill-down)")
-    p.add_argument("--dataset-id", action="append", help="with --hub-eval-results: also accept entries for this "
-                                                         "dataset repo (a copy of the benchmark); repeatable")
+    DATASET_ID.add(p, "with --hub-eval-results: also accept entries for this dataset repo (a copy of the "
+                      "benchmark); repeatable", action="append")
     p.set_defaults(func=cmd_import)

@@ -9,22 +9,40 @@ import json
 from pathlib import Path
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.cli.evaluate import add_llm_options, llm_options
-from sciwrite.cli.fetch import whole_number
-from sciwrite.cli.generate_common import EXIT_BUDGET, budget_usd
-from sciwrite.cli.options import PROFILES, DeprecatedAlias, confidence_level, former_names
+from sciwrite.cli.budget import EXIT_BUDGET
+from sciwrite.cli.flags import (
+    BENCHMARK,
+    BOOTSTRAP,
+    CONFIDENCE,
+    EVALS,
+    JUDGE,
+    LIMIT,
+    METRICS,
+    OUT,
+    PLOT,
+    PROFILE,
+    RATINGS,
+    SEED,
+    SOURCE,
+    TABLE_OUT,
+    add_bootstrap_flags,
+    add_judge_flags,
+)
+from sciwrite.cli.judge_client import judge_config, usage_ledger
 from sciwrite.core.results import check_output_folder
 from sciwrite.core.tables import cell, format_table, write_table
 from sciwrite.meta_eval.agreement import judge_agreement, metric_agreement, metric_scores, read_per_paper, read_ratings
 from sciwrite.meta_eval.judge_check import OVERALL, JudgeCheckRun, judge_role, pair_set, run_judge_check
 from sciwrite.meta_eval.judge_pairs import CARD, KINDS
 from sciwrite.metrics.correlation import correlations_from_dirs, plot_correlation_heatmap
-from sciwrite.metrics.judge import judge_for_profile, llm_record
+from sciwrite.metrics.judge import llm_record, load_chat_model
 from sciwrite.metrics.sensitivity import (
     PERTURBATIONS,
     failures,
     not_scored,
 )
+from sciwrite.models.plan import resolve_plan
+from sciwrite.models.registry import roles_named
 
 
 def _write(rows: list[dict], stem: str | None) -> None:
@@ -58,9 +76,10 @@ def _system_paths(specs: list[str]) -> dict[str, str]:
 def cmd_agreement(args: argparse.Namespace) -> None:
     ratings = read_ratings(args.ratings)
     scores = metric_scores(read_per_paper(_system_paths(args.predictions_per_paper)), args.metrics)
-    rows = metric_agreement(ratings, scores, n_resamples=args.resamples, confidence=args.confidence, seed=args.seed)
-    print(f"metric-human agreement; {args.confidence:.0%} bootstrap intervals, {args.resamples} resamples, "
-          f"seed {args.seed}")
+    rows = metric_agreement(ratings, scores, n_resamples=args.bootstrap, confidence=args.confidence,
+                            seed=args.bootstrap_seed)
+    print(f"metric-human agreement; {args.confidence:.0%} bootstrap intervals, {args.bootstrap} resamples, "
+          f"seed {args.bootstrap_seed}")
     print(format_table(rows, left=3))
     _write(rows, args.out)
 
@@ -84,11 +103,11 @@ def cmd_sensitivity(args: argparse.Namespace) -> None:
     if args.out:  # checked before the models load, so that a finished run is never lost to its output path
         check_output_folder(Path(args.out).parent)
     run = bench.studies.sensitivity.run(args.profile, bench.suite.expand_metrics(args.metrics), args.limit,
-                                        seed=args.seed, n_resamples=args.resamples, show_progress=True)
+                                        seed=args.seed, n_resamples=args.bootstrap, show_progress=True)
     rows, n_papers, suite = run.rows, run.n_papers, run.models
     print(f"{args.benchmark} sensitivity: the reference section scored as the prediction, against "
           f"{len(PERTURBATIONS)} perturbations of it, {n_papers} papers, profile {suite.profile}; difference = "
-          f"perturbed - reference, 95% paired bootstrap interval ({args.resamples} resamples, seed {args.seed})")
+          f"perturbed - reference, 95% paired bootstrap interval ({args.bootstrap} resamples, seed {args.seed})")
     print(format_table(rows, SENSITIVITY_COLUMNS, left=3))
     failed = failures(rows)
     print(f"\nfails to move as expected ({len(failed)}):" if failed else "\nfails to move as expected: none")
@@ -163,14 +182,15 @@ def cmd_judge_check(args: argparse.Namespace) -> int:
     bench = get_benchmark(args.benchmark)
     out = check_output_folder(Path(args.out or Path("outputs") / "judge-check" / bench.name))
     role = judge_role(bench)
-    options = llm_options(args, out, command="judge-check")
+    ledger = usage_ledger(args, out, command="judge-check")
     pairs = pair_set(bench, args.source, args.limit, args.kinds or tuple(KINDS))
-    client, why = judge_for_profile(args.judge, role=role, **options)
+    plan = resolve_plan(roles_named(bench.suite.roles, [role]), None, {role: args.judge})
+    client, why = load_chat_model(plan, role, judge_config(args), ledger)
     if client is None:
         raise ValueError(f"--judge {args.judge}: {why}")
     run = run_judge_check(bench, pairs, client, confidence=args.confidence)
     print_judge_check(run, args.judge, bench.title)
-    record = llm_record({role: client}, options)
+    record = llm_record({role: client}, ledger)
     usage = record.get("llm_usage") or {}
     print(f"LLM usage: {usage.get('requests', 0)} requests, {usage.get('prompt_tokens', 0)} prompt + "
           f"{usage.get('completion_tokens', 0)} completion tokens, ${usage.get('cost_usd', 0.0):.4f}"
@@ -190,21 +210,16 @@ def add_judge_check_command(msub: argparse._SubParsersAction) -> None:
                         description="Scores the offline sample's reference sections against copies damaged in known "
                                     "ways, with the benchmark's own judge prompt; the pair set is described in "
                                     f"{CARD}.", epilog=JUDGE_CHECK_EXIT_STATUSES)
-    k.add_argument("--benchmark", required=True, choices=sorted(BENCHMARKS))
-    k.add_argument("--judge", required=True, metavar="MODEL",
-                   help="the LLM judge's model (openai:<id>, openrouter:<id>, or an id served at --base-url), asked "
-                        "with the benchmark's own judge prompt")
-    k.add_argument("--source", help="the offline sample's folder (default: the sample, built on first use)")
-    k.add_argument("--limit", type=whole_number(1), help="only the first N papers of the sample")
+    BENCHMARK.add(k, required=True, choices=sorted(BENCHMARKS))
+    JUDGE.add(k, "the LLM judge's model (openai:<id>, openrouter:<id>, or an id served at --judge-base-url), asked "
+                 "with the benchmark's own judge prompt", required=True)
+    SOURCE.add(k, "the offline sample's folder (default: the sample, built on first use)")
+    LIMIT.add(k, "only the first N papers of the sample")
     k.add_argument("--kinds", nargs="+", choices=tuple(KINDS), metavar="KIND",
                    help=f"only these kinds of damage ({', '.join(KINDS)}; default: all)")
-    k.add_argument("--confidence", type=confidence_level, default=0.95, metavar="LEVEL",
-                   help="interval level, strictly between 0 and 1 (default 0.95)")
-    add_llm_options(k, former=())
-    k.add_argument("--max-cost", type=budget_usd, metavar="USD",
-                   help="never spend more than this many dollars in the usage ledger (earlier runs included): a "
-                        "request that does not fit is not sent and its pair is counted unjudged")
-    k.add_argument("--out", metavar="DIR",
+    CONFIDENCE.add(k)
+    add_judge_flags(k, "its pair is counted unjudged")
+    OUT.add(k, metavar="DIR",
                    help="where to write judge_check.json and .csv (a row per kind), summary.json, pairs.jsonl and the "
                         "usage ledger usage.jsonl (default: outputs/judge-check/<benchmark>)")
     k.set_defaults(func=cmd_judge_check)
@@ -218,40 +233,35 @@ def add_meta_eval_commands(sub: argparse._SubParsersAction) -> None:
     msub = p.add_subparsers(dest="meta_eval_command", required=True)
 
     c = msub.add_parser("correlation", help="Spearman correlations between metrics across systems (Table 3)")
-    c.add_argument("--evals", nargs="+", required=True, metavar="DIR",
-                   help="evaluation folders (one system each) holding summary.json")
-    c.add_argument("--metrics", nargs="+", help="metrics to correlate (default: numeric in every summary)")
-    c.add_argument("--out", metavar="STEM", help="write the table to STEM.json and STEM.csv")
-    c.add_argument("--plot", metavar="PNG", help="write a heat map")
+    EVALS.add(c, required=True)
+    METRICS.add(c, "metrics to correlate (default: numeric in every summary)")
+    TABLE_OUT.add(c, "write the table to STEM.json and STEM.csv")
+    PLOT.add(c, "write a heat map")
     c.set_defaults(func=cmd_correlation)
 
     a = msub.add_parser("agreement", help="Kendall tau / Spearman between metrics and human ratings")
-    a.add_argument("--ratings", required=True, help="human ratings, JSON Lines (see README, Meta-evaluation)")
+    RATINGS.add(a, "human ratings, JSON Lines (see README, Meta-evaluation)", required=True)
     a.add_argument("--predictions-per-paper", nargs="+", required=True, metavar="SYSTEM=PATH",
                    help="per_paper.jsonl written by `sciwrite evaluate`, one per system")
-    a.add_argument("--metrics", nargs="+", help="metrics to compare (default: numeric in every system's rows)")
-    a.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    a.add_argument("--confidence", type=confidence_level, default=0.95, metavar="LEVEL",
-                   help="interval level, strictly between 0 and 1 (default 0.95)")
-    a.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
-    a.add_argument("--out", metavar="STEM", help="write the table to STEM.json and STEM.csv")
+    METRICS.add(a, "metrics to compare (default: numeric in every system's rows)")
+    add_bootstrap_flags(a, "papers")
+    CONFIDENCE.add(a)
+    TABLE_OUT.add(a, "write the table to STEM.json and STEM.csv")
     a.set_defaults(func=cmd_agreement)
 
     j = msub.add_parser("judges", help="Goodman-Kruskal gamma and pairwise agreement between two judges")
-    j.add_argument("--judge-a", "--a", dest="judge_a", action=DeprecatedAlias, required=True, metavar="FILE",
-                   help="first judge's scores, JSON Lines like the ratings" + former_names(["--a"]))
-    j.add_argument("--judge-b", "--b", dest="judge_b", action=DeprecatedAlias, required=True, metavar="FILE",
-                   help="second judge's scores, JSON Lines like the ratings" + former_names(["--b"]))
-    j.add_argument("--out", metavar="STEM", help="write the table to STEM.json and STEM.csv")
+    j.add_argument("--judge-a", required=True, metavar="FILE", help="first judge's scores, JSON Lines like the ratings")
+    j.add_argument("--judge-b", required=True, metavar="FILE", help="second judge's scores, JSON Lines like the ratings")
+    TABLE_OUT.add(j, "write the table to STEM.json and STEM.csv")
     j.set_defaults(func=cmd_judges)
 
     s = msub.add_parser("sensitivity", help="do the metrics move as expected under perturbations of the reference?")
-    s.add_argument("--benchmark", required=True, choices=sorted(BENCHMARKS))
-    s.add_argument("--profile", choices=PROFILES, help="model profile (default: $SCIWRITE_PROFILE or paper)")
-    s.add_argument("--limit", type=int, help="only the first N papers of the sample")
-    s.add_argument("--metrics", nargs="+", metavar="METRIC", help="only these metrics (default: all the profile has)")
-    s.add_argument("--resamples", type=int, default=1000, help="bootstrap / permutation resamples (default 1000)")
-    s.add_argument("--seed", type=int, default=0, help="seed of the perturbations and the bootstrap (default 0)")
-    s.add_argument("--out", metavar="STEM", help="write the table to STEM.json and STEM.csv")
+    BENCHMARK.add(s, required=True, choices=sorted(BENCHMARKS))
+    PROFILE.add(s)
+    LIMIT.add(s, "only the first N papers of the sample")
+    METRICS.add(s, "only these metrics (default: all the profile has)")
+    BOOTSTRAP.add(s, "bootstrap / permutation resamples of the intervals and p-values (default: 1000)")
+    SEED.add(s, "seed of the perturbations, and of their paired bootstrap (default: 0)")
+    TABLE_OUT.add(s, "write the table to STEM.json and STEM.csv")
     s.set_defaults(func=cmd_sensitivity)
     add_judge_check_command(msub)

@@ -8,19 +8,24 @@ from __future__ import annotations
 import argparse
 
 from sciwrite.benchmarks import BENCHMARKS
+from sciwrite.cli.flags import PROFILE, TABLE_OUT
 from sciwrite.core.tables import format_table, write_table
 from sciwrite.models.plan import choose
-from sciwrite.models.registry import PROFILES, ROLES, current_profile
+from sciwrite.models.registry import SHARED_ROLES, ModelRole, current_profile, role_table
 
-#: Roles no benchmark's evaluation names, and what uses them.
-OTHER_USES = {"dense_encoder": "dense retrieval"}
+
+def every_role() -> dict[str, ModelRole]:
+    """Every model role by name: shared code's (`SHARED_ROLES`), then each benchmark's in its declaration order; a
+    role two benchmarks declare is listed once (they must declare the same facts: `role_table`)."""
+    return role_table([*SHARED_ROLES, *(role for bench in BENCHMARKS.values() for role in bench.suite.roles)])
 
 
 def model_rows(profile: str | None = None) -> list[dict[str, str | None]]:
     """One row per role, as `sciwrite models` prints it."""
     rows = []
-    for name, role in ROLES.items():
-        choice = choose(name, None, profile)
+    uses = {role.name: use for role, use in SHARED_ROLES.items()}
+    for name, role in every_role().items():
+        choice = choose(role, None, profile)
         users = [bench.name for bench in BENCHMARKS.values() if name in bench.suite.model_roles]
         paper = role.defaults.get("paper")
         if choice.model_id is None:
@@ -29,7 +34,7 @@ def model_rows(profile: str | None = None) -> list[dict[str, str | None]]:
             why = role.basis
         else:
             why = f"{choice.why}, in place of the paper profile's {paper}"
-        rows.append({"role": name, "used by": ", ".join(users) or OTHER_USES.get(name, ""),
+        rows.append({"role": name, "used by": ", ".join(users) or uses.get(name, ""),
                      "model": choice.model_id or "-", "source": choice.source or "-",
                      "revision": choice.revision or ("api" if role.api else "-"), "why": why,
                      "paper profile": f"{paper}: {role.basis}"})
@@ -39,7 +44,7 @@ def model_rows(profile: str | None = None) -> list[dict[str, str | None]]:
 def cmd_models(args: argparse.Namespace) -> None:
     profile = current_profile(args.profile)
     rows = model_rows(profile)
-    print(f"Model roles under the {profile!r} profile (override with --model ROLE=ID or SCIWRITE_MODEL_<ROLE>):\n")
+    print(f"Model roles under the {profile!r} profile (override with --model-role ROLE=ID or SCIWRITE_MODEL_<ROLE>):\n")
     shown = ["role", "used by", "model", "source", "revision", "why"]
     print(format_table(rows, shown, left=len(shown)))
     print("\nWhy each paper-profile checkpoint (the paper's words, or our choice):")
@@ -52,6 +57,6 @@ def cmd_models(args: argparse.Namespace) -> None:
 
 def add_models_command(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("models", help="every model role: benchmark, model id, revision and why (paper or our choice)")
-    p.add_argument("--profile", choices=PROFILES, help="model profile (default: $SCIWRITE_PROFILE or paper)")
-    p.add_argument("--out", metavar="STEM", help="also write the table to STEM.json and STEM.csv")
+    PROFILE.add(p)
+    TABLE_OUT.add(p)
     p.set_defaults(func=cmd_models)

@@ -1,73 +1,21 @@
-"""A benchmark's declared options (`sciwrite.core.commands.Option`) as argparse arguments."""
+"""A benchmark's declared options (`sciwrite.core.commands.Option`) as argparse arguments, and the argparse types
+the command line's flags read their values with (each error is a usage error naming the flag)."""
 
 from __future__ import annotations
 
 import argparse
 import datetime
 import functools
-import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS
 from sciwrite.core.commands import Option
+from sciwrite.llm.capabilities import parse_model_option
+from sciwrite.llm.ledger import check_max_cost
 from sciwrite.models.registry import PROFILES
 
 _BUILTIN_TYPES = (int, float, str)
-logger = logging.getLogger("sciwrite.cli")
-
-
-class DeprecatedAlias(argparse.Action):
-    """A flag that also answers to former names: its first option string is the current one; a former one is read
-    the same way for one release, with a warning naming the current one."""
-
-    @property
-    def current(self) -> str:
-        """The flag to use now."""
-        return self.option_strings[0]
-
-    @property
-    def deprecated(self) -> tuple[str, ...]:
-        """The former names, still read."""
-        return tuple(self.option_strings[1:])
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        if option_string is not None and option_string != self.option_strings[0]:
-            logger.warning("%s is deprecated: use %s (it takes the same values)", option_string, self.option_strings[0])
-        setattr(namespace, self.dest, values)
-
-
-class DeprecatedKeyed(DeprecatedAlias):
-    """The former per-key flags of a repeatable ``--flag KEY=VALUE`` (``--sciig-split X`` for ``--split
-    sciig=X``): every option string is a former name, read as the pair ``(key, X)`` appended to `dest` (the list the
-    current flag appends to) for one release, with a warning naming the current form."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str, *, key: str, current: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, **kwargs)
-        self.key = key
-        self._current = current
-
-    @property
-    def current(self) -> str:
-        return self._current
-
-    @property
-    def deprecated(self) -> tuple[str, ...]:
-        return tuple(self.option_strings)
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        logger.warning("%s is deprecated: use %s %s=%s", option_string or self.option_strings[0], self._current,
-                       self.key, values)
-        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), (self.key, values)])
-
-
-def former_names(flags: Sequence[str]) -> str:
-    """What a help text adds for a flag's deprecated spellings: ``; --dataset: its former name`` (empty for none)."""
-    if not flags:
-        return ""
-    return f"; {', '.join(flags)}: its former name{'s' if len(flags) > 1 else ''}"
 
 
 def _argparse_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -134,18 +82,48 @@ def benchmark_folder(text: str) -> tuple[str, str]:
     return name, folder
 
 
+def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high` (argparse names the flag in its error)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f"{low} or more"
+            raise argparse.ArgumentTypeError(f"expected a whole number {span}, got {value}")
+        return value
+
+    return parse
+
+
+def model_option(text: str) -> tuple[str, Any]:
+    """``--model-option KEY=VALUE`` and ``--judge-option KEY=VALUE`` (VALUE read as YAML)."""
+    try:
+        return parse_model_option(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def budget_usd(text: str) -> float:
+    """``--max-cost USD``: a finite number >= 0 (nan, inf and negative budgets are refused)."""
+    try:
+        value = check_max_cost(float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a finite number of USD >= 0, e.g. 5 or 0.50, got {text!r}") from None
+    assert value is not None
+    return value
+
+
 def add_options(parser: argparse.ArgumentParser, options: Iterable[Option]) -> argparse.ArgumentParser:
-    """One argument per option, its keyword the destination; its former names (`Option.deprecated`) through
-    `DeprecatedAlias`."""
+    """One argument per option, its keyword the destination."""
     for option in options:
         if option.switch:
             parser.add_argument(option.flag, dest=option.name, action=argparse.BooleanOptionalAction,
                                 default=bool(option.default), help=option.help)
             continue
-        kwargs: dict[str, Any] = {"dest": option.name, "default": option.default,
-                                  "help": option.help + former_names(option.deprecated)}
-        if option.deprecated:
-            kwargs["action"] = DeprecatedAlias
+        kwargs: dict[str, Any] = {"dest": option.name, "default": option.default, "help": option.help}
         if option.type is not None:
             kwargs["type"] = _argparse_type(option.type)
         if option.choices is not None:
@@ -156,7 +134,7 @@ def add_options(parser: argparse.ArgumentParser, options: Iterable[Option]) -> a
             kwargs["metavar"] = option.metavar
         if option.required:
             kwargs["required"] = True
-        parser.add_argument(option.flag, *option.deprecated, **kwargs)
+        parser.add_argument(option.flag, **kwargs)
     return parser
 
 
@@ -165,5 +143,5 @@ def option_values(args: argparse.Namespace, options: Iterable[Option]) -> dict[s
     return {option.name: getattr(args, option.name) for option in options}
 
 
-__all__ = ["PROFILES", "DeprecatedAlias", "DeprecatedKeyed", "add_options", "benchmark_folder", "confidence_level", "former_names", "known_benchmark",
-           "iso_date", "key_value", "option_values"]
+__all__ = ["PROFILES", "add_options", "benchmark_folder", "budget_usd", "confidence_level", "iso_date", "key_value",
+           "known_benchmark", "model_option", "option_values", "whole_number"]

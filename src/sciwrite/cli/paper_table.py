@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from sciwrite.benchmarks import BENCHMARKS
+from sciwrite.cli.flags import TABLE_OUT
 from sciwrite.cli.options import add_options, option_values
 from sciwrite.core.paper_tables import PaperTable, render, write
 from sciwrite.core.tables import format_table
@@ -39,5 +40,5 @@ def add_paper_table_command(sub: argparse._SubParsersAction) -> None:
     tables = p.add_subparsers(dest="table", required=False)
     for table in all_tables():
         t = add_options(tables.add_parser(table.name, help=f"{table.caption} ({table.inputs})"), table.options)
-        t.add_argument("--out", metavar="STEM", help="also write the table to STEM.json and STEM.csv")
+        TABLE_OUT.add(t)
         t.set_defaults(func=cmd_paper_table, paper_table=table, list=False)

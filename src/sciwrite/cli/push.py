@@ -1,8 +1,7 @@
 """`sciwrite push predictions FILE` (a prediction file to the Hub as a dataset config, with a card) and
 `sciwrite push results EVAL_DIR --model-repo ORG/MODEL` (a scored run as the Hub's ``.eval_results`` YAML on the
 model's repo, as a pull request), or ``push results --inspect-log LOG ...`` (the same from finished runs of the
-Inspect tasks, read with `sciwrite.harness.inspect_logs`, imported on first use). ``sciwrite push FILE`` still means
-``push predictions FILE``."""
+Inspect tasks, read with `sciwrite.harness.inspect_logs`, imported on first use)."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ from typing import Any
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.cli.options import DeprecatedAlias, former_names
+from sciwrite.cli.flags import BENCHMARK, DATASET_ID, DRY_RUN, HUB_CONFIG, INSPECT_LOG, OUT, PRIVATE, PUSH_TO_HUB
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.eval_results import (
     EVALUATION_FRAMEWORK,
@@ -25,36 +24,37 @@ from sciwrite.core.eval_results import (
     write_results_files,
 )
 from sciwrite.core.hub import push_predictions, run_card_fields
-from sciwrite.core.results import read_summary
+from sciwrite.core.results import load_summary
+from sciwrite.core.summary import Summary
 from sciwrite.harness import inspect_logs_module
 
-WHAT = ("predictions", "results")
 #: What the Hub shows for ``--source-url`` when the results come from an Inspect log.
 INSPECT_SOURCE_NAME = "Inspect AI log"
 
 
 def cmd_push_predictions(args: argparse.Namespace) -> None:
     fields = run_card_fields(args.predictions, {name: b.data.prediction_split for name, b in BENCHMARKS.items()})
-    url = push_predictions(args.predictions, args.repo_id, fields, config_name=args.hub_config, private=args.private)
+    url = push_predictions(args.predictions, args.push_to_hub, fields, config_name=args.hub_config,
+                           private=args.private)
     config = args.hub_config or Path(args.predictions).stem
     print(f"pushed {args.predictions} to {url} as config {config!r} ({fields['benchmark']}, {fields['model']}, "
-          f"{fields['method']}); evaluate it with --predictions {args.repo_id}:{config}")
+          f"{fields['method']}); evaluate it with --predictions {args.push_to_hub}:{config}")
 
 
-def folder_run(eval_dir: str, benchmark: str | None) -> tuple[Benchmark, dict[str, Any], Path]:
+def folder_run(eval_dir: str, benchmark: str | None) -> tuple[Benchmark, Summary, Path]:
     """(benchmark, summary with its run, summary file) of the folder `sciwrite evaluate` wrote for one system."""
     path = Path(eval_dir) / "summary.json"
     if not path.is_file():
         raise FileNotFoundError(f"{eval_dir} holds no summary.json: give the folder `sciwrite evaluate` wrote "
                                 "for one system (<out>/<system>/)")
-    summary = with_run_fields(read_summary(path), path)
-    name = (summary.get("provenance") or {}).get("benchmark") or benchmark
+    summary = with_run_fields(load_summary(path), path)
+    name = summary.benchmark or benchmark
     if not name:
         raise ValueError(f"{path}: no provenance.benchmark; say which benchmark with --benchmark")
     return get_benchmark(name), summary, path
 
 
-def inspect_runs(logs: Sequence[str]) -> list[tuple[Benchmark, dict[str, Any], Path]]:
+def inspect_runs(logs: Sequence[str]) -> list[tuple[Benchmark, Summary, Path]]:
     """(benchmark, summary with its run, log) of each Inspect log, every one read and checked before any is used
     (`sciwrite.harness.inspect_logs.read_inspect_log`: a finished run of a sciwrite task, its metrics what its
     samples' rows give)."""
@@ -66,7 +66,7 @@ def inspect_runs(logs: Sequence[str]) -> list[tuple[Benchmark, dict[str, Any], P
     return runs
 
 
-def results_files(runs: Sequence[tuple[Benchmark, dict[str, Any], Path]], dataset_id: str | None,
+def results_files(runs: Sequence[tuple[Benchmark, Summary, Path]], dataset_id: str | None,
                   source_url: str | None, source_name: str) -> tuple[dict[str, list[Any]], dict[str, str], list[str]]:
     """(file name -> its entries, file name -> its dataset, lines saying what each run left out) of the runs: one file
     per setting (`results_filename`); two runs giving one task of one file raise `InputError` naming the second."""
@@ -85,7 +85,7 @@ def results_files(runs: Sequence[tuple[Benchmark, dict[str, Any], Path]], datase
                 raise InputError(f"gives {entry.task_id} for {name}, as {first} does (two runs of one setting)",
                                  Where(path=origin), "push one of them")
         files.setdefault(name, []).extend(entries)
-        missing = [task.key for task in bench.hub.tasks if summary.get(task.key) is None]
+        missing = [task.key for task in bench.hub.tasks if summary.value(task.key) is None]
         if missing:
             left_out.append(f"left out (not computed in {origin}): {', '.join(missing)}")
     return files, datasets, left_out
@@ -125,34 +125,24 @@ def add_push_command(sub: argparse._SubParsersAction) -> None:
     commands = group.add_subparsers(dest="what", required=True)
     p = commands.add_parser("predictions", help="upload a prediction file as a dataset config, with a card")
     p.add_argument("predictions", help="JSON Lines written by `sciwrite generate`")
-    p.add_argument("--repo-id", required=True, help="Hub dataset repo, e.g. user/sciwrite-predictions")
-    p.add_argument("--hub-config", "--config", dest="hub_config", action=DeprecatedAlias,
-                   help="the Hub dataset config to push to (default: the file's stem)" + former_names(["--config"]))
-    p.add_argument("--private", action="store_true", help="create the repo private")
+    PUSH_TO_HUB.add(p, required=True)
+    HUB_CONFIG.add(p, "the Hub dataset config to push to (default: the file's stem)")
+    PRIVATE.add(p)
     p.set_defaults(func=cmd_push_predictions)
     p = commands.add_parser("results", help="a scored run's headline metrics as .eval_results/<benchmark>*.yaml on "
                                             "a model repo (a pull request by default)")
     p.add_argument("eval_dir", nargs="?", metavar="EVAL_DIR",
                    help="the folder `sciwrite evaluate` wrote for one system (summary.json)")
-    p.add_argument("--inspect-log", nargs="+", metavar="LOG",
-                   help="instead of EVAL_DIR: logs of finished `inspect eval sciwrite/rwgbench` or `sciwrite/sciig` "
-                        "runs (the inspect extra); their entries name the framework, inspect-ai")
+    INSPECT_LOG.add(p, "instead of EVAL_DIR: logs of finished `inspect eval sciwrite/rwgbench` or `sciwrite/sciig` "
+                       "runs (the inspect extra); their entries name the framework, inspect-ai")
     p.add_argument("--model-repo", required=True, help="the model's Hub repo, e.g. org/model")
     p.add_argument("--create-pr", action=argparse.BooleanOptionalAction, default=True,
                    help="open a pull request (default), or commit directly with --no-create-pr (your own repo)")
     p.add_argument("--source-url", help="where the scores can be checked: the leaderboard row or the pushed "
                                         "predictions")
-    p.add_argument("--dataset-id", help="the benchmark's Hub dataset (default: the published one; give yours for a "
-                                        "run on a set you built, such as a fresh arXiv split)")
-    p.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="for an EVAL_DIR whose summary has no "
-                                                                    "provenance")
-    p.add_argument("--dry-run", action="store_true", help="write the files under --out instead of pushing")
-    p.add_argument("--out", help="with --dry-run: the folder to write (default: eval_results_dry_run)")
+    DATASET_ID.add(p, "the benchmark's Hub dataset (default: the published one; give yours for a run on a set you "
+                      "built, such as a fresh arXiv split)")
+    BENCHMARK.add(p, "for an EVAL_DIR whose summary has no provenance", choices=sorted(BENCHMARKS))
+    DRY_RUN.add(p, "write the files under --out instead of pushing")
+    OUT.add(p, "with --dry-run: the folder to write (default: eval_results_dry_run)")
     p.set_defaults(func=cmd_push_results)
-
-
-def normalise_push_argv(argv: list[str]) -> list[str]:
-    """``push FILE ...`` (the command before it had subcommands) as ``push predictions FILE ...``."""
-    if len(argv) >= 2 and argv[0] == "push" and argv[1] not in (*WHAT, "-h", "--help"):
-        return ["push", "predictions", *argv[1:]]
-    return argv

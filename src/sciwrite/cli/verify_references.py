@@ -15,6 +15,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from sciwrite.cli.flags import CORPUS, OUT, SOURCE
 from sciwrite.cli.index import add_corpus_benchmark, corpus_configs_text, corpus_of
 from sciwrite.cli.options import add_options
 from sciwrite.core.tables import format_table
@@ -27,9 +28,9 @@ from sciwrite.grounding.scoring import INVALID
 
 def cmd_verify_references(args: argparse.Namespace) -> int:
     bench, corpus_part = corpus_of(args.benchmark)
-    args.corpus = args.corpus or corpus_part.default
+    config = args.corpus or corpus_part.default
     entries = [entry for path in args.files for entry in read_reference_list(path)]
-    corpus = bench.data.load(args.corpus, source=args.source)
+    corpus = bench.data.load(config, source=args.source)
     resolver = ReferenceResolver(TitleIndex.from_corpus(corpus), threshold=args.threshold)
     online = (OnlineLookup.for_service(args.verify_online, cache_path=args.online_cache, threshold=args.threshold)
               if args.verify_online else None)
@@ -55,7 +56,7 @@ def cmd_verify_references(args: argparse.Namespace) -> int:
     print(format_table([{k: v for k, v in r.items() if k != "_full"} for r in rows], left=4))
     counts = Counter(r["verdict"] for r in rows)
     shown = (*VERDICTS, *((EXISTS_OUTSIDE_CORPUS,) if online else ()), INVALID)
-    print(f"\n{len(rows)} references against {len(resolver.index):,} titles of {bench.title} {args.corpus!r} "
+    print(f"\n{len(rows)} references against {len(resolver.index):,} titles of {bench.title} {config!r} "
           f"({online.description if online else OFFLINE}; threshold {args.threshold}): "
           + ", ".join(f"{counts[v]} {v}" for v in shown))
     if online is not None:
@@ -78,13 +79,11 @@ def add_verify_references_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="JSON Lines (titles, {title, authors, year}, or "
                                                             "prediction lines with 'references') or .bib files")
     add_corpus_benchmark(p)
-    p.add_argument("--corpus", metavar="CONFIG",
-                   help=f"the corpus config whose titles are searched ({corpus_configs_text('configs')}; default: the offline "
-                        "sample's)")
-    p.add_argument("--source", help="local dataset folder or Hub repo id of the corpus (default: the sample folder / "
-                                    "the Hub)")
+    CORPUS.add(p, f"the corpus config whose titles are searched ({corpus_configs_text('configs')}; default: the "
+                  "offline sample's)")
+    SOURCE.add(p, "local dataset folder or Hub repo id of the corpus (default: the sample folder / the Hub)")
     p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
                    help=f"score a candidate needs to be found (default: {DEFAULT_THRESHOLD}, calibrated on the corpus)")
-    p.add_argument("--out", help="also write every verdict, with its candidates and evidence, as JSON Lines")
+    OUT.add(p, "also write every verdict, with its candidates and evidence, as JSON Lines")
     add_options(p, ONLINE_OPTIONS)
     p.set_defaults(func=cmd_verify_references)

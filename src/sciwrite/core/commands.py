@@ -17,8 +17,7 @@ class Option:
     """One ``--flag``: its keyword (``workflow_k`` is ``--workflow-k``), help and how its value is read.
 
     `type` parses one value and raises ValueError with a message when it cannot; `many` takes one or more values;
-    `switch` is an on/off option with its ``--no-`` form (default False); `deprecated` are the flag's former names
-    (``--dataset``), still read for one release with a warning naming `flag` (a switch has none)."""
+    `switch` is an on/off option with its ``--no-`` form (default False)."""
 
     name: str
     help: str
@@ -29,13 +28,6 @@ class Option:
     switch: bool = False
     metavar: str | None = None
     required: bool = False
-    deprecated: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        if any(not name.startswith("--") for name in self.deprecated):
-            raise ValueError(f"{self.flag}: a former name is a long flag (--name), got {self.deprecated}")
-        if self.switch and self.deprecated:
-            raise ValueError(f"{self.flag}: a switch has no former names (its --no- form would need one too)")
 
     @property
     def flag(self) -> str:

@@ -3,7 +3,7 @@
 A prediction file for 3 of 144 papers can score a perfect precision; the number is right for those 3 papers and
 misleading as a system's result. So every summary records its ``coverage`` (papers scored, papers in the split),
 and every place that shows a system's scores (the printed tables, the CSV rows, the plots, the leaderboard) labels
-a partial one with `coverage_text`. ``--require-complete`` turns missing papers into an error (`check_complete`);
+a partial one with `with_coverage`. ``--require-complete`` turns missing papers into an error (`check_complete`);
 the leaderboard always requires every paper.
 """
 
@@ -46,25 +46,10 @@ class Coverage:
         return {"n_scored": self.scored, "n_split": self.total, "complete": self.complete}
 
 
-def coverage_of(summary: Mapping[str, Any]) -> Coverage:
-    """A summary's coverage: its ``coverage`` record, or (a summary written before it) ``n_papers`` against the
-    split's size in the provenance."""
-    recorded = summary.get("coverage")
-    if isinstance(recorded, Mapping) and isinstance(recorded.get("n_scored"), int):
-        return Coverage(recorded["n_scored"], recorded.get("n_split"))
-    dataset = (summary.get("provenance") or {}).get("dataset") or {}
-    total = dataset.get("n_papers")
-    return Coverage(int(summary.get("n_papers") or 0), total if isinstance(total, int) else None)
-
-
-def coverage_text(summary: Mapping[str, Any]) -> str:
-    """``"3/144 papers"`` for a partial summary, ``""`` for a complete one (`Coverage.text`)."""
-    return coverage_of(summary).text
-
-
-def with_coverage(label: str, summary: Mapping[str, Any] | None) -> str:
-    """`label`, followed by ``(3/144 papers)`` when `summary` does not cover its whole split (no summary: as is)."""
-    text = coverage_text(summary) if summary is not None else ""
+def with_coverage(label: str, coverage: Coverage | None) -> str:
+    """`label`, followed by ``(3/144 papers)`` when `coverage` is not the whole split (None: as is); a summary's is
+    `sciwrite.core.summary.Summary.scored`."""
+    text = coverage.text if coverage is not None else ""
     return f"{label} ({text})" if text else label
 
 
@@ -83,4 +68,4 @@ def check_complete(scored: Mapping[str, Sequence[str]], split_ids: Sequence[str]
                          + "\n  ".join(problems))
 
 
-__all__ = ["Coverage", "check_complete", "coverage_of", "coverage_text", "with_coverage"]
+__all__ = ["Coverage", "check_complete", "with_coverage"]

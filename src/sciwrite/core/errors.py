@@ -69,12 +69,13 @@ def hub_offline() -> bool:
 def is_offline_error(err: BaseException) -> bool:
     """Whether `err` (or an error it was raised from) says the Hub is disabled or unreachable."""
     seen: set[int] = set()
-    while err is not None and id(err) not in seen:
-        seen.add(id(err))
-        text = f"{type(err).__name__}: {err}".lower()
+    current: BaseException | None = err
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        text = f"{type(current).__name__}: {current}".lower()
         if any(marker.lower() in text for marker in _OFFLINE_MARKERS):
             return True
-        err = err.__cause__ or err.__context__
+        current = current.__cause__ or current.__context__
     return False
 
 
@@ -144,7 +145,7 @@ def yaml_position(err: yaml.YAMLError) -> tuple[int, int] | None:
 def _yaml_message(err: yaml.YAMLError) -> str:
     mark, position = getattr(err, "problem_mark", None), yaml_position(err)
     named = mark is not None and not str(mark.name).startswith("<")  # "<unicode string>": parsed from a str
-    where = (f"{mark.name}:{position[0]}:{position[1]}: " if named and position
+    where = (f"{mark.name}:{position[0]}:{position[1]}: " if mark is not None and named and position
              else f"line {position[0]}, column {position[1]}: " if position else "")
     return f"{where}not valid YAML ({yaml_problem(err)})"
 

@@ -23,7 +23,7 @@ import yaml
 from sciwrite.core.errors import InputError, Where, yaml_position, yaml_problem
 from sciwrite.core.jsonl import read_json_lines
 from sciwrite.core.metric_scales import UNDECLARED, MetricScale, check_value
-from sciwrite.core.provenance import migrate_summary
+from sciwrite.core.summary import DatasetRef, Provenance, RunDescription, Summary
 from sciwrite.core.summary_files import predictions_file
 
 RESULTS_DIR = ".eval_results"
@@ -68,19 +68,24 @@ def _slug(text: Any) -> str:
     return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
 
 
-def variant(summary: Mapping[str, Any]) -> str:
+def run_retriever(run: RunDescription | None) -> str | None:
+    """The run's retriever as the results name it: ``oracle`` for an Oracle run (the gold citations as candidates)."""
+    if run is None:
+        return None
+    return "oracle" if run.oracle else run.retriever
+
+
+def variant(summary: Summary) -> str:
     """The run's setting as a file-name part: method (SciIG's prompt level), retriever (``oracle`` for Oracle runs)
     and profile, those the summary records ("" when it records none)."""
-    run = summary.get("run") or {}
-    retriever = "oracle" if run.get("oracle") else run.get("retriever")
-    parts = [run.get("method"), retriever]
-    profile = (summary.get("provenance") or {}).get("profile") or summary.get("profile")
+    parts = [summary.run.method if summary.run else None, run_retriever(summary.run)]
+    profile = summary.scoring_profile
     if profile and profile != "paper":
         parts.append(profile)
     return "-".join(_slug(p) for p in parts if p)
 
 
-def results_filename(benchmark: str, summary: Mapping[str, Any]) -> str:
+def results_filename(benchmark: str, summary: Summary) -> str:
     """``.eval_results/<benchmark>.yaml``, or ``<benchmark>-<variant>.yaml`` for a run that records its setting."""
     name = variant(summary)
     return f"{RESULTS_DIR}/{benchmark}{'-' + name if name else ''}.yaml"
@@ -91,31 +96,28 @@ def inspect_task(benchmark: str) -> str:
     return f"{INSPECT_PACKAGE}/{benchmark}"
 
 
-def run_notes(summary: Mapping[str, Any]) -> str:
+def run_notes(summary: Summary) -> str:
     """What the format asks to be said in ``notes``: the setting the numbers were produced under, and for a run of
     an Inspect task the task, the run id, the log and the model snapshots that answered."""
-    run = summary.get("run") or {}
-    provenance = summary.get("provenance") or {}
-    inspect = provenance.get("inspect") if isinstance(provenance.get("inspect"), Mapping) else {}
-    dataset = provenance.get("dataset") or {}
-    coverage = summary.get("coverage") or {}
-    judge = (provenance.get("judge") or {}).get("model") if isinstance(provenance.get("judge"), Mapping) else None
-    snapshots = ", ".join(sorted(inspect.get("snapshots") or {}))
-    fields = [("scored with", f"sciwrite {provenance.get('sciwrite_version') or ''}".strip()),
-              ("sciwrite commit", provenance.get("git_commit")),
+    run = summary.run or RunDescription()
+    provenance = summary.provenance or Provenance()
+    inspect = provenance.inspect
+    dataset = provenance.dataset or DatasetRef()
+    coverage = summary.coverage
+    fields = [("scored with", f"sciwrite {provenance.sciwrite_version or ''}".strip()),
+              ("sciwrite commit", provenance.git_commit),
               # the task's registered name (`inspect eval` reruns it), whichever name the log records it under
-              ("inspect task",
-               inspect_task(provenance["benchmark"]) if inspect and provenance.get("benchmark") else None),
-              ("inspect run id", inspect.get("run_id")),
-              ("inspect log", inspect.get("log")),
-              ("profile", provenance.get("profile") or summary.get("profile")), ("model", run.get("model")),
-              ("model snapshots", snapshots),
-              ("method", run.get("method")), ("retriever", "oracle" if run.get("oracle") else run.get("retriever")),
-              ("judge", judge or "none"),
-              ("split", dataset.get("config") or migrate_summary(summary).get("split")),
-              ("papers", f"{coverage.get('n_scored', summary.get('n_papers'))}/{coverage.get('n_split', '?')}"
-               if coverage else summary.get("n_papers")),
-              ("dataset fingerprint", dataset.get("fingerprint"))]
+              ("inspect task", inspect_task(provenance.benchmark) if inspect and provenance.benchmark else None),
+              ("inspect run id", inspect.run_id if inspect else None),
+              ("inspect log", inspect.log if inspect else None),
+              ("profile", summary.scoring_profile), ("model", run.model),
+              ("model snapshots", ", ".join(sorted(inspect.snapshots)) if inspect else None),
+              ("method", run.method), ("retriever", run_retriever(run)),
+              ("judge", provenance.judge_model or "none"),
+              ("split", summary.config),
+              ("papers", f"{coverage.scored}/{'?' if coverage.total is None else coverage.total}"
+               if coverage else summary.n_papers),
+              ("dataset fingerprint", dataset.fingerprint)]
     return "; ".join(f"{name}: {value}" for name, value in fields if value not in (None, ""))
 
 
@@ -124,23 +126,21 @@ def run_of(record: Mapping[str, Any]) -> dict[str, Any]:
     return {k: record[k] for k in ("model", "method", "retriever", "oracle") if record.get(k) is not None}
 
 
-def with_run_fields(summary: Mapping[str, Any], summary_path: str | Path | None = None,
-                    record: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def with_run_fields(summary: Summary, summary_path: str | Path | None = None,
+                    record: Mapping[str, Any] | None = None) -> Summary:
     """The summary with its ``run`` (model, method, retriever, oracle) when it has none (SciIG's): read from
     `record` (a prediction line at hand, such as an Inspect log's), else from the first line of its predictions file
     when that is at hand (a relative path is looked for as `sciwrite.core.summary_files.predictions_file` does,
     from `summary_path`)."""
-    summary = dict(summary)
-    if summary.get("run"):
+    if summary.run is not None and summary.run.raw:
         return summary
     if record is not None:
-        summary["run"] = run_of(record)
+        return summary.with_(run=RunDescription.from_json(run_of(record)))
+    if not summary.predictions:
         return summary
-    if not summary.get("predictions"):
-        return summary
-    path = predictions_file(summary, summary_path, required=False)
+    path = predictions_file(summary.predictions, summary_path, required=False)
     if path is not None:
-        summary["run"] = run_of(next(iter(read_json_lines(path)), {}))
+        return summary.with_(run=RunDescription.from_json(run_of(next(iter(read_json_lines(path)), {}))))
     return summary
 
 
@@ -150,7 +150,7 @@ def task_id(config: str, task: HubTask) -> str:
     return f"{config}_{task.task_id}"
 
 
-def result_entries(summary: Mapping[str, Any], tasks: Sequence[HubTask], dataset_id: str, *,
+def result_entries(summary: Summary, tasks: Sequence[HubTask], dataset_id: str, *,
                    source_url: str | None = None, source_name: str = SOURCE_NAME,
                    origin: str | Path | None = None) -> list[Any]:
     """One `EvalResultEntry` per task the summary holds a value for (a metric not computed, None, is left out);
@@ -158,23 +158,23 @@ def result_entries(summary: Mapping[str, Any], tasks: Sequence[HubTask], dataset
     metric and `origin` (the summary's file). `source_name` is what the Hub shows for `source_url`."""
     from huggingface_hub import EvalResultEntry
 
-    provenance = summary.get("provenance") or {}
-    finished = provenance.get("finished") or provenance.get("started")
-    revision = (provenance.get("dataset") or {}).get("revision")
-    config = (provenance.get("dataset") or {}).get("config") or migrate_summary(summary).get("split")
+    provenance = summary.provenance or Provenance()
+    finished = provenance.finished or provenance.started
+    revision = provenance.dataset.revision if provenance.dataset else None
+    config = summary.config
     notes = run_notes(summary)
     entries = []
     for task in tasks:
-        value = check_value(task.key, summary.get(task.key), task.scale,
-                            Where(path=origin, record=summary.get("system"), field=task.key))
+        value = check_value(task.key, summary.metrics.get(task.key, summary.details.get(task.key)), task.scale,
+                            Where(path=origin, record=summary.system, field=task.key))
         if value is None:
             continue
-        entries.append(EvalResultEntry(dataset_id=dataset_id, task_id=task_id(config, task), value=round(value, 4),
+        entries.append(EvalResultEntry(dataset_id=dataset_id, task_id=task_id(str(config), task), value=round(value, 4),
                                        dataset_revision=revision, date=str(finished)[:10] if finished else None,
                                        source_url=source_url, source_name=source_name if source_url else None,
                                        notes=notes))  # the format refuses a source name without its URL
     if not entries:
-        raise ValueError(f"the summary of {summary.get('system')!r} holds none of the benchmark's headline metrics "
+        raise ValueError(f"the summary of {summary.system!r} holds none of the benchmark's headline metrics "
                          f"({', '.join(t.key for t in tasks)})")
     return entries
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.errors import InputError, Where
+from sciwrite.core.summary import Summary
 
 #: How far a summary's mean may be from the mean recomputed from its rows (float rounding, never a real change).
 REL_TOLERANCE = 1e-9
@@ -111,15 +112,14 @@ def _at(where: Where, **changes: Any) -> Where:
     return Where(**{**where.__dict__, **changes})
 
 
-def check_summary(summary: Mapping[str, Any], scales: Mapping[str, MetricScale], metrics: Iterable[str],
+def check_summary(summary: Summary, scales: Mapping[str, MetricScale], metrics: Iterable[str],
                   where: Where) -> None:
     """Every value of `metrics` in a summary, and each one's interval bounds, in its range (`check_value`)."""
-    intervals = summary.get("intervals") or {}
     for metric in metrics:
         scale = scales.get(metric)
-        check_value(metric, summary.get(metric), scale, _at(where, field=metric))
-        bounds = intervals.get(metric) if isinstance(intervals, Mapping) else None
-        for bound in bounds or ():
+        check_value(metric, summary.reported(metric), scale, _at(where, field=metric))
+        interval = summary.intervals.of(metric) if summary.intervals is not None else None
+        for bound in (interval.low, interval.high) if interval is not None else ():
             check_value(f"{metric}'s interval bound", bound, scale, _at(where, field=f"intervals.{metric}"))
 
 
@@ -133,12 +133,12 @@ def check_rows(rows: Sequence[Mapping[str, Any]], scales: Mapping[str, MetricSca
             check_value(metric, row.get(metric), scales.get(metric), _at(where, field=metric))
 
 
-def check_means(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], scales: Mapping[str, MetricScale],
+def check_means(summary: Summary, rows: Sequence[Mapping[str, Any]], scales: Mapping[str, MetricScale],
                 metrics: Iterable[str], where: Where, rows_path: str | Path) -> None:
     """Each summary value of `metrics` is what its per-paper rows give (`MetricScale.summary_value`, within float
     tolerance); a summary value no row supports, or a different one, raises `InputError` naming both."""
     for metric in metrics:
-        stated = summary.get(metric)
+        stated = summary.reported(metric)
         if stated is None:
             continue
         recomputed = (scales.get(metric) or UNDECLARED).summary_value(metric, rows)

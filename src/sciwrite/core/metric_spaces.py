@@ -70,6 +70,7 @@ def documented_example(module_file: Path) -> dict[str, Any]:
     """The keyword arguments of the first ``metric.compute(...)`` call in the module's documented example."""
     tree = ast.parse(module_file.read_text(encoding="utf-8"))
     text = next((node.value.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                 and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
                  and any(getattr(t, "id", "") == "_KWARGS_DESCRIPTION" for t in node.targets)), "")
     examples = doctest.DocTestParser().get_examples(text)
     namespace: dict[str, Any] = {}
@@ -79,7 +80,7 @@ def documented_example(module_file: Path) -> dict[str, Any]:
             call = ast.parse(source).body[0]
             node = next(n for n in ast.walk(call) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "compute")
             return {kw.arg: eval(compile(ast.Expression(kw.value), "<example>", "eval"), namespace)  # noqa: S307
-                    for kw in node.keywords}
+                    for kw in node.keywords if kw.arg is not None}
         if not source.startswith(("import ", "from ")) and "evaluate.load" not in source:
             exec(compile(source, "<example>", "exec"), namespace)  # noqa: S102 - the module's own doctest lines
     return {}

@@ -20,8 +20,8 @@ from typing import Any
 
 from sciwrite.core.commands import Option
 from sciwrite.core.errors import InputError, Where, hub_offline
-from sciwrite.core.provenance import schema_version_of
-from sciwrite.core.results import read_summary
+from sciwrite.core.results import load_summary
+from sciwrite.core.summary import Summary
 from sciwrite.core.tables import MISSING_CELL, format_grouped_table, write_table
 
 #: How a best value (bold in the paper) is marked in plain text.
@@ -77,27 +77,26 @@ class SummaryKind:
     title: str
     metrics: tuple[str, ...]
 
-    def read(self, path: str | Path) -> dict[str, Any]:
+    def read(self, path: str | Path) -> Summary:
         """The summary at `path` (a summary.json or the folder holding one), checked (`check`)."""
-        return self.check(read_summary(path), path)
+        return self.check(load_summary(path), path)
 
-    def check(self, summary: Mapping[str, Any], path: str | Path) -> dict[str, Any]:
+    def check(self, summary: Summary, path: str | Path) -> Summary:
         """`summary` when it is a sciwrite summary of this benchmark with the table's metrics (see the class); else
         an `InputError` naming the file and what it is."""
         where = Where(path=_summary_file(path))
-        block = summary.get("provenance") if schema_version_of(summary) >= 1 else None
-        declared = block.get("benchmark") if isinstance(block, Mapping) else None
+        declared = summary.benchmark if summary.schema_version >= 1 and summary.provenance is not None else None
         usage = f"give {self.table} the summary.json of `sciwrite evaluate {self.benchmark}`"
         if declared is not None and declared != self.benchmark:
             raise InputError(f"a {declared} summary, not {self.title}'s: {self.table} lays out {self.title} "
                              "summaries only", where, hint=usage)
-        held = [metric for metric in self.metrics if metric in summary]
+        held = [metric for metric in self.metrics if summary.holds(metric)]
         if (declared == self.benchmark and held) or 2 * len(held) > len(self.metrics):
-            return dict(summary)
+            return summary
         if declared is None and not held:
             raise InputError(f"not a sciwrite summary: it has no provenance and none of {self.table}'s metrics "
                              f"({', '.join(self.metrics[:4])}, ...)", where, hint=usage)
-        missing = [metric for metric in self.metrics if metric not in summary]
+        missing = [metric for metric in self.metrics if not summary.holds(metric)]
         raise InputError(f"holds {len(held)} of {self.table}'s {len(self.metrics)} metrics (lacks "
                          f"{', '.join(missing[:6])}{', ...' if len(missing) > 6 else ''}): not a {self.title} summary",
                          where, hint=usage)

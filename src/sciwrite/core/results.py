@@ -28,6 +28,7 @@ from typing import Any
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.predictions import write_rejected
 from sciwrite.core.provenance import migrate_summary
+from sciwrite.core.summary import Summary
 
 
 @dataclass(frozen=True)
@@ -225,5 +226,11 @@ def read_summary(path: str | Path) -> dict[str, Any]:
     return summary
 
 
-__all__ = ["PROVENANCE_FIELDS", "SUMMARY_FIELDS", "SideFiles", "check_output_folder", "per_paper_record",
-           "read_summary", "safe_file_name", "write_results"]
+def load_summary(path: str | Path) -> Summary:
+    """A ``summary.json`` (or the folder holding one) as a typed `Summary`, whatever schema wrote it; checked as
+    `read_summary` checks it."""
+    return Summary.from_json(read_summary(path))
+
+
+__all__ = ["PROVENANCE_FIELDS", "SUMMARY_FIELDS", "SideFiles", "check_output_folder", "load_summary",
+           "per_paper_record", "read_summary", "safe_file_name", "write_results"]

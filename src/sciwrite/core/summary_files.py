@@ -8,9 +8,7 @@ place above the summary), so that importing or pushing a run works from any fold
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from sciwrite.core.errors import InputError, Where
 
@@ -28,13 +26,12 @@ def candidate_paths(recorded: str, summary_path: str | Path | None) -> list[Path
     return list(dict.fromkeys([folder / path, Path.cwd() / path, *(base / path for base in folder.parents)]))
 
 
-def predictions_file(summary: Mapping[str, Any], summary_path: str | Path | None, *,
+def predictions_file(recorded: str | None, summary_path: str | Path | None, *,
                      required: bool = True) -> Path | None:
-    """The predictions file the summary's ``predictions`` names (see the module docstring); None when it names none
-    or, unless `required`, when no candidate is a file. With `required`, a missing file raises `InputError` naming
-    the summary, the recorded path and where it was looked for."""
-    recorded = summary.get("predictions")
-    if not recorded or not isinstance(recorded, str):
+    """The predictions file a summary's ``predictions`` (`recorded`) names (see the module docstring); None when it
+    names none or, unless `required`, when no candidate is a file. With `required`, a missing file raises
+    `InputError` naming the summary, the recorded path and where it was looked for."""
+    if not recorded:
         if required:
             raise InputError("no predictions field: the summary does not say which predictions it scored",
                              Where(path=summary_path, field="predictions"),

@@ -1,19 +1,22 @@
-"""What `sciwrite generate <benchmark>` asks a benchmark, and what the benchmark answers.
+"""What generating for a benchmark asks it, and what the benchmark answers.
 
-The command reads the run options every benchmark shares (model, seed, out, limit, dry run, retry) into a
-`GenerationRequest`, with the benchmark's own options (`Benchmark.generation.options`) by keyword. The benchmark
-plans the run (`Benchmark.generation.plan`): which methods or prompt levels, which papers, their candidates, and
-one `GenerationJob` per output file. The command executes each job (`sciwrite.generation.runner`) before asking
-for the next, so what a job prepares (a retriever, a candidate list) is built only when a job needs it.
+A run's options every benchmark shares (writer model, seed, out, limit, dry run, retry) and the benchmark's own
+options (`Benchmark.generation.options`, by keyword) make one `GenerationRequest`, built in one place
+(`sciwrite.generation.generate.build_request`) for ``sciwrite generate``, the quick start and the Inspect tasks. The
+benchmark plans the run (`Benchmark.generation.plan`): which methods or prompt levels, which papers, their
+candidates, and one `GenerationJob` per output file. `sciwrite.generation.generate` runs each job before asking for
+the next, so what a job prepares (a retriever, a candidate list) is built only when a job needs it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+
+from sciwrite.core.commands import Option
 
 #: The model id of the offline extractive floor (no language model).
 EXTRACTIVE = "extractive"
@@ -21,15 +24,25 @@ EXTRACTIVE = "extractive"
 
 @dataclass(frozen=True)
 class GenerationRequest:
-    """The run options of one ``sciwrite generate`` command."""
+    """What one generation run writes: the writer model, where, for which papers, and the benchmark's options.
 
-    model: str
+    Built by `sciwrite.generation.generate.build_request` (the benchmark's option defaults filled in); how the
+    model is called (sampling, budget) is not part of it (`sciwrite.generation.writer.RunOptions`).
+    """
+
+    model: str  # the writer model id (`EXTRACTIVE`: the extractive floor, no model)
     out: Path  # the output folder (the command's default: outputs/generations/<benchmark>)
     seed: int | None = None
-    limit: int | None = None
-    dry_run: bool = False
-    retry_failed: bool = False
+    limit: int | None = None  # only the first N papers
+    dry_run: bool = False  # the exact prompts of the first paper(s) instead of a run; no model is called
+    retry_failed: bool = False  # only the papers in the failures file
     options: Mapping[str, Any] = field(default_factory=dict)  # the benchmark's own options, by keyword
+    #: the output file's name in `out` instead of the benchmark's naming (a plan of one job only: the quick
+    #: start's system names); None: the benchmark's name
+    file_name: str | None = None
+    #: the keys of the plan's run metadata that every line and the ``.meta.json`` carry (in the plan's order);
+    #: None: all of them. The quick start keeps its lines' shorter metadata this way.
+    meta_keys: tuple[str, ...] | None = None
 
     @property
     def extractive(self) -> bool:
@@ -60,9 +73,30 @@ class GenerationJob:
     retrieved_field: str | None = None
 
 
+class GenerationPlanner(Protocol):
+    """What generating for a benchmark reads of it (`sciwrite.benchmark.BenchmarkGeneration` is one): the options
+    its generation declares, and its plan (request -> one job per output file, each prepared when reached)."""
+
+    @property
+    def options(self) -> tuple[Option, ...]: ...
+
+    @property
+    def plan(self) -> Callable[[GenerationRequest], Iterable[GenerationJob]]: ...
+
+
+class GenerationBenchmark(Protocol):
+    """A benchmark as generation sees it (`sciwrite.benchmark.Benchmark` is one): its name and its generation."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def generation(self) -> GenerationPlanner: ...
+
+
 def file_label(text: str) -> str:
     """`text` made safe as part of a file name: 'openrouter:deepseek/deepseek-chat' -> 'openrouter-deepseek_deepseek-chat'."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text.replace(":", "-")).strip("_") or "model"
 
 
-__all__ = ["EXTRACTIVE", "GenerationJob", "GenerationRequest", "file_label"]
+__all__ = ["EXTRACTIVE", "GenerationJob", "GenerationPlanner", "GenerationRequest", "GenerationBenchmark", "file_label"]

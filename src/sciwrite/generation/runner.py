@@ -348,148 +348,152 @@ def dry_run(records: Sequence[Mapping[str, Any]], method: Method, limit: int | N
     return [(r["paper_id"], prompt_text(method.prompt(r))) for r in chosen]
 
 
+@dataclass(frozen=True)
+class RunScope:
+    """What a run is asked to do, once resume and retry have been read: the papers in scope, those not yet written,
+    and the failure records of earlier runs that stay in the failures file."""
+
+    records: list[dict[str, Any]]  # in scope: the split (or the failures, retried), after the limit
+    todo: list[dict[str, Any]]  # in scope and not yet in the output
+    done: set[str]  # paper_ids already in the output
+    old_failures: list[dict[str, Any]]  # of papers not in the output
+
+
+def run_scope(records: Sequence[Mapping[str, Any]], out_path: Path, failures_path: Path, *, limit: int | None,
+              retry_failed: bool) -> RunScope:
+    """The papers a run writes: `records` (or, with `retry_failed`, the failed ones) after `limit`, less those
+    already in the output (a last line cut short by a crash is dropped from it first). Failures stay in their file
+    until the paper is written or fails again (then its newest record wins), so a run killed part-way loses none;
+    papers already in the output leave the file."""
+    chosen = [dict(r) for r in records]
+    done = written_paper_ids(out_path)
+    old_failures = [item for item in read_failures(failures_path) if item["record"]["paper_id"] not in done]
+    if retry_failed:
+        chosen = [dict(item["record"]) for item in old_failures]
+        if not chosen:
+            logger.warning("%s holds no failed samples: nothing to retry", failures_path)
+    if limit is not None:
+        chosen = chosen[:limit]
+    return RunScope(chosen, [r for r in chosen if r["paper_id"] not in done], done, old_failures)
+
+
+class PaperWriter:
+    """Where a run's papers go as they finish: a line in the output (its trace first), or a failure record; and the
+    report's counts and the progress bar kept up to date with each."""
+
+    def __init__(self, report: RunReport, out: Any, failed: Any, traces_path: Path, bar: Any,
+                 base: Mapping[str, Any], ledger: UsageLedger | None, written: set[str]) -> None:
+        self.report, self.out, self.failed, self.traces_path, self.bar = report, out, failed, traces_path, bar
+        self.base, self.ledger = base, ledger
+        self.written = written  # the caller's set: it stays current if the run is interrupted
+        self.started = time.perf_counter()
+
+    def progress(self) -> None:
+        report = self.report
+        self.bar.update()
+        elapsed = max(time.perf_counter() - self.started, 1e-9)
+        postfix = {"failed": report.n_failed, "tok_in": report.prompt_tokens,
+                   "tok_out": report.completion_tokens, "tok_s": f"{report.completion_tokens / elapsed:.0f}"}
+        if report.reasoning_tokens:
+            postfix["tok_reason"] = report.reasoning_tokens
+        if self.ledger is not None:
+            postfix["cost"] = f"${self.ledger.session.cost_usd:.4f}"
+        self.bar.set_postfix(postfix, refresh=False)
+
+    def tally(self, llm: PaperLLM) -> None:
+        """Add one paper's tokens and cost to the report."""
+        self.report.prompt_tokens += llm.prompt_tokens
+        self.report.completion_tokens += llm.completion_tokens
+        self.report.reasoning_tokens += llm.reasoning_tokens
+        self.report.cost_usd += llm.cost_usd or 0.0
+
+    def fail(self, record: dict[str, Any], err: BaseException, llm: PaperLLM) -> None:
+        """Record a paper that failed, with its record and the error, for ``retry_failed``."""
+        self.tally(llm)
+        self.report.n_failed += 1
+        error = scrub_keys(f"{type(err).__name__}: {err}")
+        logger.warning("paper %s failed: %s", record["paper_id"], error)
+        line = {"paper_id": record["paper_id"], "error": error, "attempts": getattr(err, "attempts", None),
+                "usage": llm.usage(), **self.base, "record": record}
+        self.failed.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
+        self.failed.flush()
+        self.progress()
+
+    def stop(self, err: BudgetExceededError, llm: PaperLLM) -> None:
+        """Not a failure: the budget cannot take the paper's next request, so it waits for a larger budget."""
+        self.tally(llm)
+        self.report.stopped = "max_cost"
+        self.report.stop_detail = self.report.stop_detail or str(err)
+        self.report.n_not_started += 1
+
+    def write(self, paper_id: str, text: str, trace: Any, llm: PaperLLM) -> None:
+        """Write a finished paper: its trace first (see `keep_traces`), then its line, flushed at once."""
+        self.report.n_written += 1
+        self.tally(llm)
+        if trace is not None:
+            with self.traces_path.open("a", encoding="utf-8") as traces:
+                traces.write(json.dumps({"paper_id": paper_id, "trace": trace}, ensure_ascii=False, default=str)
+                             + "\n")
+        self.out.write(text + "\n")
+        self.out.flush()
+        self.written.add(paper_id)
+        self.progress()
+
+
+def prediction_line(record: Mapping[str, Any], result: Generated, llm: PaperLLM, base: Mapping[str, Any],
+                    seconds: float, keep_reasoning: bool) -> str:
+    """A finished paper's output line (see the module docstring); an empty prediction is a `GenerationError`."""
+    if not isinstance(result.pred, str) or not result.pred.strip():
+        raise GenerationError("the method produced an empty prediction")
+    line = {"paper_id": record["paper_id"], "pred": result.pred, "desc": result.desc, **base, **result.extra,
+            "usage": llm.usage(), "seconds": round(seconds, 3)}
+    if llm.snapshot is not None:
+        line["model_snapshot"] = llm.snapshot
+    if keep_reasoning:
+        line["reasoning"] = llm.reasoning
+    # the method's extra fields never replace the core ones
+    line.update(paper_id=record["paper_id"], pred=result.pred, desc=result.desc)
+    return json.dumps(line, ensure_ascii=False)
+
+
 async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, backend: Backend | None,
                           out_path: str | Path, *, settings: GenerationSettings | None = None,
                           meta: Mapping[str, Any] | None = None, limit: int | None = None,
                           retry_failed: bool = False, show_progress: bool = True,
                           ledger: UsageLedger | None = None, keep_reasoning: bool = False) -> RunReport:
     """Generate for every paper of `records` not yet in `out_path` (see the module docstring)."""
-    from tqdm.auto import tqdm
-
     settings = settings or GenerationSettings()
     out_path = Path(out_path)
     failures_path = failures_path_for(out_path)
-    records = [dict(r) for r in records]
     check_records(records)
     if limit is not None and limit < 1:
         raise ValueError(f"--limit must be >= 1, got {limit}")
     check_budget(backend, ledger, settings)
-    done = written_paper_ids(out_path)
-    traces_path = traces_path_for(out_path)
-    keep_traces(traces_path, done)
-    # Failures stay in their file until the paper is written or fails again (then its newest record wins), so a
-    # run killed part-way loses none; papers already in the output leave the file.
-    old_failures = [item for item in read_failures(failures_path) if item["record"]["paper_id"] not in done]
-    if retry_failed:
-        records = [dict(item["record"]) for item in old_failures]
-        if not records:
-            logger.warning("%s holds no failed samples: nothing to retry", failures_path)
-    if limit is not None:
-        records = records[:limit]
-    todo = [r for r in records if r["paper_id"] not in done]
-    todo_ids = {r["paper_id"] for r in todo}
+    scope = run_scope(records, out_path, failures_path, limit=limit, retry_failed=retry_failed)
+    keep_traces(traces_path_for(out_path), scope.done)
+    todo_ids = {r["paper_id"] for r in scope.todo}
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    _rewrite_jsonl(failures_path, old_failures)
-    report = RunReport(out_path, failures_path, len(records), len(records) - len(todo), 0, 0,
-                       sum(item["record"]["paper_id"] not in todo_ids for item in old_failures),
+    _rewrite_jsonl(failures_path, scope.old_failures)
+    report = RunReport(out_path, failures_path, len(scope.records), len(scope.records) - len(scope.todo), 0, 0,
+                       sum(item["record"]["paper_id"] not in todo_ids for item in scope.old_failures),
                        meta_path=meta_path_for(out_path))
-    if not todo:
+    if not scope.todo:
         return report
     if ledger is not None and ledger.exhausted:
-        report.stopped, report.n_not_started = "max_cost", len(todo)
+        report.stopped, report.n_not_started = "max_cost", len(scope.todo)
         logger.warning("%s already holds %s of the %s budget: nothing sent (raise --max-cost to go on)",
                        ledger.path, usd(ledger.total.cost_usd), usd(ledger.max_cost))
         _write_meta(report, meta, settings, backend, ledger)
         return report
-
-    semaphore = asyncio.Semaphore(settings.concurrency)
-    gate = BudgetGate(ledger) if ledger is not None else None
-    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    for record in todo:
-        queue.put_nowait(record)
     written: set[str] = set()
     started = time.perf_counter()
-    base = {k: v for k, v in (meta or {}).items()}
-    base.setdefault("model", getattr(backend, "model", None) or "extractive")
-    base.setdefault("method", method.name)
-    base.setdefault("seed", settings.seed)
     try:
-        # Opening two local files blocks the loop for microseconds, before any request is in flight.
-        with (
-            out_path.open("a", encoding="utf-8") as out,  # noqa: ASYNC230
-            failures_path.open("a", encoding="utf-8") as failed,
-            tqdm(total=len(todo), desc=f"generate {method.name}", unit="paper", disable=not show_progress) as bar,
-        ):
-            def progress() -> None:
-                bar.update()
-                elapsed = max(time.perf_counter() - started, 1e-9)
-                postfix = {"failed": report.n_failed, "tok_in": report.prompt_tokens,
-                           "tok_out": report.completion_tokens, "tok_s": f"{report.completion_tokens / elapsed:.0f}"}
-                if report.reasoning_tokens:
-                    postfix["tok_reason"] = report.reasoning_tokens
-                if ledger is not None:
-                    postfix["cost"] = f"${ledger.session.cost_usd:.4f}"
-                bar.set_postfix(postfix, refresh=False)
-
-            def fail(record: dict[str, Any], err: BaseException, llm: PaperLLM) -> None:
-                report.n_failed += 1
-                error = scrub_keys(f"{type(err).__name__}: {err}")
-                logger.warning("paper %s failed: %s", record["paper_id"], error)
-                line = {"paper_id": record["paper_id"], "error": error, "attempts": getattr(err, "attempts", None),
-                        "usage": llm.usage(), **base, "record": record}
-                failed.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
-                failed.flush()
-                progress()
-
-            def tally(llm: PaperLLM) -> None:
-                report.prompt_tokens += llm.prompt_tokens
-                report.completion_tokens += llm.completion_tokens
-                report.reasoning_tokens += llm.reasoning_tokens
-                report.cost_usd += llm.cost_usd or 0.0
-
-            async def worker() -> None:
-                while report.stopped is None:
-                    try:
-                        record = queue.get_nowait()
-                    except asyncio.QueueEmpty:
-                        return
-                    llm = PaperLLM(backend, settings, semaphore, ledger,
-                                   {"paper_id": record["paper_id"], "run": out_path.stem}, gate)
-                    paper_start = time.perf_counter()
-                    try:
-                        result = await method.run(record, llm)
-                        trace = result.extra.pop(TRACE, None)
-                        if not isinstance(result.pred, str) or not result.pred.strip():
-                            raise GenerationError("the method produced an empty prediction")
-                        line = {"paper_id": record["paper_id"], "pred": result.pred, "desc": result.desc, **base,
-                                **result.extra, "usage": llm.usage(),
-                                "seconds": round(time.perf_counter() - paper_start, 3)}
-                        if llm.snapshot is not None:
-                            line["model_snapshot"] = llm.snapshot
-                        if keep_reasoning:
-                            line["reasoning"] = llm.reasoning
-                        # the method's extra fields never replace the core ones
-                        line.update(paper_id=record["paper_id"], pred=result.pred, desc=result.desc)
-                        text = json.dumps(line, ensure_ascii=False)
-                    except (asyncio.CancelledError, KeyboardInterrupt):
-                        raise
-                    except BudgetExceededError as err:  # not a failure: the paper waits for a larger budget
-                        tally(llm)
-                        report.stopped = "max_cost"
-                        report.stop_detail = report.stop_detail or str(err)
-                        report.n_not_started += 1
-                        continue
-                    except Exception as err:  # noqa: BLE001 - a paper that fails is recorded, never lost
-                        tally(llm)
-                        fail(record, err, llm)
-                        continue
-                    report.n_written += 1
-                    tally(llm)
-                    if trace is not None:  # before the paper's line: see `keep_traces`
-                        with traces_path.open("a", encoding="utf-8") as traces:  # noqa: ASYNC230
-                            traces.write(json.dumps({"paper_id": record["paper_id"], "trace": trace},
-                                                    ensure_ascii=False, default=str) + "\n")
-                    out.write(text + "\n")
-                    out.flush()
-                    written.add(record["paper_id"])
-                    progress()
-
-            await asyncio.gather(*(worker() for _ in range(min(settings.concurrency, len(todo)))))
-            report.n_not_started += queue.qsize()
+        await _run_papers(scope.todo, method, backend, out_path, report, written, settings=settings, meta=meta,
+                          ledger=ledger, keep_reasoning=keep_reasoning, show_progress=show_progress)
     finally:
         # One record per paper still failed; the ones written now (or by a parallel run) leave the file.
         _rewrite_jsonl(failures_path, [item for item in read_failures(failures_path)
-                                       if item["record"]["paper_id"] not in done | written])
+                                       if item["record"]["paper_id"] not in scope.done | written])
         report.wall_seconds = round(time.perf_counter() - started, 3)
         _write_meta(report, meta, settings, backend, ledger)
     if report.stopped == "max_cost" and ledger is not None:
@@ -497,6 +501,60 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
                        "(raise --max-cost to go on)", ledger.path, usd(ledger.total.cost_usd), usd(ledger.max_cost),
                        report.n_not_started)
     return report
+
+
+async def _run_papers(todo: Sequence[dict[str, Any]], method: Method, backend: Backend | None, out_path: Path,
+                      report: RunReport, written: set[str], *, settings: GenerationSettings,
+                      meta: Mapping[str, Any] | None, ledger: UsageLedger | None, keep_reasoning: bool,
+                      show_progress: bool) -> None:
+    """Run `method` on each paper of `todo`, ``settings.concurrency`` at a time, writing each as it finishes; the
+    counts go in `report` and the paper_ids written in `written` as they happen, so an interrupted run leaves
+    them current."""
+    from tqdm.auto import tqdm
+
+    semaphore = asyncio.Semaphore(settings.concurrency)
+    gate = BudgetGate(ledger) if ledger is not None else None
+    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    for record in todo:
+        queue.put_nowait(record)
+    base = dict(meta or {})
+    base.setdefault("model", getattr(backend, "model", None) or "extractive")
+    base.setdefault("method", method.name)
+    base.setdefault("seed", settings.seed)
+    # Opening two local files blocks the loop for microseconds, before any request is in flight.
+    with (
+        out_path.open("a", encoding="utf-8") as out,  # noqa: ASYNC230
+        failures_path_for(out_path).open("a", encoding="utf-8") as failed,
+        tqdm(total=len(todo), desc=f"generate {method.name}", unit="paper", disable=not show_progress) as bar,
+    ):
+        writer = PaperWriter(report, out, failed, traces_path_for(out_path), bar, base, ledger, written)
+
+        async def worker() -> None:
+            while report.stopped is None:
+                try:
+                    record = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                llm = PaperLLM(backend, settings, semaphore, ledger,
+                               {"paper_id": record["paper_id"], "run": out_path.stem}, gate)
+                paper_start = time.perf_counter()
+                try:
+                    result = await method.run(record, llm)
+                    trace = result.extra.pop(TRACE, None)
+                    text = prediction_line(record, result, llm, base, time.perf_counter() - paper_start,
+                                           keep_reasoning)
+                except (asyncio.CancelledError, KeyboardInterrupt):
+                    raise
+                except BudgetExceededError as err:
+                    writer.stop(err, llm)
+                    continue
+                except Exception as err:  # noqa: BLE001 - a paper that fails is recorded, never lost
+                    writer.fail(record, err, llm)
+                    continue
+                writer.write(record["paper_id"], text, trace, llm)
+
+        await asyncio.gather(*(worker() for _ in range(min(settings.concurrency, len(todo)))))
+        report.n_not_started += queue.qsize()
 
 
 def _write_meta(report: RunReport, meta: Mapping[str, Any] | None, settings: GenerationSettings,

@@ -33,14 +33,22 @@ from sciwrite.grounding.resolver import (
     ReferenceResolver,
     Verdict,
 )
+from sciwrite.grounding.specs import (
+    GROUNDED_PRECISION,
+    GROUNDED_RECALL,
+    GROUNDING_AMBIGUOUS_RATE,
+    GROUNDING_FOUND_RATE,
+    GROUNDING_HALLUCINATION_RATE,
+)
 
 logger = logging.getLogger(__name__)
 
 INVALID = "invalid"
 #: The per-paper rates and scores a system's summary averages (over the papers where each is defined).
-RATE_KEYS = ("grounding_found_rate", "grounding_hallucination_rate", "grounding_ambiguous_rate",
-             "grounding_outside_rate")
-SCORE_KEYS = ("grounded_precision", "grounded_recall")
+#: The share of references found outside the corpus (None offline: only an online lookup can tell).
+OUTSIDE_RATE = "grounding_outside_rate"
+RATE_KEYS = (GROUNDING_FOUND_RATE.key, GROUNDING_HALLUCINATION_RATE.key, GROUNDING_AMBIGUOUS_RATE.key, OUTSIDE_RATE)
+SCORE_KEYS = (GROUNDED_PRECISION.key, GROUNDED_RECALL.key)
 GROUNDING_KEYS = (*RATE_KEYS, *SCORE_KEYS)
 #: The verdicts a readable reference can get, in the order tables print them.
 COUNTED = (FOUND, AMBIGUOUS, NOT_FOUND, EXISTS_OUTSIDE_CORPUS)
@@ -139,8 +147,8 @@ def paper_row(source: str, entries: Sequence[Mapping[str, Any]], gold: Sequence[
                            **{f"grounding_n_{v}": counts[v] for v in (*COUNTED, INVALID)}}
     for key, verdict in zip(RATE_KEYS, (FOUND, NOT_FOUND, AMBIGUOUS, EXISTS_OUTSIDE_CORPUS)):
         row[key] = counts[verdict] / readable if readable else None
-    row["grounded_precision"] = hits / cited if cited else 0.0
-    row["grounded_recall"] = hits / len(set(gold)) if gold else 0.0
+    row[GROUNDED_PRECISION.key] = hits / cited if cited else 0.0
+    row[GROUNDED_RECALL.key] = hits / len(set(gold)) if gold else 0.0
     return row
 
 
@@ -160,7 +168,7 @@ def summarize_grounding(rows: Sequence[Mapping[str, Any]], *, online: str | None
         values = [r[key] for r in listed if r.get(key) is not None]
         summary[key] = sum(values) / len(values) if values else None
     if online is None:
-        summary["grounding_outside_rate"] = None
+        summary[OUTSIDE_RATE] = None
     summary["counts"] = {v: sum(r.get(f"grounding_n_{v}", 0) for r in listed) for v in (*COUNTED, INVALID)}
     summary["n_references"] = sum(r.get("grounding_n_references", 0) for r in listed)
     summary["n_papers"] = len(listed)

@@ -25,7 +25,7 @@ from sciwrite.harness.inspect_model import chat_messages
 from sciwrite.llm.client import ChatResult
 from sciwrite.llm.reasoning import split_reasoning
 from sciwrite.llm.types import Message
-from sciwrite.metrics.judge import CLIENT_FACTORY
+from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
 
 #: The Inspect model role that answers the judge (``--model-role grader=...``, ``Task(model_roles=...)``).
 GRADER = "grader"
@@ -99,7 +99,7 @@ class InspectGrader:
 
 @dataclass(frozen=True)
 class GraderClients:
-    """The judge's client factory (``judge_options["client_factory"]``, `sciwrite.metrics.judge.ChatClientFactory`):
+    """The judge's client factory (`JudgeConfig.client_factory`, `sciwrite.metrics.judge_config.ChatClientFactory`):
     an `InspectGrader` on `role`. Equal factories make the same clients, so the models cache keeps one suite."""
 
     role: str = GRADER
@@ -108,10 +108,10 @@ class GraderClients:
         return InspectGrader(model_id, role=self.role, purpose=purpose)
 
 
-def judge_options(judge: str | None) -> dict[str, Any] | None:
-    """The scoring request's judge options for a task's ``judge`` argument: the grader's clients, or None (no
-    judge)."""
-    return {CLIENT_FACTORY: GraderClients()} if judge else None
+def grader_judge(judge: str | None) -> JudgeConfig:
+    """The scoring request's judge config for a task's ``judge`` argument: the grader's clients (no judge: the
+    defaults, unused since the task leaves the judge's metrics out)."""
+    return JudgeConfig(client_factory=GraderClients()) if judge else DEFAULT_JUDGE
 
 
 def grader_roles(judge: str | None) -> dict[str, str] | None:
@@ -120,4 +120,4 @@ def grader_roles(judge: str | None) -> dict[str, str] | None:
     return {GRADER: judge} if judge and judge != GRADER else None
 
 
-__all__ = ["GRADER", "GraderClients", "InspectGrader", "grader_model", "grader_roles", "judge_options"]
+__all__ = ["GRADER", "GraderClients", "InspectGrader", "grader_judge", "grader_model", "grader_roles"]

@@ -21,6 +21,7 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.predictions import with_text
+from sciwrite.core.summary import Summary
 from sciwrite.generation.runner import TRACE
 from sciwrite.harness.inspect_scorers import ROW, interval_metric_names, logged_intervals
 from sciwrite.harness.inspect_solvers import GENERATED
@@ -136,7 +137,7 @@ def read_inspect_log(path: str | Path, *, system: str | None = None) -> Evaluati
     method = meta.get("method") or args.get("method") or args.get("level")
     system = system or (f"{log.eval.model} {method}" if method else (log.eval.task_display_name or log.eval.task))
     text = "".join(json.dumps(record, ensure_ascii=False, default=str) + "\n" for record in records)
-    summary = {**task_metrics(log, benchmark), "system": system, "split": split, "n_papers": len(rows),
+    summary = Summary.from_json({**task_metrics(log, benchmark), "system": system, "split": split, "n_papers": len(rows),
                "profile": args.get("profile"), "not_computed": not_computed, "predictions": f"{path.stem}.jsonl",
                "provenance": {"benchmark": benchmark, "profile": args.get("profile"), "dataset": {"config": split},
                               "sciwrite": (log.eval.packages or {}).get("sciwrite"), **code_provenance(log),
@@ -144,7 +145,7 @@ def read_inspect_log(path: str | Path, *, system: str | None = None) -> Evaluati
                                           "task": log.eval.task, "task_args": args,
                                           "inspect_ai": (log.eval.packages or {}).get("inspect_ai"),
                                           "run_id": log.eval.run_id, "created": log.eval.created,
-                                          "log": path.name}}}
+                                          "log": path.name}}})
     check_scored(bench, summary, rows, summary_path=path, rows_path=path)
     check_recomputed(bench, summary, rows, summary_path=path, rows_path=path)
     sha256 = content_digest(records, candidates="candidates" in bench.data.prediction_fields)

@@ -1,6 +1,8 @@
-"""The ``inspect_ai`` entry point of sciwrite (``[project.entry-points.inspect_ai]``): importing it registers the
-tasks ``sciwrite/rwgbench`` and ``sciwrite/sciig``."""
+"""The ``inspect_ai`` entry point of sciwrite (``[project.entry-points.inspect_ai]``): importing it registers each
+benchmark's own task, ``sciwrite/rwgbench`` and ``sciwrite/sciig``. Like `sciwrite.benchmarks`, it is a registry:
+the one shared module that names the benchmark packages (a new benchmark adds its task here)."""
 
-from sciwrite.harness.inspect_tasks import rwgbench, sciig
+from sciwrite.rwgbench.inspect_task import rwgbench
+from sciwrite.sciig.inspect_task import sciig
 
 __all__ = ["rwgbench", "sciig"]

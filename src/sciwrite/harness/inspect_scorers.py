@@ -25,6 +25,7 @@ from inspect_ai.solver import TaskState
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.core.metric_scales import UNDECLARED
+from sciwrite.core.summary import Summary
 from sciwrite.harness.inspect_grader import grader_model
 from sciwrite.harness.inspect_solvers import GENERATED
 from sciwrite.scoring.core import ModelCache, score_records
@@ -82,7 +83,7 @@ def paper_intervals(benchmark: str, n_resamples: int, seed: int) -> Metric:
     """The bootstrap interval of each metric the CLI's summary gives one, as ``<metric>_ci_low`` and
     ``<metric>_ci_high``: the benchmark's own computation (`EvaluationSteps.intervals`) on the scored rows in the
     split's order with the summary's means, `n_resamples` resamples seeded by `seed` (``sciwrite evaluate
-    --bootstrap N --seed S``); none with 0 resamples."""
+    --bootstrap N --bootstrap-seed S``); none with 0 resamples."""
     bench = get_benchmark(benchmark)
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -131,14 +132,13 @@ def metric_values(row: Mapping[str, Any], metrics: Sequence[str]) -> dict[str, f
     return values
 
 
-def reported(summary: Mapping[str, Any], key: str, default: Any) -> Any:
-    """`key`'s value in a summary, at its top or in a block that reports it (RWGBench's ``grounding``); `default`
+def reported(summary: Summary, key: str, default: Any) -> Any:
+    """`key`'s value in a summary, at its top or in the block that reports it (RWGBench's ``grounding``); `default`
     when it reports none."""
-    if key in summary:
-        return summary[key]
-    for block in summary.values():
-        if isinstance(block, Mapping) and key in block:
-            return block[key]
+    if summary.holds(key):
+        return summary.reported(key)
+    if summary.grounding is not None and key in summary.grounding.raw:
+        return summary.grounding.reported(key)
     return default
 
 
@@ -190,7 +190,7 @@ def paper_scores(bench: Benchmark, split: OpenSplit, request: ScoringRequest, bo
             return Score(value=values, answer=state.output.completion,
                          metadata={ROW: json.loads(json.dumps(row, default=str)),
                                    POSITION: positions.get(record["paper_id"]),
-                                   "not_computed": dict(result.summary.get("not_computed") or {})})
+                                   "not_computed": dict(result.summary.not_computed)})
 
         return score
 

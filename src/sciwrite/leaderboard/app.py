@@ -28,7 +28,7 @@ import pandas as pd
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.human_eval.app import annotation_ui, folder_session
 from sciwrite.leaderboard.about import about_markdown
-from sciwrite.leaderboard.compare import compare_systems
+from sciwrite.leaderboard.compare import compare_submissions
 from sciwrite.leaderboard.conditions import provenance_text
 from sciwrite.leaderboard.drilldown import paper_scores_frame, paper_view
 from sciwrite.leaderboard.plots import category_bars, metric_chart
@@ -280,7 +280,7 @@ def _compare_tab(board: Leaderboard, benchmarks: list[str]) -> None:
             if not id_a or not id_b:
                 return pd.DataFrame(), "choose two systems"
             try:
-                frame = compare_systems(board.store, id_a, id_b, allow_mixed_provenance=bool(mixed))
+                frame = compare_submissions(board.store, id_a, id_b, allow_mixed_provenance=bool(mixed))
             except (KeyError, ValueError) as err:
                 return pd.DataFrame(), str(err)
             differences = frame.attrs.get("provenance_differences") or []

@@ -23,6 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sciwrite.core.summary import Summary
+
 #: The profile the papers report (its rows are listed first).
 PAPER_PROFILE = "paper"
 
@@ -56,20 +58,18 @@ class Condition:
         return 0 if self.profile == PAPER_PROFILE else 1 if self.profile else 2
 
 
-def summary_condition(summary: Mapping[str, Any], profile: str = "") -> Condition:
+def summary_condition(summary: Summary, profile: str = "") -> Condition:
     """The condition of a summary: the provenance's profile and judge model; without a provenance block (schema 0)
     the judge is unknown and the profile is `profile` (the submission's) or the summary's ``profile`` field."""
-    block = summary.get("provenance")
-    fallback = str(profile or summary.get("profile") or "")
-    if summary.get("self_reported"):
+    block = summary.provenance
+    fallback = str(profile or summary.profile or "")
+    if summary.self_reported:
         return Condition(fallback, None, self_reported=True)
-    if not isinstance(block, Mapping):
+    if block is None:
         return Condition(fallback, None)
-    judge = block.get("judge")
-    if not judge:
-        return Condition(str(block.get("profile") or fallback), "")
-    model = judge.get("model") if isinstance(judge, Mapping) else None
-    return Condition(str(block.get("profile") or fallback), str(model) if model else None)
+    if block.judge is None or not block.judge.raw:  # no judge ran
+        return Condition(block.profile or fallback, "")
+    return Condition(block.profile or fallback, block.judge.model)
 
 
 def row_condition(row: Mapping[str, Any]) -> Condition:
@@ -85,19 +85,18 @@ def condition_order(rows: Sequence[Mapping[str, Any]]) -> list[Condition]:
     return sorted(sizes, key=lambda c: (c.tier, c.judge is None, -sizes[c], c.label))
 
 
-def provenance_text(summary: Mapping[str, Any] | None, profile: str = "") -> str:
+def provenance_text(summary: Summary | None, profile: str = "") -> str:
     """A summary's condition and provenance block as plain text (indented JSON) for the page; a summary without a
     block says so, with the profile and models it does record."""
     if summary is None:
         return "no summary: this submission has not been scored"
     condition = summary_condition(summary, profile)
-    block = summary.get("provenance")
-    if isinstance(block, Mapping):
-        shown: dict[str, Any] = {"scored under": condition.label,
-                                 "schema_version": summary.get("schema_version"), "provenance": block}
+    if summary.provenance is not None:
+        shown: dict[str, Any] = {"scored under": condition.label, "schema_version": summary.schema_version,
+                                 "provenance": summary.provenance.to_json()}
         return json.dumps(shown, indent=2, ensure_ascii=False, default=str)
     known = {"scored under": condition.label, "profile": condition.profile or None,
-             "models": summary.get("models")}
+             "models": dict(summary.models) or None}
     return ("This summary predates provenance (schema 0): its judge and dataset fingerprint are unknown, so it is "
             "ranked only with other such rows of its profile.\n" + json.dumps(known, indent=2, ensure_ascii=False,
                                                                                default=str))

@@ -17,7 +17,9 @@ from typing import Any
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.core.predictions import SystemPredictions
 from sciwrite.core.results import per_paper_record
+from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import Submission
+from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
 from sciwrite.scoring.checks import check_scored
 from sciwrite.scoring.core import ModelCache, score_systems
 from sciwrite.scoring.request import ScoringRequest
@@ -42,7 +44,7 @@ class SuiteEvaluator:
     sources: Mapping[str, str | Path | None] = field(default_factory=dict)  # benchmark -> local folder / Hub id
     profile: str | None = None  # None: `default_profile()`
     metrics: Mapping[str, Sequence[str] | None] = field(default_factory=dict)  # benchmark -> metric subset
-    judge_options: Mapping[str, Any] | None = None  # None: no LLM judge
+    judge: JudgeConfig | None = None  # how the LLM judge's clients are made; None: no LLM judge
     bootstrap: int = 1000
     batch_size: int = 64
 
@@ -51,31 +53,33 @@ class SuiteEvaluator:
     def resolved_profile(self) -> str:
         return self.profile or default_profile()
 
-    def __call__(self, submission: Submission, predictions_jsonl: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    def __call__(self, submission: Submission, predictions_jsonl: str) -> tuple[Summary, list[dict[str, Any]]]:
         """(summary, per-paper rows) of `submission`; an error says what went wrong and is the FAILED reason."""
         benchmark = get_benchmark(submission.benchmark)
         metrics = self.metrics.get(benchmark.name)
-        if self.judge_options is None:
+        if self.judge is None:
             metrics = benchmark.suite.metrics_without_judge(metrics)
         request = ScoringRequest(split=submission.split, source=self.sources.get(benchmark.name),
-                                 profile=self.resolved_profile(), metrics=metrics, judge_options=self.judge_options,
+                                 profile=self.resolved_profile(), metrics=metrics, judge=self.judge or DEFAULT_JUDGE,
                                  show_progress=False, batch_size=self.batch_size, bootstrap=self.bootstrap)
         # the submission's hex id names it in messages: never a name a user chose
         predictions = SystemPredictions.from_text(predictions_jsonl, submission.id, origin=f"submission {submission.id}")
         [result] = score_systems(benchmark, [predictions], request, models=self.models.get(benchmark, request))
-        summary = {**_without_paths(result.summary), "system": submission.system}
+        summary = _board_summary(result.summary, submission.system)
         without_judge = set(benchmark.suite.metrics_without_judge(None))
         skipped = {key: NOT_RUN if key in without_judge else JUDGE_NOT_RUN for key in benchmark.suite.metrics
-                   if summary.get(key) is None and key not in summary.get("not_computed", {})
+                   if summary.reported(key) is None and key not in summary.not_computed
                    and metrics is not None and key not in metrics}
-        summary["not_computed"] = {**summary.get("not_computed", {}), **skipped}
+        summary = summary.with_(not_computed={**summary.not_computed, **skipped})
         rows = [per_paper_record(row, None, result.files.side_files, benchmark.name) for row in result.rows]
         # no impossible number reaches the board: the FAILED reason names the metric and the paper
         check_scored(benchmark, summary, rows, summary_path=f"submission {submission.id}",
                      rows_path=f"submission {submission.id} per-paper rows")
-        return json.loads(json.dumps(summary, default=str)), json.loads(json.dumps(rows, default=str))
+        return summary, json.loads(json.dumps(rows, default=str))
 
 
-def _without_paths(summary: Mapping[str, Any]) -> dict[str, Any]:
-    """The summary without the predictions' origin (the submission's id, which the board keeps anyway)."""
-    return {k: v for k, v in summary.items() if k != "predictions"}
+def _board_summary(summary: Summary, system: str) -> Summary:
+    """The summary as the board keeps it: under the submission's system name, without the predictions' origin (the
+    submission's id, which the board keeps anyway), every value one JSON can hold (a path as text)."""
+    kept = {k: v for k, v in summary.to_json().items() if k != "predictions"}
+    return Summary.from_json(json.loads(json.dumps({**kept, "system": system}, default=str)))

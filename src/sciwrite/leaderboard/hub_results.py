@@ -27,6 +27,7 @@ from sciwrite.benchmark import Benchmark
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.eval_results import HubTask, ResultsFile, read_results_files, task_id
 from sciwrite.core.metric_scales import check_value
+from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission
 
 SOURCE = "hub .eval_results (self-reported)"
@@ -141,18 +142,18 @@ def add_planned(store: ResultsStore, planned: PlannedResult) -> tuple[Submission
     (same repo, file, config and values)."""
     source, name, values, notes = planned.source, planned.file.name, planned.values, planned.notes
     model = Path(source).name if Path(source).is_dir() else str(source)
-    summary = {"system": f"{model} ({Path(name).stem})", "self_reported": True, "source": SOURCE,
-               "model_repo": str(source), "file": name, "notes": notes, "profile": note_field(notes, "profile"),
-               "date": planned.date, **values}
+    summary = Summary.from_json({
+        "system": f"{model} ({Path(name).stem})", "self_reported": True, "source": SOURCE, "model_repo": str(source),
+        "file": name, "notes": notes, "profile": note_field(notes, "profile"), "date": planned.date, **values})
     digest = hashlib.sha256(json.dumps([str(source), name, planned.config, sorted(values.items())],
                                        default=str).encode()).hexdigest()
     existing = store.find_by_sha256(planned.bench.name, planned.config, digest)
     if existing is not None:
         return existing, False
     return store.add_submission(
-        benchmark=planned.bench.name, split=planned.config, system=summary["system"],
+        benchmark=planned.bench.name, split=planned.config, system=summary.system or model,
         submitter=f"{model} (self-reported)", predictions_jsonl="", sha256=digest, n_predictions=0, status=FINISHED,
-        summary=summary, rows=[], profile=summary["profile"], source=SOURCE,
+        summary=summary, rows=[], profile=summary.profile or "", source=SOURCE,
         model=note_field(notes, "model") or model, method=note_field(notes, "method"),
         retriever=note_field(notes, "retriever"), url=planned.url), True
 

@@ -33,6 +33,7 @@ from typing import Any
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, snapshot_download
 from huggingface_hub.errors import RepositoryNotFoundError
 
+from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import FINISHED, DuplicateSubmissionError, ResultsStore, Submission
 
 logger = logging.getLogger(__name__)
@@ -164,7 +165,7 @@ class HubMirror:
             summary = store.summary(sub.id)
             if summary is None:
                 raise ValueError("it is FINISHED but has no summary")
-            result_files = {summary_path(sub.benchmark, sub.id): _json_bytes(summary),
+            result_files = {summary_path(sub.benchmark, sub.id): _json_bytes(summary.to_json()),
                             per_paper_path(sub.benchmark, sub.id): _jsonl_bytes(store.paper_rows(sub.id))}
         if self._token:
             secret = self._token.encode("utf-8")
@@ -250,13 +251,14 @@ class HubMirror:
             logger.warning("Hub mirror: submission %s has no predictions in %s (%s); not restored", submission_id,
                            self.requests_repo, exc)
             return False
-        summary: dict[str, Any] | None = None
+        summary: Summary | None = None
         rows: list[dict[str, Any]] = []
         if record["status"] == FINISHED:
             try:
                 if results_dir is None:
                     raise FileNotFoundError(f"{self.results_repo} does not exist")
-                summary = json.loads((results_dir / summary_path(benchmark, submission_id)).read_text("utf-8"))
+                summary = summary_from_json(json.loads((results_dir / summary_path(benchmark, submission_id))
+                                                       .read_text("utf-8")))
                 per_paper = (results_dir / per_paper_path(benchmark, submission_id)).read_text("utf-8")
                 rows = [json.loads(line) for line in per_paper.splitlines() if line.strip()]
             except (OSError, ValueError) as exc:  # e.g. a deletion interrupted between the two commits
@@ -278,6 +280,13 @@ class HubMirror:
                            self.requests_repo, exc)
             return False
         return True
+
+
+def summary_from_json(data: Any) -> Summary:
+    """A mirrored ``summary.json``'s content as a `Summary`; a `ValueError` when it is not a JSON object."""
+    if not isinstance(data, dict):
+        raise ValueError(f"its summary is {type(data).__name__}, not a JSON object")
+    return Summary.from_json(data)
 
 
 def mirror_from_env(**kwargs: Any) -> HubMirror | None:

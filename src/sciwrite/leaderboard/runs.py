@@ -29,7 +29,8 @@ from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.jsonl import iter_json_lines
 from sciwrite.core.predictions import with_text
-from sciwrite.core.results import read_summary
+from sciwrite.core.results import load_summary
+from sciwrite.core.summary import Summary
 from sciwrite.core.summary_files import predictions_file
 from sciwrite.generation.runner import TRACE, traces_path_for
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission, default_store_path
@@ -48,7 +49,7 @@ class EvaluationRun:
     folder: Path
     split: str
     system: str
-    summary: dict[str, Any]
+    summary: Summary
     rows: list[dict[str, Any]]
     predictions_text: str
     records: list[dict[str, Any]]
@@ -81,8 +82,8 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     folder = Path(evaluation_dir)
     summary_path = folder / "summary.json" if folder.is_dir() else folder
     folder = summary_path.parent
-    summary = read_summary(summary_path)
-    split = summary.get("split")
+    summary = load_summary(summary_path)
+    split = summary.split
     if not split:
         raise InputError("no split field; is it a `sciwrite evaluate` summary?", Where(summary_path, field="split"))
     rows, lines = _objects(folder / "per_paper.jsonl", "per-paper rows")
@@ -90,7 +91,7 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     check_scored(bench, summary, rows, summary_path=summary_path, rows_path=folder / "per_paper.jsonl",
                  row_lines=lines)
     check_recomputed(bench, summary, rows, summary_path=summary_path, rows_path=folder / "per_paper.jsonl")
-    predictions_path = Path(predictions) if predictions else predictions_file(summary, summary_path)
+    predictions_path = Path(predictions) if predictions else predictions_file(summary.predictions, summary_path)
     records = [with_text(record) for record in _objects(predictions_path, "predictions file")[0]]
     text = predictions_path.read_bytes().decode("utf-8-sig")
     traces = read_traces(traces_path_for(predictions_path), {str(r.get("paper_id")) for r in records})
@@ -98,10 +99,10 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     # the digest an upload of the same file gets (`content_digest`), so that neither path adds it twice
     sha256 = content_digest(records, candidates="candidates" in bench.data.prediction_fields)
     form = {**run_fields(records[0] if records else {}), **(fields or {})}
-    system = system or summary.get("system") or predictions_path.stem
+    system = system or summary.system or predictions_path.stem
     # the board keeps the predictions themselves; of their path only the file name, so that a mirrored board
     # publishes no folder of the machine that scored them
-    summary = {**summary, "system": system, "predictions": predictions_path.name}
+    summary = summary.with_(system=system, predictions=predictions_path.name)
     return EvaluationRun(benchmark, folder, split, system, summary, rows, text, records, sha256, form)
 
 
@@ -151,7 +152,7 @@ def add_evaluation(store: ResultsStore, run: EvaluationRun, submitter: str = QUI
     created = store.add_submission(benchmark=run.benchmark, split=run.split, system=run.system, submitter=submitter,
                                    predictions_jsonl=run.predictions_text, sha256=run.sha256,
                                    n_predictions=len(run.records), status=FINISHED, summary=run.summary,
-                                   rows=run.rows, profile=run.summary.get("profile") or "",
+                                   rows=run.rows, profile=run.summary.profile or "",
                                    source=run.source, **run.form)
     return created, True
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from sciwrite.core.paths import data_root
 from sciwrite.core.sqlite_file import SqliteFile
+from sciwrite.core.summary import Summary
 
 PENDING, RUNNING, FINISHED, FAILED = "PENDING", "RUNNING", "FINISHED", "FAILED"
 STATUSES = (PENDING, RUNNING, FINISHED, FAILED)
@@ -172,7 +173,7 @@ class ResultsStore(SqliteFile):
 
     def add_submission(self, *, benchmark: str, split: str, system: str, submitter: str, predictions_jsonl: str,
                        sha256: str, n_predictions: int, status: str = PENDING, now: float | None = None,
-                       submission_id: str | None = None, summary: Mapping[str, Any] | None = None,
+                       submission_id: str | None = None, summary: Summary | None = None,
                        rows: Sequence[Mapping[str, Any]] = (), rate_limit: tuple[int, float] | None = None,
                        **form: Any) -> Submission:
         """Record a submission and its predictions (and, for an already-scored run, its `summary` and per-paper
@@ -324,7 +325,7 @@ class ResultsStore(SqliteFile):
             return conn.execute("UPDATE submissions SET heartbeat_at=? WHERE id=? AND status=? AND worker=?",
                                 (now, submission_id, RUNNING, worker)).rowcount == 1
 
-    def finish(self, submission_id: str, worker: str, summary: Mapping[str, Any],
+    def finish(self, submission_id: str, worker: str, summary: Summary,
                rows: Sequence[Mapping[str, Any]], profile: str = "", now: float | None = None) -> None:
         """Write the summary, the per-paper rows and FINISHED in one transaction; `NotClaimedError` when `worker`
         no longer holds the submission (nothing is written then)."""
@@ -363,28 +364,29 @@ class ResultsStore(SqliteFile):
             raise NotClaimedError(f"worker {worker!r} does not hold submission {submission_id!r}: {held}")
 
     @staticmethod
-    def _write_results(conn: sqlite3.Connection, submission_id: str, summary: Mapping[str, Any],
+    def _write_results(conn: sqlite3.Connection, submission_id: str, summary: Summary,
                        rows: Sequence[Mapping[str, Any]]) -> None:
         conn.execute("INSERT OR REPLACE INTO results (submission_id, summary) VALUES (?, ?)",
-                     (submission_id, json.dumps(summary, ensure_ascii=False)))
+                     (submission_id, json.dumps(summary.to_json(), ensure_ascii=False)))
         conn.execute("DELETE FROM paper_scores WHERE submission_id=?", (submission_id,))
         conn.executemany("INSERT INTO paper_scores (submission_id, paper_id, row) VALUES (?, ?, ?)",
                          [(submission_id, str(r["paper_id"]), json.dumps(r, ensure_ascii=False)) for r in rows])
 
     # -- results ------------------------------------------------------------------------------------------------
 
-    def summary(self, submission_id: str) -> dict[str, Any] | None:
+    def summary(self, submission_id: str) -> Summary | None:
+        """The summary of a scored submission (None before it is scored), whatever schema wrote it."""
         with self._connect() as conn:
             row = conn.execute("SELECT summary FROM results WHERE submission_id=?", (submission_id,)).fetchone()
-        return None if row is None else json.loads(row[0])
+        return None if row is None else Summary.from_json(json.loads(row[0]))
 
-    def finished(self, benchmark: str, split: str | None = None) -> list[tuple[Submission, dict[str, Any]]]:
+    def finished(self, benchmark: str, split: str | None = None) -> list[tuple[Submission, Summary]]:
         """(submission, summary) of every FINISHED submission of `benchmark` (and `split`), oldest first."""
         where, args = _where(benchmark=benchmark, split=split, status=FINISHED, prefix="s.")
         with self._connect() as conn:
             rows = conn.execute(f"SELECT s.*, r.summary AS summary_json FROM submissions s JOIN results r "
                                 f"ON r.submission_id=s.id {where} ORDER BY s.submitted_at, s.id", args).fetchall()
-        return [(_submission(r), json.loads(r["summary_json"])) for r in rows]
+        return [(_submission(r), Summary.from_json(json.loads(r["summary_json"]))) for r in rows]
 
     def paper_rows(self, submission_id: str) -> list[dict[str, Any]]:
         """The per-paper rows of a scored submission, in paper order."""

@@ -20,8 +20,7 @@ import pandas as pd
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.core.coverage import Coverage, coverage_of
-from sciwrite.core.provenance import schema_version_of
+from sciwrite.core.summary import Summary
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.leaderboard.conditions import condition_order, row_condition, summary_condition
 from sciwrite.leaderboard.store import ResultsStore
@@ -115,37 +114,37 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
         row["profile"], row["judge_model"], row["condition"] = condition.profile, condition.judge, condition.label
         row["self_reported"] = condition.self_reported
         row["judge"] = judge_text(summary)
-        row["schema_version"] = schema_version_of(summary)
-        row["n_papers"] = summary.get("n_papers")
-        coverage = coverage_of(summary)
-        row["papers"], row["complete"] = papers_text(summary, coverage), coverage.complete
-        intervals = summary.get("intervals") or {}
+        row["schema_version"] = summary.schema_version
+        row["n_papers"] = summary.n_papers
+        coverage = summary.scored
+        row["papers"], row["complete"] = papers_text(summary), coverage.complete
         for key in bench.suite.metrics:
-            low, high = (list(intervals.get(key) or []) + [None, None])[:2]
-            row[key], row[f"{key}_low"], row[f"{key}_high"] = number(summary.get(key)), number(low), number(high)
+            interval = summary.interval(key)
+            low, high = (interval.low, interval.high) if interval is not None else (None, None)
+            row[key], row[f"{key}_low"], row[f"{key}_high"] = number(summary.value(key)), number(low), number(high)
         for key, values in (bench.presentation.board_values(summary) if bench.presentation.board_values else {}).items():
             row[key], row[f"{key}_low"], row[f"{key}_high"] = (number(v) for v in values)
-        row["not_computed"] = dict(summary.get("not_computed") or {})
-        row["interval_notes"] = dict(summary.get("interval_notes") or {})
+        row["not_computed"] = dict(summary.not_computed)
+        row["interval_notes"] = summary.interval_notes
         rows.append(row)
     return rows
 
 
-def papers_text(summary: Mapping[str, Any], coverage: Coverage | None = None) -> str:
+def papers_text(summary: Summary) -> str:
     """The Papers cell: the count (the whole split), or ``n/N`` when the summary covers part of it
-    (`sciwrite.core.coverage`, `coverage` when already read; the board itself only scores complete submissions)."""
-    coverage = coverage or coverage_of(summary)
-    return str(summary.get("n_papers") or "") if coverage.complete else coverage.fraction
+    (`sciwrite.core.coverage`; the board itself only scores complete submissions)."""
+    coverage = summary.scored
+    return str(summary.n_papers or "") if coverage.complete else coverage.fraction
 
 
-def judge_text(summary: Mapping[str, Any]) -> str:
+def judge_text(summary: Summary) -> str:
     """The LLM judge a row was scored with, from its provenance: ``gpt-5.5 (gpt-5.5-2026-04-23)``, the snapshots
     joined when several answered; empty when no judge ran (or the summary predates provenance)."""
-    judge = (summary.get("provenance") or {}).get("judge") or {}
-    if not judge.get("model"):
+    judge = summary.provenance.judge if summary.provenance is not None else None
+    if judge is None or not judge.model:
         return ""
-    snapshots = ", ".join(judge.get("snapshots") or {})
-    return f"{judge['model']} ({snapshots})" if snapshots else str(judge["model"])
+    snapshots = ", ".join(judge.snapshots)
+    return f"{judge.model} ({snapshots})" if snapshots else judge.model
 
 
 def ci_text(value: float | None, low: float | None = None, high: float | None = None) -> str:

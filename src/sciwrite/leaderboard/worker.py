@@ -20,12 +20,13 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import MAX_ATTEMPTS, STALE_AFTER_S, NotClaimedError, ResultsStore, Submission
 
 logger = logging.getLogger(__name__)
 
 #: (submission, predictions JSON Lines) -> (summary, per-paper rows)
-Evaluate = Callable[[Submission, str], tuple[dict[str, Any], list[dict[str, Any]]]]
+Evaluate = Callable[[Submission, str], tuple[Summary, list[dict[str, Any]]]]
 #: Longest FAILED reason kept (the full traceback goes to the log).
 MAX_ERROR_CHARS = 2000
 
@@ -68,7 +69,7 @@ class Worker:
         else:
             self._end(beating, beater)
             self._settle(lambda: self.store.finish(claimed.id, self.name, summary, rows,
-                                                   profile=summary.get("profile") or self.profile, now=self.clock()))
+                                                   profile=summary.profile or self.profile, now=self.clock()))
         return self.store.get(claimed.id)
 
     def run(self, poll_s: float = 2.0, once: bool = False) -> int:

@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from sciwrite.core.results import read_summary
+from sciwrite.core.results import load_summary
+from sciwrite.core.summary import Summary
 from sciwrite.core.tables import headless_pyplot, save_figure
 
 #: Numeric summary keys that count things rather than score systems: never picked as metrics by default.
@@ -60,33 +61,33 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def load_summaries(eval_dirs: Sequence[str | Path]) -> dict[str, dict[str, Any]]:
+def load_summaries(eval_dirs: Sequence[str | Path]) -> dict[str, Summary]:
     """System -> its ``summary.json``; the system is the summary's ``system`` field, or the folder's name when
     that is missing or taken by an earlier folder."""
-    summaries: dict[str, dict[str, Any]] = {}
+    summaries: dict[str, Summary] = {}
     for folder in map(Path, eval_dirs):
         path = folder / "summary.json" if folder.is_dir() or not folder.suffix else folder
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no summary.json (write one with `sciwrite evaluate ... --out DIR`)")
-        summary = read_summary(path)
-        name = summary.get("system") if isinstance(summary.get("system"), str) else None
+        summary = load_summary(path)
+        name = summary.system
         if not name or name in summaries:
             name = path.parent.name if name is None else f"{name} ({path.parent})"
         summaries[name] = summary
     return summaries
 
 
-def numeric_metrics(summaries: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """Top-level keys numeric in every summary (in the first summary's order), less bookkeeping counts."""
+def numeric_metrics(summaries: Mapping[str, Summary]) -> list[str]:
+    """Metrics numeric in every summary (in the first summary's order), less bookkeeping counts."""
     if not summaries:
         return []
     first, *rest = summaries.values()
-    return [k for k, v in first.items()
+    return [k for k, v in first.metrics.items()
             if _is_number(v) and not k.startswith("n_") and k not in BOOKKEEPING_KEYS
-            and all(_is_number(s.get(k)) for s in rest)]
+            and all(_is_number(s.reported(k)) for s in rest)]
 
 
-def metric_correlations(summaries: Mapping[str, Mapping[str, Any]],
+def metric_correlations(summaries: Mapping[str, Summary],
                         metrics: Sequence[str] | None = None) -> CorrelationTable:
     """Spearman rho (``scipy.stats.spearmanr``) between each pair of metrics across the systems."""
     if len(summaries) < MIN_SYSTEMS:
@@ -96,10 +97,10 @@ def metric_correlations(summaries: Mapping[str, Mapping[str, Any]],
         raise ValueError("no metric is numeric in every summary; name them with --metrics")
     systems = list(summaries)
     for metric in metrics:
-        bad = [s for s in systems if not _is_number(summaries[s].get(metric))]
+        bad = [s for s in systems if not _is_number(summaries[s].reported(metric))]
         if bad:
             raise ValueError(f"metric {metric!r} is missing or not a number in the summary of {', '.join(bad)}")
-    values = {m: np.array([float(summaries[s][m]) for s in systems]) for m in metrics}
+    values = {m: np.array([float(summaries[s].reported(m)) for s in systems]) for m in metrics}
     undefined = [m for m in metrics if np.ptp(values[m]) == 0]
     matrix: list[list[float | None]] = []
     for a in metrics:

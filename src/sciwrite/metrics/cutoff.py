@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.errors import InputError, Where
+from sciwrite.core.summary import Summary
 from sciwrite.core.tables import format_table, headless_pyplot, save_figure
 from sciwrite.stats import holm, mean_interval, permutation_p_value, two_sample_comparison
 
@@ -116,12 +117,12 @@ def cutoff_comparison(rows: Sequence[Mapping[str, Any]], papers: Sequence[Mappin
             "metrics": compared}
 
 
-def across_systems(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, str], n_resamples: int = 1000,
+def across_systems(summaries: Sequence[Summary], labels: Mapping[str, str], n_resamples: int = 1000,
                    seed: int = 0) -> list[dict[str, Any]]:
     """With several systems split at the cutoff: per metric, the paired test over the systems that scored both
     sides (each system's mean before and after is one pair; `sciwrite.stats.permutation_p_value`, exact for a few
     systems), Holm across metrics. Empty with fewer than 2 such systems."""
-    splits = [s["cutoff"] for s in summaries if s.get("cutoff")]
+    splits = [s.cutoff for s in summaries if s.cutoff]
     if len(splits) < 2:
         return []
     rows = []
@@ -172,15 +173,15 @@ def plot_cutoff(rows: Sequence[Mapping[str, Any]], path: str | Path) -> Path:
     return save_figure(fig, path)
 
 
-def cutoff_rows(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, str]) -> list[dict[str, Any]]:
+def cutoff_rows(summaries: Sequence[Summary], labels: Mapping[str, str]) -> list[dict[str, Any]]:
     """The tidy table of every system's split: one row per (system, metric)."""
     rows = []
     for summary in summaries:
-        split = summary.get("cutoff")
+        split = summary.cutoff
         if not split:
             continue
         for metric, c in split["metrics"].items():
-            rows.append({"system": summary["system"], "metric": labels.get(metric, metric),
+            rows.append({"system": summary.system, "metric": labels.get(metric, metric),
                          "cutoff": split["cutoff"], "n_before": c["n_a"], "before": c["mean_a"],
                          "before_low": c["interval_a"][0], "before_high": c["interval_a"][1], "n_after": c["n_b"],
                          "after": c["mean_b"], "after_low": c["interval_b"][0], "after_high": c["interval_b"][1],
@@ -189,11 +190,11 @@ def cutoff_rows(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, str
     return rows
 
 
-def format_cutoff(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, str]) -> str:
+def format_cutoff(summaries: Sequence[Summary], labels: Mapping[str, str]) -> str:
     """The report's section: per system, each metric before and after the cutoff and the difference."""
     blocks = []
     for summary in summaries:
-        split = summary.get("cutoff")
+        split = summary.cutoff
         if not split:
             continue
         table = [{"metric": labels.get(m, m),
@@ -203,7 +204,7 @@ def format_cutoff(summaries: Sequence[Mapping[str, Any]], labels: Mapping[str, s
                   "p (Holm)": _number(c["p_holm"])}
                  for m, c in split["metrics"].items()]
         undetermined = f"; undetermined: {len(split['undetermined'])}" if split["undetermined"] else ""
-        blocks.append(f"{summary['system']}: papers before and after the cutoff {split['cutoff']} ({split['test']}"
+        blocks.append(f"{summary.system}: papers before and after the cutoff {split['cutoff']} ({split['test']}"
                       f"{undetermined})\n{format_table(table)}")
     return "\n\n".join(blocks)
 

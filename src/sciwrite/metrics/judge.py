@@ -11,13 +11,14 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from sciwrite.llm.client import ChatClient
 from sciwrite.llm.ledger import Totals, UsageLedger
-from sciwrite.metrics.judge_panel import PANEL, JudgePanel, PanelSpec
+from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
+from sciwrite.metrics.judge_panel import JudgePanel
 from sciwrite.models.plan import ModelPlan, resolve_plan
-from sciwrite.models.registry import ModelUnavailableError
+from sciwrite.models.registry import ModelRole, ModelUnavailableError
 
 K = TypeVar("K")
 
@@ -178,25 +179,14 @@ def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, st
     return readings
 
 
-class ChatClientFactory(Protocol):
-    """Makes a judge's chat client for a model id and the role it serves (``judge_options["client_factory"]``): a
-    front end's own client in `ChatClient`'s place, with the interface the judges use (`complete`, `model`,
-    `provenance`). It is part of the `ModelCache` key, so it compares equal to any factory that makes the same
-    clients (a frozen dataclass, say), never by identity."""
-
-    def __call__(self, model_id: str, purpose: str) -> Any: ...
-
-
-#: The judge option that names a `ChatClientFactory` (the other options then do not apply).
-CLIENT_FACTORY = "client_factory"
-
-
-def load_chat_model(plan: ModelPlan, role: str, **client_kwargs: Any) -> tuple[ChatClient | None, str | None]:
+def load_chat_model(plan: ModelPlan, role: str, judge: JudgeConfig = DEFAULT_JUDGE,
+                    ledger: UsageLedger | None = None) -> tuple[ChatClient | None, str | None]:
     """The client of the chat-model `role` of a run's plan, or (None, why) when the plan has no model for it (e.g.
     offline `lite`) or no endpoint is configured; the metric is then reported as not computed. Never a substitute
-    model. ``client_factory`` (`ChatClientFactory`), when given, makes the client instead of `ChatClient`."""
-    factory: ChatClientFactory | None = client_kwargs.pop(CLIENT_FACTORY, None)
-    panel: PanelSpec | None = client_kwargs.pop(PANEL, None)
+    model. The clients are made as `judge` says (its ``client_factory``, when given, instead of `ChatClient`), each
+    writing its usage to `ledger`; a panel is one client per judge."""
+    factory, panel = judge.client_factory, judge.panel
+    client_kwargs = judge.client_kwargs(ledger)
     if panel is not None and panel.is_panel:  # each judge its own client (none named: the plan's judge)
         def make(model_id: str) -> Any:
             return factory(model_id, role) if factory is not None else \
@@ -213,10 +203,13 @@ def load_chat_model(plan: ModelPlan, role: str, **client_kwargs: Any) -> tuple[C
                      soft=(ModelUnavailableError,))  # includes LLMNotConfiguredError
 
 
-def judge_for_profile(model: str | None = None, profile: str | None = None, role: str = "judge",
-                      **client_kwargs: Any) -> tuple[ChatClient | None, str | None]:
-    """`load_chat_model` for one judge by itself (a metric module's): `model` over the profile's."""
-    return load_chat_model(resolve_plan([role], profile, {role: model}), role, **client_kwargs)
+def judge_for_profile(role: ModelRole, model: str | None = None, profile: str | None = None,
+                      ledger: UsageLedger | None = None, **client_kwargs: Any) -> tuple[ChatClient | None, str | None]:
+    """`load_chat_model` for one judge by itself (a metric module's): the chat-model `role` its benchmark declares,
+    `model` over the profile's; `client_kwargs` are a `JudgeConfig`'s fields (``base_url``, ``api_key``,
+    ``cache_path``, ...)."""
+    return load_chat_model(resolve_plan([role], profile, {role.name: model}), role.name,
+                           JudgeConfig.from_options(client_kwargs), ledger)
 
 
 def snapshot_counts(rows: Sequence[Mapping[str, Any]], field: str) -> dict[str, int]:
@@ -241,13 +234,12 @@ def judge_provenance(summary: Mapping[str, Any]) -> dict[str, Any] | None:
             "system_fingerprints": summary.get("judge_system_fingerprints", {})}
 
 
-def llm_record(clients: Mapping[str, Any], judge_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def llm_record(clients: Mapping[str, Any], ledger: UsageLedger | None = None) -> dict[str, Any]:
     """What an evaluation's LLM calls were, for its summary: ``llm_usage`` (tokens and cost of this evaluation's
-    lines in the usage ledger, whichever process wrote them) and ``llm_requests`` (per role: model family, options,
+    lines in `ledger`, whichever process wrote them) and ``llm_requests`` (per role: model family, options,
     parameters not applied as asked, and the snapshots and fingerprints that answered in this process)."""
     out: dict[str, Any] = {}
-    ledger = (judge_options or {}).get("ledger")
-    if isinstance(ledger, UsageLedger):
+    if ledger is not None:
         out["llm_usage"] = {"ledger": str(ledger.path), **Totals.from_file(ledger.path, **ledger.tags).as_dict()}
     requests = {role: client.provenance() for role, client in clients.items() if hasattr(client, "provenance")}
     if requests:

@@ -36,8 +36,6 @@ from sciwrite.stats_agreement import alpha
 
 #: How a panel combines its judges' scores.
 AGGREGATES = ("mean", "median")
-#: The judge option (`ScoringRequest.judge_options`) that holds a `PanelSpec`: several judges, or repeats.
-PANEL = "panel"
 
 
 @dataclass(frozen=True)
@@ -131,10 +129,9 @@ class JudgePanel:
         return out
 
 
-def panel_options(judge_options: Mapping[str, Any] | None) -> dict[str, Any]:
+def panel_options(spec: PanelSpec | None) -> dict[str, Any]:
     """What a summary's ``judge_panel`` block says of the panel asked for: its aggregate and samples."""
-    spec = (judge_options or {}).get(PANEL)
-    return {"aggregate": spec.aggregate, "samples_asked": spec.samples} if isinstance(spec, PanelSpec) else {}
+    return {"aggregate": spec.aggregate, "samples_asked": spec.samples} if spec is not None else {}
 
 
 def _matrix(rows: Sequence[Mapping[str, Any]], judges: Sequence[str], criterion: str) -> np.ndarray:
@@ -233,5 +230,5 @@ def systems_agreement(panels: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]
     return out
 
 
-__all__ = ["AGGREGATES", "PANEL", "JudgePanel", "PanelSpec", "combine", "noise_share", "ordinal_alpha", "panel_options",
+__all__ = ["AGGREGATES", "JudgePanel", "PanelSpec", "combine", "noise_share", "ordinal_alpha", "panel_options",
            "panel_summary", "systems_agreement"]

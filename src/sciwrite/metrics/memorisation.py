@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from statistics import median
 from typing import Any
 
+from sciwrite.core.summary import Summary
 from sciwrite.stats import mean_interval
 
 N = 8
@@ -76,19 +77,19 @@ def summarize_memorisation(rows: Sequence[Mapping[str, Any]], n_resamples: int =
                      "memorised_span_words": r["memorised_span_words"]} for r in ranked]}
 
 
-def format_memorisation(summary: Mapping[str, Any]) -> str:
+def format_memorisation(summary: Summary) -> str:
     """One line for a system's report, beside its tables (``"<system>: memorisation ..."``); "" without a signal."""
-    m = summary.get("memorisation") or {}
-    if not m.get("n_papers"):
+    m = summary.memorisation
+    if m is None or not m.n_papers or m.mean is None or m.median is None:
         return ""
-    low, high = m["interval"]
+    low, high = (m.interval.low, m.interval.high) if m.interval is not None else (None, None)
     interval = f" [{low:.3f}, {high:.3f}]" if low is not None else ""
-    return (f"{summary.get('system')}: memorisation ({m['n']}-grams of the prediction in the reference but in no input): mean "
-            f"{m['mean']:.3f}{interval} over {m['n_papers']} papers, median {m['median']:.3f}, longest span "
-            f"{m['max_span_words']} words, {m['papers_at_least_half']} papers at least half recalled")
+    return (f"{summary.system}: memorisation ({m.n}-grams of the prediction in the reference but in no input): mean "
+            f"{m.mean:.3f}{interval} over {m.n_papers} papers, median {m.median:.3f}, longest span "
+            f"{m.max_span_words} words, {m.papers_at_least_half} papers at least half recalled")
 
 
-def print_memorisation(summaries: Sequence[Mapping[str, Any]]) -> None:
+def print_memorisation(summaries: Sequence[Summary]) -> None:
     """Each system's `format_memorisation` line, for those that have one."""
     for summary in summaries:
         if line := format_memorisation(summary):

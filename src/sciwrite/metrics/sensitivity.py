@@ -12,9 +12,10 @@ Perturbations are seeded, and text-only ones keep the paragraph structure (blank
 one paragraph is treated as the blocks of `SENTENCES_PER_BLOCK` sentences positioning-structure similarity
 reads it as, so that shuffling or dropping "paragraphs" changes something.
 
-Each benchmark owns its expected directions, the reasons for the less obvious ones and how it perturbs and
-scores its references (`sciwrite.rwgbench.metrics.sensitivity`, `sciwrite.sciig.metrics.sensitivity`), and shared code
-reaches them as `Benchmark.studies.sensitivity`.
+Each benchmark declares its expected directions and the reasons for the less obvious ones with its metrics
+(`sciwrite.core.metric_spec.MetricSpec.expected` and ``reasons``, written with `down`; `spec_expectations` reads
+them off), owns how it perturbs and scores its references (`sciwrite.rwgbench.metrics.sensitivity`,
+`sciwrite.sciig.metrics.sensitivity`), and shared code reaches them as `Benchmark.studies.sensitivity`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from sciwrite.core.metric_spec import MetricSpec, sensitivity_expectations
 from sciwrite.metrics.text import SENTENCES_PER_BLOCK, paragraphs, split_sentences
 from sciwrite.sources.apa import find_citations
 from sciwrite.sources.markers import MARKER_GROUP, marker_numbers, renumber_markers
@@ -41,6 +43,8 @@ PERTURBATIONS: dict[str, str] = {
     "empty_text": "an empty text",
 }
 DIRECTIONS = ("down", "up", "any")
+#: Every perturbation, for a metric expected to drop under each.
+EVERY_PERTURBATION: tuple[str, ...] = tuple(PERTURBATIONS)
 FAKE_CITATION = "Nobody et al., 1900"
 
 #: Directions per metric: {metric: {perturbation: "down" | "up" | "any"}}; reasons: {(metric, perturbation or "*"): text}.
@@ -51,6 +55,21 @@ Reasons = Mapping[tuple[str, str], str]
 def expected_directions(table: Mapping[str, Sequence[str]]) -> dict[str, dict[str, str]]:
     """{metric: {perturbation: direction}} from one row of directions per metric, in `PERTURBATIONS` order."""
     return {metric: dict(zip(PERTURBATIONS, row, strict=True)) for metric, row in table.items()}
+
+
+def down(*perturbations: str) -> dict[str, str]:
+    """A metric's expected directions (`MetricSpec.expected`): "down" under each of `perturbations`, the others
+    "any"; an unknown perturbation is a `ValueError`."""
+    unknown = [p for p in perturbations if p not in PERTURBATIONS]
+    if unknown:
+        raise ValueError(f"unknown perturbations {unknown}; choose from {list(PERTURBATIONS)}")
+    return {p: "down" for p in PERTURBATIONS if p in perturbations}
+
+
+def spec_expectations(specs: Sequence[MetricSpec]) -> tuple[dict[str, dict[str, str]], dict[tuple[str, str], str]]:
+    """(metric -> perturbation -> direction, (metric, perturbation or "*") -> reason) of a benchmark's results-table
+    metrics, read off their specs: a `Sensitivity`'s ``expected`` and ``reasons``."""
+    return sensitivity_expectations(specs, PERTURBATIONS)
 
 
 def expectation_in(expected: Expected, reasons: Reasons, metric: str, perturbation: str) -> tuple[str, str]:
@@ -222,7 +241,7 @@ def split_batches(rows: Sequence[dict[str, Any]], batches: Mapping[str, Any], n:
 
 
 
-__all__ = ["DIRECTIONS", "FAKE_CITATION", "PERTURBATIONS", "drop_every_second_citation", "drop_every_second_marker",
+__all__ = ["DIRECTIONS", "EVERY_PERTURBATION", "FAKE_CITATION", "PERTURBATIONS", "down", "drop_every_second_citation", "drop_every_second_marker",
            "drop_last_paragraph", "duplicate_text", "expectation_in", "expected_directions", "failures",
            "moved_as_expected", "not_scored", "replace_citations", "sensitivity_rows", "shift_citations",
-           "shift_markers", "shuffle_paragraphs", "split_batches"]
+           "shift_markers", "shuffle_paragraphs", "spec_expectations", "split_batches"]

@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+#: The summary's share of papers whose prediction cites nothing, and its count of markers no candidate resolves.
+EMPTY_CITATION_RATE = "empty_citation_rate"
+UNRESOLVED_MARKERS = "unresolved_markers"
+
 
 def summarize(rows: Sequence[Mapping[str, Any]], *keys: str, citations: bool = True) -> dict[str, Any]:
     """Means over papers of the per-paper scores `keys` (0 for no rows); with `citations`, also the
@@ -12,8 +16,8 @@ def summarize(rows: Sequence[Mapping[str, Any]], *keys: str, citations: bool = T
     n = len(rows)
     summary = {key: sum(r[key] for r in rows) / n if n else 0.0 for key in keys}
     if citations:
-        summary["empty_citation_rate"] = sum(r["empty_citation_output"] for r in rows) / n if n else 0.0
-        summary["unresolved_markers"] = sum(r["unresolved_markers"] for r in rows)
+        summary[EMPTY_CITATION_RATE] = sum(r["empty_citation_output"] for r in rows) / n if n else 0.0
+        summary[UNRESOLVED_MARKERS] = sum(r[UNRESOLVED_MARKERS] for r in rows)
     return summary
 
 

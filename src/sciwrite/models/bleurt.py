@@ -30,7 +30,7 @@ from torch import nn
 
 from sciwrite.models.encoders import length_batches, tokens_per_batch
 from sciwrite.models.plan import load_for_profile
-from sciwrite.models.registry import ModelUnavailableError, model_location, torch_device
+from sciwrite.models.registry import ModelRole, ModelUnavailableError, model_location, torch_device
 
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 TOKENIZER_FILE = "spm.model"
@@ -225,6 +225,8 @@ def load_bleurt(model_id: str) -> Bleurt:
     return Bleurt(model_id, model, tokenizer, device, max_length)
 
 
-def bleurt_for_profile(model: str | None = None, profile: str | None = None) -> tuple[Bleurt | None, str | None]:
-    """The `bleurt` role's model, or (None, why) when the profile has none (the offline `lite` profile)."""
-    return load_for_profile("bleurt", load_bleurt, model, profile)
+def bleurt_for_profile(role: ModelRole, model: str | None = None, profile: str | None = None
+                       ) -> tuple[Bleurt | None, str | None]:
+    """The BLEURT model of `role` (SciIG's ``bleurt``), or (None, why) when the profile has none (the offline
+    `lite` profile)."""
+    return load_for_profile(role, load_bleurt, model, profile)

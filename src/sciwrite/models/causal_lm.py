@@ -18,6 +18,7 @@ from typing import Any
 
 from sciwrite.models.encoders import length_batches, load_transformer, tokens_per_batch
 from sciwrite.models.plan import load_for_profile
+from sciwrite.models.registry import ModelRole
 
 
 def strided_windows(n_tokens: int, max_length: int, stride: int) -> list[tuple[int, int, int]]:
@@ -83,6 +84,8 @@ def load_causal_lm(model_id: str) -> CausalLM:
     return CausalLM(model_id, model, tokenizer, device, int(max_length))
 
 
-def perplexity_model_for_profile(model: str | None = None, profile: str | None = None) -> tuple[CausalLM | None, str | None]:
-    """The `gpt2` role's model, or (None, why) when the profile has none (the offline `lite` profile)."""
-    return load_for_profile("gpt2", load_causal_lm, model, profile)
+def perplexity_model_for_profile(role: ModelRole, model: str | None = None, profile: str | None = None
+                                 ) -> tuple[CausalLM | None, str | None]:
+    """The language model of `role` (SciIG's ``gpt2``), or (None, why) when the profile has none (the offline
+    `lite` profile)."""
+    return load_for_profile(role, load_causal_lm, model, profile)

@@ -26,7 +26,7 @@ import numpy as np
 
 from sciwrite.models.encoders import embed, embedding_dimension, load_transformer, shared_sentence_encoder
 from sciwrite.models.plan import load_for_profile
-from sciwrite.models.registry import ModelUnavailableError, model_location
+from sciwrite.models.registry import ModelRole, ModelUnavailableError, model_location
 
 #: The seven MultiCite citation frames, in the order the tables report them.
 FRAMES: tuple[str, ...] = ("motivation", "background", "uses", "extends", "similarities", "differences", "future_work")
@@ -222,7 +222,8 @@ def load_citation_frame_classifier(model_id: str) -> HeadFrameClassifier | Trans
     return _load_transformer_classifier(model_id)
 
 
-def citation_frame_classifier_for_profile(model: str | None = None, profile: str | None = None
+def citation_frame_classifier_for_profile(role: ModelRole, model: str | None = None, profile: str | None = None
                                           ) -> tuple[FrameClassifier | None, str | None]:
-    """The classifier a metric should use, or (None, why) when the profile has none (`load_for_profile`)."""
-    return load_for_profile("citation_frame", load_citation_frame_classifier, model, profile)
+    """The classifier of `role` (its benchmark's declaration) a metric should use, or (None, why) when the profile
+    has none (`load_for_profile`)."""
+    return load_for_profile(role, load_citation_frame_classifier, model, profile)

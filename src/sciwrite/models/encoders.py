@@ -19,6 +19,7 @@ from sciwrite.models.batching import (  # noqa: F401 (re-exported: the encoders'
 )
 from sciwrite.models.plan import load_for_profile
 from sciwrite.models.registry import (
+    ModelRole,
     ModelUnavailableError,
     model_location,
     torch_device,
@@ -55,14 +56,16 @@ def shared_sentence_encoder(model_id: str, role: str = "sentence encoder") -> An
 _LOADED: dict[str, Any] = {}
 
 
-def keyphrase_encoder_for_profile(model: str | None = None, profile: str | None = None) -> tuple[Any | None, str | None]:
-    """The keyphrase encoder (loaded once per process), or (None, why) when the profile has none."""
-    return load_for_profile("keyphrase_encoder", load_keyphrase_encoder, model, profile)
+def keyphrase_encoder_for_profile(role: ModelRole, model: str | None = None, profile: str | None = None
+                                  ) -> tuple[Any | None, str | None]:
+    """The keyphrase encoder of `role` (loaded once per process), or (None, why) when the profile has none."""
+    return load_for_profile(role, load_keyphrase_encoder, model, profile)
 
 
-def contextual_encoder_for_profile(model: str | None = None, profile: str | None = None) -> tuple[Any, str | None]:
-    """The `contextual_encoder` role's sentence encoder (shared, loaded once), or (None, why)."""
-    return load_for_profile("contextual_encoder", load_contextual_encoder, model, profile)
+def contextual_encoder_for_profile(role: ModelRole, model: str | None = None, profile: str | None = None
+                                   ) -> tuple[Any, str | None]:
+    """The long-text sentence encoder of `role` (shared, loaded once), or (None, why)."""
+    return load_for_profile(role, load_contextual_encoder, model, profile)
 
 
 def load_keyphrase_encoder(model_id: str) -> Any:

@@ -15,7 +15,7 @@ import numpy as np
 
 from sciwrite.models.encoders import length_batches, load_transformer, tokens_per_batch
 from sciwrite.models.plan import load_for_profile
-from sciwrite.models.registry import ModelUnavailableError
+from sciwrite.models.registry import ModelRole, ModelUnavailableError
 
 LABELS = ("entailment", "neutral", "contradiction")
 
@@ -87,9 +87,11 @@ def load_nli(model_id: str) -> NLIModel:
     return NLIModel(model_id, model, tokenizer, label_columns(model.config.id2label), device, max_length)
 
 
-def nli_for_profile(model: str | None = None, profile: str | None = None) -> tuple[NLIModel | None, str | None]:
-    """The NLI model a metric should use, or (None, why) when the profile has none (`load_for_profile`)."""
-    return load_for_profile("nli", load_nli, model, profile)
+def nli_for_profile(role: ModelRole, model: str | None = None, profile: str | None = None
+                    ) -> tuple[NLIModel | None, str | None]:
+    """The NLI model of `role` (its benchmark's declaration) a metric should use, or (None, why) when the profile
+    has none (`load_for_profile`)."""
+    return load_for_profile(role, load_nli, model, profile)
 
 
 # Checkpoints whose config does not name its labels entailment / neutral / contradiction: the columns
@@ -127,6 +129,8 @@ def load_summac_nli(model_id: str) -> NLIModel:
                     max_length)
 
 
-def summac_nli_for_profile(model: str | None = None, profile: str | None = None) -> tuple[NLIModel | None, str | None]:
-    """The `summac_nli` model, or (None, why) when the profile has none (offline `lite`): not computed."""
-    return load_for_profile("summac_nli", load_summac_nli, model, profile)
+def summac_nli_for_profile(role: ModelRole, model: str | None = None, profile: str | None = None
+                           ) -> tuple[NLIModel | None, str | None]:
+    """The SummaC NLI model of `role` (SciIG's ``summac_nli``), or (None, why) when the profile has none (offline
+    `lite`): not computed."""
+    return load_for_profile(role, load_summac_nli, model, profile)

@@ -1,7 +1,7 @@
 """Which model serves each role of a run, decided once, up front: the run's model plan.
 
 A suite resolves every role its metrics need before loading anything (`resolve_plan`): role -> model id, where
-the id came from (the caller's ``--model ROLE=ID``, ``SCIWRITE_MODEL_<ROLE>`` or the profile), its revision
+the id came from (the caller's ``--model-role ROLE=ID``, ``SCIWRITE_MODEL_<ROLE>`` or the profile), its revision
 (the Hub commit of the cached snapshot, or the package version of a packaged model), the device it runs on, and
 why (or why the role has no model, so that its metrics are reported not computed). The loaders then take the
 plan's id (`ModelPlan.load`), so the profile is read in one place, and each loaded model's weights fingerprint
@@ -22,11 +22,11 @@ from sciwrite.models.fingerprint import weights_fingerprint
 from sciwrite.models.registry import (
     PACKAGED_CITATION_FRAME_MINILM,
     PACKAGED_MINILM,
-    ROLES,
+    ModelRole,
     ModelUnavailableError,
     current_profile,
-    environment_variable,
     resolve_model_source,
+    role_table,
     torch_device,
 )
 
@@ -117,34 +117,35 @@ def model_revision(model_id: str, cache_dir: str | Path | None = None) -> str | 
     return match.group(1) if match else None
 
 
-def choose(role: str, override: str | None = None, profile: str | None = None) -> ModelChoice:
+def choose(role: ModelRole, override: str | None = None, profile: str | None = None) -> ModelChoice:
     """One role's `ModelChoice` (override > ``SCIWRITE_MODEL_<ROLE>`` > the profile's default)."""
     try:
         model_id, source = resolve_model_source(role, override, profile)
     except ModelUnavailableError as err:
-        return ModelChoice(role, None, None, str(err))
-    why = {"argument": f"named by the caller (--model {role}=...)",
-           "environment": f"named by {environment_variable(role)}",
-           "profile": f"the {current_profile(profile)!r} profile's {role} model"}[source]
-    if ROLES[role].api:
-        return ModelChoice(role, model_id, source, why, None, "api")
-    return ModelChoice(role, model_id, source, why, model_revision(model_id), torch_device())
+        return ModelChoice(role.name, None, None, str(err))
+    why = {"argument": f"named by the caller (--model {role.name}=...)",
+           "environment": f"named by {role.environment_variable}",
+           "profile": f"the {current_profile(profile)!r} profile's {role.name} model"}[source]
+    if role.api:
+        return ModelChoice(role.name, model_id, source, why, None, "api")
+    return ModelChoice(role.name, model_id, source, why, model_revision(model_id), torch_device())
 
 
-def resolve_plan(roles: Iterable[str], profile: str | None = None,
+def resolve_plan(roles: Iterable[ModelRole], profile: str | None = None,
                  overrides: Mapping[str, str | None] | None = None) -> ModelPlan:
-    """Every role of `roles` resolved once (see the module docstring); `overrides` maps role -> model id."""
+    """Every role of `roles` (the declarations of the code that owns them) resolved once (see the module
+    docstring); `overrides` maps role name -> model id."""
     overrides = overrides or {}
     return ModelPlan(current_profile(profile),
-                     {role: choose(role, overrides.get(role), profile) for role in dict.fromkeys(roles)})
+                     {name: choose(role, overrides.get(name), profile) for name, role in role_table(roles).items()})
 
 
-def load_for_profile(role: str, loader: Callable[[str], T], model: str | None = None,
+def load_for_profile(role: ModelRole, loader: Callable[[str], T], model: str | None = None,
                      profile: str | None = None) -> tuple[T | None, str | None]:
     """One role's model by itself (a metric module's): `loader(model id)`, or (None, why) when the profile has no
     model for it (e.g. no NLI offline): the metric is then reported as not computed. A model that is named
     (argument, environment or profile) but cannot be loaded raises, never skips."""
-    return resolve_plan([role], profile, {role: model}).load(role, loader, fingerprint=False)
+    return resolve_plan([role], profile, {role.name: model}).load(role.name, loader, fingerprint=False)
 
 
 __all__ = ["ModelChoice", "ModelPlan", "choose", "load_for_profile", "model_revision", "resolve_plan"]

@@ -10,9 +10,9 @@ The two models:
   score (the [CLS] position, lowest over windows as in the transformers SQuAD 2.0 post-processing) beats it, and
   then the answer is empty.
 
-`qa_models_for_profile` loads both (`QAModels`), with the BERTScore token encoder of the ``bertscore`` role that
-scores each answer against the generation (SciIG Appendix A: sim_k = BERTScore(a_k, G)), or says why the profile
-has none.
+`qa_models_for_profile` loads both (`QAModels`), with the BERTScore token encoder that scores each answer against
+the generation (SciIG Appendix A: sim_k = BERTScore(a_k, G)), or says why the profile has none; the three roles
+(`QARoles`) are the benchmark's, which passes them in.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 
 from sciwrite.models.encoders import length_batches, load_transformer, tokens_per_batch
 from sciwrite.models.plan import ModelPlan, resolve_plan
-from sciwrite.models.registry import ModelUnavailableError
+from sciwrite.models.registry import ModelRole, ModelUnavailableError
 from sciwrite.models.token_encoder import load_token_encoder
 
 QG_PREFIX = re.compile(r"^\s*question\s*:\s*", re.IGNORECASE)
@@ -162,7 +162,7 @@ class ExtractiveQA:
 
 @dataclass
 class QAModels:
-    """The question generator, the QA model and the BERTScore token encoder (``bertscore`` role) of one profile."""
+    """The question generator, the QA model and the BERTScore token encoder of one profile."""
 
     qg: Any
     qa: Any
@@ -197,36 +197,52 @@ def load_extractive_qa(model_id: str) -> ExtractiveQA:
     return ExtractiveQA(model_id, model, tokenizer, device, max_length=limit, stride=min(128, limit // 3))
 
 
-#: The roles of the QA-based metrics: the question generator, the QA model, and the BERTScore encoder of the
-#: answer similarity.
-QA_ROLES = ("question_generation", "question_answering", "bertscore")
+@dataclass(frozen=True)
+class QARoles:
+    """The three roles of the QA-based metrics, as the benchmark that uses them declares them: the question
+    generator, the QA model, and the BERTScore encoder of the answer similarity."""
+
+    question_generation: ModelRole
+    question_answering: ModelRole
+    bertscore: ModelRole
+
+    @property
+    def all(self) -> tuple[ModelRole, ModelRole, ModelRole]:
+        """The three roles, the question generator first."""
+        return self.question_generation, self.question_answering, self.bertscore
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The three roles' names, the question generator first."""
+        return tuple(role.name for role in self.all)
 
 
-def qa_models_for_profile(qg_model: str | None = None, qa_model: str | None = None,
+def qa_models_for_profile(roles: QARoles, qg_model: str | None = None, qa_model: str | None = None,
                           profile: str | None = None, bertscore_model: str | None = None,
                           bertscore_layer: int | None = None) -> tuple[QAModels | None, str | None]:
     """`qa_models_for_plan` for the QA metric by itself (a metric module's): the named models over the
     profile's."""
-    plan = resolve_plan(QA_ROLES, profile, {"question_generation": qg_model, "question_answering": qa_model,
-                                            "bertscore": bertscore_model})
-    return qa_models_for_plan(plan, bertscore_layer, fingerprint=False)
+    plan = resolve_plan(roles.all, profile, {roles.question_generation.name: qg_model,
+                                             roles.question_answering.name: qa_model,
+                                             roles.bertscore.name: bertscore_model})
+    return qa_models_for_plan(plan, roles, bertscore_layer, fingerprint=False)
 
 
-def qa_models_for_plan(plan: ModelPlan, bertscore_layer: int | None = None,
+def qa_models_for_plan(plan: ModelPlan, roles: QARoles, bertscore_layer: int | None = None,
                        fingerprint: bool = True) -> tuple[QAModels | None, str | None]:
-    """Both models and the ``bertscore`` role's BERTScore token encoder, or (None, why) when the plan lacks the QG or
-    QA model (offline `lite`): the metrics are then not computed, and `why` names the models needed. A named model
-    that cannot load raises."""
-    reasons = [plan.choices[role].why for role in QA_ROLES[:2] if plan.choices[role].model_id is None]
+    """Both models and the `roles`' BERTScore token encoder, or (None, why) when the plan lacks the QG or QA model
+    (offline `lite`): the metrics are then not computed, and `why` names the models needed. A named model that
+    cannot load raises."""
+    qg, qa, bertscore = roles.names
+    reasons = [plan.choices[role].why for role in (qg, qa) if plan.choices[role].model_id is None]
     if reasons:
         return None, "; ".join(reasons)
-    ids = {role: plan.model_id(role) for role in QA_ROLES}
-    models = QAModels(load_question_generator(ids["question_generation"]),
-                      load_extractive_qa(ids["question_answering"]), ids,
-                      load_token_encoder(ids["bertscore"], bertscore_layer))
+    ids = {role: plan.model_id(role) for role in roles.names}
+    models = QAModels(load_question_generator(ids[qg]), load_extractive_qa(ids[qa]), ids,
+                      load_token_encoder(ids[bertscore], bertscore_layer))
     if fingerprint:
-        plan.record("question_generation", models.qg)
-        plan.record("question_answering", models.qa)
-        if "bertscore" not in plan.fingerprints:
-            plan.record("bertscore", models.encoder)
+        plan.record(qg, models.qg)
+        plan.record(qa, models.qa)
+        if bertscore not in plan.fingerprints:
+            plan.record(bertscore, models.encoder)
     return models, None

@@ -19,7 +19,7 @@ import faiss
 import numpy as np
 
 from sciwrite.models.encoders import load_sentence_encoder, shared_sentence_encoder
-from sciwrite.models.registry import resolve_model
+from sciwrite.models.registry import DENSE_ENCODER, resolve_model
 from sciwrite.retrieval.base import SearchResult, check_doc_ids, check_queries, clip_k, read_config, write_config
 from sciwrite.retrieval.bm25 import _ids_and_texts
 
@@ -121,7 +121,7 @@ class DenseRetriever:
     def __init__(self, encoder: str | None = None, factory: str = "Flat", query_instruction: str | None = None,
                  nprobe: int = 16, ef_search: int = 128, ef_construction: int = 40, batch_size: int = 64,
                  profile: str | None = None, device: str | None = None) -> None:
-        self.encoder_name = resolve_model("dense_encoder", encoder, profile)
+        self.encoder_name = resolve_model(DENSE_ENCODER, encoder, profile)
         self.factory = factory
         self.query_instruction = (default_query_instruction(self.encoder_name)
                                   if query_instruction is None else query_instruction)

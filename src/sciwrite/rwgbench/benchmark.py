@@ -31,7 +31,9 @@ from sciwrite.rwgbench.metrics.drilldown import citation_view, drilldown_papers
 from sciwrite.rwgbench.metrics.evaluation import EVALUATE_OPTIONS, EVALUATION, SPLITS, scored_papers
 from sciwrite.rwgbench.metrics.grounding import BOARD_GROUPS, board_values
 from sciwrite.rwgbench.metrics.judge_check import JUDGE_CHECK
+from sciwrite.rwgbench.metrics.model_roles import ROLES
 from sciwrite.rwgbench.metrics.report import report_text
+from sciwrite.rwgbench.metrics.specs import METRICS
 from sciwrite.rwgbench.metrics.suite import PAPER_LABELS, STAGES, TABLE2_GROUPS
 from sciwrite.rwgbench.paper_tables import PAPER_TABLES
 from sciwrite.rwgbench.quickstart import run_rwgbench_quickstart
@@ -55,7 +57,6 @@ RWGBENCH = Benchmark(
         splits=tuple(SPLITS),
         prediction_fields=("paper_id", "candidates"),
         sample_dir=default_rwgbench_dir,
-        sample_dir_aliases=("--data-dir",),
         scored_papers=scored_papers,
         builds=BUILD_COMMANDS,
         corpus=Corpus(configs=tuple(c for c, info in RWGBENCH_CONFIGS.items() if info.kind == "corpus"),
@@ -69,6 +70,8 @@ RWGBENCH = Benchmark(
         table_groups=TABLE2_GROUPS,
         steps=EVALUATION,
         scales=SCALES,
+        specs=METRICS,
+        roles=ROLES,
         options=(Option("missing_as_empty", "score papers without a prediction as empty sections", switch=True),
                  *EVALUATE_OPTIONS),
     ),

@@ -26,6 +26,13 @@ from sciwrite.human_eval.pairwise import (
 )
 from sciwrite.human_eval.study import PAIRWISE, Dimension, HumanStudy
 from sciwrite.metrics.correlation import load_summaries
+from sciwrite.rwgbench.metrics.specs import (
+    CITATION_DENSITY,
+    CLAIM_SUPPORT_CONSISTENCY,
+    LLM_JUDGE,
+    POSITIONING_STRUCTURE_SIMILARITY,
+    SOFT_CITATION_RECALL,
+)
 from sciwrite.rwgbench.metrics.suite import SUITE_METRICS
 
 DIMENSIONS = (
@@ -40,13 +47,13 @@ DIMENSIONS = (
               "In which section do the citations better support the statements they are attached to?"),
 )
 #: Short names `--align` accepts for the paper's aligned metrics.
-METRIC_ALIASES = {"pss": "positioning_structure_similarity", "soft_recall": "soft_citation_recall",
-                  "csc": "claim_support_consistency", "llm": "llm_judge", "judge": "llm_judge"}
+METRIC_ALIASES = {"pss": POSITIONING_STRUCTURE_SIMILARITY.key, "soft_recall": SOFT_CITATION_RECALL.key,
+                  "csc": CLAIM_SUPPORT_CONSISTENCY.key, "llm": LLM_JUDGE.key, "judge": LLM_JUDGE.key}
 #: Table 5's name of each signal.
-SIGNAL_NAMES = {"llm_judge": "LLM-as-Judge", "positioning_structure_similarity": "PSS",
-                "soft_citation_recall": "Soft Recall", "claim_support_consistency": "CSC"}
+SIGNAL_NAMES = {LLM_JUDGE.key: "LLM-as-Judge", POSITIONING_STRUCTURE_SIMILARITY.key: "PSS",
+                SOFT_CITATION_RECALL.key: "Soft Recall", CLAIM_SUPPORT_CONSISTENCY.key: "CSC"}
 #: Metrics without a better direction (closeness to the human rate): they cannot be aligned with a preference.
-UNDIRECTED = frozenset({"citation_density"})
+UNDIRECTED = frozenset({CITATION_DENSITY.key})
 CHOICES = (
     "Dimensions: the four Table 5 names; the paper prints no question for them, so the questions are sciwrite's.",
     "Votes of a pair: every annotator's answers to both presentation orders, pooled; ties are non-decisive.",
@@ -80,7 +87,7 @@ def evaluation_values(evals: Sequence[str | Path]) -> tuple[dict[tuple[str, str]
     direct = set()
     for (system, summary), folder in zip(summaries.items(), map(Path, evals)):
         folder = folder if folder.is_dir() else folder.parent
-        if ((summary.get("run") or {}).get("method") or "") == "direct":
+        if summary.run is not None and summary.run.method == "direct":
             direct.add(system)
         per_paper = folder / "per_paper.jsonl"
         if not per_paper.exists():

@@ -23,7 +23,9 @@ from statistics import mean
 from typing import Any
 
 from sciwrite.core.commands import Option
+from sciwrite.core.metric_spec import printed_rows
 from sciwrite.core.paper_tables import PaperTable, SummaryKind, TableData, TableRow, default_configs, number_cell
+from sciwrite.core.summary import Summary
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.human_eval.table5 import read_table5
 from sciwrite.metrics.correlation import load_summaries, metric_correlations, numeric_metrics
@@ -31,6 +33,7 @@ from sciwrite.rwgbench.data.configs import config_info
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.human_eval import table5 as human_table5
 from sciwrite.rwgbench.metrics.report import TABLE2_METRICS, table2
+from sciwrite.rwgbench.metrics.specs import METRICS, TABLE3
 from sciwrite.sources.markers import MARKER_GROUP
 
 #: Config -> Table 1 column, as the paper names it.
@@ -115,14 +118,12 @@ def build_table2(options: Mapping[str, Any]) -> TableData:
                                                                             if options.get("human_gt") else [])]])
 
 
-#: Table 3's metrics as the paper labels them, in its order.
-TABLE3_METRICS: tuple[tuple[str, str], ...] = (
-    ("recall", "Rec."), ("soft_citation_recall", "Soft"), ("claim_support_consistency", "CSC"),
-    ("topical_relevance", "TRT"), ("positioning_structure_similarity", "PSS"), ("citation_frame_alignment", "CFA"),
-    ("llm_judge", "LLM"))
+#: Table 3's metrics as the paper labels them, in its order (declared with each metric).
+TABLE3_METRICS: tuple[tuple[str, str], ...] = tuple((spec.key, printed.label)
+                                                    for spec, printed in printed_rows(METRICS, TABLE3))
 
 
-def table3(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
+def table3(summaries: Mapping[str, Summary]) -> TableData:
     """Table 3: Spearman correlations (`sciwrite.metrics.correlation.metric_correlations`) among the paper's seven
     metrics across the systems, two decimals. A metric some summary lacks a value for (not computed: the `lite`
     profile has no NLI model and no judge) keeps its row and column, as "–", and a note names it."""
@@ -149,7 +150,7 @@ def table3(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
 
 
 #: What Table 3 reads: RWGBench summaries holding its seven metrics.
-TABLE3_SUMMARIES = SummaryKind("rwgbench-table3", "rwgbench", "RWGBench", tuple(key for key, _ in TABLE3_METRICS))
+TABLE3_SUMMARIES = SummaryKind(TABLE3, "rwgbench", "RWGBench", tuple(key for key, _ in TABLE3_METRICS))
 
 
 def build_table3(options: Mapping[str, Any]) -> TableData:
@@ -174,7 +175,7 @@ PAPER_TABLES: tuple[PaperTable, ...] = (
                 Option("human_gt", "the summary of the reference sections scored as a system (sciwrite build "
                                    "rwgbench-human-gt, then sciwrite evaluate rwgbench)", metavar="SUMMARY")),
                build_table2),
-    PaperTable("rwgbench-table3", "Spearman correlations across systems",
+    PaperTable(TABLE3, "Spearman correlations across systems",
                "evaluation folders of at least three systems (as meta-eval correlation)",
                (Option("evals", "evaluation folders (one system each) holding summary.json", many=True, required=True,
                        metavar="DIR"),), build_table3),

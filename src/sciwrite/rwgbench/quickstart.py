@@ -9,24 +9,24 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.coverage import with_coverage
+from sciwrite.core.summary import Summary
 from sciwrite.core.tables import format_table, plot_metric_bars, write_table
-from sciwrite.generation.extractive import ExtractiveRWGBench
 from sciwrite.generation.quickstart_run import QuickstartRun, say, scorer
-from sciwrite.generation.runner import run_generation
 from sciwrite.metrics.memorisation import print_memorisation
 from sciwrite.retrieval import BM25Retriever, DenseRetriever, evaluate_retrieval
 from sciwrite.rwgbench.data.configs import default_rwgbench_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
-from sciwrite.rwgbench.generation.methods import RAG, CorpusLookup, prepare_records
 from sciwrite.rwgbench.metrics.report import format_table2
+from sciwrite.rwgbench.metrics.specs import METRICS
 from sciwrite.rwgbench.metrics.suite import TABLE2_GROUPS, table2_row
 
 #: RWGBench systems of the quick start: name -> where its candidates come from.
 RWGBENCH_SYSTEMS = {"rag-bm25": "bm25", "rag-dense": "dense", "oracle": "oracle"}
-#: Metrics drawn in the comparison plot (RWGBench Table 2 keys that the lite profile computes).
-PLOT_METRICS = ("precision", "recall", "topical_relevance", "citation_density", "citation_distribution_balance",
-                "positioning_structure_similarity", "citation_frame_alignment", "rougeL", "bertscore_f1")
+#: The run metadata the quick start's lines carry (the plan's, less its k and oracle; the runner adds the seed).
+META_KEYS = ("benchmark", "split", "model", "method", "retriever")
+#: Metrics drawn in the comparison plot (RWGBench Table 2 keys that the lite profile computes), as their specs say.
+PLOT_METRICS = tuple(spec.key for spec in METRICS if spec.plotted)
 
 
 def run_rwgbench_quickstart(run: QuickstartRun) -> dict[str, Any]:
@@ -44,22 +44,21 @@ def run_rwgbench_quickstart(run: QuickstartRun) -> dict[str, Any]:
         "bm25": BM25Retriever.from_corpus(corpus, show_progress=run.show_progress),
         "dense": DenseRetriever.from_corpus(corpus, profile=run.profile, show_progress=run.show_progress),
     }
-    retrievers["bm25"].save(data_dir / "bm25" / "sample_corpus")
-    retrievers["dense"].save(data_dir / "faiss" / "sample_corpus")
+    retrievers["bm25"].save(index_folder(data_dir, "bm25"))
+    retrievers["dense"].save(index_folder(data_dir, "dense"))
     retrieval_rows = _retrieval_report(retrievers, papers, out_dir, run.show_progress)
 
-    targets = papers.to_list()[:run.limit] if run.limit else papers.to_list()
-    files = _generate(targets, corpus, retrievers, out_dir / "generations" / "rwgbench", run)
+    files = _generate(data_dir, out_dir / "generations" / "rwgbench", run)
     summaries = scorer(run)(list(files.values()), list(files), out_dir / "rwgbench", data_dir)
-    print(f"\nRWGBench sample, {summaries[0]['n_papers']} papers, {run.writer} writer, profile {run.profile}:")
+    print(f"\nRWGBench sample, {summaries[0].n_papers} papers, {run.writer} writer, profile {run.profile}:")
     print(format_table2(summaries))
     print_memorisation(summaries)
-    for metric, why in summaries[0]["not_computed"].items():
+    for metric, why in summaries[0].not_computed.items():
         print(f"  not computed: {metric}: {why.splitlines()[0][:160]}")
-    write_table([table2_row(s, s["system"]) for s in summaries], out_dir / "rwgbench_table2")
+    write_table([table2_row(s, str(s.system)) for s in summaries], out_dir / "rwgbench_table2")
     plot = _plot_systems(summaries, out_dir / "rwgbench_systems.png",
                          f"RWGBench sample: {run.writer} writer over three candidate lists "
-                         f"({summaries[0]['n_papers']} papers)")
+                         f"({summaries[0].n_papers} papers)")
     print(f"\nwrote {out_dir / 'retrieval.csv'}, {out_dir / 'rwgbench_table2.csv'} (+ .json), "
           f"{out_dir / 'rwgbench'}/<system>/, the generations under {out_dir / 'generations' / 'rwgbench'} and the "
           f"plot {plot}")
@@ -82,32 +81,33 @@ def _retrieval_report(retrievers: dict[str, Any], papers: Any, out_dir: Path, sh
     return rows
 
 
-def _generate(targets: list[dict[str, Any]], corpus: Any, retrievers: dict[str, Any], out: Path,
-              run: QuickstartRun) -> dict[str, Path]:
-    """One prediction file per quick-start system (resumable); the writer is the extractive floor or RAG."""
-    lookup = CorpusLookup(corpus)
-    writer: Any = ExtractiveRWGBench() if run.model is None else None
+def index_folder(data_dir: Path, kind: str) -> Path:
+    """Where the quick start saves the sample corpus's retriever of `kind` (bm25, dense), which generation loads."""
+    return data_dir / ("faiss" if kind == "dense" else kind) / "sample_corpus"
+
+
+def _generate(data_dir: Path, out: Path, run: QuickstartRun) -> dict[str, Path]:
+    """One prediction file per quick-start system (resumable), each generated as ``sciwrite generate rwgbench
+    --split sample --source <sample> --index <its saved retriever>`` (or ``--oracle``) would, with the extractive
+    floor, or ``--method rag`` with a model."""
     files = {}
     for system, source in RWGBENCH_SYSTEMS.items():
-        records = prepare_records(targets, lookup, None if source == "oracle" else retrievers[source],
-                                  oracle=source == "oracle")
-        if run.model is not None:
-            writer = RAG(retriever=source, k=None if source == "oracle" else 50)
-        path = out / f"{system}.jsonl"
-        report = run_generation(records, writer, run.backend(), path, show_progress=run.show_progress,
-                                ledger=run.ledger(out),
-                                meta={"benchmark": "rwgbench", "split": "sample", "model": run.model or "extractive",
-                                      "method": writer.name, "retriever": source})
+        oracle = source == "oracle"
+        options = {"split": "sample", "source": str(data_dir), "method": None if run.model is None else ["rag"],
+                   "oracle": oracle,
+                   **({} if oracle else {"retriever": source, "index": str(index_folder(data_dir, source))})}
+        report = run.generate_system(out, f"{system}.jsonl", META_KEYS, options)
         say(f"RWGBench {system}", report)
-        files[system] = path
+        files[system] = report.out_path
     return files
 
 
-def _plot_systems(summaries: list[dict[str, Any]], path: Path, title: str) -> Path:
+def _plot_systems(summaries: list[Summary], path: Path, title: str) -> Path:
     """Grouped bars, one group per computed 0-1 metric (Table 2 labels), one bar per system."""
     labels = {key: label for columns in TABLE2_GROUPS.values() for key, label in columns}
-    metrics = [k for k in PLOT_METRICS if summaries[0].get(k) is not None]
-    rows = [{"system": with_coverage(s["system"], s), **{labels[k]: s[k] for k in metrics}} for s in summaries]
+    metrics = [k for k in PLOT_METRICS if summaries[0].value(k) is not None]
+    rows = [{"system": with_coverage(str(s.system), s.scored), **{labels[k]: s.value(k) for k in metrics}}
+            for s in summaries]
     return plot_metric_bars(rows, "system", [labels[k] for k in metrics], path, title=title)
 
 

@@ -26,7 +26,9 @@ from sciwrite.sciig.metrics.citations import BOARD_GROUPS, board_values
 from sciwrite.sciig.metrics.drilldown import citation_view, drilldown_papers
 from sciwrite.sciig.metrics.evaluation import EVALUATION, scored_papers
 from sciwrite.sciig.metrics.judge_check import JUDGE_CHECK
+from sciwrite.sciig.metrics.model_roles import ROLES
 from sciwrite.sciig.metrics.report import report_text
+from sciwrite.sciig.metrics.specs import BLEU, METRICS
 from sciwrite.sciig.metrics.suite import STAGES, TABLE2_GROUPS
 from sciwrite.sciig.paper_tables import PAPER_TABLES
 from sciwrite.sciig.quickstart import run_sciig_quickstart
@@ -44,11 +46,9 @@ SCIIG = Benchmark(
         splits=ALL_CONFIGS,
         prediction_fields=("paper_id",),
         sample_dir=default_sciig_dir,
-        sample_dir_aliases=("--sciig-dir",),
         scored_papers=scored_papers,
         builds=BUILD_COMMANDS,
         prediction_split="test",
-        split_aliases=("--dataset",),
         answer_fields=("introduction",),  # the introduction a method writes: never among its inputs
     ),
     suite=BenchmarkSuite(
@@ -56,6 +56,8 @@ SCIIG = Benchmark(
         table_groups=TABLE2_GROUPS,
         steps=EVALUATION,
         scales=SCALES,
+        specs=METRICS,
+        roles=ROLES,
         options=(Option("upstream", "the prediction file is in the upstream SciIG pred/label/desc format (joined by "
                                     "label)", switch=True),),
     ),
@@ -67,7 +69,7 @@ SCIIG = Benchmark(
     ),
     presentation=Presentation(
         report=report_text,
-        per_paper_notes={"bleu": "sentence BLEU per paper"},
+        per_paper_notes={BLEU.key: "sentence BLEU per paper"},
         board_groups=BOARD_GROUPS,
         board_values=board_values,
         paper_tables=PAPER_TABLES,

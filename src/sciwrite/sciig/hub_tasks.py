@@ -1,17 +1,15 @@
 """SciIG's headline metrics as Hub tasks (`sciwrite.core.eval_results.HubTask`): Table 2's metrics, each with its
-range and direction as `sciwrite.sciig.scales.SCALES` declares it (the paper's scale). The paper names no single
-overall score, so none is published."""
+task id, description ("category: label"), range and direction as its spec declares it
+(`sciwrite.sciig.metrics.specs`: the paper's scale). The paper names no single overall score, so none is
+published."""
 
 from __future__ import annotations
 
 from sciwrite.core.eval_results import HubTask
-from sciwrite.sciig.metrics.suite import TABLE2
-from sciwrite.sciig.scales import SCALES
+from sciwrite.sciig.metrics.specs import METRICS
 
-_TASK_IDS = {"rouge1": "rouge_1", "rouge2": "rouge_2", "rougeL": "rouge_l"}  # the others: the metric key
-
-HUB_TASKS: tuple[HubTask, ...] = tuple(
-    HubTask(key, _TASK_IDS.get(key, key), f"{category}: {label}", SCALES[key]) for category, key, label in TABLE2)
+HUB_TASKS: tuple[HubTask, ...] = tuple(HubTask(spec.key, spec.hub_task, spec.hub_description, spec.scale)
+                                       for spec in METRICS if spec.hub_task)
 #: The configs the Hub tasks are defined on (``eval.yaml``), each scored on its ``test`` split.
 HUB_CONFIGS: tuple[tuple[str, str], ...] = (("naacl_2025", "test"), ("iclr_2025", "test"), ("sample", "test"))
 

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.commands import Option
-from sciwrite.core.coverage import with_coverage
+from sciwrite.core.coverage import Coverage, with_coverage
+from sciwrite.core.metric_spec import printed_rows
 from sciwrite.core.paper_tables import (
     PaperTable,
     SummaryKind,
@@ -32,23 +33,29 @@ from sciwrite.core.paper_tables import (
     default_configs,
     number_cell,
 )
-from sciwrite.core.provenance import migrate_summary
+from sciwrite.core.summary import Summary
 from sciwrite.human_eval.table5 import read_table5
 from sciwrite.sciig.data.configs import SCIIG_CONFIGS
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.prompts import FULL_INPUTS, INPUT_LABELS, INPUTS, normalize_level
 from sciwrite.sciig.human_eval import table5 as human_table5
+from sciwrite.sciig.metrics.specs import METRICS, TABLE2, TABLE3, TABLE4
 from sciwrite.sciig.metrics.tables import TABLE3_COLUMNS, TABLE3_ROWS, summaries_by_column
-from sciwrite.sciig.scales import SCALES
 
 #: Config -> the name the paper gives its dataset.
 DATASET_NAMES = {"naacl_2025": "NAACL 2025", "iclr_2025": "ICLR 2025", "sample": "Sample"}
-#: Table 2's rows as printed there: Table 3's, but for two labels.
-TABLE2_LABELS = {"summac_consistency": "Entailment-based Consistency", "citation_recall": "Recall",
-                 "citation_precision": "Precision"}
-TABLE2_ROWS: tuple[tuple[str, str, str], ...] = tuple((category, TABLE2_LABELS.get(key, label), key)
-                                                      for category, label, key in TABLE3_ROWS)
-LOWER_IS_BETTER = frozenset(metric for metric, scale in SCALES.items() if not scale.higher_is_better)
+
+
+def printed_like_table3(table: str) -> tuple[tuple[str, str, str], ...]:
+    """A table's rows as (category, label, key): Table 3's, each under the label `table` prints where its spec
+    names another (`sciwrite.sciig.metrics.specs`)."""
+    return tuple((printed.category, spec.printed.get(table, printed).label, spec.key)
+                 for spec, printed in printed_rows(METRICS, TABLE3))
+
+
+#: Table 2's rows as printed there: Table 3's, but for three labels.
+TABLE2_ROWS: tuple[tuple[str, str, str], ...] = printed_like_table3(TABLE2)
+LOWER_IS_BETTER = frozenset(spec.key for spec in METRICS if not spec.scale.higher_is_better)
 PERPLEXITY_NOTE = "Note: Lower perplexity values indicate better performance."
 
 
@@ -120,13 +127,17 @@ def build_table1(options: Mapping[str, Any]) -> TableData:
     return table1({config: config_statistics(config, options.get("source")) for config in table1_configs(options)})
 
 
-def _value(summary: Mapping[str, Any] | None, key: str) -> Any:
-    if summary is None or key in (summary.get("not_computed") or {}):
+def _value(summary: Summary | None, key: str) -> Any:
+    if summary is None or key in summary.not_computed:
         return None
-    return summary.get(key)
+    return summary.reported(key)
 
 
-def _metric_rows(rows: Sequence[tuple[str, str, str]], columns: Mapping[str, Mapping[str, Any] | None],
+def _scored(summary: Summary | None) -> Coverage | None:
+    return summary.scored if summary is not None else None
+
+
+def _metric_rows(rows: Sequence[tuple[str, str, str]], columns: Mapping[str, Summary | None],
                  groups: Mapping[str, tuple[str, ...]]) -> tuple[TableRow, ...]:
     """One row per metric over the columns (column key -> summary), the best of each column group marked."""
     out = []
@@ -138,14 +149,13 @@ def _metric_rows(rows: Sequence[tuple[str, str, str]], columns: Mapping[str, Map
     return tuple(out)
 
 
-def table2(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
+def table2(summaries: Mapping[str, Summary]) -> TableData:
     """Table 2 from model -> ``evaluate sciig`` summary, keyed ``MODEL`` (the dataset is the summary's) or
     ``DATASET/MODEL``: one column per model under its dataset, datasets in the paper's order."""
-    columns: dict[str, tuple[str, str, Mapping[str, Any]]] = {}
+    columns: dict[str, tuple[str, str, Summary]] = {}
     for name, summary in summaries.items():
-        summary = migrate_summary(summary)  # a summary written before schema 2 named its config `dataset`
         dataset, _, model = name.rpartition("/")
-        dataset = dataset or str(summary.get("split") or "")
+        dataset = dataset or str(summary.split or "")  # a summary before schema 2 named it `dataset`: read as split
         if dataset not in SCIIG_CONFIGS:
             raise ValueError(f"{name}: the summary names no SciIG dataset ({dataset!r}); key it DATASET/MODEL")
         columns[f"{dataset}/{model}"] = (dataset, model, summary)
@@ -154,16 +164,16 @@ def table2(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
               for d in SCIIG_CONFIGS if any(columns[c][0] == d for c in order)}
     rows = _metric_rows(TABLE2_ROWS, {c: columns[c][2] for c in order}, groups)
     return TableData("Table 2: Evaluation metrics categorized across standard and LLM-as-a-Judge criteria.",
-                     ("Category", "Metric"), tuple((c, with_coverage(columns[c][1], columns[c][2])) for c in order),
+                     ("Category", "Metric"), tuple((c, with_coverage(columns[c][1], columns[c][2].scored)) for c in order),
                      rows, groups=groups,
                      notes=("Highest values (per dataset) are marked. " + PERPLEXITY_NOTE,), merged_labels=1)
 
 
-def table3(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
+def table3(summaries: Mapping[str, Summary]) -> TableData:
     """Table 3 from prompt level -> summary (`sciwrite.sciig.metrics.tables.summaries_by_column`)."""
     by_level = summaries_by_column(summaries)
     groups = {paradigm: tuple(level for _, level in columns) for paradigm, columns in TABLE3_COLUMNS.items()}
-    columns = tuple((level, with_coverage(label, by_level.get(level))) for paradigm in TABLE3_COLUMNS.values()
+    columns = tuple((level, with_coverage(label, _scored(by_level.get(level)))) for paradigm in TABLE3_COLUMNS.values()
                     for label, level in paradigm)
     rows = _metric_rows(TABLE3_ROWS, {level: by_level.get(level) for level, _ in columns},
                         {paradigm: tuple(level for level in members if level in by_level)
@@ -175,16 +185,14 @@ def table3(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
 
 
 #: Table 4's rows: Table 2's, with the label Table 4 prints for SummaC faithfulness (sic).
-TABLE4_ROWS: tuple[tuple[str, str, str], ...] = tuple(
-    (category, "Entailment-based Faitfulness" if key == "summac_faithfulness" else label, key)
-    for category, label, key in TABLE2_ROWS)
+TABLE4_ROWS: tuple[tuple[str, str, str], ...] = printed_like_table3(TABLE4)
 TABLE4_LEVELS = ("ELABORATE", "MEDIUM")
 
 
-def table4(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
+def table4(summaries: Mapping[str, Summary]) -> TableData:
     """Table 4 (the input ablation) from ``LEVEL/INPUTS`` -> summary (e.g. ``MEDIUM/title-abstract``; ``LEVEL``
     alone is the full input): ELABORATE and MEDIUM, each over Title-only, Title+Abstract and T+A+Related."""
-    by_column: dict[str, Mapping[str, Any]] = {}
+    by_column: dict[str, Summary] = {}
     for name, summary in summaries.items():
         level, _, inputs = name.partition("/")
         level, inputs = normalize_level(level), inputs or FULL_INPUTS
@@ -193,7 +201,7 @@ def table4(summaries: Mapping[str, Mapping[str, Any]]) -> TableData:
                              f"and INPUTS one of {', '.join(INPUTS)}")
         by_column[f"{level}/{inputs}"] = summary
     groups = {level: tuple(f"{level}/{inputs}" for inputs in INPUTS) for level in TABLE4_LEVELS}
-    columns = tuple((key, with_coverage(INPUT_LABELS[key.split("/")[1]], by_column.get(key)))
+    columns = tuple((key, with_coverage(INPUT_LABELS[key.split("/")[1]], _scored(by_column.get(key))))
                     for keys in groups.values() for key in keys)
     rows = _metric_rows(TABLE4_ROWS, {key: by_column.get(key) for key, _ in columns}, {})
     return TableData("Table 4: Ablation Study. Performance with different input configurations: Title-only, "
@@ -208,7 +216,7 @@ def summaries_of(table: str) -> SummaryKind:
     return SummaryKind(table, "sciig", "SciIG", tuple(key for _, _, key in TABLE3_ROWS))
 
 
-def read_summaries(specs: Sequence[tuple[str, str]], table: str) -> dict[str, dict[str, Any]]:
+def read_summaries(specs: Sequence[tuple[str, str]], table: str) -> dict[str, Summary]:
     """NAME=PATH pairs -> the summaries (PATH: a summary.json or the folder holding one), each checked to be a SciIG
     summary holding the table's metrics (`SummaryKind`)."""
     kind, out = summaries_of(table), {}
@@ -238,20 +246,20 @@ PAPER_TABLES: tuple[PaperTable, ...] = (
                 Option("configs", "configs, one row each (default: naacl_2025 iclr_2025; offline: sample)", many=True,
                        choices=SCIIG_CONFIGS)),
                build_table1),
-    PaperTable("sciig-table2", "Models x metrics, by dataset",
+    PaperTable(TABLE2, "Models x metrics, by dataset",
                "one `sciwrite evaluate sciig` summary per model and dataset",
                (Option("summary", "MODEL=SUMMARY (the dataset is the summary's) or DATASET/MODEL=SUMMARY", many=True,
                        required=True, type=named_path, metavar="MODEL=SUMMARY"),),
-               lambda options: table2(read_summaries(options["summary"], "sciig-table2"))),
-    PaperTable("sciig-table3", "Prompt levels of one model", "one summary per prompt level",
+               lambda options: table2(read_summaries(options["summary"], TABLE2))),
+    PaperTable(TABLE3, "Prompt levels of one model", "one summary per prompt level",
                (Option("summary", "LEVEL=SUMMARY (SHORT, MEDIUM, ELABORATE, AUTOCOT, ZERO_SHOT, ONE_SHOT, TWO_SHOT, "
                                   "THREE_SHOT)", many=True, required=True, type=named_path, metavar="LEVEL=SUMMARY"),),
-               lambda options: table3(read_summaries(options["summary"], "sciig-table3"))),
-    PaperTable("sciig-table4", "Input ablation (ELABORATE, MEDIUM)",
+               lambda options: table3(read_summaries(options["summary"], TABLE3))),
+    PaperTable(TABLE4, "Input ablation (ELABORATE, MEDIUM)",
                "six summaries: each level under --inputs title, title-abstract and the full input",
                (Option("summary", "LEVEL/INPUTS=SUMMARY, e.g. MEDIUM/title-abstract=... (LEVEL=SUMMARY: the full input)",
                        many=True, required=True, type=named_path, metavar="LEVEL/INPUTS=SUMMARY"),),
-               lambda options: table4(read_summaries(options["summary"], "sciig-table4"))),
+               lambda options: table4(read_summaries(options["summary"], TABLE4))),
     PaperTable("sciig-table5", "Human evaluation", "`sciwrite human-eval analyze --benchmark sciig` (table5.json)",
                (Option("analysis", "table5.json, or the folder `human-eval analyze --out` wrote it to", required=True,
                        metavar="PATH"),), build_table5),

@@ -11,15 +11,16 @@ from typing import Any
 from sciwrite.benchmark import Benchmark
 from sciwrite.core.errors import Where
 from sciwrite.core.metric_scales import check_means, check_rows, check_summary, check_value
+from sciwrite.core.summary import Summary
 
 
-def check_scored(bench: Benchmark, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], *,
+def check_scored(bench: Benchmark, summary: Summary, rows: Sequence[Mapping[str, Any]], *,
                  summary_path: str | Path, rows_path: str | Path, row_lines: Sequence[int] | None = None) -> None:
     """Every value the results table, the board and the per-paper view show is a finite number in its metric's
     range; the first that is not raises `sciwrite.core.errors.InputError` naming the metric, the file and the
     record (the summary's system, or the row's paper and line)."""
     scales = bench.suite.scales
-    where = Where(path=summary_path, record=summary.get("system"))
+    where = Where(path=summary_path, record=summary.system)
     check_summary(summary, scales, bench.suite.metrics, where)
     if bench.presentation.board_values is not None:
         for key, values in bench.presentation.board_values(summary).items():
@@ -28,11 +29,11 @@ def check_scored(bench: Benchmark, summary: Mapping[str, Any], rows: Sequence[Ma
     check_rows(rows, scales, bench.board_metrics, rows_path, row_lines)
 
 
-def check_recomputed(bench: Benchmark, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], *,
+def check_recomputed(bench: Benchmark, summary: Summary, rows: Sequence[Mapping[str, Any]], *,
                      summary_path: str | Path, rows_path: str | Path) -> None:
     """Each results-table value of the summary is what its per-paper rows give (`check_means`)."""
     check_means(summary, rows, bench.suite.scales, bench.suite.metrics,
-                Where(path=summary_path, record=summary.get("system")), rows_path)
+                Where(path=summary_path, record=summary.system), rows_path)
 
 
 __all__ = ["check_recomputed", "check_scored"]

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmark import Benchmark
-from sciwrite.core.coverage import Coverage, check_complete, coverage_of
+from sciwrite.core.coverage import Coverage, check_complete
 from sciwrite.core.engine import RAY, ray_engine
 from sciwrite.core.predictions import SystemPredictions
-from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance, schema_version_of
+from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance
+from sciwrite.core.summary import Interval, Provenance, Summary
 from sciwrite.metrics.cutoff import check_dates, cutoff_comparison
 from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance
 from sciwrite.metrics.judge_panel import panel_options, panel_summary
@@ -38,15 +39,15 @@ class SystemResult:
 
     Attributes:
         system: The system's name.
-        summary: What ``summary.json`` holds: each metric's mean, the intervals, coverage, memorisation,
-            provenance and the schema version.
+        summary: What ``summary.json`` holds, typed (`sciwrite.core.summary.Summary`): each metric's mean, the
+            intervals, coverage, memorisation, provenance and the schema version.
         rows: The per-paper rows (what ``per_paper.jsonl`` holds), one per paper scored.
         rejected: The prediction lines left out under ``bad_records="skip"``.
         files: The benchmark's result-table rows and side files, for `sciwrite.scoring.files.write_system`.
     """
 
     system: str
-    summary: dict[str, Any]
+    summary: Summary
     rows: list[dict[str, Any]]
     rejected: list[dict[str, Any]]
     files: ResultFiles
@@ -54,22 +55,26 @@ class SystemResult:
     @property
     def coverage(self) -> Coverage:
         """How many papers of the split the system was scored on."""
-        return coverage_of(self.summary)
+        return self.summary.scored
 
     @property
-    def provenance(self) -> Mapping[str, Any]:
+    def provenance(self) -> Provenance | None:
         """Where the scores come from: versions, dataset, models, judge, prompt templates, seeds, hardware."""
-        return self.summary["provenance"]
+        return self.summary.provenance
 
     @property
-    def intervals(self) -> Mapping[str, Any]:
-        """metric -> its 95% bootstrap interval ([low, high]; empty when the run asked for none)."""
-        return self.summary.get("intervals") or {}
+    def intervals(self) -> Mapping[str, Interval]:
+        """metric -> its 95% bootstrap interval (empty when the run asked for none)."""
+        return self.summary.intervals.bounds if self.summary.intervals is not None else {}
 
     @property
     def schema_version(self) -> int:
         """The summary's schema version (0 for a summary written before versions existed)."""
-        return schema_version_of(self.summary)
+        return self.summary.schema_version
+
+    def with_summary(self, summary: Summary) -> SystemResult:
+        """The same result with another summary (a front end's own fields: the predictions' path, its name)."""
+        return replace(self, summary=summary)
 
 
 def system_names(paths: Sequence[str | Path], systems: Sequence[str] | None) -> list[str]:
@@ -133,7 +138,7 @@ def score_systems(benchmark: Benchmark, systems: Sequence[SystemPredictions], re
     results = []
     for file, system, one in zip(files, names, scored, strict=True):
         aligned(one.rows, file)
-        summary = _summary(benchmark, file, one, models, opened, request, system, started)
+        summary = Summary.from_json(_summary(benchmark, file, one, models, opened, request, system, started))
         results.append(SystemResult(system, summary, one.rows, file.rejected, steps.result_files(summary, system)))
     return results
 
@@ -143,7 +148,7 @@ def _score_on_ray(benchmark: Benchmark, files: Sequence[PredictionFile], split: 
     """Every system's papers in one Ray Data run (`sciwrite.scale.ray_evaluate.score_on_ray`), each actor loading
     the suite's models once; each system's rows completed in this process when the benchmark says how."""
     steps = benchmark.suite.steps
-    if not steps.runs_on_ray:
+    if steps.ray_items is None or steps.score_items is None:  # `runs_on_ray`, spelled for the type checker
         raise ValueError(f"{benchmark.title} declares no Ray steps (ray_items, score_items): use --engine local")
     batches = [steps.ray_items(file, split) for file in files]
     rows, seconds, models = ray_engine().score_on_ray(
@@ -162,7 +167,8 @@ def _score_on_ray(benchmark: Benchmark, files: Sequence[PredictionFile], split: 
 
 def _summary(benchmark: Benchmark, file: PredictionFile, scored: Scored, models: SuiteModels, split: OpenSplit,
              request: ScoringRequest, system: str, started: float) -> dict[str, Any]:
-    """The benchmark's summary of one system, with the shared keys: coverage, memorisation, cutoff, provenance."""
+    """The benchmark's summary of one system, with the shared keys: coverage, memorisation, cutoff, provenance; as
+    JSON, the suite's `summarize` builds it so (`Summary.from_json` types it, once, in `score_systems`)."""
     steps = benchmark.suite.steps
     body = steps.summarize(file, scored, models, split=split, request=request, system=system)
     body["coverage"] = Coverage(len(file.targets), len(split.paper_ids)).as_dict()
@@ -171,7 +177,7 @@ def _summary(benchmark: Benchmark, file: PredictionFile, scored: Scored, models:
         for row, text, (reference, inputs) in zip(scored.rows, file.texts, texts, strict=True):
             row.update(memorisation(text, reference, inputs))
         body["memorisation"] = summarize_memorisation(scored.rows, request.bootstrap, request.seed)
-    panel = panel_summary(scored.rows, panel_options(request.judge_options), request.bootstrap, request.seed)
+    panel = panel_summary(scored.rows, panel_options(request.judge.panel), request.bootstrap, request.seed)
     if panel is not None:  # a judge panel or repeated judging: each judge's means, their agreement, the noise
         body["judge_panel"] = panel
     if request.cutoff is not None:
@@ -208,23 +214,15 @@ class ModelCache:
     def get(self, benchmark: Benchmark, request: ScoringRequest) -> SuiteModels:
         """The models of `benchmark` for `request`'s model options, loaded on the first call."""
         options = model_request(benchmark, request)
+        # the ledger itself (a ledger compares by identity): the clients loaded write to the one they were made with
         key = (benchmark.name, options["profile"], tuple(sorted(options["models"].items())), options["metrics"],
-               tuple(sorted((k, _hashable(v)) for k, v in (options["judge_options"] or {}).items())))
+               request.judge.cache_key(), request.ledger)
         if key not in self._models:
             self._models[key] = benchmark.suite.steps.load_models(**options)
         return self._models[key]
 
     def __len__(self) -> int:
         return len(self._models)
-
-
-def _hashable(value: Any) -> Any:
-    """`value` as part of a cache key: itself when hashable, else its identity (a usage ledger, a dict)."""
-    try:
-        hash(value)
-    except TypeError:
-        return ("id", id(value))
-    return value
 
 
 __all__ = ["ModelCache", "SystemResult", "load_models", "model_request", "score_records", "score_systems",

@@ -12,6 +12,8 @@ from typing import Any
 
 from sciwrite.core.engine import LOCAL, check_engine
 from sciwrite.core.predictions import DEFAULT_BAD_RECORDS, check_bad_records
+from sciwrite.llm.ledger import UsageLedger
+from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
 
 
 @dataclass(frozen=True)
@@ -25,9 +27,10 @@ class ScoringRequest:
         split: The benchmark's split or config to score against (``--split``); None: the benchmark's default.
         source: A local dataset folder or Hub dataset repo id the split is read from (``--source``).
         profile: The model profile, ``lite`` or ``paper`` (``--profile``); None: ``$SCIWRITE_PROFILE``.
-        models: Role -> model id overrides (``--model ROLE=ID``).
+        models: Role -> model id overrides (``--model-role ROLE=ID``).
         metrics: Metric keys, stage names or evaluate-module names to compute; None: all.
-        judge_options: The LLM clients' endpoint, cache, options and usage ledger.
+        judge: How the LLM clients are made: endpoint, reply cache, request parameters, a client factory, a panel.
+        ledger: The usage ledger every LLM request of the run is written to (and budgeted by); None: none.
         batch_size: Examples per model batch.
         show_progress: Show progress bars.
         bootstrap: Resamples of the 95% intervals over papers; 0 for none.
@@ -47,7 +50,8 @@ class ScoringRequest:
     profile: str | None = None
     models: Mapping[str, str] = field(default_factory=dict)  # role -> model id overrides
     metrics: tuple[str, ...] | None = None
-    judge_options: Mapping[str, Any] | None = None  # the LLM clients' endpoint, cache, options and usage ledger
+    judge: JudgeConfig = DEFAULT_JUDGE  # how the LLM clients are made
+    ledger: UsageLedger | None = None  # where the run's LLM usage is written, and its budget
     batch_size: int = 64
     show_progress: bool = True
     bootstrap: int = 1000  # resamples of the 95% intervals over papers; 0: none
@@ -78,9 +82,9 @@ class ScoringRequest:
         return replace(self, **changes)
 
     def model_options(self) -> dict[str, Any]:
-        """What a suite's `load_models` takes: profile, models, metrics and judge options."""
-        return {"profile": self.profile, "models": dict(self.models), "metrics": self.metrics,
-                "judge_options": self.judge_options}
+        """What a suite's `load_models` takes: profile, models, metrics, the judge's config and the ledger."""
+        return {"profile": self.profile, "models": dict(self.models), "metrics": self.metrics, "judge": self.judge,
+                "ledger": self.ledger}
 
 
 __all__ = ["ScoringRequest"]

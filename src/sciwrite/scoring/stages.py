@@ -1,13 +1,16 @@
 """A suite's scorers as data: each `Stage` names the metrics it computes together, the model roles it needs, the
-evaluate module that scores it alone and whether it is an LLM judge. A benchmark lists its stages once
-(`StageTable`); the metric names ``--metrics`` accepts, the roles ``--model`` accepts, what runs without an LLM
-endpoint and which roles a run resolves are all read from that one table, never listed twice.
+evaluate module that scores it alone and whether it is an LLM judge. A benchmark's stages are read off its
+metric declarations (`StageTable.from_specs`: each `sciwrite.core.metric_spec.MetricSpec` names its stage and model
+roles); the metric names ``--metrics`` accepts, the roles ``--model`` accepts, what runs without an LLM endpoint and
+which roles a run resolves are all read from that one table, never listed twice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from sciwrite.core.metric_spec import MetricSpec
 
 
 @dataclass(frozen=True)
@@ -16,7 +19,7 @@ class Stage:
 
     name: str
     metrics: tuple[str, ...]
-    roles: tuple[str, ...] = ()  # the model roles it loads (`--model ROLE=ID`)
+    roles: tuple[str, ...] = ()  # the model roles it loads (`--model-role ROLE=ID`)
     module: str | None = None  # the evaluate module that scores it alone (metrics/<module>/), when not `name`
     judge: bool = False  # an LLM judge: left out by ``--no-judge`` and by a board without an endpoint
     in_table: bool = True  # its metrics are columns of the paper's results table (False: reported beside it)
@@ -38,6 +41,28 @@ class StageTable:
         keys = [metric for stage in self.stages for metric in stage.metrics]
         if len(keys) != len(set(keys)):
             raise ValueError(f"{self.benchmark}: a metric is computed by two stages: {keys}")
+
+    @classmethod
+    def from_specs(cls, benchmark: str, specs: Sequence[MetricSpec], scorers: Sequence[Stage] = ()) -> StageTable:
+        """The stages of a benchmark's results-table metrics, in the order the specs first name them: each stage
+        computes the specs that name it and loads their model roles. `scorers` gives what a spec cannot say of its
+        stage (the evaluate module, an LLM judge), its metrics left empty; a scorer declared with metrics (one
+        reported beside the table, computed by shared code) keeps them and runs after the others."""
+        given = {stage.name: stage for stage in scorers}
+        table = [spec for spec in specs if spec.in_table]
+        stages = []
+        for name in dict.fromkeys(spec.stage_name for spec in table):
+            members = [spec for spec in table if spec.stage_name == name]
+            stage = given.get(name, Stage(name, ()))
+            if stage.metrics:
+                raise ValueError(f"{benchmark}: stage {name!r} is declared with metrics and named by specs")
+            stages.append(replace(stage, metrics=tuple(spec.key for spec in members),
+                                  roles=tuple(dict.fromkeys(role for spec in members for role in spec.roles))))
+        named = {stage.name for stage in stages}
+        unused = [name for name, stage in given.items() if name not in named and not stage.metrics]
+        if unused:
+            raise ValueError(f"{benchmark}: no metric names the stage(s) {unused}")
+        return cls(benchmark, (*stages, *(stage for stage in scorers if stage.metrics)))
 
     def __iter__(self) -> Iterator[Stage]:
         return iter(self.stages)

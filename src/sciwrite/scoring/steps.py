@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from sciwrite.core.predictions import SystemPredictions
 from sciwrite.core.results import SideFiles
+from sciwrite.core.summary import Summary
 from sciwrite.models.plan import ModelPlan
 from sciwrite.scoring.request import ScoringRequest
 from sciwrite.scoring.stages import StageTable
@@ -101,37 +102,44 @@ class SuiteModels:
 #: (rows, seconds per stage): what scoring a batch of papers gives.
 Rows = tuple[list[dict[str, Any]], dict[str, float]]
 
+#: A benchmark's own subclasses of the three step types, so that its steps take what it declares (the type checker
+#: sees `EvaluationSteps[RWGBenchFile, RWGBenchSplit, RWGBenchModels]`, the core only the bounds).
+FileT = TypeVar("FileT", bound=PredictionFile)
+SplitT = TypeVar("SplitT", bound=OpenSplit)
+ModelsT = TypeVar("ModelsT", bound=SuiteModels)
+
 
 @dataclass(frozen=True)
-class EvaluationSteps:
+class EvaluationSteps(Generic[FileT, SplitT, ModelsT]):
     """A benchmark's part of the scoring core; every step is a module-level function (Ray pickles the model and
-    item steps by reference, so an actor imports the benchmark's module itself)."""
+    item steps by reference, so an actor imports the benchmark's module itself). Generic in the benchmark's own
+    prediction file, split and models types."""
 
     #: open_split(request) -> the split named by ``request.split`` (and its ``source``); an error for an unknown one
-    open_split: Callable[[ScoringRequest], OpenSplit]
+    open_split: Callable[[ScoringRequest], SplitT]
     #: read(predictions, split, request) -> one system's predictions joined to the split; every problem named
-    read: Callable[[SystemPredictions, OpenSplit, ScoringRequest], PredictionFile]
-    #: load_models(profile, models, metrics, judge_options) -> the suite's models, each loaded once
-    load_models: Callable[..., SuiteModels]
+    read: Callable[[SystemPredictions, SplitT, ScoringRequest], FileT]
+    #: load_models(profile, models, metrics, judge, ledger) -> the suite's models, each loaded once
+    load_models: Callable[..., ModelsT]
     #: score(file, split, models, request) -> the system's rows in this process
-    score: Callable[[PredictionFile, OpenSplit, SuiteModels, ScoringRequest], Scored]
+    score: Callable[[FileT, SplitT, ModelsT, ScoringRequest], Scored]
     #: summarize(file, scored, models, split, request, system) -> the summary's means, intervals, join report and
     #: LLM record, before the shared keys (coverage, memorisation, cutoff, provenance) are added
     summarize: Callable[..., dict[str, Any]]
     #: result_files(summary, system) -> the results-table rows and side files
-    result_files: Callable[[Mapping[str, Any], str], ResultFiles]
+    result_files: Callable[[Summary, str], ResultFiles]
     templates: Mapping[str, str]  # the prompt templates the metrics send (their hash goes in the provenance)
     metrics: tuple[str, ...] = ()  # every per-paper metric key a summary reports (what ``--cutoff`` splits)
     #: ray_items(file, split) -> one self-contained, picklable item per paper (no actor holds the split)
-    ray_items: Callable[[PredictionFile, OpenSplit], list[Any]] | None = None
+    ray_items: Callable[[FileT, SplitT], list[Any]] | None = None
     #: score_items(items, models, batch_size) -> rows and seconds: what a Ray actor runs on its share
     score_items: Callable[..., Rows] | None = None
     #: after_ray(file, split, rows, request) -> the system's `Scored`, completing the actors' rows in the driver
     #: (RWGBench: the reference grounding against the split's one title index); None: the rows as they came
-    after_ray: Callable[[PredictionFile, OpenSplit, list[dict[str, Any]], ScoringRequest], Scored] | None = None
+    after_ray: Callable[[FileT, SplitT, list[dict[str, Any]], ScoringRequest], Scored] | None = None
     #: memorisation_texts(file, split) -> one (reference text, [the texts the model was given]) per scored paper,
     #: in the file's order (`sciwrite.metrics.memorisation`); None: no memorisation signal
-    memorisation_texts: Callable[[PredictionFile, OpenSplit], list[tuple[str, list[str]]]] | None = None
+    memorisation_texts: Callable[[FileT, SplitT], list[tuple[str, list[str]]]] | None = None
     #: intervals(rows, means, n_resamples, seed) -> the interval fields of a summary (``intervals`` {metric: [low,
     #: high]}, ``interval_method``, ``n_resamples``, ``confidence``, and any the benchmark adds) from its per-paper
     #: rows in the split's order and the summary's means of its per-paper `metrics` (a metric whose mean is None
@@ -151,5 +159,5 @@ def aligned(rows: Sequence[Mapping[str, Any]], file: PredictionFile) -> None:
             raise RuntimeError(f"scored rows out of order: {row.get('paper_id')} where {target['paper_id']} was")
 
 
-__all__ = ["EvaluationSteps", "OpenSplit", "PredictionFile", "ResultFiles", "Rows", "Scored", "SuiteModels",
+__all__ = ["EvaluationSteps", "FileT", "ModelsT", "SplitT", "OpenSplit", "PredictionFile", "ResultFiles", "Rows", "Scored", "SuiteModels",
            "aligned", "paper_ids"]

@@ -88,7 +88,7 @@ BUILD_COMMANDS: tuple[BuildCommand, ...] = (
                              "SurGE corpus", (
         Option("from_arxiv", "folder written by `sciwrite fetch arxiv`: build a fresh split from it"),
         Option("corpus_source", "with --from-arxiv: dataset folder or Hub repo id holding the corpus to align with",
-               metavar="SOURCE", deprecated=("--corpus",)),
+               metavar="SOURCE"),
         Option("corpus_config", "with --from-arxiv: the corpus config of --corpus-source", default="corpus"),
         Option("arxiv_lookup", "with --from-arxiv: look up cited works missing from the corpus on the arXiv API "
                                "(cached in the --from-arxiv folder)", switch=True, default=True),
@@ -106,14 +106,13 @@ BUILD_COMMANDS: tuple[BuildCommand, ...] = (
         Option("out", "dataset folder to write", required=True),
     ), build_from_html),
     BuildCommand("rwgbench-upstream", f"import the upstream release {UPSTREAM_REPO_ID} into our schema", (
-        Option("upstream_repo", "upstream Hub dataset repo", default=UPSTREAM_REPO_ID, metavar="REPO",
-               deprecated=("--repo-id",)),
+        Option("upstream_repo", "upstream Hub dataset repo", default=UPSTREAM_REPO_ID, metavar="REPO"),
         Option("upstream_papers", "upstream CONFIG:SPLIT holding the 40k papers", default=":train",
-               metavar="CONFIG:SPLIT", deprecated=("--papers",)),
+               metavar="CONFIG:SPLIT"),
         Option("upstream_test", "upstream CONFIG:SPLIT holding the 100 test papers", default=":test",
-               metavar="CONFIG:SPLIT", deprecated=("--test",)),
+               metavar="CONFIG:SPLIT"),
         Option("upstream_corpus", "upstream CONFIG:SPLIT holding the corpus", default="corpus:train",
-               metavar="CONFIG:SPLIT", deprecated=("--corpus",)),
+               metavar="CONFIG:SPLIT"),
         Option("column_map", 'JSON {"upstream column": "our field" or null}', type=json_mapping),
         Option("out", "dataset folder to write", required=True),
     ), import_upstream),

@@ -69,7 +69,7 @@ def listed_references_view(text: str, listed: Sequence[Any], row: Mapping[str, A
     (``grounding_references``); without them the titles are listed unchecked, and a note says so."""
     entries = list((row or {}).get("grounding_references") or [])
     notes: list[str] = []
-    if (row or {}).get("grounding_error"):
+    if row and row.get("grounding_error"):
         notes.append(str(row["grounding_error"]))
     elif not entries and listed:
         notes.append("the per-paper row holds no reference grounding (scored before it existed): the listed titles "

@@ -25,12 +25,13 @@ from typing import Any
 from datasets import Dataset
 
 from sciwrite.benchmark import ScoredPapers, Source
-from sciwrite.core.coverage import coverage_of
 from sciwrite.core.predictions import JoinReport, RecordCheck, SystemPredictions, join_by_paper_id, read_system
+from sciwrite.core.summary import Summary
 from sciwrite.grounding.online import ONLINE_OPTIONS, OnlineLookup
 from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, ReferenceResolver, lazy_resolver
 from sciwrite.grounding.scoring import GROUNDING_KEYS, summarize_grounding
 from sciwrite.metrics.judge import llm_record
+from sciwrite.metrics.summary import EMPTY_CITATION_RATE, UNRESOLVED_MARKERS
 from sciwrite.retrieval.corpus_files import CORPUS_COLUMNS
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.agent_analysis import agent_analysis
@@ -162,7 +163,8 @@ def ray_items(file: RWGBenchFile, split: RWGBenchSplit) -> list[dict[str, Any]]:
     row_of = {doc_id: i for i, doc_id in enumerate(corpus["doc_id"])}
     wanted = []
     for cands, target in zip(file.candidates, file.targets, strict=True):
-        gold = target.get("citations") if isinstance(target.get("citations"), list) else []
+        citations = target.get("citations")
+        gold: list[Any] = citations if isinstance(citations, list) else []
         wanted.append([row_of[d] for d in dict.fromkeys([*cands, *gold]) if isinstance(d, str) and d in row_of])
     needed = sorted({r for rows in wanted for r in rows})
     record_of = dict(zip(needed, corpus.select(needed).select_columns(list(CORPUS_COLUMNS)).to_list()))
@@ -198,7 +200,7 @@ def summarize_file(file: RWGBenchFile, scored: Scored, models: RWGBenchModels, *
                      **({"n_rejected_lines": len(rejected),
                          "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]}
                         if rejected else {})},
-            **llm_record({"judge": getattr(models, "judge", None)}, request.judge_options),
+            **llm_record({"judge": getattr(models, "judge", None)}, request.ledger),
             **({"agent": agent} if (agent := agent_analysis(file.records, file.targets)) else {})}
 
 
@@ -223,19 +225,20 @@ def grounding_summary(rows: Sequence[Mapping[str, Any]], bootstrap: int, seed: i
     return grounding
 
 
-def result_files(summary: Mapping[str, Any], system: str) -> ResultFiles:
+def result_files(summary: Summary, system: str) -> ResultFiles:
     return ResultFiles([summary_csv_row(summary, system)])
 
 
-def summary_csv_row(summary: Mapping[str, Any], system: str) -> dict[str, Any]:
+def summary_csv_row(summary: Summary, system: str) -> dict[str, Any]:
     """The one row of ``summary.csv``: the Table 2 row plus the coverage (``n/N`` papers) and the join counts (a
     metric not computed is empty)."""
-    coverage = coverage_of(summary)
-    return {**table2_row(summary, system), "n_papers": summary["n_papers"], "n_split": coverage.total,
-            "coverage": coverage.fraction, "empty_citation_rate": summary["empty_citation_rate"],
-            "unresolved_markers": summary["unresolved_markers"],
-            "n_missing": summary["join"]["n_missing"],
-            **{f"Grounding {label}": (summary.get("grounding") or {}).get(key) for key, label in GROUNDING_COLUMNS}}
+    coverage, grounding = summary.scored, summary.grounding
+    return {**table2_row(summary, system), "n_papers": summary.n_papers, "n_split": coverage.total,
+            "coverage": coverage.fraction, EMPTY_CITATION_RATE: summary.reported(EMPTY_CITATION_RATE),
+            UNRESOLVED_MARKERS: summary.reported(UNRESOLVED_MARKERS),
+            "n_missing": summary.join.n_missing if summary.join is not None else None,
+            **{f"Grounding {label}": grounding.reported(key) if grounding is not None else None
+               for key, label in GROUNDING_COLUMNS}}
 
 
 def memorisation_texts(file: RWGBenchFile, split: RWGBenchSplit) -> list[tuple[str, list[str]]]:

@@ -18,6 +18,7 @@ from sciwrite.metrics.text import split_sentences, strip_markers
 from sciwrite.models.citation_frames import FRAMES, FrameClassifier
 from sciwrite.rwgbench.metrics.formulas import citation_frame_alignment, parse_citation_markers, resolve_citations
 from sciwrite.rwgbench.metrics.scorers import candidate_list, check_batch, has_candidates
+from sciwrite.rwgbench.metrics.specs import CITATION_FRAME_ALIGNMENT
 
 
 def citation_contexts(text: str, candidates: Sequence[str] | None = None) -> list[str]:
@@ -55,7 +56,7 @@ def score_citation_frame_alignment(predictions: Sequence[str], references: Seque
     Direct); with a list, an empty-citation output (no marker resolves) scores 0.
     All distinct contexts of the batch, both sides, go through the classifier in one batched call.
     """
-    check_batch(predictions, references, candidates)
+    candidates = check_batch(predictions, references, candidates)
     for i, text in enumerate(references):
         if not isinstance(text, str):
             raise ValueError(f"record {i}: field 'references' must be a string, got {type(text).__name__}")
@@ -79,7 +80,7 @@ def score_citation_frame_alignment(predictions: Sequence[str], references: Seque
         ref_counts = frame_counts([row_of[c] for c in ref])
         empty = res.is_empty_citation_output
         zero = empty and has_candidates(cands)
-        rows.append({"citation_frame_alignment": 0.0 if zero else citation_frame_alignment(gen_counts, ref_counts),
+        rows.append({CITATION_FRAME_ALIGNMENT.key: 0.0 if zero else citation_frame_alignment(gen_counts, ref_counts),
                      "generated_frames": gen_counts, "reference_frames": ref_counts,
                      "n_generated_contexts": len(gen), "n_reference_contexts": len(ref),
                      "empty_citation_output": empty, "unresolved_markers": res.n_unresolved})

@@ -15,17 +15,29 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from sciwrite.core.metric_spec import board_groups
+from sciwrite.core.summary import Summary
 from sciwrite.grounding.resolver import FOUND, ReferenceResolver
-from sciwrite.grounding.scoring import ground_reference_lists, paper_row
+from sciwrite.grounding.scoring import OUTSIDE_RATE, ground_reference_lists, paper_row
+from sciwrite.grounding.specs import (
+    GROUNDED_PRECISION,
+    GROUNDED_RECALL,
+    GROUNDING_AMBIGUOUS_RATE,
+    GROUNDING_FOUND_RATE,
+    GROUNDING_HALLUCINATION_RATE,
+)
 from sciwrite.rwgbench.metrics.formulas import resolve_citations
+from sciwrite.rwgbench.metrics.specs import METRICS
 
 #: Sources of a prediction's references, as rows and tables name them.
 LISTED, CANDIDATES = "references", "candidates"
 BY_CONSTRUCTION = "a candidate the generator was given: a corpus paper by construction"
-#: The Grounding table's columns: (summary key, printed header).
-GROUNDING_COLUMNS = (("grounding_found_rate", "Found"), ("grounding_ambiguous_rate", "Ambig."),
-                     ("grounding_hallucination_rate", "Not found"), ("grounding_outside_rate", "Outside"),
-                     ("grounded_precision", "G-Prec."), ("grounded_recall", "G-Rec."))
+#: The Grounding table's columns: (summary key, printed header), the specs' labels and the outside rate's (which no
+#: spec declares: it is None offline).
+GROUNDING_COLUMNS = (*((spec.key, spec.label) for spec in (GROUNDING_FOUND_RATE, GROUNDING_AMBIGUOUS_RATE,
+                                                           GROUNDING_HALLUCINATION_RATE)),
+                     (OUTSIDE_RATE, "Outside"),
+                     *((spec.key, spec.label) for spec in (GROUNDED_PRECISION, GROUNDED_RECALL)))
 
 
 def score_reference_grounding(predictions: Sequence[str], candidates: Sequence[Sequence[str]],
@@ -58,17 +70,20 @@ def score_reference_grounding(predictions: Sequence[str], candidates: Sequence[S
 
 #: The leaderboard's grounding columns (`Benchmark.presentation.board_groups`): fewer than the printed table's, the ones a reader
 #: ranks by.
-BOARD_GROUPS = {"Grounding": (("grounding_found_rate", "Found"), ("grounding_hallucination_rate", "Not found"),
-                              ("grounded_precision", "G-Prec."), ("grounded_recall", "G-Rec."))}
+BOARD_GROUPS = board_groups(METRICS)  # declared with each metric (`sciwrite.rwgbench.metrics.specs`)
 
 
-def board_values(summary: Mapping[str, Any]) -> dict[str, tuple[Any, Any, Any]]:
+def board_values(summary: Summary) -> dict[str, tuple[Any, Any, Any]]:
     """(mean, low, high) of each leaderboard grounding column, from a summary's ``grounding`` (all None when the
     system lists no references, or was scored before grounding existed)."""
-    grounding = summary.get("grounding") or {}
-    intervals = grounding.get("intervals") or {}
-    return {key: (grounding.get(key), *(list(intervals.get(key) or []) + [None, None])[:2])
-            for columns in BOARD_GROUPS.values() for key, _ in columns}
+    grounding = summary.grounding
+    values: dict[str, tuple[Any, Any, Any]] = {}
+    for columns in BOARD_GROUPS.values():
+        for key, _ in columns:
+            interval = grounding.intervals.get(key) if grounding is not None else None
+            values[key] = (grounding.reported(key) if grounding is not None else None,
+                           *((interval.low, interval.high) if interval is not None else (None, None)))
+    return values
 
 
 def listed_references(record: Mapping[str, Any]) -> Any:

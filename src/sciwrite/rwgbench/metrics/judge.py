@@ -40,6 +40,7 @@ from sciwrite.metrics.judge import (
     read_replies,
     truncate_section,
 )
+from sciwrite.rwgbench.metrics.specs import LLM_JUDGE
 
 MAX_TITLE_CHARS = 500
 
@@ -116,12 +117,12 @@ def judge_sections(sections: Sequence[str], client: ChatClient, titles: Sequence
     for i, section in enumerate(sections):
         if not isinstance(section, str):
             raise ValueError(f"record {i}: field 'predictions' must be a string, got {type(section).__name__}")
-        row = {"llm_judge": None, "llm_judge_raw": None, "judge_error": None, "judge_reply": None,
+        row: dict[str, Any] = {LLM_JUDGE.key: None, "llm_judge_raw": None, "judge_error": None, "judge_reply": None,
                "judge_snapshot": None, "judge_system_fingerprint": None, "truncated": False,
                "empty_section": not section.strip()}
         rows.append(row)
         if row["empty_section"]:  # nothing to read: the lowest score, without asking
-            row["llm_judge_raw"], row["llm_judge"] = 1, 0.0
+            row["llm_judge_raw"], row[LLM_JUDGE.key] = 1, 0.0
             continue
         text, row["truncated"] = truncate_section(section, max_chars)
         pending[i] = judge_messages(text, titles[i] if titles is not None else None,
@@ -137,16 +138,16 @@ def judge_sections(sections: Sequence[str], client: ChatClient, titles: Sequence
         rows[i].update(judge_reply=reading.reply, judge_error=reading.error, judge_snapshot=reading.snapshot,
                        judge_system_fingerprint=reading.system_fingerprint)
         if reading.value is not None:
-            rows[i].update(llm_judge=normalise_score(reading.value), llm_judge_raw=reading.value)
+            rows[i].update({LLM_JUDGE.key: normalise_score(reading.value), "llm_judge_raw": reading.value})
         if reading.panel is not None:  # a judge panel: each judge's samples, on the metric's [0, 1] scale
-            rows[i]["judge_panel"] = {judge: {"llm_judge": [None if v is None else normalise_score(v) for v in values]}
+            rows[i]["judge_panel"] = {judge: {LLM_JUDGE.key: [None if v is None else normalise_score(v) for v in values]}
                                       for judge, values in reading.panel.items()}
     return rows
 
 
 def summarize_judgements(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Mean `llm_judge` over the judged sections (None if none was), counts, and each failure's index and reason."""
-    judged = [r["llm_judge"] for r in rows if r["llm_judge"] is not None]
-    failures = [{"index": i, "reason": r["judge_error"]} for i, r in enumerate(rows) if r["llm_judge"] is None]
-    return {"llm_judge": sum(judged) / len(judged) if judged else None, "n_judged": len(judged),
+    judged = [r[LLM_JUDGE.key] for r in rows if r[LLM_JUDGE.key] is not None]
+    failures = [{"index": i, "reason": r["judge_error"]} for i, r in enumerate(rows) if r[LLM_JUDGE.key] is None]
+    return {LLM_JUDGE.key: sum(judged) / len(judged) if judged else None, "n_judged": len(judged),
             "n_failed": len(failures), "failures": failures}

@@ -11,6 +11,7 @@ from typing import Any
 from sciwrite.meta_eval.damage import remove_markers
 from sciwrite.meta_eval.judge_pairs import JudgeCheck, JudgedText, Judgement
 from sciwrite.rwgbench.metrics.judge import judge_sections
+from sciwrite.rwgbench.metrics.specs import LLM_JUDGE
 
 #: Kinds of damage RWGBench's judge is not asked to see, and why.
 OUTSIDE_RUBRIC = {
@@ -42,10 +43,10 @@ def score(sides: Sequence[JudgedText], papers: Sequence[Mapping[str, Any]], clie
     """RWGBench's judge on each side, with its paper's title."""
     rows = judge_sections([s.text for s in sides], client, titles=[p.get("title") or "" for p in papers],
                           show_progress=show_progress)
-    return [Judgement({"llm_judge": row["llm_judge"]}, row["judge_error"]) for row in rows]
+    return [Judgement({LLM_JUDGE.key: row[LLM_JUDGE.key]}, row["judge_error"]) for row in rows]
 
 
 JUDGE_CHECK = JudgeCheck(side=side, remove_citations=remove_citations, swap_citations=swap_citations, score=score,
-                         criteria=("llm_judge",), outside_rubric=OUTSIDE_RUBRIC)
+                         criteria=(LLM_JUDGE.key,), outside_rubric=OUTSIDE_RUBRIC)
 
 __all__ = ["JUDGE_CHECK", "OUTSIDE_RUBRIC", "remove_citations", "score", "side", "swap_citations"]

@@ -27,6 +27,18 @@ from sciwrite.rwgbench.metrics.formulas import (
     soft_citation_recall,
     topical_relevance,
 )
+from sciwrite.rwgbench.metrics.specs import (
+    BERTSCORE_F1,
+    CITATION_DENSITY,
+    CITATION_DISTRIBUTION_BALANCE,
+    CLAIM_SUPPORT_CONSISTENCY,
+    POSITIONING_STRUCTURE_SIMILARITY,
+    PRECISION,
+    RECALL,
+    ROUGE_L,
+    SOFT_CITATION_RECALL,
+    TOPICAL_RELEVANCE,
+)
 
 
 def has_candidates(candidates: Sequence[str] | None) -> bool:
@@ -39,8 +51,10 @@ def candidate_list(candidates: Sequence[str] | None) -> list[str]:
     return list(candidates or [])
 
 
-def check_batch(predictions: Sequence[str], references: Sequence[Any], candidates: Sequence[Sequence[str]] | None) -> None:
-    """Lists of unequal length, or a missing candidate list, name the problem instead of misaligning papers.
+def check_batch(predictions: Sequence[str], references: Sequence[Any],
+                candidates: Sequence[Sequence[str]] | None) -> Sequence[Sequence[str]]:
+    """Lists of unequal length, or a missing candidate list, name the problem instead of misaligning papers; the
+    candidates, once checked.
 
     `candidates` is required for the batch; one prediction's entry may be empty or None (Direct: no list)."""
     if candidates is None:
@@ -52,19 +66,20 @@ def check_batch(predictions: Sequence[str], references: Sequence[Any], candidate
     for i, text in enumerate(predictions):
         if not isinstance(text, str):
             raise ValueError(f"record {i}: field 'predictions' must be a string, got {type(text).__name__}")
+    return candidates
 
 
 def score_citation_precision_recall(predictions: Sequence[str], references: Sequence[Sequence[str]],
                                     candidates: Sequence[Sequence[str]] | None) -> list[dict[str, Any]]:
     """Per paper: resolve the markers through the candidates and score the cited set against the gold set."""
-    check_batch(predictions, references, candidates)
+    candidates = check_batch(predictions, references, candidates)
     rows = []
     for i, (text, gold, cands) in enumerate(zip(predictions, references, candidates)):
         if not gold:
             raise ValueError(f"record {i}: field 'references' is empty; citation recall needs gold citations")
         resolved = resolve_citations(text, candidate_list(cands))
         precision, recall = citation_precision_recall(resolved.unique_ids, gold)
-        rows.append({"precision": precision, "recall": recall,
+        rows.append({PRECISION.key: precision, RECALL.key: recall,
                      "empty_citation_output": resolved.is_empty_citation_output,
                      "n_cited": len(resolved.unique_ids), "unresolved_markers": resolved.n_unresolved,
                      "no_candidates": not has_candidates(cands)})
@@ -77,12 +92,12 @@ def score_citation_distribution_balance(predictions: Sequence[str],
 
     Without a candidate list (Direct) each marker number is one cited item (`marker_keys`), as the paper counts
     Direct's markers; otherwise the resolved doc_ids are."""
-    check_batch(predictions, predictions, candidates)
+    candidates = check_batch(predictions, predictions, candidates)
     rows = []
     for text, cands in zip(predictions, candidates):
         resolved = resolve_citations(text, candidate_list(cands))
         counts = citation_counts(resolved.doc_ids if has_candidates(cands) else marker_keys(text))
-        rows.append({"citation_distribution_balance": citation_distribution_balance(counts),
+        rows.append({CITATION_DISTRIBUTION_BALANCE.key: citation_distribution_balance(counts),
                      "n_cited": len(counts), "cited_once": sum(1 for c in counts.values() if c == 1),
                      "empty_citation_output": resolved.is_empty_citation_output,
                      "unresolved_markers": resolved.n_unresolved})
@@ -150,7 +165,7 @@ def score_topical_relevance(predictions: Sequence[str], target_abstracts: Sequen
     empty-citation output with a candidate list scores 0; a prediction without one (Direct) has no value
     (None, with `not_applicable` saying why).
     """
-    check_batch(predictions, target_abstracts, candidates)
+    candidates = check_batch(predictions, target_abstracts, candidates)
     for i, abstract in enumerate(target_abstracts):
         if not isinstance(abstract, str) or not abstract.strip():
             raise ValueError(f"record {i}: field 'references' (the target paper's abstract) is empty")
@@ -162,10 +177,10 @@ def score_topical_relevance(predictions: Sequence[str], target_abstracts: Sequen
     targets = embed(model, [a for a, ok in zip(target_abstracts, applicable) if ok], batch_size, show_progress)
     rows, k = [], 0
     for r, ok in zip(resolved, applicable):
-        row = {"topical_relevance": None, "n_cited": len(r.unique_ids), "empty_citation_output": r.is_empty_citation_output,
+        row: dict[str, Any] = {TOPICAL_RELEVANCE.key: None, "n_cited": len(r.unique_ids), "empty_citation_output": r.is_empty_citation_output,
                "unresolved_markers": r.n_unresolved, "no_candidates": not ok}
         if ok:
-            row["topical_relevance"] = topical_relevance([float(cited[d] @ targets[k]) for d in r.unique_ids])
+            row[TOPICAL_RELEVANCE.key] = topical_relevance([float(cited[d] @ targets[k]) for d in r.unique_ids])
             k += 1
         else:
             row["topical_relevance_not_applicable"] = NOT_APPLICABLE_NO_CANDIDATES
@@ -187,7 +202,7 @@ def score_positioning_structure(predictions: Sequence[str], references: Sequence
     rows = []
     for gen, ref in blocks:
         sim = [[float(vector_of[g] @ vector_of[r]) for r in ref] for g in gen]
-        rows.append({"positioning_structure_similarity": positioning_structure_similarity(np.array(sim).reshape(len(gen), len(ref))),
+        rows.append({POSITIONING_STRUCTURE_SIMILARITY.key: positioning_structure_similarity(np.array(sim).reshape(len(gen), len(ref))),
                      "generated_blocks": len(gen), "reference_blocks": len(ref)})
     return rows
 
@@ -197,13 +212,13 @@ def score_citation_density(predictions: Sequence[str], candidates: Sequence[Sequ
 
     The cited items are the distinct resolved doc_ids; without a candidate list (Direct) the distinct marker
     numbers (`marker_keys`), as the paper counts Direct's markers (its Direct rows report CD > 0)."""
-    check_batch(predictions, predictions, candidates)
+    candidates = check_batch(predictions, predictions, candidates)
     rows = []
     for text, cands in zip(predictions, candidates):
         resolved = resolve_citations(text, candidate_list(cands))
         n_sentences = len(split_sentences(text))
         n_cited = len(resolved.unique_ids) if has_candidates(cands) else len(set(marker_keys(text)))
-        rows.append({"citation_density": citation_density(n_cited, n_sentences),
+        rows.append({CITATION_DENSITY.key: citation_density(n_cited, n_sentences),
                      "n_cited": len(resolved.unique_ids), "n_cited_items": n_cited, "n_sentences": n_sentences,
                      "empty_citation_output": resolved.is_empty_citation_output,
                      "unresolved_markers": resolved.n_unresolved})
@@ -217,7 +232,7 @@ def score_soft_citation_recall(predictions: Sequence[str], references: Sequence[
 
     Each distinct (generated, reference) pair of the batch goes through the NLI model once.
     """
-    check_batch(predictions, references, candidates)
+    candidates = check_batch(predictions, references, candidates)
     resolved = [resolve_citations(text, candidate_list(cands)) for text, cands in zip(predictions, candidates)]
     for i, gold in enumerate(references):
         if not gold:
@@ -230,7 +245,7 @@ def score_soft_citation_recall(predictions: Sequence[str], references: Sequence[
     for res, gold in zip(resolved, references):
         gold = list(dict.fromkeys(gold))
         matrix = [[score_of[(g, r)] for r in gold] for g in res.unique_ids]
-        rows.append({"soft_citation_recall": soft_citation_recall(np.array(matrix).reshape(len(res.unique_ids), len(gold))),
+        rows.append({SOFT_CITATION_RECALL.key: soft_citation_recall(np.array(matrix).reshape(len(res.unique_ids), len(gold))),
                      "empty_citation_output": res.is_empty_citation_output, "unresolved_markers": res.n_unresolved})
     return rows
 
@@ -253,7 +268,7 @@ def score_claim_support(predictions: Sequence[str], candidates: Sequence[Sequenc
     An empty-citation output with a candidate list scores 0; a prediction without one (Direct) has no value
     (None, with `not_applicable` saying why). Each distinct (premise, hypothesis) pair runs through NLI once.
     """
-    check_batch(predictions, predictions, candidates)
+    candidates = check_batch(predictions, predictions, candidates)
     per_paper = [citing_sentences(text, candidate_list(cands)) for text, cands in zip(predictions, candidates)]
     texts = corpus_abstracts(corpus, [d for pairs in per_paper for _, d in pairs])
     flat = list(dict.fromkeys((texts[d], sentence) for pairs in per_paper for sentence, d in pairs))
@@ -264,10 +279,10 @@ def score_claim_support(predictions: Sequence[str], candidates: Sequence[Sequenc
         by_paper: dict[str, list[float]] = {}
         for sentence, d in pairs:
             by_paper.setdefault(d, []).append(score_of[(texts[d], sentence)])
-        row = {"claim_support_consistency": None, "n_citations": len(pairs), "n_cited": len(by_paper),
+        row: dict[str, Any] = {CLAIM_SUPPORT_CONSISTENCY.key: None, "n_citations": len(pairs), "n_cited": len(by_paper),
                "empty_citation_output": not pairs, "no_candidates": not has_candidates(cands)}
         if has_candidates(cands):
-            row["claim_support_consistency"] = claim_support_consistency(list(by_paper.values()))
+            row[CLAIM_SUPPORT_CONSISTENCY.key] = claim_support_consistency(list(by_paper.values()))
         else:
             row["claim_support_consistency_not_applicable"] = NOT_APPLICABLE_NO_CANDIDATES
         rows.append(row)
@@ -281,11 +296,11 @@ def score_text_quality(predictions: Sequence[str], references: Sequence[str], en
     check_pairs(predictions, references)
     generated = [strip_markers(p or "") for p in predictions]
     published = [strip_markers(r or "") for r in references]
-    rouge = [{"rougeL": rouge_f} for _, _, rouge_f in rouge_l_batch(generated, published)]
+    rouge = [{ROUGE_L.key: rouge_f} for _, _, rouge_f in rouge_l_batch(generated, published)]
     if encoder is None:
         return rouge
     scores = bertscore(generated, published, encoder, show_progress=show_progress)
-    return [{**row, "bertscore_precision": p, "bertscore_recall": r, "bertscore_f1": f}
+    return [{**row, "bertscore_precision": p, "bertscore_recall": r, BERTSCORE_F1.key: f}
             for row, (p, r, f) in zip(rouge, scores)]
 
 

@@ -13,58 +13,19 @@ from sciwrite.metrics.sensitivity import (
     drop_every_second_marker,
     drop_last_paragraph,
     duplicate_text,
-    expected_directions,
     sensitivity_rows,
     shift_markers,
     shuffle_paragraphs,
+    spec_expectations,
     split_batches,
 )
 from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.metrics.specs import METRICS
 from sciwrite.rwgbench.metrics.suite import SUITE_METRICS, RWGBenchModels, load_rwgbench_models, score_rwgbench
 
-# Expected direction per metric, one column per perturbation in `PERTURBATIONS` order:
-#   drop_half, random, shift, shuffle, drop_last, abstract, duplicate, empty
-_DIRECTIONS: dict[str, tuple[str, ...]] = {
-    "precision": ("any", "down", "any", "any", "any", "down", "any", "down"),
-    "recall": ("down", "down", "any", "any", "down", "down", "any", "down"),
-    "soft_citation_recall": ("down", "down", "any", "any", "down", "down", "any", "down"),
-    "claim_support_consistency": ("any", "down", "down", "any", "any", "down", "any", "down"),
-    "topical_relevance": ("any", "down", "any", "any", "any", "down", "any", "down"),
-    "citation_density": ("any",) * 8,
-    "citation_distribution_balance": ("any",) * 8,
-    "positioning_structure_similarity": ("any", "any", "any", "down", "down", "down", "down", "down"),
-    "citation_frame_alignment": ("any", "any", "down", "any", "any", "down", "any", "down"),
-    "rougeL": ("any", "any", "any", "down", "down", "down", "down", "down"),
-    "bertscore_f1": ("any", "any", "any", "down", "down", "down", "down", "down"),
-    "llm_judge": ("any", "any", "any", "down", "down", "down", "down", "down"),
-}
-EXPECTED = expected_directions(_DIRECTIONS)
-#: One-line reasons for the entries that are not obvious, keyed (metric, perturbation); "*" for all.
-REASONS: dict[tuple[str, str], str] = {
-    ("citation_density", "*"): "how many citations per sentence is good has no single direction",
-    ("citation_distribution_balance", "*"): "how evenly citations spread has no single good direction",
-    ("precision", "drop_half_citations"): "the kept markers still cite gold papers: precision must not drop",
-    ("precision", "drop_last_paragraph"): "the kept markers still cite gold papers",
-    ("claim_support_consistency", "drop_half_citations"): "the kept citations support their claims as before",
-    ("topical_relevance", "drop_half_citations"): "the kept cited papers are as relevant as the dropped",
-    ("citation_frame_alignment", "drop_half_citations"): "fewer contexts of the same kinds: the frame mix need not change",
-    ("citation_frame_alignment", "random_citations"): "the text, so every citing context, is unchanged",
-    ("citation_frame_alignment", "duplicate_text"): "every context twice: the frame mix is unchanged",
-    ("positioning_structure_similarity", "drop_half_citations"): "markers are stripped before blocks are embedded",
-    ("positioning_structure_similarity", "shift_markers"): "markers are stripped before blocks are embedded",
-    ("soft_citation_recall", "shift_markers"): "the same gold papers are cited",
-    ("topical_relevance", "shift_markers"): "the same papers are cited, only in other sentences",
-    ("rougeL", "drop_half_citations"): "markers are stripped before ROUGE-L: the words compared are unchanged",
-    ("rougeL", "shift_markers"): "markers are stripped before ROUGE-L: the words compared are unchanged",
-    ("bertscore_f1", "drop_half_citations"): "markers are stripped before BERTScore: the words compared are unchanged",
-    ("bertscore_f1", "shift_markers"): "markers are stripped before BERTScore: the words compared are unchanged",
-    ("llm_judge", "drop_half_citations"): "the rubric (§4.4) leaves citation coverage out of the score",
-    ("llm_judge", "shift_markers"): "the rubric (§4.4) leaves citation correctness out of the score",
-    ("rougeL", "random_citations"): "the text is unchanged, only the candidate list",
-    ("bertscore_f1", "random_citations"): "the text is unchanged, only the candidate list",
-    ("llm_judge", "random_citations"): "the judge reads the text, which is unchanged",
-    ("bertscore_f1", "duplicate_text"): "greedy matching finds every token twice; a good metric should still penalise repetition",
-}
+#: Expected direction per metric and perturbation, and the reasons for the entries that are not obvious, keyed
+#: (metric, perturbation) ("*": all): declared with each metric (`sciwrite.rwgbench.metrics.specs`).
+EXPECTED, REASONS = spec_expectations(METRICS)
 
 
 def random_candidates(gold: Sequence[str], pool: Sequence[str], rng: random.Random) -> list[str]:

@@ -17,21 +17,34 @@ from typing import Any, ClassVar
 from datasets import Dataset
 from tqdm.auto import tqdm
 
+from sciwrite.core.metric_spec import (
+    CANDIDATES,
+    needing,
+    paper_labels,
+    role_metrics,
+    table_groups,
+    table_keys,
+)
+from sciwrite.core.summary import Summary
 from sciwrite.grounding.resolver import ReferenceResolver, lazy_resolver
 from sciwrite.grounding.scoring import GROUNDING_KEYS
+from sciwrite.llm.ledger import UsageLedger
 from sciwrite.metrics.judge import load_chat_model, snapshot_counts
+from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
 from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
 from sciwrite.models.citation_frames import load_citation_frame_classifier
 from sciwrite.models.encoders import shared_sentence_encoder
 from sciwrite.models.memo import MemoFrameClassifier, MemoNLI, MemoSentenceEncoder, MemoTokenEncoder
 from sciwrite.models.nli import load_nli
 from sciwrite.models.plan import resolve_plan
+from sciwrite.models.registry import roles_named
 from sciwrite.models.token_encoder import load_token_encoder
 from sciwrite.retrieval.corpus_files import CORPUS_COLUMNS
 from sciwrite.rwgbench.metrics.formulas import NOT_APPLICABLE_NO_CANDIDATES, resolve_citations
 from sciwrite.rwgbench.metrics.frames import score_citation_frame_alignment
 from sciwrite.rwgbench.metrics.grounding import score_reference_grounding
 from sciwrite.rwgbench.metrics.judge import judge_sections
+from sciwrite.rwgbench.metrics.model_roles import ROLES
 from sciwrite.rwgbench.metrics.scorers import (
     corpus_abstracts,
     corpus_texts,
@@ -45,6 +58,20 @@ from sciwrite.rwgbench.metrics.scorers import (
     score_text_quality,
     score_topical_relevance,
 )
+from sciwrite.rwgbench.metrics.specs import (
+    BERTSCORE_F1,
+    CITATION_DENSITY,
+    CITATION_DISTRIBUTION_BALANCE,
+    CITATION_FRAME_ALIGNMENT,
+    CLAIM_SUPPORT_CONSISTENCY,
+    LLM_JUDGE,
+    METRICS,
+    POSITIONING_STRUCTURE_SIMILARITY,
+    PRECISION,
+    SCORERS,
+    SOFT_CITATION_RECALL,
+    TOPICAL_RELEVANCE,
+)
 from sciwrite.scoring.stages import Stage, StageTable
 from sciwrite.scoring.steps import SuiteModels
 
@@ -53,46 +80,25 @@ logger = logging.getLogger(__name__)
 #: The paper's Table 2 groups (§4, Table 2), each (per-paper key, column label): Citation Quality (CQ: P, R, soft
 #: R, CSC, TRT: selection and local appropriateness), Citation Organization (CO: CD, CDB), Citation Framing (CF:
 #: PSS, CFA) and Text Quality (TQ: ROUGE-L, BERTScore, LLM judge). The labels are the stable column names of the
-#: CSV / JSON tables ("CQ P", ...); `PAPER_LABELS` are the headers the paper prints, used by the text table.
-TABLE2_GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "CQ": (("precision", "P"), ("recall", "R"), ("soft_citation_recall", "SoftR"),
-           ("claim_support_consistency", "CSC"), ("topical_relevance", "TRT")),
-    "CO": (("citation_density", "CD"), ("citation_distribution_balance", "CDB")),
-    "CF": (("positioning_structure_similarity", "PSS"), ("citation_frame_alignment", "CFA")),
-    "TQ": (("rougeL", "ROUGE-L"), ("bertscore_f1", "BERTScore"), ("llm_judge", "LLM")),
-}
-SUITE_METRICS: tuple[str, ...] = tuple(key for group in TABLE2_GROUPS.values() for key, _ in group)
+#: CSV / JSON tables ("CQ P", ...); `PAPER_LABELS` are the headers the paper prints, used by the text table. All
+#: read off the metrics' one declaration (`sciwrite.rwgbench.metrics.specs`).
+TABLE2_GROUPS: dict[str, tuple[tuple[str, str], ...]] = table_groups(METRICS)
+SUITE_METRICS: tuple[str, ...] = table_keys(METRICS)
 #: Table 2's printed column headers, per metric key.
-PAPER_LABELS: dict[str, str] = {
-    "precision": "Prec.", "recall": "Rec.", "soft_citation_recall": "Soft Rec.", "claim_support_consistency": "CSC",
-    "topical_relevance": "TRT", "citation_density": "CD", "citation_distribution_balance": "CDB",
-    "positioning_structure_similarity": "PSS", "citation_frame_alignment": "CFA", "rougeL": "R-L",
-    "bertscore_f1": "BS", "llm_judge": "LLM",
-}
+PAPER_LABELS: dict[str, str] = paper_labels(METRICS)
 #: Metrics that compare the cited papers' abstracts, so they need a candidate list to resolve markers to papers:
 #: a prediction without one (Direct) has no value for them (the paper prints "–"), never a 0 in the mean.
-NEEDS_CANDIDATES: tuple[str, ...] = ("claim_support_consistency", "topical_relevance")
+NEEDS_CANDIDATES: tuple[str, ...] = needing(METRICS, CANDIDATES)
 
 #: The scorers, in the order they run: the metrics each computes together (asking for one computes the others),
-#: the model roles each needs and the evaluate module that scores it alone. The reference grounding is reported
-#: beside Table 2, never in it (`sciwrite.rwgbench.metrics.grounding`).
-STAGES = StageTable("RWGBench", (
-    Stage("citation_precision_recall", ("precision", "recall")),
-    Stage("soft_citation_recall", ("soft_citation_recall",), roles=("nli",)),
-    Stage("claim_support_consistency", ("claim_support_consistency",), roles=("nli",)),
-    Stage("topical_relevance", ("topical_relevance",), roles=("scibert",)),
-    Stage("citation_density", ("citation_density",)),
-    Stage("citation_distribution_balance", ("citation_distribution_balance",)),
-    Stage("positioning_structure_similarity", ("positioning_structure_similarity",), roles=("scibert",)),
-    Stage("citation_frame_alignment", ("citation_frame_alignment",), roles=("citation_frame",)),
-    Stage("text_quality", ("rougeL", "bertscore_f1"), roles=("scibert",), module="rwg_text_quality"),
-    Stage("llm_judge", ("llm_judge",), roles=("judge",), module="rwg_llm_judge", judge=True),
-    Stage("reference_grounding", GROUNDING_KEYS, in_table=False),
-))
-#: The metrics each model role serves, read off the stages (ROUGE-L, in text_quality beside BERTScore, needs none).
-ROLE_METRICS: dict[str, tuple[str, ...]] = {
-    role: tuple(m for stage in STAGES if role in stage.roles for m in stage.metrics if m != "rougeL")
-    for role in STAGES.roles}
+#: the model roles each needs and the evaluate module that scores it alone, read off the specs. The reference
+#: grounding is reported beside Table 2, never in it (`sciwrite.rwgbench.metrics.grounding`).
+STAGES = StageTable.from_specs("RWGBench", METRICS, (
+    *SCORERS, Stage("reference_grounding", GROUNDING_KEYS, in_table=False)))
+#: The metrics each model role serves (ROUGE-L, in text_quality beside BERTScore, needs none).
+ROLE_METRICS: dict[str, tuple[str, ...]] = role_metrics(METRICS)
+#: The metrics the scibert role's sentence encoder embeds for (its token encoder: BERTScore's).
+_SENTENCE_ENCODED = {TOPICAL_RELEVANCE.key, POSITIONING_STRUCTURE_SIMILARITY.key}
 
 
 @dataclass
@@ -110,7 +116,7 @@ class RWGBenchModels(SuiteModels):
 
 def load_rwgbench_models(profile: str | None = None, models: Mapping[str, str] | None = None,
                          metrics: Iterable[str] | None = None,
-                         judge_options: Mapping[str, Any] | None = None) -> RWGBenchModels:
+                         judge: JudgeConfig = DEFAULT_JUDGE, ledger: UsageLedger | None = None) -> RWGBenchModels:
     """Load every model the requested `metrics` need (metric keys or stage names; all by default), once; `models`
     overrides role -> id. The reference grounding, reported beside Table 2 and needing no model, runs with every
     selection (``--metrics reference_grounding`` alone scores it and nothing of Table 2).
@@ -121,15 +127,16 @@ def load_rwgbench_models(profile: str | None = None, models: Mapping[str, str] |
     the split's reference side once.
     """
     wanted = set(STAGES.expand(metrics))
-    plan = resolve_plan([role for role, served in ROLE_METRICS.items() if wanted & set(served)], profile, models)
+    plan = resolve_plan(roles_named(ROLES, [role for role, served in ROLE_METRICS.items() if wanted & set(served)]),
+                        profile, models)
     suite = RWGBenchModels(profile=plan.profile, plan=plan)
     if "scibert" in plan:
         suite.model_ids["scibert"] = plan.model_id("scibert")
-        if wanted & {"topical_relevance", "positioning_structure_similarity"}:
+        if wanted & _SENTENCE_ENCODED:
             encoder = shared_sentence_encoder(suite.model_ids["scibert"], role="scibert encoder")
             plan.record("scibert", encoder)
             suite.encoder = MemoSentenceEncoder(encoder)
-        if "bertscore_f1" in wanted:
+        if BERTSCORE_F1.key in wanted:
             token_encoder = load_token_encoder(suite.model_ids["scibert"])
             if "scibert" not in plan.fingerprints:
                 plan.record("scibert", token_encoder)
@@ -143,7 +150,7 @@ def load_rwgbench_models(profile: str | None = None, models: Mapping[str, str] |
         suite.frame_classifier = MemoFrameClassifier(frames) if frames is not None else None
         _record(suite, "citation_frame", suite.frame_classifier, why, ROLE_METRICS["citation_frame"])
     if "judge" in plan:
-        suite.judge, why = load_chat_model(plan, "judge", **dict(judge_options or {}))
+        suite.judge, why = load_chat_model(plan, "judge", judge, ledger)
         _record(suite, "judge", suite.judge, why, ROLE_METRICS["judge"])
     for metric in SUITE_METRICS:  # the reference grounding, beside Table 2, runs with every selection
         if metric not in wanted and metric not in suite.not_computed:
@@ -212,17 +219,17 @@ def score_rwgbench(predictions: Sequence[str], papers: Sequence[Mapping[str, Any
     if listed is not None and len(listed) != len(predictions):
         raise ValueError(f"references ({len(listed)}) must give one reference list (or None) per prediction "
                          f"({len(predictions)})")
-    candidates = [list(c or []) for c in candidates]
-    cited = [d for text, cands in zip(predictions, candidates) for d in resolve_citations(text, cands).unique_ids]
+    candidate_lists: list[Sequence[str]] = [list(c or []) for c in candidates]
+    cited = [d for text, cands in zip(predictions, candidate_lists) for d in resolve_citations(text, cands).unique_ids]
     texts = _known_texts(corpus, [*cited, *(d for g in gold for d in g)])
-    check_cited_ids(predictions, candidates, paper_ids, texts)
+    check_cited_ids(predictions, candidate_lists, paper_ids, texts)
     abstracts = _known_abstracts(corpus, cited, texts)
 
     rows: list[dict[str, Any]] = [{"paper_id": pid} for pid in paper_ids]
-    stages = _stages(predictions, candidates, papers, references, gold, texts, abstracts, models, batch_size,
+    stages = _stages(predictions, candidate_lists, papers, references, gold, texts, abstracts, models, batch_size,
                      show_progress)
     stages.append(("reference_grounding", lambda: score_reference_grounding(
-        predictions, candidates, listed or [None] * len(predictions), gold, paper_ids,
+        predictions, candidate_lists, listed or [None] * len(predictions), gold, paper_ids,
         lambda ids: corpus_titles(corpus, ids), resolver or lazy_resolver(corpus, show_progress), online, show_progress)))
     timings: dict[str, float] = {}
     bar = tqdm(stages, desc="RWGBench metrics", disable=not show_progress)
@@ -257,23 +264,25 @@ def _stages(predictions, candidates, papers, references, gold, texts, cited_abst
     skip = models.not_computed
     abstracts = [p["abstract"] for p in papers]
     stages = [
-        ("citation_precision_recall", lambda: score_citation_precision_recall(predictions, gold, candidates)),
-        ("citation_density", lambda: score_citation_density(predictions, candidates)),
-        ("citation_distribution_balance", lambda: score_citation_distribution_balance(predictions, candidates)),
-        ("topical_relevance",
+        (PRECISION, lambda: score_citation_precision_recall(predictions, gold, candidates)),
+        (CITATION_DENSITY, lambda: score_citation_density(predictions, candidates)),
+        (CITATION_DISTRIBUTION_BALANCE, lambda: score_citation_distribution_balance(predictions, candidates)),
+        (TOPICAL_RELEVANCE,
          lambda: score_topical_relevance(predictions, abstracts, candidates, cited_abstracts, models.encoder,
                                          batch_size, show_progress)),
-        ("positioning_structure_similarity",
+        (POSITIONING_STRUCTURE_SIMILARITY,
          lambda: score_positioning_structure(predictions, references, models.encoder, batch_size, show_progress)),
-        ("soft_citation_recall",
+        (SOFT_CITATION_RECALL,
          lambda: score_soft_citation_recall(predictions, gold, candidates, texts, models.nli, max(1, batch_size // 2))),
-        ("claim_support_consistency",
+        (CLAIM_SUPPORT_CONSISTENCY,
          lambda: score_claim_support(predictions, candidates, cited_abstracts, models.nli, max(1, batch_size // 2))),
-        ("citation_frame_alignment", lambda: _score_frames(predictions, references, candidates, gold, models, batch_size)),
-        ("text_quality", lambda: score_text_quality(predictions, references, models.token_encoder, show_progress)),
-        ("llm_judge", lambda: _score_judge(predictions, papers, models)),
+        (CITATION_FRAME_ALIGNMENT, lambda: _score_frames(predictions, references, candidates, gold, models, batch_size)),
+        (BERTSCORE_F1, lambda: score_text_quality(predictions, references, models.token_encoder, show_progress)),
+        (LLM_JUDGE, lambda: _score_judge(predictions, papers, models)),
     ]
-    return [(name, run) for name, run in stages if not all(m in skip for m in STAGES[name].metrics)]
+    # each scorer under its stage's name (a spec it computes names it)
+    return [(spec.stage_name, run) for spec, run in stages
+            if not all(m in skip for m in STAGES[spec.stage_name].metrics)]
 
 
 def _score_frames(predictions, references, candidates, gold, models: RWGBenchModels, batch_size: int) -> list[dict[str, Any]]:
@@ -322,11 +331,12 @@ def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: RWGBenchModels
                 n_not_applicable[metric] = skipped
             if n and skipped == n:
                 not_applicable[metric] = NOT_APPLICABLE_NO_CANDIDATES
-        computed = metric not in models.not_computed and (metric == "llm_judge" or len(values) == expected)
+        judged = metric in STAGES.judge_metrics  # averaged over the sections the judge could judge
+        computed = metric not in models.not_computed and (judged or len(values) == expected)
         summary[metric] = sum(values) / len(values) if computed and values else None
     summary["empty_citation_rate"] = sum(bool(r.get("empty_citation_output")) for r in rows) / n if n else 0.0
     summary["unresolved_markers"] = sum(r.get("unresolved_markers", 0) for r in rows)
-    if "llm_judge" not in models.not_computed:
+    if LLM_JUDGE.key not in models.not_computed:
         summary["judge_failures"] = sum(1 for r in rows if r.get("judge_error"))
         summary["judge_snapshots"] = snapshot_counts(rows, "judge_snapshot")
         summary["judge_system_fingerprints"] = snapshot_counts(rows, "judge_system_fingerprint")
@@ -337,10 +347,10 @@ def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: RWGBenchModels
     return summary
 
 
-def table2_row(summary: Mapping[str, Any], system: str) -> dict[str, Any]:
+def table2_row(summary: Summary, system: str) -> dict[str, Any]:
     """One row of the paper's Table 2: `system` and every metric as 'GROUP label' -> value (None if not computed)."""
     row: dict[str, Any] = {"system": system}
     for group, columns in TABLE2_GROUPS.items():
         for key, label in columns:
-            row[f"{group} {label}"] = summary.get(key)
+            row[f"{group} {label}"] = summary.reported(key)
     return row

@@ -2,7 +2,7 @@
 grobid2json papers, (``--release FILE``) by importing an upstream SciIG release file, or (``--from-arxiv DIR``)
 the fresh ``arxiv`` config from the LaTeXML pages `sciwrite fetch arxiv` saved.
 
-The LLM mapping step runs when ``--llm-model`` is given and an endpoint is configured (``--llm-base-url`` /
+The LLM mapping step runs when ``--judge`` is given and an endpoint is configured (``--judge-base-url`` /
 ``SCIWRITE_LLM_BASE_URL`` and ``SCIWRITE_LLM_API_KEY``); otherwise it is skipped and the skipped citations are
 counted in the build report. Semantic Scholar enrichment runs with ``--s2`` (key: ``--s2-api-key`` or
 ``S2_API_KEY``), cached in ``--s2-cache`` (default ``<out>/s2_cache.json``).
@@ -37,8 +37,7 @@ logger = logging.getLogger(__name__)
 
 
 BUILD_OPTIONS: tuple[Option, ...] = (
-    Option("split", "the SciIG config to write (default: sample)", default="sample", choices=ALL_CONFIGS,
-           deprecated=("--config",)),
+    Option("split", "the SciIG config to write (default: sample)", default="sample", choices=ALL_CONFIGS),
     Option("paper_dir", "folder of grobid2json papers (default: the aclsum package's 250 ACL papers)"),
     Option("out", "dataset folder (default: $SCIWRITE_SCIIG_DIR or $SCIWRITE_DATA_DIR/../sciig)"),
     Option("allow_missing_abstracts", "keep papers whose cited works have no abstract (empty abstracts); the offline "
@@ -46,9 +45,9 @@ BUILD_OPTIONS: tuple[Option, ...] = (
     Option("venue", "venue of every paper (default: from ACL Anthology ids)"),
     Option("year", "year of every paper (default: from the paper or its Anthology id)", type=int),
     Option("holdout_fraction", "share of papers in `holdout`", type=float, default=DEFAULT_HOLDOUT_FRACTION),
-    Option("llm_model", "model that maps unresolved citations (skipped without it)"),
-    Option("llm_base_url", "OpenAI-compatible endpoint (default: $SCIWRITE_LLM_BASE_URL)"),
-    Option("llm_cache", "JSON Lines cache of the mapping replies"),
+    Option("judge", "the LLM that maps unresolved citations (skipped without it)", metavar="MODEL"),
+    Option("judge_base_url", "its OpenAI-compatible endpoint (default: $SCIWRITE_LLM_BASE_URL)"),
+    Option("judge_cache", "JSON Lines cache of its mapping replies, so a rerun resumes"),
     Option("s2", "fill missing abstracts/authors from Semantic Scholar", switch=True),
     Option("s2_api_key", "Semantic Scholar API key (default: $S2_API_KEY)"),
     Option("s2_base_url", "Graph API base URL (default: https://api.semanticscholar.org/graph/v1)"),
@@ -98,7 +97,7 @@ def run_build(options: Mapping[str, Any]) -> dict[str, Any]:
                                 cache_path=get("s2_cache") or out / "s2_cache.json") if get("s2") else None)
     if get("from_arxiv"):
         return build_from_arxiv(options, out, s2)
-    llm_client = _llm_client(get("llm_model"), get("llm_base_url"), get("llm_cache"), out)
+    llm_client = _llm_client(get("judge"), get("judge_base_url"), get("judge_cache"), out)
     records, report = build_sciig_records(get("paper_dir"), llm_client=llm_client, s2_client=s2,
                                           allow_missing_abstracts=allow_missing, venue=get("venue"), year=get("year"))
     _enough(records, report)

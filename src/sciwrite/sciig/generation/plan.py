@@ -1,7 +1,7 @@
 """How ``sciwrite generate sciig`` plans a run: its options, the prompt levels and one output file per level
 (`sciwrite.generation.jobs`).
 
-For each level: the ``test`` split of the config ``--split`` names (``--dataset``, its former name, is still read)
+For each level: the ``test`` split of the config ``--split`` names
 from ``--source`` (a local folder or a Hub repo; default: the offline sample folder for ``sample``, the Hub
 otherwise) holds the papers to write for, its ``holdout`` split the few-shot exemplars (read only when a few-shot
 level runs). Each level writes
@@ -53,7 +53,7 @@ def level_name(value: str) -> str:
 
 GENERATE_OPTIONS: tuple[Option, ...] = (
     Option("split", "SciIG config; introductions are generated for its test split (default: naacl_2025)",
-           default="naacl_2025", choices=DATASETS, deprecated=("--dataset",)),
+           default="naacl_2025", choices=DATASETS),
     Option("source", "local dataset folder or Hub repo id (default: the sample folder for 'sample', the sciwrite Hub "
                      "repo otherwise)"),
     Option("level", f"prompt level(s): {', '.join(ALL_LEVELS)}, or 'all' for the paper's seven ({', '.join(LEVELS)}); "

@@ -17,16 +17,18 @@ from sciwrite.metrics.bertscore import bertscore
 from sciwrite.models.registry import resolve_model
 from sciwrite.models.token_encoder import TokenEncoder, load_token_encoder
 from sciwrite.sciig.metrics.lexical import check_reference_pairs
+from sciwrite.sciig.metrics.model_roles import BERTSCORE
+from sciwrite.sciig.metrics.specs import BERTSCORE_F1
 
 
 def sciig_bertscore_encoder(model: str | None = None, layer: int | None = None, profile: str | None = None) -> TokenEncoder:
     """The `bertscore` role's token encoder for the profile, loaded once per process."""
-    return load_token_encoder(resolve_model("bertscore", model, profile), layer)
+    return load_token_encoder(resolve_model(BERTSCORE, model, profile), layer)
 
 
 def score_sciig_bertscore(predictions: Sequence[str], references: Sequence[str], encoder: TokenEncoder,
                           batch_size: int = 16, show_progress: bool = False) -> list[dict[str, Any]]:
     """Per paper: BERTScore precision, recall and F1 (cosine greedy matching, no idf, no rescaling)."""
     check_reference_pairs(predictions, references)
-    return [{"bertscore_precision": p, "bertscore_recall": r, "bertscore_f1": f}
+    return [{"bertscore_precision": p, "bertscore_recall": r, BERTSCORE_F1.key: f}
             for p, r, f in bertscore(list(predictions), list(references), encoder, batch_size, show_progress)]

@@ -15,10 +15,11 @@ from typing import Any
 
 from sciwrite.models.bleurt import Bleurt
 from sciwrite.sciig.metrics.lexical import check_reference_pairs
+from sciwrite.sciig.metrics.specs import BLEURT
 
 
 def score_bleurt(predictions: Sequence[str], references: Sequence[str], bleurt: Bleurt,
                  batch_size: int = 16) -> list[dict[str, Any]]:
     """Per paper: BLEURT of the generated introduction against the reference (windowed as documented above)."""
     check_reference_pairs(predictions, references)
-    return [{"bleurt": score, "windows": n} for score, n in bleurt.score(references, predictions, batch_size)]
+    return [{BLEURT.key: score, "windows": n} for score, n in bleurt.score(references, predictions, batch_size)]

@@ -43,9 +43,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sciwrite.core.metric_spec import board_groups
+from sciwrite.core.summary import Interval, Summary
 from sciwrite.llm.client import ChatClient
 from sciwrite.metrics.judge import JUDGE_SEED
 from sciwrite.sciig.data.llm_map import normalise_title, parse_table8_neighbors, table8_messages
+from sciwrite.sciig.metrics.specs import METRICS, UNMATCHED_CITATION_RATE
 from sciwrite.sources.apa import (
     comparison_key,
     extract_citation_keys,
@@ -135,7 +138,7 @@ def citation_correctness(prediction: str, neighbors: Sequence[Any], record: str 
         "dropped_single_surnames": dropped,
         "unmatched_citations": unmatched,
         "near_miss_citations": near_misses,
-        "unmatched_citation_rate": len(unmatched) / len(cited) if cited else None,
+        UNMATCHED_CITATION_RATE.key: len(unmatched) / len(cited) if cited else None,
     }
 
 
@@ -202,7 +205,7 @@ def _surname_tails(keys: Sequence[str]) -> dict[str, str]:
     for key in keys:
         first = first_author(key)
         words = first.split() if first else []
-        if len(words) > 1:
+        if first and len(words) > 1:
             tail = key.replace(first, words[-1], 1)
             tails.setdefault(comparison_key(tail), []).append(comparison_key(key))
     return {tail: full[0] for tail, full in tails.items() if len(set(full)) == 1}
@@ -297,25 +300,38 @@ def summarize_citation_correctness(rows: Sequence[dict[str, Any]]) -> dict[str, 
             "no_citation_rate": sum(r["no_citation"] for r in rows) / n, **summarize_unmatched(rows)}
 
 
+#: The summary's counts beside the unmatched-citation rate: citations of a surname no cited work has, near misses
+#: (a cited work's surname, another year or form), and the papers that cite anything.
+N_UNMATCHED = "n_unmatched_citations"
+N_NEAR_MISS = "n_near_miss_citations"
+N_PAPERS_CITING = "n_papers_citing"
+
+
 def summarize_unmatched(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The system's unmatched citations, apart from precision: ``unmatched_citation_rate`` (the mean of the papers'
     rates, over the papers that cite anything; None when none does), ``n_unmatched_citations``,
     ``n_near_miss_citations`` and ``n_papers_citing``."""
-    rates = [r["unmatched_citation_rate"] for r in rows if r.get("unmatched_citation_rate") is not None]
-    return {"unmatched_citation_rate": sum(rates) / len(rates) if rates else None,
-            "n_unmatched_citations": sum(len(r.get("unmatched_citations") or []) for r in rows),
-            "n_near_miss_citations": sum(len(r.get("near_miss_citations") or []) for r in rows),
-            "n_papers_citing": len(rates)}
+    rates = [r[UNMATCHED_CITATION_RATE.key] for r in rows if r.get(UNMATCHED_CITATION_RATE.key) is not None]
+    return {UNMATCHED_CITATION_RATE.key: sum(rates) / len(rates) if rates else None,
+            N_UNMATCHED: sum(len(r.get("unmatched_citations") or []) for r in rows),
+            N_NEAR_MISS: sum(len(r.get("near_miss_citations") or []) for r in rows),
+            N_PAPERS_CITING: len(rates)}
 
 
 #: The leaderboard's grounding column (`Benchmark.presentation.board_groups`): the unmatched-citation rate, apart from precision.
-BOARD_GROUPS = {"Grounding": (("unmatched_citation_rate", "Unmatched cit."),)}
+BOARD_GROUPS = board_groups(METRICS)  # declared with each metric (`sciwrite.sciig.metrics.specs`)
 
 
-def board_values(summary: Mapping[str, Any]) -> dict[str, tuple[Any, Any, Any]]:
-    """(mean, low, high) of the unmatched-citation rate from a SciIG summary (None when not computed)."""
-    low, high = (list(summary.get("unmatched_citation_interval") or []) + [None, None])[:2]
-    return {"unmatched_citation_rate": (summary.get("unmatched_citation_rate"), low, high)}
+#: The summary field of the unmatched-citation rate's interval (SciIG's own, beside ``intervals``).
+UNMATCHED_INTERVAL = "unmatched_citation_interval"
+
+
+def board_values(summary: Summary) -> dict[str, tuple[Any, Any, Any]]:
+    """(mean, low, high) of the unmatched-citation rate from a SciIG summary (None when not computed); the interval
+    is SciIG's own field, ``unmatched_citation_interval``."""
+    interval = Interval.from_json(summary.details.get(UNMATCHED_INTERVAL))
+    key = UNMATCHED_CITATION_RATE.key
+    return {key: (summary.reported(key), interval.low, interval.high)}
 
 
 

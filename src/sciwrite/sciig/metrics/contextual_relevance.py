@@ -21,6 +21,7 @@ import numpy as np
 
 from sciwrite.models.encoders import embed, embedding_dimension
 from sciwrite.sciig.metrics.inputs import check_same_length, check_texts
+from sciwrite.sciig.metrics.specs import CONTEXTUAL_RELEVANCE
 
 
 def text_windows(encoder: Any, text: str) -> list[tuple[str, int]]:
@@ -71,5 +72,5 @@ def score_contextual_relevance(predictions: Sequence[str], titles: Sequence[str]
     rows = []
     for prediction, group in zip(predictions, sources):
         sims = [float(vector_of[prediction] @ vector_of[s]) for s in group]
-        rows.append({"contextual_relevance": sum(sims) / len(sims), "n_sources": len(sims)})
+        rows.append({CONTEXTUAL_RELEVANCE.key: sum(sims) / len(sims), "n_sources": len(sims)})
     return rows

@@ -19,15 +19,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from sciwrite.benchmark import ScoredPapers, Source
-from sciwrite.core.coverage import coverage_of
 from sciwrite.core.predictions import JoinReport, SystemPredictions, join_by_paper_id, read_system, reject_or_keep
 from sciwrite.core.results import SideFiles
+from sciwrite.core.summary import Summary
 from sciwrite.metrics.judge import llm_record
 from sciwrite.sciig.data.configs import ALL_CONFIGS, holdout_rule
 from sciwrite.sciig.data.llm_map import TABLE8_HEAD, TABLE8_RECORD, TABLE8_TASK
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.data.upstream import import_upstream_predictions
+from sciwrite.sciig.metrics.citations import UNMATCHED_INTERVAL
 from sciwrite.sciig.metrics.judge import JUDGE_TEMPLATES
+from sciwrite.sciig.metrics.specs import BLEU, UNMATCHED_CITATION_RATE
 from sciwrite.sciig.metrics.suite import (
     SUITE_METRICS,
     SciIGModels,
@@ -131,14 +133,14 @@ def summarize_file(file: SciIGFile, scored: Scored, models: SciIGModels, *, spli
     means = summarize_sciig(rows, models)
     join, rejected = file.join, file.rejected
     return {"system": system, "split": split.config, "scored_split": "test", "predictions": file.origin,
-            **means, **interval_fields(rows, means, request.bootstrap, request.seed), "metric_timings": scored.seconds,
+            **means, **interval_fields(rows, means, request.bootstrap, request.seed), METRIC_TIMINGS: scored.seconds,
             "join": {"n_matched": len(join.matched), "n_missing": len(join.missing), "n_extra": len(file.extra),
-                     "n_holdout": len(file.holdout), "holdout_rule": holdout_rule(split.config),
+                     N_HOLDOUT: len(file.holdout), "holdout_rule": holdout_rule(split.config),
                      "n_rejected_lines": len(rejected), "missing": join.missing,
                      "extra": file.extra, "holdout_excluded": file.holdout,
                      "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]},
             **llm_record({"sciig_judge": getattr(models, "judge", None),
-                          "citation_extractor": getattr(models, "citation_extractor", None)}, request.judge_options)}
+                          "citation_extractor": getattr(models, "citation_extractor", None)}, request.ledger)}
 
 
 def interval_fields(rows: Sequence[Mapping[str, Any]], means: Mapping[str, Any], n_resamples: int,
@@ -152,20 +154,27 @@ def interval_fields(rows: Sequence[Mapping[str, Any]], means: Mapping[str, Any],
     the per-paper sentence BLEU (``sentence_bleu``) gets its interval instead, when BLEU is computed (`means` is
     read for the per-paper metrics only, which every front end has)."""
     fields: dict[str, Any] = {}
-    if means.get("unmatched_citation_rate") is not None and n_resamples > 0:
-        fields["unmatched_citation_interval"] = summary_intervals(
-            rows, ["unmatched_citation_rate"], n_resamples, seed=seed)["intervals"]["unmatched_citation_rate"]
-    fields.update(summary_intervals([{**r, "sentence_bleu": r.get("bleu")} for r in rows],
+    if means.get(UNMATCHED_CITATION_RATE.key) is not None and n_resamples > 0:
+        fields[UNMATCHED_INTERVAL] = summary_intervals(
+            rows, [UNMATCHED_CITATION_RATE.key], n_resamples, seed=seed)["intervals"][UNMATCHED_CITATION_RATE.key]
+    fields.update(summary_intervals([{**r, "sentence_bleu": r.get(BLEU.key)} for r in rows],
                                     [*SUITE_METRICS, "sentence_bleu"], n_resamples, seed=seed,
-                                    means={**means, "bleu": None, "sentence_bleu": means.get("bleu")}))
+                                    means={**means, BLEU.key: None, "sentence_bleu": means.get(BLEU.key)}))
     if n_resamples > 0:
-        fields["interval_notes"] = {"bleu": "corpus BLEU is not a mean over papers: no interval; sentence_bleu "
+        fields["interval_notes"] = {BLEU.key: "corpus BLEU is not a mean over papers: no interval; sentence_bleu "
                                             "holds the interval of the mean per-paper sentence BLEU"}
     return fields
 
 
-def result_files(summary: Mapping[str, Any], system: str) -> ResultFiles:
-    return ResultFiles(summary_csv_rows(summary), {"metric_timings.json": summary.get("metric_timings", {})},
+#: The join's count of predictions for holdout papers (the few-shot pool, never scored).
+N_HOLDOUT = "n_holdout"
+
+#: SciIG's summary field of each metric's wall seconds (also written as ``metric_timings.json``).
+METRIC_TIMINGS = "metric_timings"
+
+
+def result_files(summary: Summary, system: str) -> ResultFiles:
+    return ResultFiles(summary_csv_rows(summary), {"metric_timings.json": summary.details.get(METRIC_TIMINGS, {})},
                        SideFiles("keyphrase_outputs", KEYPHRASE_KEYS))
 
 
@@ -180,16 +189,16 @@ def _report_join(missing: list[str], extra: list[str], holdout: list[str], n_pap
                        len(holdout), holdout[:5])
 
 
-def summary_csv_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+def summary_csv_rows(summary: Summary) -> list[dict[str, Any]]:
     """The rows of ``summary.csv``: one (category, metric, value) per Table 2 metric, each with the papers it is
     over (``coverage``, n/N of the test split), then the unmatched-citation rate under "Grounding" when computed
     (apart from Table 2, as the report prints it)."""
-    coverage = coverage_of(summary).fraction
+    coverage = summary.scored.fraction
     rows = [{"category": row["category"], "metric": row["metric"], "value": row["value"], "coverage": coverage}
             for row in table2_rows(summary)]
-    if summary.get("unmatched_citation_rate") is not None:
+    if summary.reported(UNMATCHED_CITATION_RATE.key) is not None:
         rows.append({"category": "Grounding", "metric": "Unmatched citation rate",
-                     "value": summary["unmatched_citation_rate"], "coverage": coverage})
+                     "value": summary.reported(UNMATCHED_CITATION_RATE.key), "coverage": coverage})
     return rows
 
 
@@ -205,7 +214,7 @@ def memorisation_texts(file: SciIGFile, split: SciIGSplit) -> list[tuple[str, li
 #: SciIG's steps of the scoring core.
 EVALUATION = EvaluationSteps(open_split=open_split, read=read_file, load_models=load_sciig_models, score=score_file,
                              summarize=summarize_file, result_files=result_files,
-                             metrics=(*SUITE_METRICS, "unmatched_citation_rate"), ray_items=ray_items,
+                             metrics=(*SUITE_METRICS, UNMATCHED_CITATION_RATE.key), ray_items=ray_items,
                              score_items=score_items, memorisation_texts=memorisation_texts, intervals=interval_fields,
                              templates={**JUDGE_TEMPLATES, "table8_head": TABLE8_HEAD, "table8_record": TABLE8_RECORD,
                                         "table8_task": TABLE8_TASK})

@@ -40,6 +40,12 @@ from tqdm.auto import tqdm
 
 from sciwrite.models.encoders import embed, embedding_dimension
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, source_text
+from sciwrite.sciig.metrics.specs import (
+    KEYPHRASE_CONSISTENCY,
+    KEYPHRASE_COVERAGE_FREE,
+    KEYPHRASE_COVERAGE_REF,
+    KEYPHRASE_FAITHFULNESS,
+)
 
 TOP_N = 5
 NGRAM_RANGE = (1, 3)
@@ -58,16 +64,16 @@ CRITERIA = ("stem", "partial", "cosine")
 LOG_COSINE_DECIMALS = 4
 # score name -> (the set divided by, the set searched for a match); G generation, R reference, S source
 SCORES = {
-    "keyphrase_coverage_ref": ("reference", "generation"),
-    "keyphrase_coverage_free": ("source", "generation"),
-    "keyphrase_faithfulness": ("generation", "source"),
-    "keyphrase_consistency": ("generation", "reference"),
+    KEYPHRASE_COVERAGE_REF.key: ("reference", "generation"),
+    KEYPHRASE_COVERAGE_FREE.key: ("source", "generation"),
+    KEYPHRASE_FAITHFULNESS.key: ("generation", "source"),
+    KEYPHRASE_CONSISTENCY.key: ("generation", "reference"),
 }
 _TOKEN = re.compile(r"\w\w+")  # sklearn's CountVectorizer token pattern: KeyBERT's phrases are made of these
 
 
 @lru_cache(maxsize=1)
-def _porter():  # type: ignore[no-untyped-def]
+def _porter():
     from nltk.stem import PorterStemmer
 
     return PorterStemmer()
@@ -154,10 +160,10 @@ def match_sets(targets: Keyphrases, pool: Keyphrases,
     cosines = targets.vectors @ pool.vectors.T if len(targets.phrases) and len(pool.phrases) else None
     log = []
     for i, phrase in enumerate(targets.phrases):
-        best: tuple[int, float, str | None, float | None] = (len(CRITERIA), 0.0, None, None)
+        best: tuple[int, float, str | None, float] = (len(CRITERIA), 0.0, None, 0.0)
         top_cosine = None
         for j, other in enumerate(pool.phrases):
-            cosine = float(cosines[i, j])
+            cosine = float(cosines[i, j]) if cosines is not None else 0.0  # never None: the pool has phrases
             top_cosine = cosine if top_cosine is None else max(top_cosine, cosine)
             criterion = match_criterion(phrase, other, cosine, partial_min_jaccard)
             if criterion is None:

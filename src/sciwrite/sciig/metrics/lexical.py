@@ -15,6 +15,7 @@ from typing import Any
 
 from sciwrite.metrics.lexical import rouge_l_batch
 from sciwrite.sciig.metrics.inputs import check_same_length, check_texts
+from sciwrite.sciig.metrics.specs import BLEU, METEOR, ROUGE1, ROUGE2, ROUGE_L
 
 
 def check_reference_pairs(predictions: Sequence[Any], references: Sequence[Any]) -> None:
@@ -38,19 +39,19 @@ def score_rouge(predictions: Sequence[str], references: Sequence[str]) -> list[d
     rows = []
     for prediction, reference, (_, _, rouge_l) in zip(predictions, references, rouge_l_batch(list(predictions), list(references))):
         scores = _ngram_scorer().score(reference, prediction)
-        rows.append({"rouge1": scores["rouge1"].fmeasure, "rouge2": scores["rouge2"].fmeasure, "rougeL": rouge_l})
+        rows.append({ROUGE1.key: scores["rouge1"].fmeasure, ROUGE2.key: scores["rouge2"].fmeasure, ROUGE_L.key: rouge_l})
     return rows
 
 
 def score_bleu(predictions: Sequence[str], references: Sequence[str]) -> tuple[float, list[dict[str, float]]]:
     """(corpus BLEU, per-paper rows with sentence BLEU), both by `sacrebleu` with its defaults (13a tokens,
     exponential smoothing; effective order for sentence BLEU), on sacrebleu's 0-100 scale."""
-    from sacrebleu.metrics import BLEU
+    from sacrebleu import metrics as sacrebleu_metrics
 
     check_reference_pairs(predictions, references)
-    corpus = BLEU().corpus_score(list(predictions), [list(references)]).score if predictions else 0.0
-    sentence = BLEU(effective_order=True)
-    rows = [{"bleu": sentence.sentence_score(p, [r]).score} for p, r in zip(predictions, references)]
+    corpus = sacrebleu_metrics.BLEU().corpus_score(list(predictions), [list(references)]).score if predictions else 0.0
+    sentence = sacrebleu_metrics.BLEU(effective_order=True)
+    rows = [{BLEU.key: sentence.sentence_score(p, [r]).score} for p, r in zip(predictions, references)]
     return corpus, rows
 
 
@@ -76,5 +77,5 @@ def score_meteor(predictions: Sequence[str], references: Sequence[str], wordnet:
     for prediction, reference in zip(predictions, references):
         hypothesis = meteor_tokens(prediction)
         score = meteor_score([meteor_tokens(reference)], hypothesis, wordnet=wordnet) if hypothesis else 0.0
-        rows.append({"meteor": float(score)})
+        rows.append({METEOR.key: float(score)})
     return rows

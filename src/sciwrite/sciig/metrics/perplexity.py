@@ -19,6 +19,7 @@ from typing import Any
 
 from sciwrite.models.causal_lm import CausalLM
 from sciwrite.sciig.metrics.inputs import check_texts
+from sciwrite.sciig.metrics.specs import PERPLEXITY
 
 
 def score_perplexity(predictions: Sequence[str], lm: CausalLM, stride: int | None = None,
@@ -27,10 +28,10 @@ def score_perplexity(predictions: Sequence[str], lm: CausalLM, stride: int | Non
     tokens scored. Texts are scored whole, however long."""
     check_texts("predictions", predictions, allow_empty=True, max_words=sys.maxsize)
     nll = lm.token_nll(list(predictions), stride, batch_size)
-    return [{"perplexity": math.exp(total / count) if count else None, "n_tokens": count} for total, count in nll]
+    return [{PERPLEXITY.key: math.exp(total / count) if count else None, "n_tokens": count} for total, count in nll]
 
 
 def summarize_perplexity(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Mean perplexity over the papers that have one, and how many had none (empty or one-token texts)."""
-    values = [r["perplexity"] for r in rows if r["perplexity"] is not None]
-    return {"perplexity": sum(values) / len(values) if values else None, "unscored": len(rows) - len(values)}
+    values = [r[PERPLEXITY.key] for r in rows if r[PERPLEXITY.key] is not None]
+    return {PERPLEXITY.key: sum(values) / len(values) if values else None, "unscored": len(rows) - len(values)}

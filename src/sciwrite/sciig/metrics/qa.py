@@ -56,6 +56,7 @@ from sciwrite.metrics.bertscore import bertscore
 from sciwrite.metrics.text import split_sentences
 from sciwrite.models.qa import QAModels
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, faithfulness_context
+from sciwrite.sciig.metrics.specs import QA_CONSISTENCY, QA_FAITHFULNESS
 
 MAX_SPANS = 32
 MAX_SPAN_WORDS = 4
@@ -230,8 +231,8 @@ def score_qa(predictions: Sequence[str], references: Sequence[str], titles: Sequ
         elif not scored:
             reason = ("no generated question passed validation (answered over the generation with its own span)"
                       if validate_questions else "no question could be generated")
-        rows.append({"qa_faithfulness": _mean(scored, "faithfulness_bertscore"),
-                     "qa_consistency": _mean(scored, "consistency_bertscore"),
+        rows.append({QA_FAITHFULNESS.key: _mean(scored, "faithfulness_bertscore"),
+                     QA_CONSISTENCY.key: _mean(scored, "consistency_bertscore"),
                      "qa_faithfulness_f1": _mean(scored, "faithfulness_f1"),
                      "qa_consistency_f1": _mean(scored, "consistency_f1"),
                      "qa_spans": len(spans[i]), "qa_questions": len(scored), "qa_reason": reason,

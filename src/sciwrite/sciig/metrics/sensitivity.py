@@ -12,58 +12,20 @@ from sciwrite.metrics.sensitivity import (
     drop_every_second_citation,
     drop_last_paragraph,
     duplicate_text,
-    expected_directions,
     replace_citations,
     sensitivity_rows,
     shift_citations,
     shuffle_paragraphs,
+    spec_expectations,
     split_batches,
 )
 from sciwrite.sciig.data.loading import load_sciig
+from sciwrite.sciig.metrics.specs import METRICS
 from sciwrite.sciig.metrics.suite import SUITE_METRICS, SciIGModels, load_sciig_models, score_sciig
 
-# Expected direction per metric, one column per perturbation in `PERTURBATIONS` order:
-#   drop_half, random, shift, shuffle, drop_last, abstract, duplicate, empty
-_DIRECTIONS: dict[str, tuple[str, ...]] = {
-    "rouge1": ("down", "down", "any", "any", "down", "down", "down", "down"),
-    "rouge2": ("down", "down", "down", "down", "down", "down", "down", "down"),
-    "rougeL": ("down", "down", "down", "down", "down", "down", "down", "down"),
-    "bleu": ("down", "down", "down", "down", "down", "down", "down", "down"),
-    "meteor": ("down", "down", "down", "down", "down", "down", "down", "down"),
-    "bertscore_f1": ("down", "down", "down", "down", "down", "down", "down", "down"),
-    "bleurt": ("down", "down", "down", "down", "down", "down", "down", "down"),
-    "contextual_relevance": ("any", "any", "any", "any", "any", "any", "any", "down"),
-    "keyphrase_coverage_ref": ("any", "any", "any", "any", "down", "down", "any", "down"),
-    "keyphrase_coverage_free": ("any", "any", "any", "any", "down", "any", "any", "down"),
-    "keyphrase_faithfulness": ("any", "any", "any", "any", "any", "any", "any", "down"),
-    "keyphrase_consistency": ("any", "any", "any", "any", "any", "any", "any", "down"),
-    "summac_faithfulness": ("any", "any", "any", "any", "any", "any", "any", "down"),
-    "summac_consistency": ("any", "any", "any", "any", "any", "any", "any", "down"),
-    "qa_faithfulness": ("any", "any", "any", "any", "any", "any", "any", "down"),
-    "qa_consistency": ("any", "any", "any", "any", "any", "any", "any", "down"),
-    "citation_precision": ("any", "down", "any", "any", "any", "any", "any", "any"),
-    "citation_recall": ("down", "down", "any", "any", "down", "down", "any", "down"),
-    "perplexity": ("any",) * 8,
-    "judge_coverage": ("any", "any", "any", "any", "down", "any", "any", "down"),
-    "judge_consistency": ("any", "any", "any", "any", "any", "any", "any", "down"),
-    "judge_faithfulness": ("any", "any", "any", "any", "any", "any", "any", "down"),
-    "judge_citation_quality": ("down", "down", "down", "any", "any", "down", "any", "down"),
-    "judge_narrative_quality": ("any", "any", "down", "down", "down", "any", "down", "down"),
-}
-
-EXPECTED = expected_directions(_DIRECTIONS)
-#: One-line reasons for the entries that are not obvious, keyed (metric, perturbation); "*" for all.
-REASONS: dict[tuple[str, str], str] = {
-    ("perplexity", "*"): "fluency under a small LM: repetition and odd text can both lower or raise it",
-    ("rouge1", "shift_markers"): "unigram overlap cannot see word order",
-    ("rouge1", "shuffle_paragraphs"): "unigram overlap cannot see order",
-    ("contextual_relevance", "abstract_as_text"): "the abstract is as relevant to the paper as its introduction",
-    ("keyphrase_coverage_free", "abstract_as_text"): "the abstract covers the paper's keyphrases as well",
-    ("citation_precision", "abstract_as_text"): "no citations: precision is 0 or undefined by convention",
-    ("citation_precision", "empty_text"): "no citations: precision is 0 or undefined by convention",
-    ("citation_precision", "drop_half_citations"): "the kept citations are still the paper's: precision must not drop",
-    ("bleu", "duplicate_text"): "clipped n-gram counts halve BLEU's precision",
-}
+#: Expected direction per metric and perturbation, and the reasons for the entries that are not obvious, keyed
+#: (metric, perturbation) ("*": all): declared with each metric (`sciwrite.sciig.metrics.specs`).
+EXPECTED, REASONS = spec_expectations(METRICS)
 
 
 def perturb_sciig(papers: Sequence[Mapping[str, Any]], seed: int = 0) -> dict[str, list[str]]:

@@ -25,7 +25,11 @@ from typing import Any, ClassVar
 
 from tqdm.auto import tqdm
 
+from sciwrite.core.metric_spec import table_groups, table_keys
+from sciwrite.core.summary import Summary
+from sciwrite.llm.ledger import UsageLedger
 from sciwrite.metrics.judge import load_chat_model, snapshot_counts
+from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
 from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
 from sciwrite.models.bleurt import load_bleurt
 from sciwrite.models.causal_lm import load_causal_lm
@@ -33,7 +37,8 @@ from sciwrite.models.encoders import load_contextual_encoder, load_keyphrase_enc
 from sciwrite.models.memo import MemoSentenceEncoder, MemoTokenEncoder
 from sciwrite.models.nli import load_summac_nli
 from sciwrite.models.plan import resolve_plan
-from sciwrite.models.qa import QA_ROLES, qa_models_for_plan
+from sciwrite.models.qa import qa_models_for_plan
+from sciwrite.models.registry import roles_named
 from sciwrite.models.token_encoder import load_token_encoder
 from sciwrite.sciig.metrics.bertscore import score_sciig_bertscore
 from sciwrite.sciig.metrics.bleurt import score_bleurt
@@ -44,72 +49,45 @@ from sciwrite.sciig.metrics.citations import (
     summarize_unmatched,
 )
 from sciwrite.sciig.metrics.contextual_relevance import check_sources, score_contextual_relevance
+from sciwrite.sciig.metrics.corpus_bleu import bleu_statistics, corpus_bleu
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, check_texts
 from sciwrite.sciig.metrics.judge import judge_sciig
 from sciwrite.sciig.metrics.keyphrases import score_keyphrases
 from sciwrite.sciig.metrics.lexical import check_reference_pairs, score_bleu, score_meteor, score_rouge
+from sciwrite.sciig.metrics.model_roles import QA_ROLES, ROLES
 from sciwrite.sciig.metrics.perplexity import score_perplexity
 from sciwrite.sciig.metrics.qa import score_qa
+from sciwrite.sciig.metrics.specs import (
+    BLEU,
+    BLEURT,
+    CITATION_PRECISION,
+    CITATION_RECALL,
+    CONTEXTUAL_RELEVANCE,
+    METEOR,
+    METRICS,
+    PERPLEXITY,
+    QA_FAITHFULNESS,
+    SCORERS,
+)
 from sciwrite.sciig.metrics.summac import score_summac
 from sciwrite.sciig.metrics.wordnet import wordnet_or_reason
-from sciwrite.scoring.stages import Stage, StageTable
+from sciwrite.scoring.stages import StageTable
 from sciwrite.scoring.steps import SuiteModels
 
 logger = logging.getLogger(__name__)
 
-#: The paper's Table 2, one (category, per-paper metric key, label) per column, in order.
-TABLE2: tuple[tuple[str, str, str], ...] = (
-    ("Lexical", "rouge1", "ROUGE-1"),
-    ("Lexical", "rouge2", "ROUGE-2"),
-    ("Lexical", "rougeL", "ROUGE-L"),
-    ("Lexical", "bleu", "BLEU"),
-    ("Lexical", "meteor", "METEOR"),
-    ("Semantic", "bertscore_f1", "BERTScore F1"),
-    ("Semantic", "bleurt", "BLEURT"),
-    ("Semantic", "contextual_relevance", "Contextual relevance"),
-    ("Keyphrase", "keyphrase_coverage_ref", "Coverage (reference)"),
-    ("Keyphrase", "keyphrase_coverage_free", "Coverage (reference-free)"),
-    ("Keyphrase", "keyphrase_faithfulness", "Faithfulness"),
-    ("Keyphrase", "keyphrase_consistency", "Consistency"),
-    ("Entailment", "summac_faithfulness", "SummaC faithfulness"),
-    ("Entailment", "summac_consistency", "SummaC consistency"),
-    ("QA", "qa_faithfulness", "Faithfulness"),
-    ("QA", "qa_consistency", "Consistency"),
-    ("Citation", "citation_precision", "Precision"),
-    ("Citation", "citation_recall", "Recall"),
-    ("Fluency", "perplexity", "Perplexity"),
-    ("LLM judge", "judge_coverage", "Coverage"),
-    ("LLM judge", "judge_consistency", "Consistency"),
-    ("LLM judge", "judge_faithfulness", "Faithfulness"),
-    ("LLM judge", "judge_citation_quality", "Citation quality"),
-    ("LLM judge", "judge_narrative_quality", "Narrative quality"),
-)
+#: The paper's Table 2, one (category, per-paper metric key, label) per column, in order: read off the metrics'
+#: one declaration (`sciwrite.sciig.metrics.specs`), as is everything below.
+TABLE2: tuple[tuple[str, str, str], ...] = tuple((spec.group, spec.key, spec.label) for spec in METRICS
+                                                 if spec.in_table)
 #: TABLE2 as the results table's groups: category -> ((metric key, label), ...).
-TABLE2_GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    category: tuple((key, label) for c, key, label in TABLE2 if c == category)
-    for category in dict.fromkeys(c for c, _, _ in TABLE2)}
-SUITE_METRICS: tuple[str, ...] = tuple(key for _, key, _ in TABLE2)
+TABLE2_GROUPS: dict[str, tuple[tuple[str, str], ...]] = table_groups(METRICS)
+SUITE_METRICS: tuple[str, ...] = table_keys(METRICS)
 #: The scorers, in the order they run: the Table 2 metrics each computes together (asking for one computes the
 #: others), the model roles each needs and the evaluate module that scores it alone (metrics/<module>/).
-STAGES = StageTable("SciIG", (
-    Stage("rouge", ("rouge1", "rouge2", "rougeL"), module="sciig_rouge"),
-    Stage("bleu", ("bleu",), module="sciig_bleu"),
-    Stage("meteor", ("meteor",), module="sciig_meteor"),
-    Stage("bertscore", ("bertscore_f1",), roles=("bertscore",), module="sciig_bertscore"),
-    Stage("bleurt", ("bleurt",), roles=("bleurt",), module="sciig_bleurt"),
-    Stage("contextual_relevance", ("contextual_relevance",), roles=("contextual_encoder",)),
-    Stage("keyphrases", ("keyphrase_coverage_ref", "keyphrase_coverage_free", "keyphrase_faithfulness",
-                         "keyphrase_consistency"), roles=("keyphrase_encoder",), module="sciig_keyphrases"),
-    Stage("summac", ("summac_faithfulness", "summac_consistency"), roles=("summac_nli",), module="sciig_summac"),
-    Stage("qa", ("qa_faithfulness", "qa_consistency"), roles=QA_ROLES, module="sciig_qa"),
-    Stage("citations", ("citation_precision", "citation_recall"), roles=("citation_extractor",),
-          module="citation_correctness"),
-    Stage("perplexity", ("perplexity",), roles=("gpt2",)),
-    Stage("judge", ("judge_coverage", "judge_consistency", "judge_faithfulness", "judge_citation_quality",
-                    "judge_narrative_quality"), roles=("sciig_judge",), module="sciig_llm_judge", judge=True),
-))
+STAGES = StageTable.from_specs("SciIG", METRICS, SCORERS)
 # Citation-correctness keys renamed in the rows, so that they say which metric they are.
-_CITATION_KEYS = {"precision": "citation_precision", "recall": "citation_recall"}
+_CITATION_KEYS = {"precision": CITATION_PRECISION.key, "recall": CITATION_RECALL.key}
 
 
 @dataclass
@@ -133,17 +111,21 @@ class SciIGModels(SuiteModels):
 # Sentence encoders wrapped in a memo (`sciwrite.models.memo`): the references' and sources' texts and keyphrase
 # candidates are embedded once however many systems one `SciIGModels` scores.
 MEMO_ENCODER_ROLES = ("contextual_encoder", "keyphrase_encoder")
+#: The summary field of the papers each scorer could not score, with why (scorer -> paper_id -> error).
+SCORING_ERRORS = "scoring_errors"
 
 
 def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | None = None,
-                      metrics: Iterable[str] | None = None, judge_options: Mapping[str, Any] | None = None,
-                      citation_options: Mapping[str, Any] | None = None) -> SciIGModels:
+                      metrics: Iterable[str] | None = None, judge: JudgeConfig = DEFAULT_JUDGE,
+                      ledger: UsageLedger | None = None) -> SciIGModels:
     """Load every model the requested `metrics` need (all by default), once; `models` overrides role -> id.
 
     A role the profile has no model for (offline `lite`: bleurt, gpt2, summac_nli, question_generation,
     question_answering, judge) or a missing WordNet
     marks its metrics not computed, with the reason; a model that is named but cannot be loaded raises
-    `ModelUnavailableError`, never a silent substitute.
+    `ModelUnavailableError`, never a silent substitute. The judge's clients are made as `judge` says; the citation
+    extractor's with the provider's defaults (its replies cached in ``$SCIWRITE_CITATION_EXTRACTOR_CACHE`` when
+    set); both write their usage to `ledger`.
     """
     wanted = set(STAGES.expand(metrics))
     models = dict(models or {})
@@ -152,26 +134,26 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
     overrides = {**models, "sciig_judge": models.get("sciig_judge", models.get("judge")),
                  "bertscore": models.get("bertscore", models.get("scibert"))}
     not_requested = {metric: "not requested" for metric in SUITE_METRICS if metric not in wanted}
-    plan = resolve_plan(STAGES.roles_for(wanted), profile, overrides)
+    plan = resolve_plan(roles_named(ROLES, STAGES.roles_for(wanted)), profile, overrides)
     suite = SciIGModels(profile=plan.profile, not_computed=not_requested, plan=plan)
 
     def want(stage: str) -> bool:
         return suite.wants(stage)
 
-    if want("meteor"):
+    if want(METEOR.stage_name):
         suite.wordnet, why = wordnet_or_reason()
-        _record(suite, "wordnet", suite.wordnet, why, "meteor", model_id="wordnet")
+        _record(suite, "wordnet", suite.wordnet, why, METEOR.stage_name, model_id="wordnet")
     if want("bertscore") or want("qa"):
         suite.model_ids["bertscore"] = plan.model_id("bertscore")
         token_encoder = load_token_encoder(suite.model_ids["bertscore"], None)
         plan.record("bertscore", token_encoder)
         suite.token_encoder = MemoTokenEncoder(token_encoder)
     roles: list[tuple[str, str, str, Callable[[str], Any]]] = [
-        ("bleurt", "bleurt", "bleurt", load_bleurt),
-        ("contextual_relevance", "contextual_encoder", "contextual_encoder", load_contextual_encoder),
+        (BLEURT.stage_name, "bleurt", "bleurt", load_bleurt),  # the role and the attribute of its model
+        (CONTEXTUAL_RELEVANCE.stage_name, "contextual_encoder", "contextual_encoder", load_contextual_encoder),
         ("keyphrases", "keyphrase_encoder", "keyphrase_encoder", load_keyphrase_encoder),
         ("summac", "summac_nli", "summac_nli", load_summac_nli),
-        ("perplexity", "gpt2", "lm", load_causal_lm),
+        (PERPLEXITY.stage_name, "gpt2", "lm", load_causal_lm),
     ]
     for stage, role, attribute, loader in roles:
         if want(stage):
@@ -181,24 +163,21 @@ def load_sciig_models(profile: str | None = None, models: Mapping[str, str] | No
             setattr(suite, attribute, model)
             _record(suite, role, model, why, stage, model_id=None if model is None else plan.model_id(role))
     if want("qa"):
-        suite.qa, why = qa_models_for_plan(plan)
+        suite.qa, why = qa_models_for_plan(plan, QA_ROLES)
         if suite.qa is None:
             _record(suite, "question_generation", None, why, "qa", model_id=None)
         else:
             suite.model_ids.update(suite.qa.model_ids)
     if want("citations"):
-        options = dict(citation_options or {})
-        if "ledger" not in options and (judge_options or {}).get("ledger"):
-            options["ledger"] = judge_options["ledger"]  # one usage ledger for the evaluation's LLM spend
-        if "cache_path" not in options and os.environ.get("SCIWRITE_CITATION_EXTRACTOR_CACHE"):
-            options["cache_path"] = os.environ["SCIWRITE_CITATION_EXTRACTOR_CACHE"]
-        suite.citation_extractor, why = load_chat_model(plan, "citation_extractor", **options)
+        extractor = JudgeConfig(cache_path=os.environ.get("SCIWRITE_CITATION_EXTRACTOR_CACHE") or None)
+        # one usage ledger for the evaluation's LLM spend
+        suite.citation_extractor, why = load_chat_model(plan, "citation_extractor", extractor, ledger)
         suite.model_ids["citation_extractor"] = (suite.citation_extractor.model if suite.citation_extractor
                                                  else OFFLINE_EXTRACTOR)
         if why:
             logger.info("citation correctness: %s (%s)", OFFLINE_EXTRACTOR, why)
     if want("judge"):
-        suite.judge, why = load_chat_model(plan, "sciig_judge", **dict(judge_options or {}))
+        suite.judge, why = load_chat_model(plan, "sciig_judge", judge, ledger)
         _record(suite, "judge", suite.judge, why, "judge",
                 model_id=getattr(suite.judge, "model", None) or getattr(suite.judge, "model_id", None) or "judge")
     return suite
@@ -287,109 +266,128 @@ def _problem(check: Callable[[int], Any], i: int) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Inputs:
+    """What the scorers read of a batch: the predictions and, per paper, its reference introduction, title,
+    abstract, cited works (their abstracts, their texts, the records) and id."""
+
+    predictions: list[str]
+    references: list[str]
+    titles: list[str]
+    abstracts: list[str]
+    cited_abstracts: list[list[str]]
+    cited: list[list[str]]
+    neighbors: list[list[Any]]
+    paper_ids: list[str]
+
+    @classmethod
+    def of(cls, predictions: list[str], papers: Sequence[Mapping[str, Any]]) -> _Inputs:
+        return cls(predictions, [p["introduction"] for p in papers], [p["title"] for p in papers],
+                   [p["abstract"] for p in papers],
+                   [[n.get("abstract") or "" for n in p["neighbors"]] for p in papers],
+                   [[_cited_text(n) for n in p["neighbors"]] for p in papers],
+                   [list(p["neighbors"]) for p in papers], [p["paper_id"] for p in papers])
+
+    def pick(self, field: str, idx: Sequence[int]) -> list[Any]:
+        """`field`'s values of the papers at `idx`."""
+        values = getattr(self, field)
+        return [values[i] for i in idx]
+
+
 def _stages(predictions: list[str], papers: Sequence[Mapping[str, Any]], models: SciIGModels, batch_size: int,
-            show_progress: bool = False):
+            show_progress: bool = False) -> list[tuple[str, Callable[[int], Any], Callable[[Sequence[int]], Any]]]:
     """(name, per-record check, run(indices) -> rows) per scorer, each scorer called once on the checked papers;
     the model-bound scorers show their own progress with `show_progress`."""
-    references = [p["introduction"] for p in papers]
-    titles = [p["title"] for p in papers]
-    abstracts = [p["abstract"] for p in papers]
-    cited_abstracts = [[n.get("abstract") or "" for n in p["neighbors"]] for p in papers]
-    cited = [[_cited_text(n) for n in p["neighbors"]] for p in papers]
-    neighbors = [list(p["neighbors"]) for p in papers]
-    paper_ids = [p["paper_id"] for p in papers]
-    pick = lambda values, idx: [values[i] for i in idx]
+    inputs = _Inputs.of(predictions, papers)
+    return [*_reference_stages(inputs, models, show_progress),
+            *_source_stages(inputs, models, batch_size, show_progress)]
+
+
+def _reference_stages(x: _Inputs, models: SciIGModels, show_progress: bool
+                      ) -> list[tuple[str, Callable[[int], Any], Callable[[Sequence[int]], Any]]]:
+    """The scorers comparing a prediction with the reference introduction: ROUGE, BLEU, METEOR, BERTScore,
+    BLEURT."""
 
     def pair_check(i: int) -> None:
-        check_reference_pairs([predictions[i]], [references[i]])
-
-    def source_check(i: int) -> None:
-        check_sciig_inputs([predictions[i]], [references[i]], [titles[i]], [abstracts[i]])
+        check_reference_pairs([x.predictions[i]], [x.references[i]])
 
     def rouge(idx):
-        return score_rouge(pick(predictions, idx), pick(references, idx))
+        return score_rouge(x.pick("predictions", idx), x.pick("references", idx))
 
     def bleu(idx):
-        preds, refs = pick(predictions, idx), pick(references, idx)
+        preds, refs = x.pick("predictions", idx), x.pick("references", idx)
         _, rows = score_bleu(preds, refs)  # sacrebleu's 0-100; reported on the paper's 0-1 scale
-        return [{"bleu": row["bleu"] / 100, "bleu_stats": stats} for row, stats in zip(rows, bleu_statistics(preds, refs))]
+        return [{BLEU.key: row[BLEU.key] / 100, "bleu_stats": stats}
+                for row, stats in zip(rows, bleu_statistics(preds, refs))]
 
     def meteor(idx):
-        return score_meteor(pick(predictions, idx), pick(references, idx), models.wordnet)
+        return score_meteor(x.pick("predictions", idx), x.pick("references", idx), models.wordnet)
 
     def bertscore(idx):
-        return score_sciig_bertscore(pick(predictions, idx), pick(references, idx), models.token_encoder,
+        return score_sciig_bertscore(x.pick("predictions", idx), x.pick("references", idx), models.token_encoder,
                                      show_progress=show_progress)
 
     def bleurt(idx):
-        return [{"bleurt": r["bleurt"], "bleurt_windows": r["windows"]}
-                for r in score_bleurt(pick(predictions, idx), pick(references, idx), models.bleurt)]
+        return [{BLEURT.key: r[BLEURT.key], "bleurt_windows": r["windows"]}
+                for r in score_bleurt(x.pick("predictions", idx), x.pick("references", idx), models.bleurt)]
+
+    return [("rouge", pair_check, rouge), (BLEU.stage_name, pair_check, bleu),
+            (METEOR.stage_name, pair_check, meteor), ("bertscore", pair_check, bertscore),
+            (BLEURT.stage_name, pair_check, bleurt)]
+
+
+def _source_stages(x: _Inputs, models: SciIGModels, batch_size: int, show_progress: bool
+                   ) -> list[tuple[str, Callable[[int], Any], Callable[[Sequence[int]], Any]]]:
+    """The scorers reading the paper's sources (title, abstract, cited works) or the prediction alone: contextual
+    relevance, keyphrases, SummaC, QA, citations, perplexity, the judge."""
+
+    def source_check(i: int) -> None:
+        check_sciig_inputs([x.predictions[i]], [x.references[i]], [x.titles[i]], [x.abstracts[i]])
 
     def contextual(idx):
-        return score_contextual_relevance(pick(predictions, idx), pick(titles, idx), pick(abstracts, idx),
-                                          pick(cited_abstracts, idx), models.contextual_encoder, batch_size,
-                                          show_progress)
+        return score_contextual_relevance(x.pick("predictions", idx), x.pick("titles", idx),
+                                          x.pick("abstracts", idx), x.pick("cited_abstracts", idx),
+                                          models.contextual_encoder, batch_size, show_progress)
 
     def keyphrases(idx):
-        return score_keyphrases(pick(predictions, idx), pick(references, idx), pick(titles, idx),
-                                pick(abstracts, idx), models.keyphrase_encoder, batch_size, show_progress)
+        return score_keyphrases(x.pick("predictions", idx), x.pick("references", idx), x.pick("titles", idx),
+                                x.pick("abstracts", idx), models.keyphrase_encoder, batch_size, show_progress)
 
     def summac(idx):
-        rows = score_summac(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
-                            models.summac_nli, cited=pick(cited, idx))
+        rows = score_summac(x.pick("predictions", idx), x.pick("references", idx), x.pick("titles", idx),
+                            x.pick("abstracts", idx), models.summac_nli, cited=x.pick("cited", idx))
         return [{**r, "summac_generated_sentences": r.pop("generated_sentences")} for r in rows]
 
     def qa(idx):
-        return score_qa(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
-                        models.qa, cited=pick(cited, idx), batch_size=batch_size)
+        return score_qa(x.pick("predictions", idx), x.pick("references", idx), x.pick("titles", idx),
+                        x.pick("abstracts", idx), models.qa, cited=x.pick("cited", idx), batch_size=batch_size)
 
     def citations(idx):
-        rows = score_citation_correctness(pick(predictions, idx), pick(neighbors, idx), pick(paper_ids, idx),
-                                          models.citation_extractor, pick(titles, idx), pick(abstracts, idx))
+        rows = score_citation_correctness(x.pick("predictions", idx), x.pick("neighbors", idx),
+                                          x.pick("paper_ids", idx), models.citation_extractor,
+                                          x.pick("titles", idx), x.pick("abstracts", idx))
         return [{_CITATION_KEYS.get(k, k): v for k, v in r.items()} for r in rows]
 
     def perplexity(idx):
-        return score_perplexity(pick(predictions, idx), models.lm)
+        return score_perplexity(x.pick("predictions", idx), models.lm)
 
     def judge(idx):
-        return judge_sciig(pick(predictions, idx), pick(references, idx), pick(titles, idx), pick(abstracts, idx),
-                           models.judge, pick(cited, idx), show_progress=False)
+        return judge_sciig(x.pick("predictions", idx), x.pick("references", idx), x.pick("titles", idx),
+                           x.pick("abstracts", idx), models.judge, x.pick("cited", idx), show_progress=False)
 
     return [
-        ("rouge", pair_check, rouge),
-        ("bleu", pair_check, bleu),
-        ("meteor", pair_check, meteor),
-        ("bertscore", pair_check, bertscore),
-        ("bleurt", pair_check, bleurt),
-        ("contextual_relevance",
-         lambda i: check_sources([predictions[i]], [titles[i]], [abstracts[i]], [cited_abstracts[i]]), contextual),
+        (CONTEXTUAL_RELEVANCE.stage_name, lambda i: check_sources([x.predictions[i]], [x.titles[i]],
+                                                                  [x.abstracts[i]], [x.cited_abstracts[i]]),
+         contextual),
         ("keyphrases", source_check, keyphrases),
         ("summac", source_check, summac),
         ("qa", source_check, qa),
-        ("citations", lambda i: citation_correctness(predictions[i], neighbors[i], f"paper {paper_ids[i]!r}"),
+        ("citations", lambda i: citation_correctness(x.predictions[i], x.neighbors[i], f"paper {x.paper_ids[i]!r}"),
          citations),
-        ("perplexity", lambda i: check_texts("predictions", [predictions[i]], allow_empty=True,
-                                             max_words=10 ** 12), perplexity),
+        (PERPLEXITY.stage_name, lambda i: check_texts("predictions", [x.predictions[i]], allow_empty=True,
+                                                      max_words=10 ** 12), perplexity),
         ("judge", source_check, judge),
     ]
-
-
-def bleu_statistics(predictions: Sequence[str], references: Sequence[str]) -> list[list[int]]:
-    """sacrebleu's per-sentence sufficient statistics (its corpus BLEU sums them), as `score_bleu` configures it."""
-    from sacrebleu.metrics import BLEU
-
-    stats = BLEU()._extract_corpus_statistics(list(predictions), [list(references)])
-    return [[int(x) for x in s] for s in stats]
-
-
-def corpus_bleu(stats: Sequence[Sequence[int]]) -> float:
-    """Corpus BLEU of the summed sufficient statistics of some rows, on the paper's 0-1 scale (sacrebleu / 100)."""
-    from sacrebleu.metrics import BLEU
-
-    if not stats:
-        return 0.0
-    total = [sum(column) for column in zip(*stats)]
-    return float(BLEU()._compute_score_from_stats(total).score) / 100
 
 
 def summarize_sciig(rows: Sequence[Mapping[str, Any]], models: SciIGModels) -> dict[str, Any]:
@@ -402,26 +400,26 @@ def summarize_sciig(rows: Sequence[Mapping[str, Any]], models: SciIGModels) -> d
         if metric in models.not_computed:
             summary[metric] = None
             continue
-        if metric == "bleu":
+        if metric == BLEU.key:
             stats = [r["bleu_stats"] for r in rows if r.get("bleu_stats") is not None]
             summary[metric] = corpus_bleu(stats) if stats else None
             continue
         values = [r[metric] for r in rows if r.get(metric) is not None]
         summary[metric] = sum(values) / len(values) if values else None
-    if "bleu" not in models.not_computed:
-        values = [r["bleu"] for r in rows if r.get("bleu") is not None]
+    if BLEU.key not in models.not_computed:
+        values = [r[BLEU.key] for r in rows if r.get(BLEU.key) is not None]
         summary["sentence_bleu"] = sum(values) / len(values) if values else None
-    if "qa_faithfulness" not in models.not_computed:
+    if QA_FAITHFULNESS.key not in models.not_computed:
         for extra in ("qa_faithfulness_f1", "qa_consistency_f1"):  # token-F1 variant, not the paper's score
             values = [r[extra] for r in rows if r.get(extra) is not None]
             summary[extra] = sum(values) / len(values) if values else None
-    if "citation_precision" not in models.not_computed:
+    if CITATION_PRECISION.key not in models.not_computed:
         summary["citation_extractor"] = models.model_ids.get("citation_extractor", OFFLINE_EXTRACTOR)
         summary["citation_extractor_errors"] = sum(1 for r in rows if r.get("citation_extractor_error"))
-    if "perplexity" not in models.not_computed:
-        summary["perplexity_undefined"] = sum(1 for r in rows if r.get("perplexity") is None
-                                              and "perplexity" not in r.get("errors", {}))
-    if "citation_precision" not in models.not_computed:
+    if PERPLEXITY.key not in models.not_computed:
+        summary["perplexity_undefined"] = sum(1 for r in rows if r.get(PERPLEXITY.key) is None
+                                              and PERPLEXITY.stage_name not in r.get("errors", {}))
+    if CITATION_PRECISION.key not in models.not_computed:
         scored = [r for r in rows if "citations" not in r.get("errors", {})]
         summary["no_citation_rate"] = sum(bool(r.get("no_citation")) for r in scored) / len(scored) if scored else None
         summary.update(summarize_unmatched(scored))  # apart from citation precision (Table 7's counterpart)
@@ -433,13 +431,14 @@ def summarize_sciig(rows: Sequence[Mapping[str, Any]], models: SciIGModels) -> d
     for row in rows:
         for stage, why in row.get("errors", {}).items():
             errors.setdefault(stage, {})[row["paper_id"]] = why
-    summary["scoring_errors"] = errors
+    summary[SCORING_ERRORS] = errors
     summary["not_computed"] = {m: why for m, why in models.not_computed.items() if why != "not requested"}
     summary["models"] = dict(models.model_ids)
     return summary
 
 
-def table2_rows(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
+
+def table2_rows(summary: Summary) -> list[dict[str, Any]]:
     """Table 2 as (category, metric, key, value) rows; value None when not computed."""
-    return [{"category": category, "metric": label, "key": key, "value": summary.get(key)}
+    return [{"category": category, "metric": label, "key": key, "value": summary.reported(key)}
             for category, key, label in TABLE2]

@@ -26,6 +26,7 @@ import numpy as np
 from sciwrite.metrics.text import split_sentences
 from sciwrite.models.nli import NLIModel
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, faithfulness_context
+from sciwrite.sciig.metrics.specs import SUMMAC_CONSISTENCY, SUMMAC_FAITHFULNESS
 
 
 def summac_zs_score(probabilities: np.ndarray) -> tuple[float, np.ndarray]:
@@ -82,7 +83,7 @@ def score_summac(predictions: Sequence[str], references: Sequence[str], titles: 
     rows = []
     for i in range(n):
         faith, consist = results[i], results[n + i]
-        rows.append({"summac_faithfulness": faith["score"], "summac_consistency": consist["score"],
+        rows.append({SUMMAC_FAITHFULNESS.key: faith["score"], SUMMAC_CONSISTENCY.key: consist["score"],
                      "generated_sentences": faith["generated_sentences"],
                      "faithfulness_sentence_scores": faith["sentence_scores"],
                      "consistency_sentence_scores": consist["sentence_scores"]})

@@ -13,9 +13,9 @@ case). Zero-Shot *is* the ELABORATE prompt (the paper's Table 11; its Table 3 pr
 columns), so a summary given for only one of ``ELABORATE`` / ``ZERO_SHOT`` fills both columns.
 ``AUTOCOT_PIPELINE`` (our variant) is not a Table 3 column and is refused.
 
-    from sciwrite.core.results import read_summary
+    from sciwrite.core.results import load_summary
     from sciwrite.sciig.metrics.tables import format_table3
-    print(format_table3({"SHORT": read_summary("eval/short/summary.json"), ...}))
+    print(format_table3({"SHORT": load_summary("eval/short/summary.json"), ...}))
 """
 
 from __future__ import annotations
@@ -23,37 +23,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sciwrite.core.coverage import with_coverage
+from sciwrite.core.coverage import Coverage, with_coverage
+from sciwrite.core.metric_spec import printed_rows
+from sciwrite.core.summary import Summary
 from sciwrite.core.tables import cell, format_grouped_table
 from sciwrite.sciig.generation.prompts import normalize_level
+from sciwrite.sciig.metrics.specs import METRICS, TABLE3
 
-#: (category, label as printed in Table 3, summary key), in the paper's row order.
-TABLE3_ROWS: tuple[tuple[str, str, str], ...] = (
-    ("Lexical Overlap", "ROUGE-1", "rouge1"),
-    ("Lexical Overlap", "ROUGE-2", "rouge2"),
-    ("Lexical Overlap", "ROUGE-L", "rougeL"),
-    ("Lexical Overlap", "BLEU", "bleu"),
-    ("Lexical Overlap", "METEOR", "meteor"),
-    ("Semantic Similarity", "BERTScore", "bertscore_f1"),
-    ("Semantic Similarity", "BLEURT", "bleurt"),
-    ("Semantic Similarity", "Contextual Relevance", "contextual_relevance"),
-    ("Content Coverage", "Reference-based Coverage", "keyphrase_coverage_ref"),
-    ("Content Coverage", "Reference-free Coverage", "keyphrase_coverage_free"),
-    ("Content Coverage", "LLM-as-a-Judge", "judge_coverage"),
-    ("Faithfulness", "QA-based Faithfulness", "qa_faithfulness"),
-    ("Faithfulness", "Entailment-based Faithfulness", "summac_faithfulness"),
-    ("Faithfulness", "Keyphrase-based Faithfulness", "keyphrase_faithfulness"),
-    ("Faithfulness", "LLM-as-a-Judge", "judge_faithfulness"),
-    ("Consistency", "QA-based Consistency", "qa_consistency"),
-    ("Consistency", "Entailement-based Consistency", "summac_consistency"),  # sic, as printed in Table 3
-    ("Consistency", "Keyphrase-based Consistency", "keyphrase_consistency"),
-    ("Consistency", "LLM-as-a-Judge", "judge_consistency"),
-    ("Citation Correctness", "Citation Recall", "citation_recall"),
-    ("Citation Correctness", "Citation Precision", "citation_precision"),
-    ("Citation Correctness", "LLM-as-a-Judge (Citation Quality)", "judge_citation_quality"),
-    ("Narrative Quality", "Perplexity ↓", "perplexity"),
-    ("Narrative Quality", "LLM-as-a-Judge", "judge_narrative_quality"),
-)
+#: (category, label as printed in Table 3, summary key), in the paper's row order: declared with each metric
+#: (`sciwrite.sciig.metrics.specs`; the labels copied from the paper, its spellings included).
+TABLE3_ROWS: tuple[tuple[str, str, str], ...] = tuple((printed.category, printed.label, spec.key)
+                                                      for spec, printed in printed_rows(METRICS, TABLE3))
 #: Paradigm -> [(column label as printed, prompt level)], in the paper's column order.
 TABLE3_COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
     "Instruction-Level": (("Short", "SHORT"), ("Medium", "MEDIUM"), ("Elaborate", "ELABORATE"),
@@ -66,10 +46,10 @@ TABLE3_LEVELS: tuple[str, ...] = tuple(level for columns in TABLE3_COLUMNS.value
 SAME_PROMPT = {"ZERO_SHOT": "ELABORATE", "ELABORATE": "ZERO_SHOT"}
 
 
-def summaries_by_column(summaries: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+def summaries_by_column(summaries: Mapping[str, Summary]) -> dict[str, Summary]:
     """Level -> summary for the eight columns (level names normalised; ELABORATE / ZERO_SHOT fill each other);
     a level that is not a Table 3 column raises `ValueError`."""
-    by_level: dict[str, Mapping[str, Any]] = {}
+    by_level: dict[str, Summary] = {}
     for name, summary in summaries.items():
         level = normalize_level(name)
         if level not in TABLE3_LEVELS:
@@ -81,13 +61,17 @@ def summaries_by_column(summaries: Mapping[str, Mapping[str, Any]]) -> dict[str,
     return by_level
 
 
-def _value(summary: Mapping[str, Any] | None, key: str) -> Any:
-    if summary is None or key in (summary.get("not_computed") or {}):
+def _value(summary: Summary | None, key: str) -> Any:
+    if summary is None or key in summary.not_computed:
         return None
-    return summary.get(key)
+    return summary.reported(key)
 
 
-def table3_rows(summaries: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _scored(summary: Summary | None) -> Coverage | None:
+    return summary.scored if summary is not None else None
+
+
+def table3_rows(summaries: Mapping[str, Summary]) -> list[dict[str, Any]]:
     """Table 3 as data: one dict per row with ``category``, ``metric`` (the paper's label), ``key`` and one
     entry per column label (``Short`` ... ``Three-Shot``), None where not computed or not given."""
     by_level = summaries_by_column(summaries)
@@ -101,7 +85,7 @@ def table3_rows(summaries: Mapping[str, Mapping[str, Any]]) -> list[dict[str, An
     return rows
 
 
-def format_table3(summaries: Mapping[str, Mapping[str, Any]]) -> str:
+def format_table3(summaries: Mapping[str, Summary]) -> str:
     """Table 3 as aligned text (`sciwrite.core.tables.format_grouped_table`): the paradigm names over their
     columns, then ``Category  Metric  Short ... Three-Shot`` (a level over part of the split says n/N papers), the
     category printed on its group's first row."""
@@ -114,7 +98,7 @@ def format_table3(summaries: Mapping[str, Mapping[str, Any]]) -> str:
         label = f"{category.ljust(width)}  {row['metric']}"
         lines.append([label, *(cell(row[column]) for columns in TABLE3_COLUMNS.values() for column, _ in columns)])
     by_level = summaries_by_column(summaries)
-    groups = {paradigm: [with_coverage(column, by_level.get(level)) for column, level in columns]
+    groups = {paradigm: [with_coverage(column, _scored(by_level.get(level))) for column, level in columns]
               for paradigm, columns in TABLE3_COLUMNS.items()}
     return format_grouped_table(lines, f"{'Category'.ljust(width)}  Metric", groups)
 
