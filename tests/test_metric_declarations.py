@@ -109,3 +109,19 @@ def test_a_metric_key_is_written_only_where_it_is_declared(name):
         found += [f"{path.relative_to(PACKAGE)}: {key!r}" for key in sorted(string_constants(path) & keys - allowed)]
     assert found == [], f"metric keys written outside {spec_module(name).relative_to(ROOT)}: read them from the " \
                         f"spec (SPEC.key) instead: {found}"
+
+
+def card_keys(benchmark: str) -> list[str]:
+    """The per-paper keys the benchmark's metric card lists, in order: the backticked names of the second column of
+    the table under "What it measures" in ``metrics/<benchmark>/README.md``."""
+    text = (ROOT / "metrics" / benchmark / "README.md").read_text(encoding="utf-8")
+    section = text.split("## What it measures", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|") for line in section.splitlines() if line.startswith("|") and "`" in line]
+    return [name for cells in rows for name in cells[2].split("`")[1::2]]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_suite_card_lists_the_declared_metrics_in_their_order(name):
+    """The card a user reads lists exactly the results table's metrics, as the specs declare them."""
+    declared = [spec.key for spec in BENCHMARKS[name].suite.specs if spec.in_table]
+    assert card_keys(name) == declared, f"metrics/{name}/README.md's table of metrics is not the specs'"
