@@ -35,7 +35,7 @@ test: install
 test-quick: install
 	$(PYTEST) -m "not slow"
 
-# ruff over the tree; mypy over the scoring core, the shared core and both benchmarks' metrics ([tool.mypy] files)
+# ruff over the tree; mypy over the packages pyproject.toml's [tool.mypy] files lists (the typed results' readers)
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy

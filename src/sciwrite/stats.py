@@ -37,14 +37,14 @@ def _values(values: Sequence[float | None]) -> np.ndarray:
 
 
 def mean_interval(values: Sequence[float | None], n_resamples: int = 1000, confidence: float = 0.95,
-                  rng: np.random.Generator | int | None = 0) -> tuple[float | None, float | None]:
+                  rng: np.random.Generator | int | Sequence[int] | None = 0) -> tuple[float | None, float | None]:
     """Percentile bootstrap interval of the mean of `values`.
 
     Args:
         values: One value per paper; None (and NaN) are left out.
         n_resamples: Bootstrap resamples; below 1, no interval.
         confidence: The interval's coverage.
-        rng: A numpy generator or its seed.
+        rng: A numpy generator or its seed (an int or a sequence of ints, as ``numpy.random.default_rng`` takes).
 
     Returns:
         (low, high), clipped to the values' range; (None, None) with fewer than 2 values.

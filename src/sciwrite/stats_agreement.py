@@ -156,7 +156,7 @@ def pairable(matrix: np.ndarray) -> np.ndarray:
     return matrix[:, (~np.isnan(matrix)).sum(axis=0) >= 2]
 
 
-def alpha(matrix: np.ndarray, level: str, value_domain: Sequence[float] | None = None) -> float | None:
+def alpha(matrix: np.ndarray, level: str, value_domain: Sequence[float] | np.ndarray | None = None) -> float | None:
     """Krippendorff's alpha (`krippendorff.alpha`) of `matrix` at `level`, without an interval.
 
     None where alpha is undefined: no item with two answers, or no variation at all.

@@ -8,9 +8,10 @@ before versions; 1, with provenance; 2, the split under ``split``) and `Summary.
 layout, key for key and in the order read (a round trip changes nothing but an older layout's renamed keys).
 
 What is typed is what every benchmark has: system, split, schema version, run, coverage, intervals, not-computed
-reasons, models, grounding, memorisation, judge panel, LLM usage and provenance. The metric means and the other
-numbers at the top level are `Summary.metrics`; a benchmark's own blocks (SciIG's ``metric_timings``, RWGBench's
-``not_applicable``) are `Summary.details`, typed by the benchmark that reads them.
+reasons, models, the join, grounding, memorisation, judge panel, the cutoff split, LLM usage and requests, and
+provenance. The metric means and the other numbers at the top level are `Summary.metrics`; a benchmark's own blocks
+(SciIG's ``metric_timings``, RWGBench's ``not_applicable``) are `Summary.details`, read by the benchmark that writes
+them, under keys it declares.
 """
 
 from __future__ import annotations
@@ -406,7 +407,8 @@ class Summary:
         intervals: The metrics' bootstrap intervals (None: the run asked for none).
         coverage: The ``coverage`` record: the papers scored out of the split's (`scored` also reads a summary
             written before it).
-        details: The benchmark's own blocks and fields, by key (SciIG's ``metric_timings``, RWGBench's ``join``).
+        details: The benchmark's own blocks and fields, by key (SciIG's ``metric_timings``, RWGBench's
+            ``not_applicable``); the benchmark that writes one reads it, by a key it declares.
     """
 
     schema_version: int = SUMMARY_SCHEMA_VERSION

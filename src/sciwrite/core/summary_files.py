@@ -9,6 +9,7 @@ place above the summary), so that importing or pushing a run works from any fold
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal, overload
 
 from sciwrite.core.errors import InputError, Where
 
@@ -24,6 +25,15 @@ def candidate_paths(recorded: str, summary_path: str | Path | None) -> list[Path
     folder = folder.parent if folder.suffix == ".json" else folder
     # the summary's own folder first: a file beside the summary is its run's, whatever the current folder holds
     return list(dict.fromkeys([folder / path, Path.cwd() / path, *(base / path for base in folder.parents)]))
+
+
+@overload
+def predictions_file(recorded: str | None, summary_path: str | Path | None, *,
+                     required: Literal[True] = True) -> Path: ...
+
+
+@overload
+def predictions_file(recorded: str | None, summary_path: str | Path | None, *, required: bool) -> Path | None: ...
 
 
 def predictions_file(recorded: str | None, summary_path: str | Path | None, *,

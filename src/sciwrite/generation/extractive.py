@@ -49,7 +49,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -63,13 +63,17 @@ from sciwrite.sources.markers import neutralize_markers
 WRITER = "extractive-mmr"
 DEFAULT_ENCODER = "packaged:all-MiniLM-L6-v2"
 
+#: Where a pool sentence came from: an index into candidate_docs / neighbors (int), or, in SciIG's pool, None for
+#: the paper's own abstract. RWGBench's pool is `Source[int]`: every sentence there has a candidate to cite.
+SourceIndex = TypeVar("SourceIndex", bound=int | None)
+
 
 @dataclass(frozen=True)
-class Source:
+class Source(Generic[SourceIndex]):
     """One sentence of the pool: its text, the work it came from (None = the paper itself) and its position."""
 
     text: str
-    source: int | None  # index into candidate_docs / neighbors; None for the paper's own abstract
+    source: SourceIndex  # index into candidate_docs / neighbors; None for the paper's own abstract
     position: int  # sentence index within its abstract (0 for a title)
 
 
@@ -154,7 +158,7 @@ class _ExtractiveBase(ABC):
     def _split(self, text: str) -> list[str]:
         return split_sentences(text)
 
-    def _filter(self, pool: list[Source], keep: Any = None) -> list[Source]:
+    def _filter(self, pool: list[Source[SourceIndex]], keep: Any = None) -> list[Source[SourceIndex]]:
         """Verbatim repeats out (first occurrence kept), then sentences `keep` rejects, then short ones (unless
         that would leave nothing)."""
         seen: set[str] = set()
@@ -167,7 +171,7 @@ class _ExtractiveBase(ABC):
         long_enough = [s for s in unique if len(s.text.split()) >= self.min_words or s.position < 0]
         return long_enough or unique
 
-    def _select(self, query: str, pool: list[Source], allowed: Any = None) -> list[int]:
+    def _select(self, query: str, pool: list[Source[SourceIndex]], allowed: Any = None) -> list[int]:
         """Embed query + pool in one call and run MMR; indices into `pool` in order of picking."""
         vectors = embed(self._model(), [query, *[s.text for s in pool]])
         q, sentences = vectors[0], vectors[1:]
@@ -217,12 +221,12 @@ class ExtractiveRWGBench(_ExtractiveBase):
             raise ValueError(f"pool_candidates must be >= 1 or None, got {pool_candidates}")
         self.pool_candidates = pool_candidates
 
-    def _pool(self, record: Mapping[str, Any]) -> list[Source]:
+    def _pool(self, record: Mapping[str, Any]) -> list[Source[int]]:
         candidates = record.get("candidate_docs") or []
         if not candidates:
             raise ValueError(f"{_paper_name(record)} has no candidate_docs: the extractive writer has nothing "
                              "to copy from")
-        pool: list[Source] = []
+        pool: list[Source[int]] = []
         for i, doc in enumerate(candidates[: self.pool_candidates]):
             abstract, title = _text(doc.get("abstract")), _text(doc.get("title"))
             if abstract:
@@ -281,9 +285,10 @@ class ExtractiveSciIG(_ExtractiveBase):
             raise ValueError(f"max_own_sentences must be >= 0, got {max_own_sentences}")
         self.max_own_sentences = max_own_sentences
 
-    def _pool(self, record: Mapping[str, Any]) -> tuple[list[Source], list[Mapping[str, Any]]]:
+    def _pool(self, record: Mapping[str, Any]) -> tuple[list[Source[int | None]], list[Mapping[str, Any]]]:
         neighbors = [n for n in (record.get("neighbors") or []) if isinstance(n, Mapping) and _text(n.get("key"))]
-        pool = [Source(s, None, j) for j, s in enumerate(self._split(_text(record.get("abstract"))))]
+        pool: list[Source[int | None]] = [Source(s, None, j)
+                                          for j, s in enumerate(self._split(_text(record.get("abstract"))))]
         for i, neighbor in enumerate(neighbors):
             abstract, title = _text(neighbor.get("abstract")), _text(neighbor.get("title"))
             if abstract:
@@ -307,15 +312,16 @@ class ExtractiveSciIG(_ExtractiveBase):
 
         picked = [pool[i] for i in self._select(_query(record), pool, allowed)]
         own = sorted((s for s in picked if s.source is None), key=lambda s: s.position)
-        cited = sorted((s for s in picked if s.source is not None), key=lambda s: (s.source, s.position))
-        middle = " ".join(_with_citation(s.text, f"({_text(neighbors[s.source]['key'])})") for s in cited)
+        # (neighbor index, sentence) of the sentences copied from a neighbor, in neighbor then abstract order.
+        cited = sorted(((s.source, s) for s in picked if s.source is not None), key=lambda c: (c[0], c[1].position))
+        middle = " ".join(_with_citation(s.text, f"({_text(neighbors[i]['key'])})") for i, s in cited)
         if neighbors:
             parts = [_with_citation(own[0].text, "")] if own else []
             parts += [middle] if middle else []
             parts += [" ".join(_with_citation(s.text, "") for s in own[1:])] if own[1:] else []
         else:
             parts = [" ".join(_with_citation(s.text, "") for s in own)]
-        keys = list(dict.fromkeys(_text(neighbors[s.source]["key"]) for s in cited))
+        keys = list(dict.fromkeys(_text(neighbors[i]["key"]) for i, _ in cited))
         if keys:
             citing = f"citing {'; '.join(keys)}."
         else:

@@ -479,7 +479,7 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
                        meta_path=meta_path_for(out_path))
     if not scope.todo:
         return report
-    if ledger is not None and ledger.exhausted:
+    if ledger is not None and ledger.max_cost is not None and ledger.exhausted:  # exhausted: there is a budget
         report.stopped, report.n_not_started = "max_cost", len(scope.todo)
         logger.warning("%s already holds %s of the %s budget: nothing sent (raise --max-cost to go on)",
                        ledger.path, usd(ledger.total.cost_usd), usd(ledger.max_cost))
@@ -496,7 +496,7 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
                                        if item["record"]["paper_id"] not in scope.done | written])
         report.wall_seconds = round(time.perf_counter() - started, 3)
         _write_meta(report, meta, settings, backend, ledger)
-    if report.stopped == "max_cost" and ledger is not None:
+    if report.stopped == "max_cost" and ledger is not None and ledger.max_cost is not None:
         logger.warning("stopped: the usage ledger %s holds %s of the %s budget; %d papers left for a rerun "
                        "(raise --max-cost to go on)", ledger.path, usd(ledger.total.cost_usd), usd(ledger.max_cost),
                        report.n_not_started)

@@ -21,7 +21,8 @@ class MethodStage:
     """One named stage of a method's run on one paper: ``await run(progress, llm)`` updates the progress."""
 
     name: str
-    run: Callable[[Any, PaperLLM], Awaitable[None]]
+    # (progress, model): a `PaperLLM`, or `sciwrite.harness.inspect_model.InspectLLM` (its interface) under Inspect
+    run: Callable[[Any, Any], Awaitable[None]]
 
 
 @runtime_checkable

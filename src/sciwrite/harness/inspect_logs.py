@@ -55,7 +55,9 @@ def sample_records(log: EvalLog, benchmark: str, path: Path) -> tuple[list[dict[
     """(scored rows, prediction records, not computed: reason -> papers) of the log's samples; a sample without
     its score raises `InputError` naming it."""
     name = f"{benchmark}_scores"
-    rows, records, not_computed = [], [], {}
+    rows: list[dict[str, Any]] = []
+    records: list[dict[str, Any]] = []
+    not_computed: dict[str, int] = {}
     for sample in log.samples or []:
         score = (sample.scores or {}).get(name)
         if score is None or not isinstance(score.metadata, Mapping) or not isinstance(score.metadata.get(ROW), Mapping):

@@ -163,7 +163,9 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
             order = gr.Radio(label="Order", choices=["best first", "worst first"], value="best first")
             refresh = gr.Button("Refresh", elem_id=f"refresh-{benchmark}")
         table = gr.Dataframe(label=f"{info.title} leaderboard", interactive=False, datatype="str", wrap=True,
-                             elem_id=f"table-{benchmark}", max_height=700, column_widths=column_widths(benchmark),
+                             elem_id=f"table-{benchmark}", max_height=700,
+                             # a new list: Gradio asks for a list[str | int] (invariant), where a list[str] is fine
+                             column_widths=[*column_widths(benchmark)],
                              pinned_columns=len(LEAD_INFO))  # Rank, System: the scores follow them
         details = gr.Textbox(label="Provenance of the selected row (click a row)", interactive=False, lines=10,
                              elem_id=f"provenance-{benchmark}")
@@ -387,9 +389,9 @@ def _submit_tab(board: Leaderboard, benchmarks: list[str]) -> None:
             address = request.client.host if request is not None and request.client is not None else None
             result = board.submit(form, content=content, hub_id=hub or None,
                                   hub_user=profile.username if profile is not None else None, address=address)
-            if not result.accepted:
-                return "Not accepted:\n" + "\n".join(f"- {p}" for p in result.problems)
             s = result.submission
+            if s is None:  # not accepted
+                return "Not accepted:\n" + "\n".join(f"- {p}" for p in result.problems)
             return (f"Accepted: {s.system} is queued as PENDING (submission {s.id}, {s.n_predictions} predictions). "
                     "Its status is on the Submissions tab.")
 
@@ -448,7 +450,10 @@ class Served:
 
     @property
     def url(self) -> str:
-        return self.app.local_url
+        url = self.app.local_url  # Gradio sets it when the app is launched (`serve` launches it)
+        if url is None:
+            raise RuntimeError("the leaderboard app has no URL: it was never launched")
+        return url
 
     def close(self, timeout: float | None = 60.0) -> None:
         """Close the app, then let the worker finish the submission it holds (at most `timeout` seconds)."""

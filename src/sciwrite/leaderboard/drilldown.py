@@ -118,7 +118,7 @@ class PaperView:
 #: The columns of a trace table: one row per tool call (its arguments, the doc_ids it showed, or why it failed or
 #: did not run), then one for the answer; the model's reasoning summary and any text beside its calls, on the
 #: first row of their turn.
-TRACE_COLUMNS = ["Turn", "Tool", "Arguments", "Result", "Reasoning", "Text"]
+TRACE_COLUMNS: list[str] = ["Turn", "Tool", "Arguments", "Result", "Reasoning", "Text"]
 
 
 def _cell(value: Any) -> str:

@@ -56,7 +56,10 @@ class SuiteEvaluator:
     def __call__(self, submission: Submission, predictions_jsonl: str) -> tuple[Summary, list[dict[str, Any]]]:
         """(summary, per-paper rows) of `submission`; an error says what went wrong and is the FAILED reason."""
         benchmark = get_benchmark(submission.benchmark)
-        metrics = self.metrics.get(benchmark.name)
+        chosen = self.metrics.get(benchmark.name)
+        if isinstance(chosen, str):
+            raise ValueError(f"metrics must be a list of metric names, got {chosen!r}")
+        metrics = None if chosen is None else tuple(chosen)  # as `ScoringRequest` keeps them
         if self.judge is None:
             metrics = benchmark.suite.metrics_without_judge(metrics)
         request = ScoringRequest(split=submission.split, source=self.sources.get(benchmark.name),

@@ -50,7 +50,7 @@ class PlannedResult:
     source: str
     file: ResultsFile
     config: str
-    values: dict[str, float]
+    values: dict[str, float | None]  # metric -> value; None: not computed
     notes: str
     date: Any
     url: str

@@ -125,8 +125,9 @@ class HubMirror:
 
         applied: list[str] = []
         if deletions:
-            listed = {repo: self._list(repo, report["errors"]) for repo in (self.requests_repo, self.results_repo)}
-            if any(files is None for files in listed.values()):
+            listed_requests = self._list(self.requests_repo, report["errors"])
+            listed_results = self._list(self.results_repo, report["errors"])
+            if listed_requests is None or listed_results is None:
                 return report
             for submission_id, benchmark in deletions:
                 try:
@@ -136,9 +137,9 @@ class HubMirror:
                     report["errors"].append(f"deletion of {submission_id}: {exc}")
                     continue
                 request_ops += [CommitOperationDelete(path_in_repo=p) for p in request_gone
-                                if p in listed[self.requests_repo]]
+                                if p in listed_requests]
                 result_ops += [CommitOperationDelete(path_in_repo=p) for p in results_gone
-                               if p in listed[self.results_repo]]
+                               if p in listed_results]
                 applied.append(submission_id)
 
         message = f"sciwrite leaderboard: {len(uploaded)} submission(s), {len(applied)} deletion(s)"

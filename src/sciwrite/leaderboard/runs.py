@@ -149,11 +149,14 @@ def add_evaluation(store: ResultsStore, run: EvaluationRun, submitter: str = QUI
     existing = store.find_by_sha256(run.benchmark, run.split, run.sha256)
     if existing is not None:
         return existing, False
+    # text columns only (model, method, retriever, weights, ...), for `add_submission`'s `**form: Any`: typed so,
+    # as mypy would otherwise match a `str` value against its other keywords (`now`, `rate_limit`)
+    text_columns: dict[str, Any] = dict(run.form)
     created = store.add_submission(benchmark=run.benchmark, split=run.split, system=run.system, submitter=submitter,
                                    predictions_jsonl=run.predictions_text, sha256=run.sha256,
                                    n_predictions=len(run.records), status=FINISHED, summary=run.summary,
                                    rows=run.rows, profile=run.summary.profile or "",
-                                   source=run.source, **run.form)
+                                   source=run.source, **text_columns)
     return created, True
 
 

@@ -189,7 +189,8 @@ class ResultsStore(SqliteFile):
         if status not in STATUSES:
             raise ValueError(f"unknown status {status!r}; choose one of {STATUSES}")
         now = time.time() if now is None else now
-        row = {"id": submission_id or uuid.uuid4().hex, "benchmark": benchmark, "split": split, "system": system,
+        new_id = submission_id or uuid.uuid4().hex
+        row = {"id": new_id, "benchmark": benchmark, "split": split, "system": system,
                "submitter": submitter, "sha256": sha256, "n_predictions": n_predictions, "status": status,
                "submitted_at": now, "updated_at": now, **({"finished_at": now} if status == FINISHED else {}),
                **{k: ("" if v is None and k in _TEXT_COLUMNS else v) for k, v in form.items()}}
@@ -199,14 +200,14 @@ class ResultsStore(SqliteFile):
             if existing is not None:
                 raise DuplicateSubmissionError(_submission(existing))
             if rate_limit is not None:
-                self._check_rate(conn, submitter, row.get("client") or "", now, *rate_limit)
+                self._check_rate(conn, submitter, form.get("client") or "", now, *rate_limit)
             conn.execute(f"INSERT INTO submissions ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                          tuple(row.values()))
-            conn.execute("INSERT INTO predictions (submission_id, jsonl) VALUES (?, ?)", (row["id"], predictions_jsonl))
-            conn.execute("DELETE FROM deletions WHERE submission_id=?", (row["id"],))
+            conn.execute("INSERT INTO predictions (submission_id, jsonl) VALUES (?, ?)", (new_id, predictions_jsonl))
+            conn.execute("DELETE FROM deletions WHERE submission_id=?", (new_id,))
             if summary is not None:
-                self._write_results(conn, row["id"], summary, rows)
-        return self.get(row["id"])
+                self._write_results(conn, new_id, summary, rows)
+        return self.get(new_id)
 
     @staticmethod
     def _check_rate(conn: sqlite3.Connection, submitter: str, client: str, now: float, allowed: int,

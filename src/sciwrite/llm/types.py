@@ -133,10 +133,15 @@ class BudgetExceededError(RuntimeError):
 class Backend(Protocol):
     """What the runner needs from a model."""
 
-    model: str  # the model id as the user wrote it, e.g. "openrouter:deepseek/deepseek-chat-v3-0324"
+    @property
+    def model(self) -> str:
+        """The model id as the user wrote it, e.g. ``openrouter:deepseek/deepseek-chat-v3-0324`` (read only)."""
+        ...
 
-    async def complete(self, messages: Sequence[Message], settings: GenerationSettings) -> Completion:
-        """One reply to `messages`."""
+    async def complete(self, messages: Sequence[Message], settings: GenerationSettings, *,
+                       params: Mapping[str, Any] | None = None) -> Completion:
+        """One reply to `messages`; `params` are request parameters over `settings` (``tools``, ``tool_choice``,
+        ...), which a backend that cannot send them refuses with a `GenerationError`."""
         ...
 
     async def aclose(self) -> None:

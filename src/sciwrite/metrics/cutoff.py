@@ -66,17 +66,18 @@ def _dates(papers: Any) -> list[tuple[int, Any, Any]]:
 def check_dates(papers: Any, where: str | Path) -> None:
     """Raise `InputError` naming `where` (the split), the paper and the field when a paper's ``published`` is not a
     date: what ``--cutoff`` checks when the split is opened, before any model loads or any paper is scored."""
-    bad = []
+    bad: list[tuple[int, Any, ValueError]] = []
     for row, paper_id, value in _dates(papers):
         try:
             published_date(value)
         except ValueError as err:
             bad.append((row, paper_id, err))
     if bad:
-        row, paper_id, err = bad[0]
+        row, paper_id, first_error = bad[0]
         more = f" ({len(bad) - 1} more papers too)" if len(bad) > 1 else ""
-        raise InputError(f"{err}{more}", Where(path=str(where), record=str(paper_id) if paper_id else f"row {row + 1}",
-                                               field="published"),
+        raise InputError(f"{first_error}{more}",
+                         Where(path=str(where), record=str(paper_id) if paper_id else f"row {row + 1}",
+                               field="published"),
                          hint=f"write it as {DATE_FORMAT} or leave it empty (the year is used then), or drop --cutoff")
 
 

@@ -179,8 +179,12 @@ def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, st
     return readings
 
 
+#: What serves a judge role: one chat client, or a panel of them when the `JudgeConfig`'s panel `is_panel`.
+JudgeClient = ChatClient | JudgePanel
+
+
 def load_chat_model(plan: ModelPlan, role: str, judge: JudgeConfig = DEFAULT_JUDGE,
-                    ledger: UsageLedger | None = None) -> tuple[ChatClient | None, str | None]:
+                    ledger: UsageLedger | None = None) -> tuple[JudgeClient | None, str | None]:
     """The client of the chat-model `role` of a run's plan, or (None, why) when the plan has no model for it (e.g.
     offline `lite`) or no endpoint is configured; the metric is then reported as not computed. Never a substitute
     model. The clients are made as `judge` says (its ``client_factory``, when given, instead of `ChatClient`), each
@@ -204,7 +208,7 @@ def load_chat_model(plan: ModelPlan, role: str, judge: JudgeConfig = DEFAULT_JUD
 
 
 def judge_for_profile(role: ModelRole, model: str | None = None, profile: str | None = None,
-                      ledger: UsageLedger | None = None, **client_kwargs: Any) -> tuple[ChatClient | None, str | None]:
+                      ledger: UsageLedger | None = None, **client_kwargs: Any) -> tuple[JudgeClient | None, str | None]:
     """`load_chat_model` for one judge by itself (a metric module's): the chat-model `role` its benchmark declares,
     `model` over the profile's; `client_kwargs` are a `JudgeConfig`'s fields (``base_url``, ``api_key``,
     ``cache_path``, ...)."""

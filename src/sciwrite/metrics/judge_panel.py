@@ -185,7 +185,7 @@ def noise_share(rows: Sequence[Mapping[str, Any]], judges: Sequence[str], criter
 def panel_summary(rows: Sequence[Mapping[str, Any]], spec: Mapping[str, Any] | None = None, n_resamples: int = 1000,
                   seed: int = 0) -> dict[str, Any] | None:
     """The summary's ``judge_panel`` block from rows that carry ``judge_panel`` (None when none does)."""
-    panels = [row.get("judge_panel") for row in rows if row.get("judge_panel")]
+    panels = [panel for row in rows if (panel := row.get("judge_panel"))]
     if not panels:
         return None
     judges = list(dict.fromkeys(judge for panel in panels for judge in panel))

@@ -10,10 +10,14 @@ identical: `tests/metrics/test_lexical.py` checks that against `rouge_score` on 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rouge_score.tokenizers import DefaultTokenizer
 
 
 @lru_cache(maxsize=2)
-def _tokenizer(use_stemmer: bool):  # type: ignore[no-untyped-def]
+def _tokenizer(use_stemmer: bool) -> DefaultTokenizer:
     from rouge_score.tokenizers import DefaultTokenizer
 
     return DefaultTokenizer(use_stemmer=use_stemmer)

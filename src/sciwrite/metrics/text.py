@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from sciwrite.sources.markers import MARKER_GROUP
+
+if TYPE_CHECKING:
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
 
 ABBREVIATIONS = frozenset(
     "et al e.g i.e etc cf vs fig figs eq eqs sec secs tab no nos dr prof approx resp ca viz ch pp vol".split()
@@ -20,7 +24,7 @@ SENTENCES_PER_BLOCK = 3
 
 
 @lru_cache(maxsize=1)
-def _punkt():  # type: ignore[no-untyped-def]
+def _punkt() -> PunktSentenceTokenizer:
     from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
 
     params = PunktParameters()

@@ -32,7 +32,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from sciwrite.llm.client import ChatClient
-from sciwrite.metrics.judge import MAX_SECTION_CHARS, _json_objects, judge_for_profile, read_replies, truncate_section
+from sciwrite.metrics.judge import (
+    MAX_SECTION_CHARS,
+    JudgeClient,
+    _json_objects,
+    judge_for_profile,
+    read_replies,
+    truncate_section,
+)
 from sciwrite.sciig.metrics.inputs import check_same_length, check_sciig_inputs
 from sciwrite.sciig.metrics.model_roles import SCIIG_JUDGE
 
@@ -289,7 +296,7 @@ def summarize_sciig_judgements(rows: Sequence[dict[str, Any]]) -> dict[str, Any]
 
 
 def sciig_judge_for_profile(model: str | None = None, profile: str | None = None,
-                            **client_kwargs: Any) -> tuple[ChatClient | None, str | None]:
+                            **client_kwargs: Any) -> tuple[JudgeClient | None, str | None]:
     """The `sciig_judge` role's client (the SciIG paper's judge is GPT-4o, §4.2), or (None, why): offline `lite`
     has none."""
     return judge_for_profile(SCIIG_JUDGE, model, profile, **client_kwargs)
