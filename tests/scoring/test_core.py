@@ -16,7 +16,7 @@ from sciwrite.core.predictions import SystemPredictions
 from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, rows_fingerprint
 from sciwrite.llm.ledger import UsageLedger
 from sciwrite.metrics.judge_config import JudgeConfig
-from sciwrite.scoring.core import ModelCache, score_systems
+from sciwrite.scoring.core import ModelCache, model_request, score_systems
 from sciwrite.scoring.files import evaluate_files
 from sciwrite.scoring.request import ScoringRequest
 from tests.benchmark_patch import patch_steps
@@ -139,3 +139,13 @@ def test_the_command_line_runs_the_registered_toy(toy, tmp_path, capsys):
                  "--shout", "--no-judge"]) == 0
     assert "a: length ratio 1.000" in capsys.readouterr().out
     assert json.loads((tmp_path / "out" / "a" / "summary.json").read_text())["judged_short"] is None
+
+
+def test_a_model_override_of_a_role_the_benchmark_lacks_is_an_error_naming_its_roles():
+    """``--model-role nonsense=x`` (or ``models=`` from Python) was silently unused; it is refused before any
+    model loads, with the roles the benchmark declares."""
+    rwgbench = BENCHMARKS["rwgbench"]
+    with pytest.raises(ValueError, match=r"unknown model role\(s\) \['nonsense'\] for RWGBench; its roles are "
+                                         r"scibert, nli, citation_frame, judge"):
+        model_request(rwgbench, ScoringRequest(models={"nonsense": "x", "nli": "y"}))
+    assert model_request(rwgbench, ScoringRequest(models={"nli": "y"}))["models"] == {"nli": "y"}

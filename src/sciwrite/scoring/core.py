@@ -86,7 +86,12 @@ def system_names(paths: Sequence[str | Path], systems: Sequence[str] | None) -> 
 
 
 def model_request(benchmark: Benchmark, request: ScoringRequest) -> dict[str, Any]:
-    """The suite's `load_models` arguments, with the metric names expanded to the benchmark's metric keys."""
+    """The suite's `load_models` arguments, with the metric names expanded to the benchmark's metric keys; a model
+    override of a role the benchmark does not declare is an error naming its roles (never silently unused)."""
+    unknown = sorted(set(request.models) - set(benchmark.suite.model_roles))
+    if unknown:
+        raise ValueError(f"unknown model role(s) {unknown} for {benchmark.title}; its roles are "
+                         f"{', '.join(benchmark.suite.model_roles)}")
     return {**request.model_options(), "metrics": benchmark.suite.expand_metrics(request.metrics)}
 
 
