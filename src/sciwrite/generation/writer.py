@@ -15,11 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.llm.backends import APIBackend, RequestPolicy, make_backend, parse_model_id, policy_for
-from sciwrite.llm.ledger import PriceTable, UsageLedger
+from sciwrite.llm.ledger import LEDGER_NAME, PriceTable, UsageLedger
 from sciwrite.llm.types import Backend, GenerationSettings
-
-#: The usage ledger's file name, beside the predictions.
-LEDGER_NAME = "usage.jsonl"
 
 
 @dataclass

@@ -22,7 +22,7 @@ from sciwrite.leaderboard.store import Submission
 from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
 from sciwrite.scoring.checks import check_scored
 from sciwrite.scoring.core import ModelCache, score_systems
-from sciwrite.scoring.request import ScoringRequest
+from sciwrite.scoring.request import ScoringRequest, metric_names
 
 #: Why a metric the board did not run has no value: the LLM judge without an endpoint, or a metric left out.
 JUDGE_NOT_RUN = "not run on this board (the LLM judge needs an endpoint the board was not given)"
@@ -56,10 +56,7 @@ class SuiteEvaluator:
     def __call__(self, submission: Submission, predictions_jsonl: str) -> tuple[Summary, list[dict[str, Any]]]:
         """(summary, per-paper rows) of `submission`; an error says what went wrong and is the FAILED reason."""
         benchmark = get_benchmark(submission.benchmark)
-        chosen = self.metrics.get(benchmark.name)
-        if isinstance(chosen, str):
-            raise ValueError(f"metrics must be a list of metric names, got {chosen!r}")
-        metrics = None if chosen is None else tuple(chosen)  # as `ScoringRequest` keeps them
+        metrics = metric_names(self.metrics.get(benchmark.name))  # as `ScoringRequest` keeps them
         if self.judge is None:
             metrics = benchmark.suite.metrics_without_judge(metrics)
         request = ScoringRequest(split=submission.split, source=self.sources.get(benchmark.name),

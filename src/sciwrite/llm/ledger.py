@@ -242,6 +242,11 @@ class Totals:
         return out
 
 
+#: A usage ledger's file name: beside a generation's predictions (``<out>/usage.jsonl``), under an evaluation's
+#: output folder, beside a study's answers.
+LEDGER_NAME = "usage.jsonl"
+
+
 class UsageLedger:
     """An append-only usage file (``usage.jsonl``) with its running sums, and an optional budget.
 
@@ -435,6 +440,6 @@ def open_ledger(ledger: UsageLedger | str | os.PathLike[str] | None) -> UsageLed
     return UsageLedger(ledger)
 
 
-__all__ = ["MESSAGE_OVERHEAD_TOKENS", "PRICES_VARIABLE", "REQUEST_OVERHEAD_TOKENS", "TOOLS_OVERHEAD_TOKENS",
+__all__ = ["LEDGER_NAME", "MESSAGE_OVERHEAD_TOKENS", "PRICES_VARIABLE", "REQUEST_OVERHEAD_TOKENS", "TOOLS_OVERHEAD_TOKENS",
            "BudgetGate", "Price", "PriceTable", "Reservation", "Totals", "UsageLedger", "check_max_cost", "open_ledger", "prompt_token_bound",
            "usage_number", "usd"]

@@ -11,15 +11,12 @@ from pathlib import Path
 from sciwrite.benchmark import Benchmark
 from sciwrite.core.predictions import SystemPredictions
 from sciwrite.core.results import check_output_folder, write_results
-from sciwrite.llm.ledger import UsageLedger
+from sciwrite.llm.ledger import LEDGER_NAME, UsageLedger
 from sciwrite.scoring.checks import check_scored
 from sciwrite.scoring.core import SystemResult, score_systems, system_names
 from sciwrite.scoring.request import ScoringRequest
 from sciwrite.scoring.run_tables import run_tables, write_run_tables
 from sciwrite.scoring.steps import SuiteModels
-
-#: The usage ledger of an evaluation's LLM requests, under its output folder.
-LEDGER_NAME = "usage.jsonl"
 
 
 def evaluate_files(benchmark: Benchmark, predictions: Sequence[str | Path], request: ScoringRequest, *,

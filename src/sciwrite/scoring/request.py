@@ -16,6 +16,15 @@ from sciwrite.llm.ledger import UsageLedger
 from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
 
 
+def metric_names(value: Any) -> tuple[str, ...] | None:
+    """A metric subset as a request keeps it: a tuple of names, None for all; a string or a non-sequence is a
+    `ValueError` (a bare ``"precision"`` would read as its letters)."""
+    if value is None:
+        return None
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise ValueError(f"metrics must be a list of metric names, got {value!r}")
+    return tuple(value)
+
 @dataclass(frozen=True)
 class ScoringRequest:
     """What to score against and how: the options of one scoring run, as `sciwrite evaluate` takes them.
@@ -67,10 +76,7 @@ class ScoringRequest:
     def __post_init__(self) -> None:
         check_engine(self.engine)
         check_bad_records(self.bad_records)
-        if self.metrics is not None and (isinstance(self.metrics, str) or not isinstance(self.metrics, Sequence)):
-            raise ValueError(f"metrics must be a list of metric names, got {self.metrics!r}")
-        if self.metrics is not None:
-            object.__setattr__(self, "metrics", tuple(self.metrics))
+        object.__setattr__(self, "metrics", metric_names(self.metrics))
         object.__setattr__(self, "models", dict(self.models or {}))
         if self.bootstrap < 0:
             raise ValueError(f"bootstrap must be >= 0 resamples, got {self.bootstrap}")
@@ -87,4 +93,4 @@ class ScoringRequest:
                 "ledger": self.ledger}
 
 
-__all__ = ["ScoringRequest"]
+__all__ = ["ScoringRequest", "metric_names"]

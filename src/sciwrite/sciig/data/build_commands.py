@@ -18,6 +18,7 @@ from typing import Any
 from sciwrite.core.commands import BuildCommand, BuildResult, Option
 from sciwrite.core.skips import describe_skips
 from sciwrite.llm.client import ChatClient, LLMNotConfiguredError
+from sciwrite.llm.ledger import LEDGER_NAME
 from sciwrite.sciig.data.arxiv_build import ARXIV_CONFIG, build_sciig_from_arxiv
 from sciwrite.sciig.data.builder import (
     DEFAULT_HOLDOUT_FRACTION,
@@ -73,7 +74,7 @@ def _llm_client(model: str | None, base_url: str | None, cache: str | None, out:
         return None
 
     try:
-        return ChatClient(model, base_url=base_url, cache_path=cache, ledger=out / "usage.jsonl", purpose="llm_map")
+        return ChatClient(model, base_url=base_url, cache_path=cache, ledger=out / LEDGER_NAME, purpose="llm_map")
     except LLMNotConfiguredError as err:
         logger.warning("LLM citation mapping skipped: %s", err)
         return None
