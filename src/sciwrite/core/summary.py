@@ -16,7 +16,7 @@ them, under keys it declares.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, TypeVar
 
@@ -74,10 +74,17 @@ class JsonBlock:
     def to_json(self) -> dict[str, Any]:
         """The block as JSON: `raw`'s keys in their order with the typed values over them, then the typed fields it
         did not have that hold something."""
-        typed = self.typed_json()
-        out = {key: typed[key] if key in typed else value for key, value in self.raw.items()}
-        out.update({key: value for key, value in typed.items() if key not in out and value not in (None, {}, [])})
-        return out
+        return written_back(self.raw, self.typed_json())
+
+
+def written_back(raw: Mapping[str, Any], typed: Mapping[str, Any], always: Iterable[str] = ()) -> dict[str, Any]:
+    """A block as JSON: `raw`'s keys in their order with the `typed` values over them, then the typed keys it did
+    not have that hold something (not None, not empty), or that are in `always` (kept even as None)."""
+    kept = set(always)
+    out = {key: typed[key] if key in typed else value for key, value in raw.items()}
+    out.update({key: value for key, value in typed.items()
+                if key not in out and (key in kept or value not in (None, {}, []))})
+    return out
 
 
 def encode(value: Any) -> Any:
@@ -478,11 +485,7 @@ class Summary:
     def to_json(self) -> dict[str, Any]:
         """The summary as ``summary.json`` holds it: the keys read, in their order, with the typed values over them;
         then what it did not have that holds something (every metric, None included)."""
-        typed = self._typed_json()
-        out = {key: typed[key] if key in typed else value for key, value in self.raw.items()}
-        out.update({key: value for key, value in typed.items()
-                    if key not in out and (key in self.metrics or value not in (None, {}, []))})  # None: not computed
-        return out
+        return written_back(self.raw, self._typed_json(), always=self.metrics)  # a metric's None: not computed
 
     def _typed_json(self) -> dict[str, Any]:
         typed: dict[str, Any] = {
@@ -576,4 +579,4 @@ def _coverage(data: Mapping[str, Any]) -> Coverage | None:
 
 __all__ = ["DatasetRef", "GroundingSummary", "InspectRun", "Interval", "Intervals", "JoinSummary", "JsonBlock", "JudgePanel",
            "JudgeRecord", "LLMUsage", "MemorisationSummary", "MetricValue", "Provenance", "RunDescription",
-           "Summary", "encode", "is_number"]
+           "Summary", "encode", "is_number", "written_back"]
