@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.commands import Option
-from sciwrite.core.coverage import Coverage, with_coverage
+from sciwrite.core.coverage import with_coverage
 from sciwrite.core.metric_spec import printed_rows
 from sciwrite.core.paper_tables import (
     PaperTable,
@@ -40,7 +40,13 @@ from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.generation.prompts import FULL_INPUTS, INPUT_LABELS, INPUTS, normalize_level
 from sciwrite.sciig.human_eval import table5 as human_table5
 from sciwrite.sciig.metrics.specs import METRICS, TABLE2, TABLE3, TABLE4
-from sciwrite.sciig.metrics.tables import TABLE3_COLUMNS, TABLE3_ROWS, summaries_by_column
+from sciwrite.sciig.metrics.tables import (
+    TABLE3_COLUMNS,
+    TABLE3_ROWS,
+    column_coverage,
+    column_value,
+    summaries_by_column,
+)
 
 #: Config -> the name the paper gives its dataset.
 DATASET_NAMES = {"naacl_2025": "NAACL 2025", "iclr_2025": "ICLR 2025", "sample": "Sample"}
@@ -127,22 +133,12 @@ def build_table1(options: Mapping[str, Any]) -> TableData:
     return table1({config: config_statistics(config, options.get("source")) for config in table1_configs(options)})
 
 
-def _value(summary: Summary | None, key: str) -> Any:
-    if summary is None or key in summary.not_computed:
-        return None
-    return summary.reported(key)
-
-
-def _scored(summary: Summary | None) -> Coverage | None:
-    return summary.scored if summary is not None else None
-
-
 def _metric_rows(rows: Sequence[tuple[str, str, str]], columns: Mapping[str, Summary | None],
                  groups: Mapping[str, tuple[str, ...]]) -> tuple[TableRow, ...]:
     """One row per metric over the columns (column key -> summary), the best of each column group marked."""
     out = []
     for category, label, key in rows:
-        values = {column: _value(summary, key) for column, summary in columns.items()}
+        values = {column: column_value(summary, key) for column, summary in columns.items()}
         best = frozenset().union(*(best_columns({c: values[c] for c in members}, key in LOWER_IS_BETTER)
                                    for members in groups.values()))
         out.append(TableRow((category, label), values, {c: number_cell(v, 4) for c, v in values.items()}, best))
@@ -173,8 +169,8 @@ def table3(summaries: Mapping[str, Summary]) -> TableData:
     """Table 3 from prompt level -> summary (`sciwrite.sciig.metrics.tables.summaries_by_column`)."""
     by_level = summaries_by_column(summaries)
     groups = {paradigm: tuple(level for _, level in columns) for paradigm, columns in TABLE3_COLUMNS.items()}
-    columns = tuple((level, with_coverage(label, _scored(by_level.get(level)))) for paradigm in TABLE3_COLUMNS.values()
-                    for label, level in paradigm)
+    columns = tuple((level, with_coverage(label, column_coverage(by_level.get(level))))
+                    for paradigm in TABLE3_COLUMNS.values() for label, level in paradigm)
     rows = _metric_rows(TABLE3_ROWS, {level: by_level.get(level) for level, _ in columns},
                         {paradigm: tuple(level for level in members if level in by_level)
                          for paradigm, members in groups.items()})
@@ -201,7 +197,7 @@ def table4(summaries: Mapping[str, Summary]) -> TableData:
                              f"and INPUTS one of {', '.join(INPUTS)}")
         by_column[f"{level}/{inputs}"] = summary
     groups = {level: tuple(f"{level}/{inputs}" for inputs in INPUTS) for level in TABLE4_LEVELS}
-    columns = tuple((key, with_coverage(INPUT_LABELS[key.split("/")[1]], _scored(by_column.get(key))))
+    columns = tuple((key, with_coverage(INPUT_LABELS[key.split("/")[1]], column_coverage(by_column.get(key))))
                     for keys in groups.values() for key in keys)
     rows = _metric_rows(TABLE4_ROWS, {key: by_column.get(key) for key, _ in columns}, {})
     return TableData("Table 4: Ablation Study. Performance with different input configurations: Title-only, "

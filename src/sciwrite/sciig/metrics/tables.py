@@ -61,13 +61,16 @@ def summaries_by_column(summaries: Mapping[str, Summary]) -> dict[str, Summary]:
     return by_level
 
 
-def _value(summary: Summary | None, key: str) -> Any:
+def column_value(summary: Summary | None, key: str) -> Any:
+    """A table cell's value: the summary's `key`, None when the column has no summary or the metric was not
+    computed."""
     if summary is None or key in summary.not_computed:
         return None
     return summary.reported(key)
 
 
-def _scored(summary: Summary | None) -> Coverage | None:
+def column_coverage(summary: Summary | None) -> Coverage | None:
+    """The papers a column's summary covers (None: no summary), for its label (`with_coverage`)."""
     return summary.scored if summary is not None else None
 
 
@@ -80,7 +83,7 @@ def table3_rows(summaries: Mapping[str, Summary]) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"category": category, "metric": label, "key": key}
         for columns in TABLE3_COLUMNS.values():
             for column, level in columns:
-                row[column] = _value(by_level.get(level), key)
+                row[column] = column_value(by_level.get(level), key)
         rows.append(row)
     return rows
 
@@ -98,10 +101,11 @@ def format_table3(summaries: Mapping[str, Summary]) -> str:
         label = f"{category.ljust(width)}  {row['metric']}"
         lines.append([label, *(cell(row[column]) for columns in TABLE3_COLUMNS.values() for column, _ in columns)])
     by_level = summaries_by_column(summaries)
-    groups = {paradigm: [with_coverage(column, _scored(by_level.get(level))) for column, level in columns]
+    groups = {paradigm: [with_coverage(column, column_coverage(by_level.get(level))) for column, level in columns]
               for paradigm, columns in TABLE3_COLUMNS.items()}
     return format_grouped_table(lines, f"{'Category'.ljust(width)}  Metric", groups)
 
 
-__all__ = ["SAME_PROMPT", "TABLE3_COLUMNS", "TABLE3_LEVELS", "TABLE3_ROWS", "format_table3", "summaries_by_column",
+__all__ = ["SAME_PROMPT", "TABLE3_COLUMNS", "TABLE3_LEVELS", "TABLE3_ROWS", "column_coverage", "column_value",
+           "format_table3", "summaries_by_column",
            "table3_rows"]
