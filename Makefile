@@ -35,7 +35,7 @@ test: install
 test-quick: install
 	$(PYTEST) -m "not slow"
 
-# ruff over the tree; mypy over the packages pyproject.toml's [tool.mypy] files lists (the typed results' readers)
+# ruff over the tree; mypy over the whole package (pyproject.toml's [tool.mypy])
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy

@@ -10,14 +10,15 @@ import pytest
 from scipy import stats
 
 from sciwrite.cli import main
-from sciwrite.core.summary import Summary
+from sciwrite.core.paper_row import typed_rows
+from sciwrite.core.summary import Interval, Summary
 from sciwrite.stats import (
     INTERVAL_METHOD,
     bootstrap_intervals,
     format_intervals,
     holm,
     mean_interval,
-    paired_comparison,
+    paired_results,
     summary_intervals,
     two_sample_comparison,
 )
@@ -36,11 +37,11 @@ def _system(values: dict[str, list[float | None]]) -> dict[str, dict[str, float 
 def test_identical_systems_do_not_differ():
     rng = np.random.default_rng(1)
     a = _system({"precision": list(rng.uniform(0, 1, 60)), "recall": list(rng.uniform(0, 1, 60))})
-    result = paired_comparison(a, a, ["precision", "recall"], n_resamples=500)
+    result = paired_results(a, a, ["precision", "recall"], n_resamples=500)
     for r in result.values():
-        assert r["difference"] == 0 and r["n_papers"] == 60
-        assert r["p_value"] >= 0.9 and r["p_holm"] >= 0.9
-        assert r["ci_low"] <= 0 <= r["ci_high"] and r["ci_high"] - r["ci_low"] < 1e-12
+        assert r.difference == 0 and r.n_papers == 60
+        assert r.p_value >= 0.9 and r.p_holm >= 0.9
+        assert r.ci_low <= 0 <= r.ci_high and r.ci_high - r.ci_low < 1e-12
 
 
 def test_noisy_but_equal_systems_have_an_interval_around_zero():
@@ -48,9 +49,9 @@ def test_noisy_but_equal_systems_have_an_interval_around_zero():
     x = rng.uniform(0, 1, 200)
     a = _system({"m": list(x)})
     b = _system({"m": list(x + rng.permutation([-0.05, 0.05] * 100))})  # noise of mean 0: no true difference
-    r = paired_comparison(a, b, ["m"], n_resamples=1000)["m"]
-    assert r["difference"] == pytest.approx(0, abs=1e-12) and r["p_value"] >= 0.9
-    assert r["ci_low"] < 0 < r["ci_high"] and r["ci_high"] - r["ci_low"] < 0.03
+    r = paired_results(a, b, ["m"], n_resamples=1000)["m"]
+    assert r.difference == pytest.approx(0, abs=1e-12) and r.p_value >= 0.9
+    assert r.ci_low < 0 < r.ci_high and r.ci_high - r.ci_low < 0.03
 
 
 def test_a_system_better_on_every_paper_wins():
@@ -58,9 +59,9 @@ def test_a_system_better_on_every_paper_wins():
     x = rng.uniform(0, 0.8, 40)
     a = _system({"m": list(x)})
     b = _system({"m": list(x + 0.1 + rng.uniform(0, 0.05, 40))})
-    r = paired_comparison(a, b, ["m"], n_resamples=1000)["m"]
-    assert r["difference"] > 0.1 and r["p_value"] < 0.01 and r["p_holm"] < 0.01
-    assert 0 < r["ci_low"] <= r["difference"] <= r["ci_high"]
+    r = paired_results(a, b, ["m"], n_resamples=1000)["m"]
+    assert r.difference > 0.1 and r.p_value < 0.01 and r.p_holm < 0.01
+    assert 0 < r.ci_low <= r.difference <= r.ci_high
 
 
 def test_holm_hand_worked():
@@ -75,9 +76,9 @@ def test_holm_hand_worked():
 def test_none_is_left_out_of_that_metric_only():
     a = _system({"m": [0.1, 0.2, 0.3, 0.4], "n": [0.5, 0.5, 0.5, 0.5]})
     b = _system({"m": [0.2, None, 0.4, 0.5], "n": [0.6, 0.6, 0.6, 0.6]})
-    result = paired_comparison(a, b, ["m", "n"], n_resamples=100)
-    assert result["m"]["n_papers"] == 3 and result["m"]["difference"] == pytest.approx(0.1)
-    assert result["n"]["n_papers"] == 4
+    result = paired_results(a, b, ["m", "n"], n_resamples=100)
+    assert result["m"].n_papers == 3 and result["m"].difference == pytest.approx(0.1)
+    assert result["n"].n_papers == 4
     intervals = bootstrap_intervals({"m": [1.0, None, 1.0], "n": [0.0, 1.0, None], "k": [None, 2.0]})
     assert intervals["m"] == (1.0, 1.0) and intervals["k"] == (None, None)
     assert 0.0 <= intervals["n"][0] <= intervals["n"][1] <= 1.0
@@ -92,13 +93,16 @@ def test_constant_metric_collapses_and_interval_covers_the_mean():
 
 
 def test_summary_intervals_fields_and_off_switch():
-    rows = [{"precision": 0.5, "recall": None}, {"precision": 0.7, "recall": None}]
+    rows = typed_rows([{"precision": 0.5, "recall": None}, {"precision": 0.7, "recall": None}])
     fields = summary_intervals(rows, ["precision", "recall"], 200, means={"precision": 0.6, "recall": None})
-    assert fields["interval_method"] == INTERVAL_METHOD and fields["n_resamples"] == 200
-    assert fields["confidence"] == 0.95 and fields["intervals"]["recall"] == [None, None]
-    assert 0.5 <= fields["intervals"]["precision"][0] <= fields["intervals"]["precision"][1] <= 0.7
-    assert format_intervals(Summary.from_json(fields), {"precision": "P"}).startswith("95% CI (bootstrap over papers, 200 resamples): P [")
-    assert summary_intervals(rows, ["precision"], 0)["intervals"] == {}
+    assert fields.method == INTERVAL_METHOD and fields.n_resamples == 200
+    assert fields.confidence == 0.95 and fields.bounds["recall"] == Interval(None, None)
+    precision = fields.bounds["precision"]
+    assert precision.low is not None and precision.high is not None and 0.5 <= precision.low <= precision.high <= 0.7
+    assert format_intervals(Summary(intervals=fields), {"precision": "P"}).startswith(
+        "95% CI (bootstrap over papers, 200 resamples): P [")
+    off = summary_intervals(rows, ["precision"], 0)
+    assert off.bounds == {} and off.method is None and off.n_resamples == 0
 
 
 def _write_per_paper(path, system, rows):
@@ -146,8 +150,9 @@ def test_the_default_interval_is_the_exact_95_percent_one(values):
     assert mean_interval(values, EXACT_RESAMPLES) == pytest.approx(exact[0.95], abs=1e-12)
     assert mean_interval(values, EXACT_RESAMPLES, confidence=0.90) == pytest.approx(exact[0.90], abs=1e-12)
     assert bootstrap_intervals({"m": values}, EXACT_RESAMPLES)["m"] == pytest.approx(exact[0.95], abs=1e-12)
-    fields = summary_intervals([{"m": v} for v in values], ["m"], EXACT_RESAMPLES)
-    assert fields["confidence"] == 0.95 and fields["intervals"]["m"] == pytest.approx(exact[0.95], abs=1e-12)
+    fields = summary_intervals(typed_rows({"m": v} for v in values), ["m"], EXACT_RESAMPLES)
+    bounds = fields.bounds["m"]
+    assert fields.confidence == 0.95 and (bounds.low, bounds.high) == pytest.approx(exact[0.95], abs=1e-12)
     # The reference library converges to the same exact interval.
     ref = stats.bootstrap((np.array(values, float),), np.mean, n_resamples=EXACT_RESAMPLES, method="percentile",
                           rng=np.random.default_rng(1)).confidence_interval
@@ -158,8 +163,8 @@ def test_paired_interval_is_the_exact_95_percent_one():
     a = [1.0, 2.0, 0.0, 5.0]
     b = [x + d for x, d in zip(a, [0, 1, 3, 4])]
     exact = _exact_mean_intervals([0, 1, 3, 4])
-    row = paired_comparison(_system({"m": a}), _system({"m": b}), ["m"], n_resamples=EXACT_RESAMPLES)["m"]
-    assert (row["ci_low"], row["ci_high"]) == pytest.approx(exact[0.95], abs=1e-12)
+    row = paired_results(_system({"m": a}), _system({"m": b}), ["m"], n_resamples=EXACT_RESAMPLES)["m"]
+    assert (row.ci_low, row.ci_high) == pytest.approx(exact[0.95], abs=1e-12)
 
 
 def test_two_sample_interval_is_the_exact_95_percent_one():
@@ -197,8 +202,8 @@ def test_paired_interval_matches_scipy_percentile_bootstrap():
     a = rng.uniform(0, 1, 50)
     b = a + rng.normal(0.05, 0.1, 50)
     low, high, se = _scipy_percentile((b - a,), np.mean)
-    row = paired_comparison(_system({"m": list(a)}), _system({"m": list(b)}), ["m"], MC_RESAMPLES)["m"]
-    assert (row["ci_low"], row["ci_high"]) == pytest.approx((low, high), abs=0.1 * se)
+    row = paired_results(_system({"m": list(a)}), _system({"m": list(b)}), ["m"], MC_RESAMPLES)["m"]
+    assert (row.ci_low, row.ci_high) == pytest.approx((low, high), abs=0.1 * se)
 
 
 def test_two_sample_interval_matches_scipy_percentile_bootstrap():

@@ -4,7 +4,8 @@ have taught it (sciwrite's contamination check for RWGBench and SciIG)."""
 import datasets
 import evaluate
 
-from sciwrite.metrics.memorisation import memorisation, summarize_memorisation
+from sciwrite.core.paper_row import PAPER_ID, typed_rows
+from sciwrite.metrics.memorisation import KEYS, memorisation, summarize_memorisation
 
 _DESCRIPTION = """
 Per paper, the share in [0, 1] of the prediction's word 8-grams (every position counted) that occur in the
@@ -59,8 +60,8 @@ class Memorisation(evaluate.Metric):
         inputs = inputs if inputs is not None else [[] for _ in predictions]
         if len(inputs) != len(predictions):
             raise ValueError(f"inputs has {len(inputs)} entries for {len(predictions)} predictions: one list each")
-        rows = [{"paper_id": i, **memorisation(p, r, x, n)} for i, (p, r, x) in
-                enumerate(zip(predictions, references, inputs))]
-        summary = summarize_memorisation(rows, n_resamples=0)
-        return {"memorisation": summary["mean"], "max_span_words": summary.get("max_span_words", 0),
-                "per_paper": [{k: row[k] for k in ("memorisation", "memorised_span_words")} for row in rows]}
+        fields = [memorisation(p, r, x, n) for p, r, x in zip(predictions, references, inputs)]
+        summary = summarize_memorisation(typed_rows({PAPER_ID: str(i), **paper} for i, paper in enumerate(fields)),
+                                         n_resamples=0)
+        return {"memorisation": summary.mean, "max_span_words": summary.max_span_words or 0,
+                "per_paper": [{key: paper[key] for key in KEYS} for paper in fields]}

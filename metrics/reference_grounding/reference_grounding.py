@@ -3,6 +3,7 @@
 import datasets
 import evaluate
 
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.grounding.online import OnlineLookup
 from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, lazy_resolver
 from sciwrite.grounding.scoring import summarize_grounding
@@ -97,9 +98,11 @@ class ReferenceGrounding(evaluate.Metric):
         rows = score_reference_grounding(predictions, candidates, reference_lists, references,
                                          [str(i) for i in range(n)], lambda ids: corpus_titles(titles, ids),
                                          lazy_resolver(records, threshold=threshold), online)
-        summary = summarize_grounding(rows, online=online.client.name if online else None, threshold=threshold)
+        summary = summarize_grounding(typed_rows(rows), online=online.client.name if online else None,
+                                      threshold=threshold)
         rates = ("grounding_found_rate", "grounding_hallucination_rate", "grounding_ambiguous_rate",
                  *(("grounding_outside_rate",) if online else ()), "grounded_precision", "grounded_recall")
-        return {**{k: summary.get(k) for k in rates}, "counts": summary.get("counts", {}),
-                "lookup": summary.get("lookup"), "per_paper": rows,
+        means = summary.metrics if summary is not None else {}
+        return {**{k: means.get(k) for k in rates}, "counts": dict(summary.counts) if summary is not None else {},
+                "lookup": summary.lookup if summary is not None else None, "per_paper": rows,
                 **({"online": online.report()} if online else {})}

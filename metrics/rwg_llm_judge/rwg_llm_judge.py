@@ -3,6 +3,7 @@
 import datasets
 import evaluate
 
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.metrics.judge import judge_for_profile
 from sciwrite.rwgbench.metrics.formulas import RWGBENCH_CITATION
 from sciwrite.rwgbench.metrics.judge import judge_sections, summarize_judgements
@@ -67,4 +68,4 @@ class RwgLlmJudge(evaluate.Metric):
             rows = judge_sections(predictions, judge, titles, workers=workers, retries=retries)
         finally:
             judge.close()
-        return {**summarize_judgements(rows), "model": judge.model}
+        return {**summarize_judgements(typed_rows(rows)), "model": judge.model}

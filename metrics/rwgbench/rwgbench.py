@@ -95,4 +95,4 @@ class Rwgbench(evaluate.Metric):
         # the models are kept between calls, so scoring system after system computes the reference side once
         result = score_records(benchmark, records, split, request, self.__dict__.setdefault("_models", ModelCache()))
         summary = result.summary.to_json()  # the module's answer is JSON, as evaluate's modules give
-        return {**summary, "per_paper": result.rows} if return_per_paper else summary
+        return {**summary, "per_paper": [row.to_json() for row in result.rows]} if return_per_paper else summary

@@ -3,6 +3,7 @@
 import datasets
 import evaluate
 
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.sciig.metrics.bibtex import SCIIG_CITATION
 from sciwrite.sciig.metrics.judge import (
     PROMPT_OF,
@@ -11,6 +12,7 @@ from sciwrite.sciig.metrics.judge import (
     sciig_judge_for_profile,
     summarize_sciig_judgements,
 )
+from sciwrite.sciig.metrics.row_fields import judge_score_key
 
 _DESCRIPTION = """
 An LLM judge scores each generated introduction with the three prompts of the SciIG paper (Table 6, verbatim),
@@ -77,11 +79,11 @@ class SciigLlmJudge(evaluate.Metric):
                                              cache_path=cache_path)
         if judge is None:
             scores = [s for p in prompts for s in PROMPT_OF[p].scores] if set(prompts) <= set(PROMPT_OF) else SCORE_NAMES
-            return {**{f"judge_{s}": None for s in scores}, "not_computed": why, "model": None}
+            return {**{judge_score_key(s): None for s in scores}, "not_computed": why, "model": None}
         try:
             rows = judge_sciig(predictions, references, titles, abstracts, judge, cited, prompts=prompts,
                                workers=workers, retries=retries)
         finally:
             judge.close()
-        result = {**summarize_sciig_judgements(rows), "model": judge.model}
+        result = {**summarize_sciig_judgements(typed_rows(rows)), "model": judge.model}
         return {**result, "rows": rows} if return_rows else result

@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.paper_row import typed_rows
+from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.compare import compare_submissions
 from sciwrite.leaderboard.plots import category_bars, metric_chart
 from sciwrite.leaderboard.store import FINISHED, ResultsStore
@@ -54,17 +56,18 @@ def fill(store: ResultsStore, benchmark: str, n_systems: int, n_resamples: int, 
                 value = float(values[p, m]) * (60 if metric == "perplexity" else 1)
                 row[metric] = None if rng.random() < 0.02 else value
             rows.append(row)
-        means = {m: float(np.mean([r[m] for r in rows if r[m] is not None])) for m in metrics}
+        means: dict[str, float | None] = {m: float(np.mean([r[m] for r in rows if r[m] is not None])) for m in metrics}
         if s % 3 == 0:
             means[metrics[-1]] = None  # e.g. the LLM judge not computed under the lite profile
-        summary = {"n_papers": n_papers, "profile": "lite" if s % 3 == 0 else "paper", **means,
-                   **summary_intervals(rows, metrics, n_resamples, seed=s, means=means),
-                   "not_computed": {metrics[-1]: "no LLM endpoint"} if s % 3 == 0 else {}}
+        typed = typed_rows(rows)
+        summary = Summary(n_papers=n_papers, profile="lite" if s % 3 == 0 else "paper", metrics=means,
+                          intervals=summary_intervals(typed, metrics, n_resamples, seed=s, means=means),
+                          not_computed={metrics[-1]: "no LLM endpoint"} if s % 3 == 0 else {})
         system = f"{benchmark}-system-{s:03d}"
         sub = store.add_submission(
             benchmark=benchmark, split="test" if benchmark == "rwgbench" else "sample", system=system,
             submitter=f"user{s % 17}", predictions_jsonl="", sha256=hashlib.sha256(system.encode()).hexdigest(),
-            n_predictions=n_papers, status=FINISHED, summary=summary, rows=rows, profile=summary["profile"],
+            n_predictions=n_papers, status=FINISHED, summary=summary, rows=typed, profile=summary.profile,
             model=MODELS[s % len(MODELS)], method=METHODS[benchmark][s % len(METHODS[benchmark])],
             retriever=("bm25", "dense", "oracle")[s % 3] if benchmark == "rwgbench" else "", weights="open")
         ids.append(sub.id)

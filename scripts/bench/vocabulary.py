@@ -5,7 +5,9 @@
    ``summary.get("coverage")``, ``row["paper_id"]``) outside the JSON edges (`sciwrite.core.results`,
    `sciwrite.core.summary`, `sciwrite.leaderboard.store`), read from the source by AST: a subscript or ``.get`` call
    with a string constant on a name (or attribute) called ``summary``/``summaries[...]``/``s`` (summaries), or
-   ``row``/``r``/``rows[...]`` (rows);
+   ``row``/``r``/``rows[...]`` (rows). The names are a heuristic: a name ``row`` is also a corpus record, a table's
+   row or a database row; a typed `PaperRow` cannot be indexed at all (mypy refuses it), so a file listed under
+   rows indexes something else called a row;
 2. the functions longer than 80 lines (``def`` to its last line).
 
 The places each metric key is written (`metric_declarations.py`) and the flag census (`flag_census.py`) have their
@@ -24,7 +26,8 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-EDGES = ("src/sciwrite/core/results.py", "src/sciwrite/core/summary.py", "src/sciwrite/leaderboard/store.py")
+EDGES = ("src/sciwrite/core/results.py", "src/sciwrite/core/summary.py", "src/sciwrite/core/paper_row.py",
+         "src/sciwrite/leaderboard/store.py")
 SUMMARY_NAMES = {"summary", "summaries", "s", "summary_json"}
 ROW_NAMES = {"row", "r", "rows", "paper_row"}
 LONG = 80
@@ -82,6 +85,7 @@ def long_functions(tree: ast.AST) -> list[tuple[int, str, int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rev", help="a git revision to read instead of the working tree")
+    parser.add_argument("--rows", action="store_true", help="list the files that index a row, as the summaries are")
     args = parser.parse_args()
     files = sources(args.rev)
     by_file: dict[str, Counter[str]] = {}
@@ -102,6 +106,9 @@ def main() -> None:
         print(f"  {by_file[path]['summary']:3d}  {path}")
     print(f"files indexing a per-paper row by a string key: {len(row_files)} "
           f"({sum(c['row'] for c in by_file.values())} places)")
+    if args.rows:
+        for path in row_files:
+            print(f"  {by_file[path]['row']:3d}  {path}")
     print(f"functions over {LONG} lines: {len(long)}")
     for length, where, name in sorted(long, reverse=True):
         print(f"  {length:4d}  {name}  ({where})")

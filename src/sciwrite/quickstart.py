@@ -52,7 +52,8 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", profile: str = "l
     unknown = sorted(set(folders) - set(BENCHMARKS))
     if unknown:
         raise ValueError(f"--source names unknown benchmark(s) {unknown}; choose from {sorted(BENCHMARKS)}")
-    not_folders = sorted(f"{name}={folder}" for name, folder in folders.items() if Path(folder).is_file())
+    not_folders = sorted(f"{name}={folder}" for name, folder in folders.items()
+                         if folder is not None and Path(folder).is_file())
     if not_folders:  # checked, like the store, before any run, so that a finished run is never lost to them
         raise ValueError(f"--source {' '.join(not_folders)}: a file, not a sample folder; name a folder (built "
                          "when missing)")
@@ -62,7 +63,8 @@ def run_quickstart(out_dir: str | Path = "outputs/quickstart", profile: str = "l
     for name, bench in BENCHMARKS.items():
         if bench.studies.quickstart is None:
             continue
-        folder = Path(folders[name]) if folders.get(name) else bench.data.sample_dir()
+        given = folders.get(name)
+        folder = Path(given) if given else bench.data.sample_dir()
         run = QuickstartRun(Path(out_dir), folder, profile=profile, model=model, base_url=base_url, limit=limit,
                             rebuild=rebuild, show_progress=show_progress, benchmark=bench,
                             score=quickstart_scorer(bench, profile, judge=model is not None,

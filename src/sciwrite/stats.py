@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, TypeGuard
 
 import numpy as np
 from scipy import stats
 
-from sciwrite.core.summary import Summary
+from sciwrite.core.paper_row import PaperRow
+from sciwrite.core.summary import Interval, Intervals, Summary
 
 #: How intervals are computed, as summaries and comparison tables name it.
 INTERVAL_METHOD = "percentile bootstrap over papers"
@@ -81,29 +83,29 @@ def bootstrap_intervals(per_paper: Mapping[str, Sequence[float | None]], n_resam
             for i, (metric, values) in enumerate(per_paper.items())}
 
 
-def summary_intervals(rows: Sequence[Mapping[str, Any]], metrics: Sequence[str], n_resamples: int = 1000,
+def summary_intervals(rows: Sequence[PaperRow], metrics: Sequence[str], n_resamples: int = 1000,
                       confidence: float = 0.95, seed: int = 0,
-                      means: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The interval fields of an evaluation summary, computed from its per-paper `rows`.
+                      means: Mapping[str, Any] | None = None) -> Intervals:
+    """The intervals of an evaluation summary, computed from its per-paper `rows`.
 
     Args:
         rows: The per-paper rows.
         metrics: The metrics to give intervals.
-        n_resamples: Bootstrap resamples; 0 turns intervals off (``intervals`` empty).
+        n_resamples: Bootstrap resamples; 0 turns intervals off (no bounds, no method).
         confidence: The intervals' coverage.
         seed: The bootstrap's seed.
         means: The summary's means; a metric whose mean is None (not computed) gets [None, None].
 
     Returns:
-        ``intervals`` ({metric: [low, high]}), ``interval_method``, ``n_resamples`` and ``confidence``.
+        Each metric's interval, the method, the resamples and the confidence.
     """
     if n_resamples <= 0:
-        return {"intervals": {}, "interval_method": None, "n_resamples": 0, "confidence": confidence}
-    per_paper = {m: [r.get(m) for r in rows] for m in metrics}
+        return Intervals(bounds={}, method=None, n_resamples=0, confidence=confidence)
+    per_paper = {m: [r.value(m) for r in rows] for m in metrics}
     found = bootstrap_intervals(per_paper, n_resamples, confidence, seed)
-    intervals = {m: [None, None] if means is not None and means.get(m) is None else list(found[m]) for m in metrics}
-    return {"intervals": intervals, "interval_method": INTERVAL_METHOD, "n_resamples": n_resamples,
-            "confidence": confidence}
+    bounds = {m: Interval(None, None) if means is not None and means.get(m) is None else Interval(*found[m])
+              for m in metrics}
+    return Intervals(bounds=bounds, method=INTERVAL_METHOD, n_resamples=n_resamples, confidence=confidence)
 
 
 def format_intervals(summary: Summary, labels: Mapping[str, str] | None = None) -> str:
@@ -130,12 +132,12 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
     controls the false discovery rate, a weaker guarantee. Sorted ascending, the i-th smallest (0-based) of m is
     multiplied by (m - i), capped at 1, and made non-decreasing by a running maximum.
     """
-    present = [i for i, p in enumerate(p_values) if p is not None]
-    order = sorted(present, key=lambda i: p_values[i])
+    present = [(i, p) for i, p in enumerate(p_values) if p is not None]
+    order = sorted(present, key=lambda item: item[1])  # stable: equal p-values keep their input order
     adjusted: list[float | None] = [None] * len(p_values)
     running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(order) - rank) * float(p_values[i])))
+    for rank, (i, p) in enumerate(order):
+        running = max(running, min(1.0, (len(order) - rank) * float(p)))
         adjusted[i] = running
     return adjusted
 
@@ -144,7 +146,8 @@ def _mean_difference(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray
     return np.mean(y - x, axis=axis)
 
 
-def permutation_p_value(a: Sequence[float], b: Sequence[float], n_resamples: int = 1000, seed: int = 0) -> float:
+def permutation_p_value(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, n_resamples: int = 1000,
+                        seed: int = 0) -> float:
     """Two-sided paired permutation test of mean(b - a) = 0, on the same papers in the same order.
 
     `scipy.stats.permutation_test` with ``permutation_type="samples"``: each paper's two scores are swapped at
@@ -196,16 +199,56 @@ def two_sample_comparison(a: Sequence[float | None], b: Sequence[float | None], 
     return row
 
 
-def paired_comparison(a: Mapping[str, Mapping[str, Any]], b: Mapping[str, Mapping[str, Any]],
-                      metrics: Sequence[str], n_resamples: int = 1000, confidence: float = 0.95,
-                      seed: int = 0) -> dict[str, dict[str, Any]]:
+@dataclass(frozen=True)
+class PairedResult:
+    """System B against system A on one metric, over the papers both scored with a number for it.
+
+    Attributes:
+        n_papers: The papers counted.
+        mean_a: A's mean over them (None without any).
+        mean_b: B's mean over them.
+        difference: The mean of B - A.
+        ci_low: The paired percentile bootstrap interval's lower end (papers resampled, both systems' scores
+            together); None with fewer than 2 papers.
+        ci_high: Its upper end.
+        p_value: The paired permutation test's two-sided p-value (None with fewer than 2 papers).
+        p_holm: `p_value` Holm-adjusted across the metrics compared.
+    """
+
+    n_papers: int
+    mean_a: float | None = None
+    mean_b: float | None = None
+    difference: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    p_value: float | None = None
+    p_holm: float | None = None
+
+
+def _paired_metric(pairs: Sequence[tuple[float, float]], n_resamples: int, confidence: float, seed: int,
+                   index: int) -> PairedResult:
+    """One metric's `PairedResult` (before Holm's adjustment) from its (A, B) pairs; `index` is its place among the
+    metrics compared, which the generators' seeds derive from."""
+    if not pairs:
+        return PairedResult(n_papers=0)
+    xa, xb = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+    ci_low = ci_high = p_value = None
+    if len(pairs) >= 2 and n_resamples > 0:
+        ci_low, ci_high = mean_interval(xb - xa, n_resamples, confidence, np.random.default_rng([seed, index]))
+        p_value = permutation_p_value(xa, xb, n_resamples, seed + index)
+    return PairedResult(n_papers=len(pairs), mean_a=float(xa.mean()), mean_b=float(xb.mean()),
+                        difference=float((xb - xa).mean()), ci_low=ci_low, ci_high=ci_high, p_value=p_value)
+
+
+def paired_results(a: Mapping[str, Mapping[str, Any]], b: Mapping[str, Mapping[str, Any]], metrics: Sequence[str],
+                   n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0) -> dict[str, PairedResult]:
     """System B against system A, per metric, on the papers both scored: what `sciwrite compare` reports.
 
-    A paper counts for a metric when both rows hold a number for it (None, NaN or absent: left out of that metric
-    only).
+    A paper counts for a metric when both sides hold a finite number for it (None, NaN or absent: left out of that
+    metric only).
 
     Args:
-        a: The baseline: paper_id -> per-paper row ({metric: value}), as ``per_paper.jsonl`` holds them.
+        a: The baseline: paper_id -> the paper's numbers ({metric: value}: a `PaperRow`'s ``values``).
         b: The other system, the same way.
         metrics: The metrics to compare; Holm's adjustment runs across them.
         n_resamples: Bootstrap resamples and permutations.
@@ -213,34 +256,22 @@ def paired_comparison(a: Mapping[str, Mapping[str, Any]], b: Mapping[str, Mappin
         seed: The seed the metrics' generators derive from.
 
     Returns:
-        Metric -> ``n_papers``, ``mean_a``, ``mean_b``, ``difference`` (mean of B - A), ``ci_low`` / ``ci_high``
-        (paired percentile bootstrap of the mean difference: papers resampled, both systems' scores together),
-        ``p_value`` (paired permutation test, two-sided) and ``p_holm`` (Holm across the metrics compared). With
-        fewer than 2 shared papers: no interval, no p-value.
+        Metric -> its `PairedResult`, in the order of `metrics`.
     """
     shared = [pid for pid in a if pid in b]
-    out: dict[str, dict[str, Any]] = {}
-    for i, metric in enumerate(metrics):
+    found: dict[str, PairedResult] = {}
+    for index, metric in enumerate(metrics):
         pairs = [(a[pid].get(metric), b[pid].get(metric)) for pid in shared]
-        pairs = [(float(x), float(y)) for x, y in pairs if _number(x) and _number(y)]
-        xa, xb = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
-        row: dict[str, Any] = {"n_papers": len(pairs), "mean_a": float(xa.mean()) if pairs else None,
-                               "mean_b": float(xb.mean()) if pairs else None,
-                               "difference": float((xb - xa).mean()) if pairs else None,
-                               "ci_low": None, "ci_high": None, "p_value": None}
-        if len(pairs) >= 2 and n_resamples > 0:
-            row["ci_low"], row["ci_high"] = mean_interval(xb - xa, n_resamples, confidence,
-                                                          np.random.default_rng([seed, i]))
-            row["p_value"] = permutation_p_value(xa, xb, n_resamples, seed + i)
-        out[metric] = row
-    for metric, adjusted in zip(metrics, holm([out[m]["p_value"] for m in metrics])):
-        out[metric]["p_holm"] = adjusted
-    return out
+        numbers = [(float(x), float(y)) for x, y in pairs if _number(x) and _number(y)]
+        found[metric] = _paired_metric(numbers, n_resamples, confidence, seed, index)
+    adjusted = holm([found[m].p_value for m in metrics])
+    return {metric: replace(found[metric], p_holm=p_holm) for metric, p_holm in zip(metrics, adjusted)}
 
 
-def _number(value: Any) -> bool:
+def _number(value: Any) -> TypeGuard[float]:
+    """Whether `value` is a finite number (True and False are not)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-__all__ = ["INTERVAL_METHOD", "bootstrap_intervals", "format_intervals", "holm", "mean_interval",
-           "paired_comparison", "permutation_p_value", "summary_intervals", "two_sample_comparison"]
+__all__ = ["INTERVAL_METHOD", "PairedResult", "bootstrap_intervals", "format_intervals", "holm", "mean_interval",
+           "paired_results", "permutation_p_value", "summary_intervals", "two_sample_comparison"]

@@ -28,17 +28,21 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Final, Literal, TypeVar
 
 import krippendorff
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import cohen_kappa_score
 
-NOMINAL, ORDINAL = "nominal", "ordinal"
-LEVELS = (NOMINAL, ORDINAL)
+#: A level of measurement the agreement statistics take (krippendorff's `level_of_measurement`).
+Level = Literal["nominal", "ordinal"]
+NOMINAL: Final = "nominal"
+ORDINAL: Final = "ordinal"
+LEVELS: tuple[Level, ...] = (NOMINAL, ORDINAL)
 #: Cohen's kappa weighting per level (sklearn's ``weights``).
 KAPPA_WEIGHTS: dict[str, str | None] = {NOMINAL: None, ORDINAL: "linear"}
 """Cohen's kappa weighting per level (sklearn's ``weights``): unweighted for nominal, linear for ordinal."""
@@ -46,6 +50,8 @@ KAPPA_WEIGHTS: dict[str, str | None] = {NOMINAL: None, ORDINAL: "linear"}
 INTERVAL_METHOD = "percentile bootstrap over items"
 
 Seed = int | Sequence[int] | None
+#: What a reliability matrix's columns are keyed by (a task id, a paper id, ...).
+Item = TypeVar("Item", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -129,14 +135,16 @@ class MajorityComparison:
     difference_high: float | None = None
 
 
-def _level(level: str) -> str:
-    if level not in LEVELS:
-        raise ValueError(f"unknown level of measurement {level!r}; choose one of {list(LEVELS)}")
-    return level
+def _level(level: str) -> Level:
+    """`level` as a known level of measurement; ValueError for any other."""
+    for known in LEVELS:
+        if level == known:
+            return known
+    raise ValueError(f"unknown level of measurement {level!r}; choose one of {list(LEVELS)}")
 
 
-def reliability_matrix(values: Mapping[str, Mapping[Hashable, float]], annotators: Sequence[str],
-                       items: Sequence[Hashable]) -> np.ndarray:
+def reliability_matrix(values: Mapping[str, Mapping[Item, float]], annotators: Sequence[str],
+                       items: Sequence[Item]) -> np.ndarray:
     """The annotators x items matrix of `values` (annotator -> item -> code), NaN where an answer is missing.
 
     Rows follow `annotators` and columns follow `items`; an item not in `items` is ignored.
@@ -235,7 +243,7 @@ def cohen_kappa(first: Sequence[float], second: Sequence[float], level: str,
     return KappaResult(value if np.isfinite(value) else None, int(both.sum()), weights)
 
 
-def majority(answers: Sequence[float]) -> float | None:
+def majority(answers: Iterable[float]) -> float | None:
     """The unique most frequent of `answers` (NaN left out); None when there is none or the top answers tie."""
     counts = Counter(float(a) for a in answers if not np.isnan(a)).most_common(2)
     if not counts or (len(counts) == 2 and counts[0][1] == counts[1][1]):
@@ -248,8 +256,8 @@ def _pooled(agree: np.ndarray, n: np.ndarray) -> float | None:
     return float(agree.sum() / total) if total else None
 
 
-def ratio_interval(agree: Sequence[int], n: Sequence[int], n_resamples: int = 1000, confidence: float = 0.95,
-                   seed: Seed = 0, ties: int = 0) -> Share:
+def ratio_interval(agree: Sequence[float] | np.ndarray, n: Sequence[float] | np.ndarray, n_resamples: int = 1000,
+                   confidence: float = 0.95, seed: Seed = 0, ties: int = 0) -> Share:
     """A share pooled over items, sum(agree) / sum(n), with a percentile bootstrap interval over items.
 
     Per item, `agree` counts the agreeing comparisons and `n` the comparisons; only items that hold a comparison
@@ -289,10 +297,10 @@ def agreement_with_majority(answers: Sequence[float], reference: np.ndarray, n_r
 
     Items whose reference has no unique majority are left out and counted as ties.
     """
-    answers = np.asarray(answers, dtype=float)
+    answers_ = np.asarray(answers, dtype=float)
     reference = np.atleast_2d(np.asarray(reference, dtype=float))
-    agree, n, ties = np.zeros(len(answers)), np.zeros(len(answers)), 0
-    for j, answer in enumerate(answers):
+    agree, n, ties = np.zeros(len(answers_)), np.zeros(len(answers_)), 0
+    for j, answer in enumerate(answers_):
         column = reference[:, j]
         if np.isnan(answer) or np.isnan(column).all():
             continue
@@ -343,7 +351,8 @@ def leave_one_out(matrix: np.ndarray, model: Sequence[float] | None = None, n_re
         return MajorityComparison(humans)
     model_share = ratio_interval(model_agree, n, n_resamples, confidence, seed, ties)  # same seed: same resamples
     keep = n > 0
-    difference = None if humans.share is None else model_share.share - humans.share
+    # both shares are None together (the same comparisons n)
+    difference = None if humans.share is None or model_share.share is None else model_share.share - humans.share
     low = high = None
     if difference is not None and keep.sum() >= 2 and n_resamples > 0:
         h, m, w = human_agree[keep], model_agree[keep], n[keep]

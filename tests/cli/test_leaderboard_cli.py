@@ -34,8 +34,8 @@ def test_import_puts_a_scored_run_on_the_board_once(tmp_path, capsys):
     assert (submission.model, submission.method, submission.retriever, submission.status) == (
         "gpt-4o", "rag", "bm25", FINISHED)
     assert summary.value("precision") == 0.5 and submission.profile == "lite" and submission.n_predictions == 2
-    assert ResultsStore(store).paper_rows(submission.id) == [{"paper_id": "p1", "precision": 0.0},
-                                                             {"paper_id": "p2", "precision": 1.0}]
+    assert [row.to_json() for row in ResultsStore(store).paper_rows(submission.id)] == [
+        {"paper_id": "p1", "precision": 0.0}, {"paper_id": "p2", "precision": 1.0}]
     assert main(["leaderboard", "import", "--store", str(store), "--benchmark", "rwgbench", str(folder)]) == 0
     assert "already there: rwgbench rag-bm25" in capsys.readouterr().out
     assert main(["leaderboard", "import", "--store", str(store)]) == 2

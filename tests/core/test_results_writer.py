@@ -8,10 +8,11 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.core import results
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.results import check_output_folder, write_results
 from tests.benchmark_patch import patch_steps
 
-ROWS = [{"paper_id": "p1", "score": 0.5}]
+ROWS = [PaperRow(paper_id="p1", values={"score": 0.5})]
 SUMMARY = {"system": "s", "score": 0.5}
 
 

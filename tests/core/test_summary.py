@@ -11,7 +11,16 @@ import pytest
 from sciwrite.core.coverage import Coverage
 from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, migrate_summary
 from sciwrite.core.results import load_summary
-from sciwrite.core.summary import Interval, Summary
+from sciwrite.core.summary import (
+    DatasetRef,
+    GroundingSummary,
+    Interval,
+    Intervals,
+    JoinSummary,
+    MemorisationSummary,
+    Provenance,
+    Summary,
+)
 
 SUMMARIES = Path(__file__).parent / "summaries"
 FILES = sorted(SUMMARIES.glob("*.json"))
@@ -78,12 +87,35 @@ def test_a_changed_typed_field_is_what_is_written():
                                "predictions": None, "coverage": {"n_scored": 1, "n_split": 2, "complete": False}}
 
 
-def test_a_summary_built_in_code_writes_its_fields_in_their_order_and_leaves_out_the_empty_ones():
+def test_a_summary_built_in_code_writes_its_layout():
     summary = Summary(system="s", split="sample", metrics={"precision": 0.5, "recall": None},
-                      coverage=Coverage(2, 2))
-    assert summary.to_json() == {"schema_version": SUMMARY_SCHEMA_VERSION, "system": "s", "split": "sample",
-                                 "precision": 0.5, "recall": None,
-                                 "coverage": {"n_scored": 2, "n_split": 2, "complete": True}}
+                      coverage=Coverage(2, 2), intervals=Intervals(bounds={}, method=None, n_resamples=0,
+                                                                   confidence=0.95),
+                      details={"not_applicable": {}})
+    assert summary.to_json() == {
+        "schema_version": SUMMARY_SCHEMA_VERSION, "system": "s", "split": "sample",
+        "precision": 0.5, "recall": None,  # every metric, None: not computed
+        "not_computed": {}, "models": {},  # nothing left out, no model: said, not left to guess
+        "intervals": {}, "interval_method": None, "n_resamples": 0, "confidence": 0.95,  # no interval asked for
+        "coverage": {"n_scored": 2, "n_split": 2, "complete": True}, "not_applicable": {}}
+    assert list(summary.to_json())[:3] == ["schema_version", "system", "split"]
+    assert Summary.from_json(summary.to_json()).to_json() == summary.to_json()
+
+
+def test_a_block_built_in_code_writes_nulls_that_say_unknown_and_leaves_out_what_was_not_reported():
+    provenance = Provenance(benchmark="rwgbench", dataset=DatasetRef(config="sample"), judge=None)
+    assert provenance.to_json()["judge"] is None and provenance.to_json()["git_commit"] is None  # unknown, said
+    assert "inspect" not in provenance.to_json() and "finished" not in provenance.to_json()  # not this run's
+    assert provenance.to_json()["dataset"] == {"config": "sample", "fingerprint": None, "n_papers": None}
+    rwgbench_join = JoinSummary(n_matched=1, missing=(), extra=(), duplicates=())
+    sciig_join = JoinSummary(n_matched=1, missing=(), extra=(), holdout_excluded=(), rejected_lines=())
+    assert rwgbench_join.to_json() == {"n_matched": 1, "missing": [], "extra": [], "duplicates": []}
+    assert sciig_join.to_json() == {"n_matched": 1, "missing": [], "extra": [], "holdout_excluded": [],
+                                    "rejected_lines": []}
+    grounding = GroundingSummary(metrics={"grounding_found_rate": 1.0, "grounding_outside_rate": None})
+    assert grounding.to_json()["grounding_outside_rate"] is None  # a rate offline cannot tell: None, written
+    assert MemorisationSummary(n_papers=0, interval=Interval(None, None)).to_json() == {
+        "mean": None, "interval": [None, None], "n_papers": 0}
 
 
 def test_grounding_rates_read_as_metric_values_with_their_intervals():

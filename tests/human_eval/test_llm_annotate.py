@@ -13,7 +13,10 @@ from sciwrite.benchmarks import get_benchmark
 from sciwrite.cli import main
 from sciwrite.human_eval.answers import LLM_ANNOTATOR_PREFIX, read_answers
 from sciwrite.human_eval.llm_annotate import (
+    NOT_SENT,
+    Annotation,
     Item,
+    format_summary,
     position_bias,
     read_reply,
     side_paths,
@@ -292,3 +295,30 @@ def test_position_bias_by_hand():
     assert (bias.n_both_orders, bias.n_inconsistent, bias.n_decisive, bias.n_first_wins) == (4, 2, 8, 5)
     assert (bias.inconsistency_rate, bias.first_position_wins) == (0.5, 5 / 8)
     assert position_bias([]).inconsistency_rate is None and position_bias([]).first_position_wins is None
+
+
+def test_the_summary_by_hand_pairwise_and_rating():
+    items = [Item("t1", "w", "A", as_shown="A", swapped="B"), Item("t2", "w", "B", as_shown="B", swapped="A"),
+             Item("t1", "s", "tie", as_shown="A", swapped="A"), Item("t2", "s", "tie", as_shown="tie", swapped="B"),
+             Item("t3", "s", None, as_shown="A", missing="swapped: not one JSON object")]
+    study = {"benchmark": "rwgbench", "design": PAIRWISE, "dimensions": [{"key": "w"}, {"key": "s"}]}
+    summary = Annotation("llm:m", study, items, 6).summary()
+    assert (summary.n_tasks, summary.n_items, summary.n_answered, summary.n_missing) == (3, 5, 4, 1)
+    assert summary.n_ties_from_disagreement == 2 and summary.position_bias == position_bias(items)
+    written = summary.to_json()
+    assert list(written) == ["annotator", "benchmark", "design", "n_tasks", "n_items", "n_answered", "n_missing",
+                             "n_prompts", "n_not_sent", "n_ties_from_disagreement", "position_bias",
+                             "position_bias_per_dimension"]
+    assert written["position_bias_per_dimension"]["s"]["first_position_wins"] == 0.75  # A, A, B, A
+    printed = format_summary(summary)
+    assert printed.startswith("llm:m answered 4 of 5 items (3 tasks x 1 questions) from 6 prompts; 1 missing")
+    assert "inconsistency rate 0.500 (2/4 items" in printed and "first-position wins 0.625 (5/8 decisive" in printed
+    assert "  w: inconsistency 0.000 (0/2), first-position wins 0.500 (2/4)" in printed
+    assert "--max-cost" not in printed
+
+    rating = Annotation("llm:m", {"design": RATING, "dimensions": [{"key": "w"}]},
+                        [Item("t1", "w", 4, "clear"), Item("t2", "w", None, missing=f"{NOT_SENT} budget")], 2).summary()
+    assert rating.to_json() == {"annotator": "llm:m", "benchmark": None, "design": RATING, "n_tasks": 2,
+                                "n_items": 2, "n_answered": 1, "n_missing": 1, "n_prompts": 2, "n_not_sent": 1}
+    printed = format_summary(rating)
+    assert "1 items missing because --max-cost stopped their requests" in printed and "position bias" not in printed

@@ -5,11 +5,12 @@ task draw, and the answers' checks."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
 from sciwrite.human_eval.answers import read_answers
-from sciwrite.human_eval.pairwise import agreement, comparisons, consistency, majority, pairs_of
+from sciwrite.human_eval.pairwise import Consistency, agreement, comparisons, consistency, majority, pairs_of
 from sciwrite.human_eval.tasks import draw_tasks
 from sciwrite.rwgbench.human_eval import RWGBENCH_STUDY, agreement_cell
 from sciwrite.rwgbench.human_eval import analyze as analyze_rwgbench
@@ -57,9 +58,9 @@ def test_majorities_shares_and_presentation_order_by_hand():
     assert majority(pairs["P3"].counts(), pairs["P3"].systems) == ("beta", 5 / 9)
     assert majority(pairs["P3"].counts(2), pairs["P3"].systems) == ("gamma", 3 / 4)  # the flip
     stats = consistency(list(pairs.values()))
-    assert stats == {"n_pairs": 5, "unique_majorities": 4,
-                     "mean_winning_share": pytest.approx((5 / 7 + 5 / 9 + 11 / 12 + 1) / 4),
-                     "kept_across_orders": 3, "n_pairs_in_both_orders": 5, "n_votes": 60}
+    assert stats == Consistency(n_pairs=5, unique_majorities=4,
+                                mean_winning_share=pytest.approx((5 / 7 + 5 / 9 + 11 / 12 + 1) / 4),
+                                kept_across_orders=3, n_pairs_in_both_orders=5, n_votes=60)
 
 
 def test_metric_alignment_cells_by_hand():
@@ -85,6 +86,20 @@ def test_metric_alignment_cells_by_hand():
     assert rows["clear_margin"]["clear_margin_cut"] == pytest.approx(0.2)
     assert rows["non_direct_high_consensus"]["label"] == "non-direct high-consensus"  # Table 5's words
     assert rows["order_consistent_non_direct"]["label"] == "presentation-order sensitivity, non-direct"
+
+
+def test_comparisons_of_a_missing_value_a_nan_and_a_metric_tie():
+    key, answers = study_of()
+    pairs = pairs_of(key, answers, "writing_quality")
+    values = {**VALUES, ("beta", "p3"): None, ("alpha", "p5"): math.nan}
+    compared = {c.pair_id: c for c in comparisons(pairs, values, direct=())}
+    assert set(compared) == {"P1", "P3", "P4", "P5"}  # P2 has no unique majority
+    outcome = {pair_id: (c.metric_winner, c.margin, c.missing) for pair_id, c in compared.items()}
+    assert outcome["P3"] == outcome["P5"] == (None, None, True)  # a value missing, a value NaN
+    assert outcome["P4"] == (None, None, False)  # 0.9 and 0.9: a metric tie, not a missing value
+    assert outcome["P1"] == ("alpha", pytest.approx(0.2), False)
+    lower = {c.pair_id: c for c in comparisons(pairs, values, direct=(), higher_is_better=False)}
+    assert lower["P1"].metric_winner == "beta" and lower["P1"].margin == pytest.approx(0.2)
 
 
 def evals(tmp_path, values=VALUES, direct=("gamma",)):

@@ -134,10 +134,10 @@ def test_rwgbench_judge_prompts_are_the_clis(rwg_run, mini_sample_folder):
 
 def test_rwgbench_judge_scores_and_intervals_are_the_clis(rwg_run):
     log, _, _, result, _ = rwg_run
-    assert result.summary.to_json()["judge_failures"] == 0 and len({row["llm_judge"] for row in result.rows}) > 1
+    assert result.summary.to_json()["judge_failures"] == 0 and len({row.value("llm_judge") for row in result.rows}) > 1
     for sample in log.samples:
-        [row] = [row for row in result.rows if row["paper_id"] == str(sample.id)]
-        assert sample.scores["rwgbench_scores"].value["llm_judge"] == pytest.approx(row["llm_judge"], abs=1e-9)
+        [row] = [row for row in result.rows if row.paper_id == str(sample.id)]
+        assert sample.scores["rwgbench_scores"].value["llm_judge"] == pytest.approx(row.value("llm_judge"), abs=1e-9)
     check_same_as_cli(log, result, ("llm_judge", "precision", "recall"))
 
 

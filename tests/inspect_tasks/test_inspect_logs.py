@@ -15,6 +15,7 @@ from inspect_ai.log import read_eval_log, write_eval_log  # noqa: E402
 from sciwrite.cli import main  # noqa: E402
 from sciwrite.leaderboard.store import ResultsStore  # noqa: E402
 from sciwrite.sciig.inspect_task import sciig  # noqa: E402
+from sciwrite.sciig.metrics.row_fields import BLEU_STATS  # noqa: E402
 from tests.inspect_tasks.test_inspect_tasks import Echo, run  # noqa: E402
 
 METRICS = ("rouge1", "rougeL", "bleu")
@@ -50,8 +51,9 @@ def test_an_inspect_log_goes_on_the_board_with_its_rows(sciig_log, tmp_path, cap
     assert summary["provenance"]["inspect"]["task_args"]["level"] == "ELABORATE"
     assert summary["provenance"]["sciwrite"]
     rows = ResultsStore(store).paper_rows(submission.id)
-    assert sorted(row["paper_id"] for row in rows) == sorted(str(sample.id) for sample in log.samples)
-    assert all(row.get("bleu_stats") for row in rows)  # the drill-down's rows as per_paper.jsonl holds them
+    assert sorted(row.paper_id for row in rows) == sorted(str(sample.id) for sample in log.samples)
+    assert all(row.details.get(BLEU_STATS) for row in rows)  # the drill-down's rows as per_paper.jsonl holds them
+    assert all(row.system is None and "system" not in row.to_json() for row in rows)  # the board names the system
     predictions = [json.loads(line) for line in ResultsStore(store).predictions(submission.id).splitlines()]
     assert {p["paper_id"]: p["pred"] for p in predictions} == {str(s.id): s.output.completion for s in log.samples}
     # the same run again: already there, not added twice

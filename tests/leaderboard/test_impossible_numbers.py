@@ -16,6 +16,7 @@ from huggingface_hub import parse_eval_result_entries
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.cli import main
 from sciwrite.core.errors import InputError
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.runs import import_evaluation
 from sciwrite.leaderboard.store import ResultsStore
@@ -267,7 +268,7 @@ def test_sciig_bleu_is_recomputed_as_corpus_bleu_of_the_rows(tmp_path, capsys):
 
 @pytest.mark.parametrize("value", [math.nan, 1.7])
 def test_the_summary_writer_refuses_an_impossible_value_and_writes_nothing(tmp_path, value):
-    rows = [{"paper_id": "p1", "precision": 1.0}]
+    rows = typed_rows([{"paper_id": "p1", "precision": 1.0}])
     result = SystemResult("sys", Summary.from_json({"system": "sys", "precision": value}), rows, [], ResultFiles([]))
     with pytest.raises(InputError, match=r"summary.json, record 'sys', field 'precision': precision is"):
         write_system(get_benchmark("rwgbench"), result, tmp_path / "sys")

@@ -13,6 +13,7 @@ import pytest
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete
 from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
 
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard import mirror as mirror_module
 from sciwrite.leaderboard.mirror import HubMirror, mirror_from_env
@@ -116,7 +117,9 @@ def _add(store: ResultsStore, tag: str, *, benchmark: str = "rwg", now: float = 
 
 
 SUMMARY = {"rougeL": 0.25, "n_papers": 3, "metrics": {"bleu": 0.125}, "note": "ünïcode"}
-ROWS = [{"paper_id": f"P{i}", "rougeL": i / 8, "extra": [i, "x"]} for i in (2, 0, 1)]
+#: The per-paper rows as ``per_paper.jsonl`` holds them ("ünïcode" kept as is), and typed.
+ROWS_JSON = [{"paper_id": f"P{i}", "rougeL": i / 8, "extra": [i, "x"], "note": "ünïcode"} for i in (2, 0, 1)]
+ROWS = typed_rows(ROWS_JSON)
 
 
 def _score(store: ResultsStore, submission_id: str, now: float) -> None:
@@ -157,7 +160,8 @@ def test_sync_uploads_pending_then_finished_with_one_commit_per_repo(hub, mirror
     assert set(results) == {f"results/rwg/{sub.id}/summary.json", f"results/rwg/{sub.id}/per_paper.jsonl"}
     assert json.loads(results[f"results/rwg/{sub.id}/summary.json"]) == SUMMARY
     per_paper = results[f"results/rwg/{sub.id}/per_paper.jsonl"].splitlines()
-    assert [json.loads(line) for line in per_paper] == ROWS  # in paper order, as stored
+    # in paper order, as stored: the same JSON, key for key, unescaped
+    assert per_paper == [json.dumps(row, ensure_ascii=False) for row in ROWS_JSON]
     assert json.loads(hub.files(REQ)[request])["status"] == FINISHED
     assert json.loads(hub.files(REQ)[request]) == {k: v for k, v in finished.to_dict().items() if k != "client"}
 
@@ -197,6 +201,7 @@ def test_restore_into_an_empty_store_gives_identical_submissions(hub, mirror, tm
         assert fresh.summary(sub.id) == store.summary(sub.id)
         assert fresh.paper_rows(sub.id) == store.paper_rows(sub.id)
     assert fresh.summary(done.id).to_json() == SUMMARY and fresh.paper_rows(done.id) == ROWS
+    assert [row.to_json() for row in fresh.paper_rows(done.id)] == ROWS_JSON
     assert fresh.get(running.id).status == RUNNING and fresh.get(running.id).heartbeat_at == 250.0
     assert fresh.get(pending.id).status == PENDING
     # Restored rows are marked mirrored: the next sync uploads nothing.
@@ -364,6 +369,18 @@ def test_restore_skips_a_finished_request_without_results(hub, mirror, tmp_path)
     assert mirror.restore(fresh) == {"restored": 0, "skipped": 1}
 
 
+def test_restore_skips_a_finished_request_whose_rows_are_not_objects(hub, mirror, tmp_path):
+    """A hand-edited per_paper.jsonl whose line is no JSON object (no row to type) is not restored."""
+    store = ResultsStore(tmp_path / "a.sqlite")
+    sub = _add(store, "a")
+    _score(store, sub.id, now=10.0)
+    mirror.sync(store)
+    (hub.repo(RES) / mirror_module.per_paper_path("rwg", sub.id)).write_text('["P2", 0.25]\n', encoding="utf-8")
+    fresh = ResultsStore(tmp_path / "fresh.sqlite")
+    assert mirror.restore(fresh) == {"restored": 0, "skipped": 1}
+    assert fresh.submissions() == []
+
+
 def test_restore_ignores_stale_local_downloads(hub, mirror, tmp_path):
     """A file left in local_dir by an earlier restore, since deleted on the Hub, must not come back."""
     store = ResultsStore(tmp_path / "a.sqlite")
@@ -423,7 +440,7 @@ def test_a_board_mirrors_every_change_and_a_restarted_space_gets_it_all_back(hub
     sid = outcome.submission.id
     assert f"requests/rwgbench/{sid}.json" in hub.files(REQ)  # mirrored at once, still PENDING
     worker = board.make_worker(lambda s, p: (Summary.from_json({"precision": 0.5}),
-                                             [{"paper_id": "p1", "precision": 0.5}]))
+                                             typed_rows([{"paper_id": "p1", "precision": 0.5}])))
     assert worker.run_once().status == "FINISHED"
     assert f"results/rwgbench/{sid}/summary.json" in hub.files(RES)
 

@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from sciwrite.core.paper_row import PaperRow, typed_rows
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import (
     FAILED,
@@ -101,15 +102,17 @@ def test_finish_is_one_transaction(tmp_path):
     store.claim_next("w")
     with pytest.raises(TypeError):  # a row that is not JSON: nothing of the result may be written
         store.finish(sub.id, "w", Summary.from_json({"precision": 0.5}),
-                     [{"paper_id": "p1"}, {"paper_id": "p2", "bad": object()}])
+                     typed_rows([{"paper_id": "p1"}, {"paper_id": "p2", "bad": object()}]))
+    with pytest.raises(ValueError, match="no paper_id"):  # the rows are kept by paper: one must name its paper
+        store.finish(sub.id, "w", Summary.from_json({"precision": 0.5}), typed_rows([{"precision": 0.5}]))
     assert store.get(sub.id).status == RUNNING
     assert store.summary(sub.id) is None and store.paper_rows(sub.id) == []
-    store.finish(sub.id, "w", Summary.from_json({"precision": 0.5}), [{"paper_id": "p1", "precision": 0.5}],
+    store.finish(sub.id, "w", Summary.from_json({"precision": 0.5}), typed_rows([{"paper_id": "p1", "precision": 0.5}]),
                  profile="lite")
     done = store.get(sub.id)
     assert done.status == FINISHED and done.profile == "lite" and done.finished_at is not None
     assert store.summary(sub.id).to_json() == {"precision": 0.5}
-    assert store.paper_rows(sub.id) == [{"paper_id": "p1", "precision": 0.5}]
+    assert store.paper_rows(sub.id) == [PaperRow(paper_id="p1", values={"precision": 0.5})]
     assert [s.id for s, _ in store.finished("rwgbench")] == [sub.id]
 
 
@@ -158,8 +161,25 @@ def test_fail_requeue_delete(tmp_path):
 
 def test_an_already_scored_run_is_added_with_its_results_at_once(tmp_path):
     store = ResultsStore(tmp_path / "lb.sqlite")
-    sub = _add(store, 1, status=FINISHED, summary=Summary.from_json({"recall": 0.25}), rows=[{"paper_id": "p1", "recall": 0.25}],
+    sub = _add(store, 1, status=FINISHED, summary=Summary.from_json({"recall": 0.25}),
+               rows=typed_rows([{"paper_id": "p1", "recall": 0.25}]),
                model="extractive", profile="lite")
     assert sub.status == FINISHED and sub.model == "extractive"
     assert store.finished("rwgbench", "sample")[0][1].to_json() == {"recall": 0.25}
     assert store.claim_next("w") is None
+
+
+def test_the_rows_come_back_typed_and_as_they_were_stored(tmp_path):
+    """A row's JSON is what the store keeps: read back, it is the same typed row and writes the same JSON, key for
+    key and in the same order (a benchmark's own fields, a None value and the grounding included)."""
+    store = ResultsStore(tmp_path / "lb.sqlite")
+    record = {"benchmark": "rwgbench", "paper_id": "p1", "recall": 0.25, "llm_judge": None, "no_candidates": True,
+              "grounding_source": "references", "grounding_references": [{"n": 1, "verdict": "found"}],
+              "grounding_error": None, "grounding_found_rate": 1.0, "judge_error": "timeout"}
+    [row] = typed_rows([record])
+    sub = _add(store, 1, status=FINISHED, summary=Summary.from_json({"recall": 0.25}), rows=[row])
+    [back] = store.paper_rows(sub.id)
+    assert back == row and back.value("recall") == 0.25 and back.value("llm_judge") is None
+    assert back.grounding is not None and back.grounding.references == ({"n": 1, "verdict": "found"},)
+    assert back.details["judge_error"] == "timeout" and back.benchmark == "rwgbench"
+    assert json.dumps(back.to_json()) == json.dumps(record)

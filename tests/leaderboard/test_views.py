@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.core.metric_modules import available_metrics
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.about import about_markdown
 from sciwrite.leaderboard.compare import compare_submissions
@@ -37,9 +38,9 @@ from sciwrite.leaderboard.tables import (
     not_computed_note,
 )
 from sciwrite.leaderboard.worker import Worker
-from sciwrite.rwgbench.metrics.drilldown import OUT_OF_RANGE
+from sciwrite.rwgbench.metrics.drilldown import OUT_OF_RANGE, listed_references_view
 from sciwrite.sciig.data.loading import load_sciig
-from sciwrite.sciig.metrics.drilldown import UNMATCHED
+from sciwrite.sciig.metrics.drilldown import UNMATCHED, outside_citations
 
 RWG = get_benchmark("rwgbench")
 SCIIG = get_benchmark("sciig")
@@ -264,7 +265,8 @@ def test_not_computed_note_lists_reasons_per_profile(store):
 
 
 def paper_row(pid, **values):
-    return {"paper_id": pid, **values}
+    """A per-paper row as the board keeps it, typed."""
+    return PaperRow.from_json({"paper_id": pid, **values})
 
 
 @pytest.fixture
@@ -387,7 +389,7 @@ def scored_intros(store, sciig_mini_folder):
     evaluator = SuiteEvaluator(sources={"sciig": str(sciig_mini_folder)}, profile="lite",
                                metrics={"sciig": ["rouge1"]}, bootstrap=BOARD_RESAMPLES)
     assert Worker(store, evaluator, name="w").run_once().status == FINISHED
-    values = [r["rouge1"] for r in store.paper_rows(sub.id)]
+    values = [r.value("rouge1") for r in store.paper_rows(sub.id)]
     assert len(values) == 3 and len(set(values)) == 3, values
     return sub, values
 
@@ -503,6 +505,24 @@ def test_rwgbench_drilldown_marks_each_listed_reference(store, mini_sample_folde
     old = add(store, "old", predictions=prediction + " \n", rows=[paper_row(pid, recall=0.0)])
     view = paper_view(store, old.id, pid, papers)
     assert list(view.citations["Verdict"]) == [MISSING, MISSING] and "shown unchecked" in view.notes[0]
+
+
+def test_rwgbench_drilldown_notes_why_a_listed_reference_list_was_not_read():
+    """The grounding's error on the typed row is the note (no verdicts); the gold papers are all missed."""
+    row = paper_row("p1", recall=0.0, grounding_source="references", grounding_error="references: not a list",
+                    grounding_references=[])
+    table, uncited, notes = listed_references_view("See [1].", [{"n": 1, "title": "A"}], row, ["d1"],
+                                                   lambda ids: {"d1": "Gold"})
+    assert notes == ["references: not a list"] and table.empty  # no verdicts to show
+    assert uncited.to_dict("records") == [{"doc_id": "d1", "Title": "Gold"}]
+
+
+def test_sciig_drilldown_lists_a_row_scored_before_the_unmatched_split_unmarked():
+    """A row with ``not_in_neighbors`` but no unmatched/near-miss split lists those citations, unmarked."""
+    row = paper_row("p1", rouge1=0.2, cited_keys=["Nobody, 1999"], not_in_neighbors=["Nobody, 1999"])
+    assert outside_citations(row, ["ignored"]).to_dict("records") == [
+        {"Citation": "Nobody, 1999", "Mark": MISSING, "In the text": ""}]
+    assert list(outside_citations(None, ["Else, 2000"])["Citation"]) == ["Else, 2000"]
 
 
 @pytest.fixture

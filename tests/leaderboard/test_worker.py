@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from sciwrite.core.paper_row import PaperRow, typed_rows
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.store import FAILED, FINISHED, RUNNING, ResultsStore
@@ -35,13 +36,14 @@ def test_scores_in_order_and_reports_changes(tmp_path):
     def evaluate(submission, predictions):
         seen.append((submission.id, json.loads(predictions)["text"]))
         assert store.get(submission.id).status == RUNNING
-        return Summary.from_json({"precision": 0.5, "profile": "lite"}), [{"paper_id": "p1", "precision": 0.5}]
+        rows = typed_rows([{"paper_id": "p1", "precision": 0.5}])
+        return Summary.from_json({"precision": 0.5, "profile": "lite"}), rows
 
     worker = Worker(store, evaluate, name="w", on_change=lambda: changes.append(1))
     assert worker.run(once=True) == 2
     assert seen == [(first.id, "text 1"), (second.id, "text 2")]
     assert store.get(first.id).status == FINISHED and store.get(first.id).profile == "lite"
-    assert store.paper_rows(second.id) == [{"paper_id": "p1", "precision": 0.5}]
+    assert store.paper_rows(second.id) == [PaperRow(paper_id="p1", values={"precision": 0.5})]
     assert len(changes) == 4  # claimed and finished, twice
     assert worker.run_once() is None
 
@@ -126,7 +128,8 @@ def test_a_killed_worker_leaves_nothing_half_written_and_the_submission_is_retri
     # staleness is read on the restarted worker's clock: no waiting for it to pass
     stale_after = 30.0
     clock = Clock(at=held.heartbeat_at + stale_after / 2)
-    restarted = Worker(store, lambda s, p: (Summary.from_json({"precision": 1.0}), [{"paper_id": "p1", "precision": 1.0}]), name="new",
+    scored = (Summary.from_json({"precision": 1.0}), typed_rows([{"paper_id": "p1", "precision": 1.0}]))
+    restarted = Worker(store, lambda s, p: scored, name="new",
                        heartbeat_s=1.0, stale_after_s=stale_after, clock=clock.now)
     assert restarted.run_once() is None  # the heartbeat is still fresh: not stale yet
     assert store.get(sub.id).worker == "doomed"
@@ -184,7 +187,11 @@ def test_the_real_suites_score_a_submission(mini_sample_folder, sciig_mini_folde
     assert rwg_summary["system"] == "<b>system 1</b>" and rwg_summary["n_papers"] == len(papers)
     assert "predictions" not in rwg_summary and rwg_summary["intervals"]["precision"][0] is not None
     assert "llm_judge" in rwg_summary["not_computed"]
-    assert [r["paper_id"] for r in store.paper_rows(rwg.id)] == [p["paper_id"] for p in papers]
+    rwg_rows = store.paper_rows(rwg.id)
+    assert [r.paper_id for r in rwg_rows] == [p["paper_id"] for p in papers]
+    # kept as per_paper.jsonl holds them (`per_paper_record`): the benchmark first, no system (the board names it)
+    assert all(r.benchmark == "rwgbench" and r.system is None for r in rwg_rows)
+    assert all(list(r.to_json())[:2] == ["benchmark", "paper_id"] and "system" not in r.to_json() for r in rwg_rows)
     sciig_summary = store.summary(sciig.id).to_json()
     assert sciig_summary["rougeL"] == pytest.approx(1.0)  # the reference itself
     assert len(store.paper_rows(sciig.id)) == len(intros)

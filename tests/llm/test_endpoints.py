@@ -252,8 +252,10 @@ def test_ledger_sums_equal_what_the_server_reported(tmp_path):
 
 
 def test_judge_cache_keeps_the_snapshot_and_a_new_one_is_visible(tmp_path):
+    from sciwrite.core.paper_row import typed_rows
     from sciwrite.metrics.judge import snapshot_counts
     from sciwrite.rwgbench.metrics.judge import judge_sections
+    from sciwrite.rwgbench.metrics.row_fields import JUDGE_SNAPSHOT, JUDGE_SYSTEM_FINGERPRINT
 
     snapshot = {"name": "gpt-5.5-2026-04-23"}
     answer = like_real_endpoints(lambda r: Reply('{"score": 4, "rationale": "ok"}', model=snapshot["name"]))
@@ -265,7 +267,8 @@ def test_judge_cache_keeps_the_snapshot_and_a_new_one_is_visible(tmp_path):
         client = ChatClient("gpt-5.5", base_url=server.base_url, cache_path=cache)
         rows = judge_sections(["Section one.", "Section two."], client, show_progress=False)
     assert first[0]["judge_snapshot"] == "gpt-5.5-2026-04-23" and len(server.requests) == 2
-    assert snapshot_counts(rows, "judge_snapshot") == {"gpt-5.5-2026-04-23": 1, "gpt-5.5-2026-09-30": 1}
+    assert snapshot_counts(typed_rows(rows), JUDGE_SNAPSHOT) == {"gpt-5.5-2026-04-23": 1, "gpt-5.5-2026-09-30": 1}
+    assert snapshot_counts(typed_rows(rows), JUDGE_SYSTEM_FINGERPRINT) == {"fp_2026a": 2}
     assert client.provenance()["snapshots"] == {"gpt-5.5-2026-04-23": 1, "gpt-5.5-2026-09-30": 1}
     assert all(r["seed"] == 42 and "temperature" not in r for r in server.requests)
     record = json.loads(cache.read_text().splitlines()[0])

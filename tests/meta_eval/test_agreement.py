@@ -14,6 +14,7 @@ import pytest
 from scipy import stats
 
 from sciwrite.cli import main
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.meta_eval.agreement import (
     correlate,
     goodman_kruskal_gamma,
@@ -164,12 +165,32 @@ def test_metric_scores_from_per_paper(tmp_path):
                                             "only_a": 1, "note": "x"},
                                            {"paper_id": "p2", "system": "a", "recall": 0.7, "judge": 0.2}])
     b = write_jsonl(tmp_path / "b.jsonl", [{"paper_id": "p1", "system": "b", "recall": 0.1, "judge": 0.9}])
-    scores = metric_scores(read_per_paper({"a": a, "b": b}))
+    per_paper = read_per_paper({"a": a, "b": b})
+    assert [row.paper_id for row in per_paper["a"]] == ["p1", "p2"] and per_paper["b"][0].system == "b"
+    assert all(isinstance(row, PaperRow) for rows in per_paper.values() for row in rows)
+    scores = metric_scores(per_paper)
     assert scores == {"recall": {("p1", "a"): 0.5, ("p2", "a"): 0.7, ("p1", "b"): 0.1},
                       "judge": {("p2", "a"): 0.2, ("p1", "b"): 0.9}}
+    assert list(scores) == ["recall", "judge"]
     bad = write_jsonl(tmp_path / "bad.jsonl", [{"recall": 1}])
     with pytest.raises(ValueError, match=r"bad\.jsonl:1: field 'paper_id'"):
         read_per_paper({"x": bad})
+    numbered = write_jsonl(tmp_path / "numbered.jsonl", [{"paper_id": 3, "recall": 1}])
+    with pytest.raises(ValueError, match=r"numbered\.jsonl:1: field 'paper_id' missing or not a string"):
+        read_per_paper({"x": numbered})
+
+
+def test_metric_scores_of_typed_rows_keep_the_rows_key_order():
+    """The default metrics come in the order the rows first name them, a row where a key holds text included;
+    a non-finite value, or a key a system never scores, leaves the item (or the metric) out."""
+    a = [PaperRow.from_json({"paper_id": "p1", "z": "n/a", "y": 0.1, "nan": float("nan")}),
+         PaperRow.from_json({"paper_id": "p2", "y": 0.2, "z": 3, "nan": 0.5, "only_a": 1})]
+    b = [PaperRow.from_json({"paper_id": "p1", "system": "b", "y": 0.3, "z": 4, "nan": 0.1})]
+    scores = metric_scores({"a": a, "b": b})
+    assert list(scores) == ["z", "y", "nan"]
+    assert scores["z"] == {("p2", "a"): 3.0, ("p1", "b"): 4.0}
+    assert scores["nan"] == {("p2", "a"): 0.5, ("p1", "b"): 0.1}
+    assert metric_scores({"a": a}, ["y", "missing"]) == {"y": {("p1", "a"): 0.1, ("p2", "a"): 0.2}, "missing": {}}
 
 
 def test_judge_agreement_per_criterion():

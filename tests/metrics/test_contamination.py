@@ -10,6 +10,7 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.core.datasets import remove_stale_parquet, write_split
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.core.summary import Summary
 from sciwrite.grounding.scoring import GROUNDING_KEYS
 from sciwrite.metrics.cutoff import across_systems, cutoff_comparison, side
@@ -40,15 +41,17 @@ def test_memorisation_counts_reference_ngrams_that_no_input_holds():
 
 
 def test_summary_ranks_the_most_recalled_papers():
-    rows = [{"paper_id": "p1", "memorisation": 0.9, "memorised_span_words": 40},
-            {"paper_id": "p2", "memorisation": 0.1, "memorised_span_words": 8},
-            {"paper_id": "p3", "memorisation": None, "memorised_span_words": 0}]
+    rows = typed_rows([{"paper_id": "p1", "memorisation": 0.9, "memorised_span_words": 40},
+                       {"paper_id": "p2", "memorisation": 0.1, "memorised_span_words": 8},
+                       {"paper_id": "p3", "memorisation": None, "memorised_span_words": 0}])
     summary = summarize_memorisation(rows, n_resamples=200)
-    assert summary["n_papers"] == 2 and summary["mean"] == pytest.approx(0.5)
-    assert summary["max_span_words"] == 40 and summary["papers_at_least_half"] == 1
-    assert [t["paper_id"] for t in summary["top"]] == ["p1", "p2"]
-    low, high = summary["interval"]
-    assert 0.1 <= low <= high <= 0.9
+    assert summary.n_papers == 2 and summary.mean == pytest.approx(0.5)
+    assert summary.max_span_words == 40 and summary.papers_at_least_half == 1
+    assert [t["paper_id"] for t in summary.top] == ["p1", "p2"]
+    assert summary.top[0]["memorisation"] == 0.9 and summary.top[1]["memorised_span_words"] == 8
+    assert summary.interval is not None and summary.interval.low is not None and summary.interval.high is not None
+    assert 0.1 <= summary.interval.low <= summary.interval.high <= 0.9
+    assert summarize_memorisation(rows[2:], n_resamples=200).n_papers == 0  # no paper long enough: no signal
 
 
 def test_papers_fall_on_a_side_by_date_else_by_year():
@@ -75,10 +78,11 @@ def test_two_sample_comparison_is_exact_for_small_groups():
 def test_cutoff_comparison_splits_rows_by_their_papers():
     papers = [{"paper_id": f"p{i}", "published": f"2026-0{m}-15"} for i, m in enumerate([1, 2, 3, 7, 8, 9])]
     papers.append({"paper_id": "old", "year": 2026})
-    rows = [{"precision": v} for v in (0.8, 0.7, 0.9, 0.2, 0.3, 0.1, 0.5)]
-    split = cutoff_comparison(rows, papers, ["precision"], date(2026, 6, 1), n_resamples=500)
-    assert (split["n_before"], split["n_after"], split["undetermined"]) == (3, 3, ["old"])
-    row = split["metrics"]["precision"]
+    rows = typed_rows({"precision": v} for v in (0.8, 0.7, 0.9, 0.2, 0.3, 0.1, 0.5))
+    split = cutoff_comparison(rows, papers, ["precision", "recall"], date(2026, 6, 1), n_resamples=500)
+    assert (split.n_before, split.n_after, split.undetermined) == (3, 3, ("old",))
+    assert list(split.metrics) == ["precision"]  # no row holds a recall: left out
+    row = split.metrics["precision"]
     assert (row["mean_a"], row["mean_b"]) == (pytest.approx(0.8), pytest.approx(0.2))
     assert row["p_holm"] == row["p_value"]  # one metric: Holm changes nothing
 

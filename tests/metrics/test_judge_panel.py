@@ -14,6 +14,7 @@ import pytest
 from scipy import stats
 
 from sciwrite.cli import main
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.metrics.judge_panel import PanelSpec, combine, noise_share
 from tests.fakes.openai_server import ChatServer, like_real_endpoints
 
@@ -108,7 +109,7 @@ def test_combine_and_the_noise_share_by_hand():
     assert combine([{"a": 1, "b": 2}, {"a": 3}]) == {"a": 2, "b": 2}
     assert combine([None, None]) is None
     # two papers, one judge, two samples: within-paper variances 0.02 and 0; paper means 0.4 and 0.8
-    rows = [{"judge_panel": {"j": {"m": [0.3, 0.5]}}}, {"judge_panel": {"j": {"m": [0.8, 0.8]}}}]
+    rows = typed_rows([{"judge_panel": {"j": {"m": [0.3, 0.5]}}}, {"judge_panel": {"j": {"m": [0.8, 0.8]}}}])
     found = noise_share(rows, ["j"], "m", 2)
     assert found["within_paper_sd"] == pytest.approx(0.01 ** 0.5)
     assert found["judge_noise_share"] == pytest.approx((0.01 / 2) / 0.08)

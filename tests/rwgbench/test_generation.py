@@ -216,6 +216,9 @@ def test_workflow_queries_k20_refines_at_most_twice_and_returns_the_union(spy):
     kinds = [re.match(r"You are (\w+)", r).group(1) for r in llm.requests]
     assert kinds == ["planning", "writing", "checking", "revising", "checking", "revising"]
     assert result.extra["refinements"] == 2
+    assert [(s["step"], s.get("iteration")) for s in result.extra["steps"]] == [
+        ("plan", None), ("retrieve", 0), ("write", None), ("coverage", 1), ("retrieve", 1), ("refine", 1),
+        ("coverage", 2), ("retrieve", 2), ("refine", 2)]
     # queries: the 3 planned in one call, then one per refinement; k = 20 (+1 for the excluded target)
     assert [c[0] for c in spy.calls] == [["sentiment style transfer", "attribute markers",
                                           "aspect based sentiment analysis"],

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from sciwrite.cli import main
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.core.summary import Summary
 from sciwrite.grounding.resolver import lazy_resolver
 from sciwrite.rwgbench.data.loading import load_rwgbench
@@ -101,12 +102,14 @@ def test_bad_reference_lists_are_named_and_the_others_still_scored(caplog):
     assert rows[3]["grounding_found_rate"] == 1.0 and rows[3]["grounded_recall"] == 1.0
     assert "paper_id 'p1': field 'references' must be a list" in caplog.text
 
-    summary = grounding_summary([{"paper_id": f"p{i}", **r} for i, r in enumerate(rows)], bootstrap=50, seed=0)
-    assert summary["n_invalid_lists"] == 1 and summary["counts"]["invalid"] == 3
-    assert summary["grounding_found_rate"] == pytest.approx((0.5 + 1.0) / 2)  # papers listing a reference
-    assert summary["grounded_precision"] == pytest.approx((0.5 + 0.0 + 1.0) / 3)
-    assert summary["lookup"] == "offline, corpus only" and summary["problems"][0].startswith("paper_id 'p1'")
-    table = format_grounding_table([Summary.from_json({"system": "direct", "grounding": summary})])
+    summary = grounding_summary(typed_rows({"paper_id": f"p{i}", **r} for i, r in enumerate(rows)), bootstrap=50,
+                                seed=0)
+    assert summary is not None and summary.n_invalid_lists == 1 and summary.counts["invalid"] == 3
+    assert summary.metrics["grounding_found_rate"] == pytest.approx((0.5 + 1.0) / 2)  # papers listing a reference
+    assert summary.metrics["grounded_precision"] == pytest.approx((0.5 + 0.0 + 1.0) / 3)
+    assert summary.lookup == "offline, corpus only" and summary.problems[0].startswith("paper_id 'p1'")
+    assert Summary.from_json({"system": "direct", "grounding": summary.to_json()}).grounding == summary  # read back
+    table = format_grounding_table([Summary(system="direct", grounding=summary)])
     assert "offline, corpus only" in table and "could not be read: 3 reference(s) and 1 reference list(s)" in table
     assert "Outside" not in table  # no online lookup: no outside-the-corpus column
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import sciwrite
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.llm.client import ChatClient, LLMNotConfiguredError
 from sciwrite.metrics.judge import MAX_SECTION_CHARS, judge_for_profile, normalise_score, parse_judge_score
 from sciwrite.models.registry import ModelUnavailableError, resolve_model
@@ -191,9 +192,10 @@ def test_end_to_end_scores_in_order_and_failures_isolated(server):
     # the failed items were sent again by the second pass (the 500 also by the client's own retry)
     assert sum("GARBAGE" in s for s in sent) == 2 and sum("FAIL500" in s for s in sent) == 4
     assert all(r["model"] == "judge-model" and r["temperature"] == 0 for r in server.requests)
-    summary = summarize_judgements(rows)
+    summary = summarize_judgements(typed_rows(rows))
     assert summary["n_judged"] == 10 and summary["n_failed"] == 2
     assert [f["index"] for f in summary["failures"]] == [3, 7]
+    assert summary["failures"][0]["reason"].startswith("unparsable reply") and "500" in summary["failures"][1]["reason"]
     judged = [r["llm_judge"] for r in rows if r["llm_judge"] is not None]
     assert summary["llm_judge"] == pytest.approx(sum(judged) / 10)
 

@@ -11,7 +11,7 @@ from sciwrite.core.paper_tables import render
 from sciwrite.core.summary import Summary
 from sciwrite.rwgbench.data.build_commands import human_gt_records
 from sciwrite.rwgbench.metrics.report import table2
-from sciwrite.rwgbench.paper_tables import coverage_from_report, table1, table3, words
+from sciwrite.rwgbench.paper_tables import config_statistics, coverage_from_report, table1, table3, words
 
 PAPER = {"papers": 40108, "citations": 14.7, "rw_words": 578.4, "abstract_words": 179.2, "coverage": 0.582,
          "corpus_size": 1091394, "corpus_abstract_words": 165.0}
@@ -115,3 +115,8 @@ def test_table1_on_the_sample_folder(mini_sample_copy, capsys):
     assert main(["paper-table", "rwgbench-table1", "--configs", "sample", "--source", str(mini_sample_copy)]) == 0
     out = capsys.readouterr().out
     assert "Statistic" in out and "Sample" in out and "Corpus Size" in out
+
+
+def test_table1_refuses_a_corpus_config_before_loading_it():
+    with pytest.raises(ValueError, match="'corpus' is a corpus config; Table 1 reads paper configs"):
+        config_statistics("corpus", None)

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from sciwrite.cli import main
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.core.predictions import join_by_paper_id, read_predictions
 from sciwrite.core.summary import Summary
 from sciwrite.rwgbench.data.loading import load_rwgbench
@@ -79,19 +80,19 @@ def test_reference_sections_as_predictions_score_perfectly(sample_folder, lite_s
     corpus = load_rwgbench("sample_corpus", source=sample_folder)
     rows, _ = score_rwgbench([p["related_work"] for p in papers], papers, lite_suite,
                              candidates=[p["citations"] for p in papers], corpus=corpus, show_progress=False)
-    summary = summarize_rwgbench(rows, lite_suite)
+    summary = summarize_rwgbench(typed_rows(rows), lite_suite)
     for metric in ("precision", "recall", "positioning_structure_similarity", "citation_frame_alignment",
                    "rougeL", "bertscore_f1"):
-        assert summary[metric] == pytest.approx(1.0, abs=1e-6), metric
+        assert summary.value(metric) == pytest.approx(1.0, abs=1e-6), metric
         assert all(r[metric] == pytest.approx(1.0, abs=1e-6) for r in rows), metric
-    assert summary["empty_citation_rate"] == 0 and summary["unresolved_markers"] == 0
-    assert 0 < summary["topical_relevance"] < 1 and 0 < summary["citation_density"]
+    assert summary.value("empty_citation_rate") == 0 and summary.value("unresolved_markers") == 0
+    assert 0 < (summary.value("topical_relevance") or 0) < 1 and 0 < (summary.value("citation_density") or 0)
     # lite has no NLI model and no LLM endpoint: reported, with the model they need, never substituted
     for metric in ("soft_citation_recall", "claim_support_consistency", "llm_judge"):
-        assert summary[metric] is None and metric in summary["not_computed"]
-    assert "DeBERTa-v3-large-mnli" in summary["not_computed"]["claim_support_consistency"]
+        assert metric in summary.metrics and summary.value(metric) is None and metric in summary.not_computed
+    assert "DeBERTa-v3-large-mnli" in summary.not_computed["claim_support_consistency"]
     assert rows[0]["generated_frames"] == rows[0]["reference_frames"]
-    assert summary["models"]["scibert"] == "packaged:all-MiniLM-L6-v2"
+    assert summary.models["scibert"] == "packaged:all-MiniLM-L6-v2"
 
 
 # --- bad input -------------------------------------------------------------------------------------------
@@ -147,9 +148,9 @@ def test_metric_selection_skips_the_models_it_does_not_need(mini):
     assert suite.encoder is None and suite.token_encoder is None and suite.frame_classifier is None
     rows, _ = score_rwgbench([papers[0]["related_work"]], papers[:1], suite, candidates=[papers[0]["citations"]],
                              corpus=corpus, show_progress=False)
-    summary = summarize_rwgbench(rows, suite)
-    assert summary["precision"] == 1 and summary["topical_relevance"] is None
-    assert "topical_relevance" not in summary["not_computed"]  # not requested is not a failure
+    summary = summarize_rwgbench(typed_rows(rows), suite)
+    assert summary.value("precision") == 1 and summary.value("topical_relevance") is None
+    assert "topical_relevance" not in summary.not_computed  # not requested is not a failure
 
 
 @pytest.mark.parametrize("metrics", [["rougeL"], ["rougeL", "precision"]])
@@ -161,8 +162,8 @@ def test_rouge_l_alone_needs_no_token_encoder(mini, metrics):
     rows, _ = score_rwgbench([papers[0]["related_work"]], papers[:1], suite, candidates=[papers[0]["citations"]],
                              corpus=corpus, show_progress=False)
     assert rows[0]["rougeL"] == pytest.approx(1.0) and "bertscore_f1" not in rows[0]
-    summary = summarize_rwgbench(rows, suite)
-    assert summary["rougeL"] == pytest.approx(1.0) and summary["bertscore_f1"] is None
+    summary = summarize_rwgbench(typed_rows(rows), suite)
+    assert summary.value("rougeL") == pytest.approx(1.0) and summary.value("bertscore_f1") is None
 
 
 # --- the command -----------------------------------------------------------------------------------------
@@ -279,17 +280,19 @@ def test_direct_predictions_report_csc_and_trt_as_not_applicable(mini, lite_suit
         assert row["citation_distribution_balance"] == pytest.approx(2 / 3)  # [2], [3] once, [1] twice
         assert row["n_generated_contexts"] == 3 and row["citation_frame_alignment"] is not None
         assert row["topical_relevance"] is None and "Direct" in row["topical_relevance_not_applicable"]
-    summary = summarize_rwgbench(rows, lite_suite)
-    assert summary["topical_relevance"] is None and "Direct" in summary["not_applicable"]["topical_relevance"]
-    assert summary["n_not_applicable"]["topical_relevance"] == 2
-    assert summary["citation_density"] == pytest.approx(1.0) and summary["precision"] == 0
-    assert "\u2013" in format_table2([Summary.from_json({"system": "direct", **summary})]).splitlines()[2]
+    summary = summarize_rwgbench(typed_rows(rows), lite_suite)
+    assert summary.value("topical_relevance") is None
+    assert "Direct" in summary.reported("not_applicable")["topical_relevance"]
+    assert summary.reported("n_not_applicable")["topical_relevance"] == 2
+    assert summary.value("citation_density") == pytest.approx(1.0) and summary.value("precision") == 0
+    assert "\u2013" in format_table2([summary.with_(system="direct")]).splitlines()[2]
     # a batch mixing both: TRT averages over the papers with a candidate list only
     mixed, _ = score_rwgbench([paper["related_work"], text], [paper, paper], lite_suite,
                               candidates=[paper["citations"], []], corpus=corpus, show_progress=False)
-    mixed_summary = summarize_rwgbench(mixed, lite_suite)
-    assert mixed_summary["topical_relevance"] == pytest.approx(mixed[0]["topical_relevance"])
-    assert mixed_summary["n_not_applicable"] == {"topical_relevance": 1} and mixed_summary["not_applicable"] == {}
+    mixed_summary = summarize_rwgbench(typed_rows(mixed), lite_suite)
+    assert mixed_summary.value("topical_relevance") == pytest.approx(mixed[0]["topical_relevance"])
+    assert mixed_summary.reported("n_not_applicable") == {"topical_relevance": 1}
+    assert mixed_summary.reported("not_applicable") == {}
 
 
 def test_evaluate_command_runs_the_judge_through_an_endpoint(mini, mini_sample_folder, tmp_path, capsys, monkeypatch):

@@ -315,6 +315,18 @@ def test_cli_build_sciig(tmp_path, capsys):
     assert load_sciig("sample", source=tmp_path / "out", split="all")["holdout"][0]["venue"] == "NAACL"
 
 
+def test_the_build_result_names_the_config_and_folder_then_the_statistics_and_counts(tmp_path):
+    from sciwrite.sciig.data.build_commands import build_command_result
+
+    papers = write_papers(tmp_path / "papers", {"a": paper(), "b": paper(title="B")})
+    result = build_command_result({"paper_dir": str(papers), "out": str(tmp_path / "out"),
+                                   "allow_missing_abstracts": True, "venue": "NAACL", "year": 2025})
+    assert result.message == f"SciIG config 'sample' written to {tmp_path / 'out'}"
+    statistics = list(result.statistics)
+    assert statistics[:2] == ["papers", "introduction_words"] and statistics[-1] == "neighbors_missing"
+    assert result.statistics["source_papers"] == 2 and "skipped" not in statistics  # the ids stay in the report
+
+
 def test_table8_prompt_is_verbatim_and_its_answer_parses():
     [message] = table8_messages("T", "A.", ["Ann Li"], "Intro (Li et al., 2022).",
                                 [{"paper_id": "BIBREF0", "title": "X", "authors": ["Ann Li"], "raw_text": "Li. X."}])

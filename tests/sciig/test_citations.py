@@ -7,6 +7,7 @@ import json
 import pytest
 
 import sciwrite
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.llm.client import ChatClient
 from sciwrite.sciig.metrics.citations import (
     OFFLINE_EXTRACTOR,
@@ -173,7 +174,7 @@ def test_suite_names_the_offline_fallback():
     paper = {"paper_id": "p", "title": "T", "abstract": "A.", "introduction": "R.",
              "neighbors": [{"key": "Smith et al., 2020", "title": "X", "authors": [], "abstract": ""}]}
     rows, _ = score_sciig(["Graphs (Smith et al.)."], [paper], suite, show_progress=False)
-    summary = summarize_sciig(rows, suite)
-    assert summary["citation_extractor"] == "regex (offline fallback)" == summary["models"]["citation_extractor"]
-    assert summary["citation_precision"] == 1.0 and summary["citation_recall"] == 1.0
-    assert summary["unmatched_citation_rate"] == 0.0 and summary["n_papers_citing"] == 1
+    summary = summarize_sciig(typed_rows(rows), suite)
+    assert summary.reported("citation_extractor") == "regex (offline fallback)" == summary.models["citation_extractor"]
+    assert summary.value("citation_precision") == 1.0 and summary.value("citation_recall") == 1.0
+    assert summary.value("unmatched_citation_rate") == 0.0 and summary.value("n_papers_citing") == 1

@@ -9,6 +9,7 @@ import re
 import pytest
 
 import sciwrite
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.llm.client import ChatClient
 from sciwrite.metrics.judge import MAX_SECTION_CHARS, judge_for_profile
 from sciwrite.rwgbench.metrics.model_roles import JUDGE
@@ -160,20 +161,27 @@ def test_end_to_end_scores_and_isolated_failures():
     assert rows[3]["judge_errors"]["metadata"].startswith("API error")
     assert rows[4]["judge_narrative_quality"] == 0.75  # one score is all this prompt needs
     assert rows[4]["judge_coverage"] is None and "['consistency']" in rows[4]["judge_errors"]["reference"]
-    summary = summarize_sciig_judgements(rows)
+    summary = summarize_sciig_judgements(typed_rows(rows))
     assert summary["judge_coverage"] == pytest.approx((1.0 + 0.25) / 2)
     assert summary["judge_narrative_quality"] == pytest.approx((1.0 + 0.25 + 0.75) / 3)
     assert summary["n_failed"] == 3 + 3 + 2  # GARBAGE and FAIL500: every prompt; PARTIAL: the two two-score ones
     assert {(f["index"], f["prompt"]) for f in summary["failures"] if f["index"] == 4} == {(4, "reference"), (4, "metadata")}
+    reasons = {(f["index"], f["prompt"]): f["reason"] for f in summary["failures"]}
+    assert "['consistency']" in reasons[4, "reference"] and reasons[3, "metadata"].startswith("API error")
 
 
 def test_requests_per_prompt_and_retry_count():
     with chat_server(scripted) as server:
-        run(server, ["A WANT=0.75.", "B GARBAGE."], prompts=["reference", "narrative"], retries=1)
+        rows = run(server, ["A WANT=0.75.", "B GARBAGE."], prompts=["reference", "narrative"], retries=1)
     # 2 papers x 2 prompts, then the 2 unreadable ones once more with a follow-up
     assert len(server.requests) == 6
     follow_ups = [r for r in server.requests if len(r["messages"]) == 3]
     assert len(follow_ups) == 2 and "JSON object" in follow_ups[0]["messages"][-1]["content"]
+    # only the scores of the prompts asked are summarized
+    summary = summarize_sciig_judgements(typed_rows(rows))
+    assert set(k for k in summary if k.startswith("judge_")) == {"judge_coverage", "judge_consistency",
+                                                                 "judge_narrative_quality"}
+    assert summary["judge_coverage"] == 0.75 and summary["n_failed"] == 2
 
 
 def test_long_generation_is_truncated_and_flagged():

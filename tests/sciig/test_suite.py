@@ -10,6 +10,7 @@ import shutil
 import pytest
 
 from sciwrite.cli import main
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.core.summary import Summary
 from sciwrite.metrics.judge_config import JudgeConfig
 from sciwrite.sciig import load_sciig
@@ -63,16 +64,16 @@ def test_table2_layout():
 def test_references_as_predictions_and_lite_not_computed(papers, lite):
     references = [p["introduction"] for p in papers]
     rows, timings = score_sciig(references, papers, lite, show_progress=False)
-    summary = summarize_sciig(rows, lite)
-    assert summary["n_papers"] == len(papers) == 3 and summary["scoring_errors"] == {}
+    summary = summarize_sciig(typed_rows(rows), lite)
+    assert summary.n_papers == len(papers) == 3 and summary.reported("scoring_errors") == {}
     for metric in ("rougeL", "bertscore_f1", "keyphrase_consistency"):
-        assert summary[metric] == pytest.approx(1.0, abs=1e-6), metric
+        assert summary.value(metric) == pytest.approx(1.0, abs=1e-6), metric
         assert all(r[metric] == pytest.approx(1.0, abs=1e-6) for r in rows), metric
     # BLEU is corpus BLEU, from the summed statistics: the same number sacrebleu's corpus score gives
-    assert summary["bleu"] == pytest.approx(score_bleu(references, references)[0] / 100)  # the paper's 0-1 scale
-    assert 0 < summary["contextual_relevance"] < 1 and summary["citation_recall"] == 1.0
+    assert summary.value("bleu") == pytest.approx(score_bleu(references, references)[0] / 100)  # the paper's 0-1 scale
+    assert 0 < (summary.value("contextual_relevance") or 0) < 1 and summary.value("citation_recall") == 1.0
     # lite has no BLEURT, GPT-2, SummaC NLI or judge: not computed, with the model each needs
-    not_computed = summary["not_computed"]
+    not_computed = summary.not_computed
     without_wordnet = ["meteor"] if WORDNET_MISSING else []  # Debian's wordnet-base is optional
     assert sorted(not_computed) == sorted(["bleurt", "perplexity", *STAGES["summac"].metrics, *STAGES["qa"].metrics, *STAGES["judge"].metrics,
                                            *without_wordnet])
@@ -80,17 +81,17 @@ def test_references_as_predictions_and_lite_not_computed(papers, lite):
     assert "summac_nli" in not_computed["summac_faithfulness"] and "judge" in not_computed["judge_coverage"]
     assert "mrm8488/t5-base-finetuned-question-generation-ap" in not_computed["qa_faithfulness"]
     assert "deepset/roberta-base-squad2" in not_computed["qa_consistency"]
-    assert all(summary[m] is None for m in not_computed)
+    assert all(m in summary.metrics and summary.value(m) is None for m in not_computed)
     assert set(timings) == {"rouge", "bleu", "meteor", "bertscore", "contextual_relevance", "keyphrases",
                             "citations"} - set(without_wordnet)
-    assert summary["models"]["keyphrase_encoder"] == "packaged:all-MiniLM-L6-v2"
+    assert summary.models["keyphrase_encoder"] == "packaged:all-MiniLM-L6-v2"
 
 
 @pytest.mark.skipif(bool(WORDNET_MISSING), reason=str(WORDNET_MISSING))
 def test_meteor_of_the_references_themselves_is_one(papers, lite):
     references = [p["introduction"] for p in papers]
     rows, _ = score_sciig(references, papers, lite, show_progress=False)
-    assert "meteor" not in summarize_sciig(rows, lite)["not_computed"]
+    assert "meteor" not in summarize_sciig(typed_rows(rows), lite).not_computed
     assert all(r["meteor"] == pytest.approx(1.0, abs=1e-3) for r in rows)
 
 
@@ -106,9 +107,9 @@ def test_empty_and_runaway_generations_do_not_abort_the_batch(papers):
         assert row["rougeL"] is not None and row["citation_recall"] is not None
     assert rows[0]["rougeL"] == 0 and 0 < rows[1]["rougeL"] < 1
     assert rows[2]["errors"] == {} and rows[2]["keyphrase_consistency"] == 1.0
-    summary = summarize_sciig(rows, suite)
-    assert summary["keyphrase_consistency"] == 1.0  # the mean of the one paper it scored...
-    assert sorted(summary["scoring_errors"]["keyphrases"]) == sorted(p["paper_id"] for p in papers[:2])  # ...and why
+    summary = summarize_sciig(typed_rows(rows), suite)
+    assert summary.value("keyphrase_consistency") == 1.0  # the mean of the one paper it scored...
+    assert sorted(summary.reported("scoring_errors")["keyphrases"]) == sorted(p["paper_id"] for p in papers[:2])  # ...and why
 
 
 def test_bad_input_names_the_record(papers, lite):
@@ -273,19 +274,19 @@ def test_judge_through_the_suite(papers, monkeypatch):
         suite = load_sciig_models("lite", models={"judge": "judge-override"}, metrics=["judge", "rouge"],
                                   judge=JudgeConfig(base_url=server.base_url, api_key="k", max_retries=0))
         rows, timings = score_sciig(texts, papers, suite, show_progress=False)
-        summary = summarize_sciig(rows, suite)
+        summary = summarize_sciig(typed_rows(rows), suite)
         suite.judge.close()
     assert {r["model"] for r in server.requests} == {"judge-override"}
-    assert summary["models"]["judge"] == "judge-override" and set(timings) == {"rouge", "judge"}
+    assert summary.models["judge"] == "judge-override" and set(timings) == {"rouge", "judge"}
     assert [rows[0][m] for m in judge_scores] == [1.0] * 5  # the judge's 0.0-1.0 float as given
     assert [rows[2][m] for m in judge_scores] == [0.25] * 5
     assert all(rows[1][m] is None for m in judge_scores) and rows[1]["judge_errors"]
     assert not rows[0]["judge_errors"] and not rows[2]["judge_errors"]
     for metric in judge_scores:
-        assert summary[metric] == pytest.approx((1.0 + 0.25) / 2), metric  # the failed paper is left out
-    assert summary["judge_failures"] == 1
-    assert all(r["rougeL"] is not None for r in rows) and summary["rougeL"] is not None
-    assert "judge_coverage" not in summary["not_computed"]
+        assert summary.value(metric) == pytest.approx((1.0 + 0.25) / 2), metric  # the failed paper is left out
+    assert summary.value("judge_failures") == 1
+    assert all(r["rougeL"] is not None for r in rows) and summary.value("rougeL") is not None
+    assert "judge_coverage" not in summary.not_computed
 
 
 def test_model_line_under_the_table():

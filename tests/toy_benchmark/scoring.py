@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from datasets import Dataset
 
 from sciwrite.benchmark import ScoredPapers
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.predictions import SystemPredictions, join_by_paper_id, read_system
 from sciwrite.core.summary import Summary
 from sciwrite.llm.ledger import UsageLedger
@@ -74,13 +75,13 @@ def ray_items(file: PredictionFile, split: OpenSplit) -> list[dict[str, Any]]:
 
 
 def score_items(items: Sequence[Mapping[str, Any]], models: ToyModels,
-                batch_size: int = 64) -> tuple[list[dict[str, Any]], dict[str, float]]:
+                batch_size: int = 64) -> tuple[list[PaperRow], dict[str, float]]:
     start = time.perf_counter()
-    rows = [{"paper_id": item["target"]["paper_id"],
-             "length_ratio": len(item["text"].split()) / len(item["target"]["reference"].split())} for item in items]
-    if models.wants("rule_judge"):
-        for row in rows:
-            row["judged_short"] = float(row["length_ratio"] < 1)
+    rows = []
+    for item in items:
+        ratio = len(item["text"].split()) / len(item["target"]["reference"].split())
+        judged = {"judged_short": float(ratio < 1)} if models.wants("rule_judge") else {}
+        rows.append(PaperRow(paper_id=item["target"]["paper_id"], values={"length_ratio": ratio, **judged}))
     return rows, {"length": time.perf_counter() - start}
 
 
@@ -89,14 +90,14 @@ def score(file: PredictionFile, split: OpenSplit, models: ToyModels, request: Sc
 
 
 def summarize(file: PredictionFile, scored: Scored, models: ToyModels, *, split: OpenSplit, request: ScoringRequest,
-              system: str) -> dict[str, Any]:
+              system: str) -> Summary:
     rows = scored.rows
-    means = {metric: None if metric in models.not_computed else sum(r[metric] for r in rows) / len(rows)
+    means = {metric: None if metric in models.not_computed else sum(r.value(metric) or 0.0 for r in rows) / len(rows)
              for metric in STAGES.metrics}
-    return {"system": system, "split": request.split or split.config, "predictions": file.origin,
-            "profile": models.profile, "models": dict(models.model_ids), "n_papers": len(rows), **means,
-            "stage_seconds": dict(scored.seconds),
-            "not_computed": {m: why for m, why in models.not_computed.items() if why != "not requested"}}
+    return Summary(system=system, split=request.split or split.config, predictions=file.origin,
+                   profile=models.profile, models=dict(models.model_ids), n_papers=len(rows), metrics=means,
+                   not_computed={m: why for m, why in models.not_computed.items() if why != "not requested"},
+                   details={"stage_seconds": dict(scored.seconds)})
 
 
 def result_files(summary: Summary, system: str) -> ResultFiles:

@@ -59,7 +59,7 @@ EVALUATE_EXIT_STATUSES = ("exit status: 0 every file scored (a file over part of
 
 def print_llm_record(summary: Summary) -> None:
     """The evaluation's LLM spend, the judge's snapshots (a warning when several answered) and what was not applied."""
-    snapshots = summary.judge_snapshots
+    snapshots = summary.judge_snapshots or {}
     if len(snapshots) > 1:
         print(f"warning: {summary.system}: the judge answered from {len(snapshots)} snapshots "
               f"({', '.join(f'{k}: {v}' for k, v in snapshots.items())}); scores may not be comparable")

@@ -182,7 +182,7 @@ def cmd_llm_annotate(args: argparse.Namespace) -> int:
     paths, summary = write_annotation(annotation, out), annotation.summary()
     print(format_summary(summary))
     usage = LLMUsage.from_json(llm_record({}, ledger).get("llm_usage") or {})
-    print(f"{usage.requests or 0} requests sent for {summary['n_prompts']} prompts (the others "
+    print(f"{usage.requests or 0} requests sent for {summary.n_prompts} prompts (the others "
           "answered from --judge-cache, or by an identical prompt: a task's swapped order is its twin's as shown)")
     print_usage(usage)
     print(f"wrote {len(annotation.answers())} answers of {annotation.annotator} to {paths[0]} (as `human-eval export` "

@@ -20,7 +20,7 @@ def every_role() -> dict[str, ModelRole]:
     return role_table([*SHARED_ROLES, *(role for bench in BENCHMARKS.values() for role in bench.suite.roles)])
 
 
-def model_rows(profile: str | None = None) -> list[dict[str, str | None]]:
+def model_rows(profile: str | None = None) -> list[dict[str, str]]:
     """One row per role, as `sciwrite models` prints it."""
     rows = []
     uses = {role.name: use for role, use in SHARED_ROLES.items()}

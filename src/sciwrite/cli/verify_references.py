@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from sciwrite.cli.flags import CORPUS, OUT, SOURCE
 from sciwrite.cli.index import add_corpus_benchmark, corpus_configs_text, corpus_of
@@ -21,8 +23,8 @@ from sciwrite.cli.options import add_options
 from sciwrite.core.tables import format_table
 from sciwrite.grounding import ReferenceResolver, TitleIndex
 from sciwrite.grounding.online import OFFLINE, ONLINE_OPTIONS, OnlineLookup, lookups_note
-from sciwrite.grounding.reference_lists import read_reference_list
-from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, EXISTS_OUTSIDE_CORPUS, VERDICTS
+from sciwrite.grounding.reference_lists import ListedReference, read_reference_list
+from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, EXISTS_OUTSIDE_CORPUS, VERDICTS, Verdict
 from sciwrite.grounding.scoring import INVALID
 
 
@@ -34,26 +36,12 @@ def cmd_verify_references(args: argparse.Namespace) -> int:
     resolver = ReferenceResolver(TitleIndex.from_corpus(corpus), threshold=args.threshold)
     online = (OnlineLookup.for_service(args.verify_online, cache_path=args.online_cache, threshold=args.threshold)
               if args.verify_online else None)
-    valid = [e for e in entries if e.reference is not None]
-    verdicts = resolver.resolve([e.reference for e in valid])
+    verdicts = resolver.resolve([e.reference for e in entries if e.reference is not None])
     if online is not None:
         verdicts = online.second_opinions(verdicts, show_progress=True)
-    verdicts = iter(verdicts)
-    rows = []
-    for entry in entries:
-        if entry.reference is None:
-            rows.append({"where": entry.where, "title": "", "verdict": INVALID, "doc_id": None, "corpus title": "",
-                         "score": None, "why": entry.problem})
-            continue
-        verdict = next(verdicts)
-        best = verdict.candidates[0] if verdict.candidates else None
-        named = (best.title if best and verdict.doc_id else
-                 f"{verdict.outside['title']} ({verdict.outside['source']} {verdict.outside['id']})"
-                 if verdict.outside else "")
-        rows.append({"where": entry.where, "title": entry.reference.title[:80], "verdict": verdict.verdict,
-                     "doc_id": verdict.doc_id, "corpus title": named[:80],
-                     "score": verdict.score, "why": verdict.why, "_full": verdict.as_dict()})
-    print(format_table([{k: v for k, v in r.items() if k != "_full"} for r in rows], left=4))
+    checked = _with_verdicts(entries, verdicts)
+    rows = [_table_row(entry, verdict) for entry, verdict in checked]
+    print(format_table(rows, left=4))
     counts = Counter(r["verdict"] for r in rows)
     shown = (*VERDICTS, *((EXISTS_OUTSIDE_CORPUS,) if online else ()), INVALID)
     print(f"\n{len(rows)} references against {len(resolver.index):,} titles of {bench.title} {config!r} "
@@ -65,12 +53,37 @@ def cmd_verify_references(args: argparse.Namespace) -> int:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
         with out.open("w", encoding="utf-8") as f:
-            for row in rows:
-                f.write(json.dumps({"where": row["where"], **(row.get("_full") or {"verdict": INVALID,
-                                                                                 "why": row["why"]})},
-                                   ensure_ascii=False) + "\n")
+            for entry, verdict in checked:
+                f.write(json.dumps(_verdict_line(entry, verdict), ensure_ascii=False) + "\n")
         print(f"wrote {out}")
     return 0
+
+
+def _with_verdicts(entries: Sequence[ListedReference],
+                   verdicts: Sequence[Verdict]) -> list[tuple[ListedReference, Verdict | None]]:
+    """Each entry with its verdict (`verdicts` are those of the readable entries, in order); None for an entry that
+    cannot be read."""
+    pending = iter(verdicts)
+    return [(entry, None if entry.reference is None else next(pending)) for entry in entries]
+
+
+def _table_row(entry: ListedReference, verdict: Verdict | None) -> dict[str, Any]:
+    """The printed line of one entry: its verdict and evidence, or ``invalid`` and why."""
+    if entry.reference is None or verdict is None:
+        return {"where": entry.where, "title": "", "verdict": INVALID, "doc_id": None, "corpus title": "",
+                "score": None, "why": entry.problem}
+    best = verdict.candidates[0] if verdict.candidates else None
+    named = (best.title if best and verdict.doc_id else
+             f"{verdict.outside['title']} ({verdict.outside['source']} {verdict.outside['id']})"
+             if verdict.outside else "")
+    return {"where": entry.where, "title": entry.reference.title[:80], "verdict": verdict.verdict,
+            "doc_id": verdict.doc_id, "corpus title": named[:80], "score": verdict.score, "why": verdict.why}
+
+
+def _verdict_line(entry: ListedReference, verdict: Verdict | None) -> dict[str, Any]:
+    """The ``--out`` line of one entry: where it is and its verdict, or ``invalid`` and why."""
+    return {"where": entry.where, **(verdict.as_dict() if verdict is not None else {"verdict": INVALID,
+                                                                                  "why": entry.problem})}
 
 
 def add_verify_references_command(sub: argparse._SubParsersAction) -> None:

@@ -132,7 +132,7 @@ def with_run_fields(summary: Summary, summary_path: str | Path | None = None,
     `record` (a prediction line at hand, such as an Inspect log's), else from the first line of its predictions file
     when that is at hand (a relative path is looked for as `sciwrite.core.summary_files.predictions_file` does,
     from `summary_path`)."""
-    if summary.run is not None and summary.run.raw:
+    if summary.run is not None and summary.run.to_json():
         return summary
     if record is not None:
         return summary.with_(run=RunDescription.from_json(run_of(record)))

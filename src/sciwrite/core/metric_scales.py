@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.errors import InputError, Where
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.summary import Summary
 
 #: How far a summary's mean may be from the mean recomputed from its rows (float rounding, never a real change).
@@ -27,7 +28,7 @@ ABS_TOLERANCE = 1e-9
 RANGE_TOLERANCE = 1e-5
 
 #: rows -> the summary value they give (None: no row has a value), for a metric that is not a plain mean.
-Aggregate = Callable[[Sequence[Mapping[str, Any]]], float | None]
+Aggregate = Callable[[Sequence[PaperRow]], float | None]
 
 
 def _bound(value: float) -> str:
@@ -64,11 +65,11 @@ class MetricScale:
         return ((self.lower is None or value >= self.lower - RANGE_TOLERANCE)
                 and (self.upper is None or value <= self.upper + RANGE_TOLERANCE))
 
-    def summary_value(self, metric: str, rows: Sequence[Mapping[str, Any]]) -> float | None:
+    def summary_value(self, metric: str, rows: Sequence[PaperRow]) -> float | None:
         """The summary value `rows` give: `aggregate`, or the mean over the rows that have a value."""
         if self.aggregate is not None:
             return self.aggregate(rows)
-        values = [row[metric] for row in rows if row.get(metric) is not None]
+        values = [value for row in rows if (value := row.value(metric)) is not None]
         return sum(values) / len(values) if values else None
 
 
@@ -123,17 +124,17 @@ def check_summary(summary: Summary, scales: Mapping[str, MetricScale], metrics: 
             check_value(f"{metric}'s interval bound", bound, scale, _at(where, field=f"intervals.{metric}"))
 
 
-def check_rows(rows: Sequence[Mapping[str, Any]], scales: Mapping[str, MetricScale], metrics: Iterable[str],
+def check_rows(rows: Sequence[PaperRow], scales: Mapping[str, MetricScale], metrics: Iterable[str],
                path: str | Path, lines: Sequence[int] | None = None) -> None:
     """Every per-paper value of `metrics` in its range; an error names the file, the line and the paper."""
     wanted = tuple(metrics)
     for index, row in enumerate(rows):
-        where = Where(path=path, line=lines[index] if lines else index + 1, record=str(row.get("paper_id")))
+        where = Where(path=path, line=lines[index] if lines else index + 1, record=str(row.paper_id))
         for metric in wanted:
-            check_value(metric, row.get(metric), scales.get(metric), _at(where, field=metric))
+            check_value(metric, row.reported(metric), scales.get(metric), _at(where, field=metric))
 
 
-def check_means(summary: Summary, rows: Sequence[Mapping[str, Any]], scales: Mapping[str, MetricScale],
+def check_means(summary: Summary, rows: Sequence[PaperRow], scales: Mapping[str, MetricScale],
                 metrics: Iterable[str], where: Where, rows_path: str | Path) -> None:
     """Each summary value of `metrics` is what its per-paper rows give (`MetricScale.summary_value`, within float
     tolerance); a summary value no row supports, or a different one, raises `InputError` naming both."""

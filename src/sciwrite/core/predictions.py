@@ -169,6 +169,11 @@ def rejected_lines_text(path: str | Path, rejected: Sequence[Mapping[str, Any]])
     return lines
 
 
+def rejected_line(item: Mapping[str, Any]) -> dict[str, Any]:
+    """A rejected line as a summary lists it: its line number and its problem (not its text)."""
+    return {"line": item["line"], "problem": item["problem"]}
+
+
 def write_rejected(out_dir: Path, rejected: Sequence[Mapping[str, Any]]) -> Path | None:
     """``rejected.jsonl`` in `out_dir` with the rejected lines (its path), or no such file when there are none: a
     stale one from an earlier run would mislead."""

@@ -12,7 +12,6 @@ summary to the current layout, so that every reader sees one layout.
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import json
 import os
@@ -154,24 +153,6 @@ def is_row_fingerprint(fingerprint: Any) -> bool:
     return isinstance(fingerprint, str) and fingerprint.startswith(f"{FINGERPRINT_METHOD}:")
 
 
-def provenance(*, benchmark: str, config: str, dataset: Any, profile: str | None, models: Mapping[str, Any],
-               judge: Mapping[str, Any] | None, templates: Mapping[str, str], seeds: Mapping[str, Any],
-               engine: str, started: float, finished: float,
-               model_plan: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The provenance block of one evaluation (see the module docstring); `started`/`finished` are time.time().
-    `model_plan` is the run's `sciwrite.models.plan.ModelPlan.as_provenance()`: per role its id, revision, device,
-    where it was chosen and the loaded weights' sha256."""
-    return {**code_version(), "benchmark": benchmark,
-            "dataset": {"config": config, "fingerprint": dataset_fingerprint(dataset),
-                        "n_papers": len(dataset) if dataset is not None else None},
-            "profile": profile, "models": dict(models), "model_plan": dict(model_plan or {}),
-            "judge": dict(judge) if judge else None,
-            "prompt_templates_sha256": templates_hash(templates), "seeds": dict(seeds), "engine": engine,
-            "hardware": hardware(),
-            "started": datetime.datetime.fromtimestamp(started, datetime.UTC).isoformat(timespec="seconds"),
-            "wall_seconds": round(finished - started, 3)}
-
-
 def plan_provenance(models: Any) -> dict[str, Any] | None:
     """The model plan of a suite's loaded models (`ModelPlan.as_provenance`), None when it has none."""
     plan = getattr(models, "plan", None)
@@ -244,6 +225,6 @@ def snapshot_changes(a: Mapping[str, Any] | None, b: Mapping[str, Any] | None) -
 
 
 __all__ = ["COMPARABLE", "FINGERPRINT_METHOD", "SUMMARY_SCHEMA_VERSION", "code_version", "content_unchecked",
-           "dataset_fingerprint", "hardware", "is_row_fingerprint", "migrate_summary", "plan_provenance", "provenance",
+           "dataset_fingerprint", "hardware", "is_row_fingerprint", "migrate_summary", "plan_provenance",
            "provenance_differences", "rows_fingerprint", "schema_version_of", "snapshot_changes", "templates_hash",
            "weights_of"]

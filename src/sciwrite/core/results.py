@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.errors import InputError, Where
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.predictions import write_rejected
 from sciwrite.core.provenance import migrate_summary
 from sciwrite.core.summary import Summary
@@ -44,27 +45,28 @@ def safe_file_name(paper_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", paper_id).strip(".") or "_"
 
 
-def per_paper_record(row: Mapping[str, Any], system: str | None, side: SideFiles | None,
+def per_paper_record(row: PaperRow, system: str | None, side: SideFiles | None,
                      benchmark: str | None) -> dict[str, Any]:
     """One row as ``per_paper.jsonl`` holds it: ``system`` (when given) and ``benchmark`` first, without the fields
     moved to side files."""
     moved = side.fields if side else ()
     named = {**({"system": system} if system is not None else {}), **({"benchmark": benchmark} if benchmark else {})}
-    return {**named, **{k: v for k, v in row.items() if k not in moved}}
+    return {**named, **{k: v for k, v in row.to_json().items() if k not in moved}}
 
 
-def _write_per_paper(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]], side: SideFiles | None,
+def _write_per_paper(out_dir: Path, system: str, rows: Sequence[PaperRow], side: SideFiles | None,
                      benchmark: str | None) -> Path:
     per_paper = out_dir / "per_paper.jsonl"
     moved = side.fields if side else ()
     with per_paper.open("w", encoding="utf-8") as f:
         for row in rows:
             f.write(json.dumps(per_paper_record(row, system, side, benchmark), ensure_ascii=False) + "\n")
-            if side and any(k in row for k in moved):
+            record = row.to_json()
+            if side and any(k in record for k in moved):
                 folder = out_dir / side.folder
                 folder.mkdir(exist_ok=True)
-                log = {"paper_id": row["paper_id"], **{k: row[k] for k in moved if k in row}}
-                (folder / f"{safe_file_name(row['paper_id'])}.json").write_text(
+                log = {"paper_id": row.paper_id, **{k: record[k] for k in moved if k in record}}
+                (folder / f"{safe_file_name(row.paper_id or '')}.json").write_text(
                     json.dumps(log, indent=2, ensure_ascii=False), encoding="utf-8")
     return per_paper
 
@@ -93,7 +95,7 @@ def check_output_folder(folder: str | Path) -> Path:
     return folder
 
 
-def write_results(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
+def write_results(out_dir: Path, system: str, rows: Sequence[PaperRow], summary: Mapping[str, Any],
                   table_rows: Sequence[Mapping[str, Any]], *, rejected: Sequence[Mapping[str, Any]] = (),
                   extra_json: Mapping[str, Any] | None = None, side_files: SideFiles | None = None,
                   benchmark: str | None = None) -> list[Path]:
@@ -136,7 +138,7 @@ def _swap_in(staging: Path, out_dir: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _write_all(out_dir: Path, system: str, rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
+def _write_all(out_dir: Path, system: str, rows: Sequence[PaperRow], summary: Mapping[str, Any],
                table_rows: Sequence[Mapping[str, Any]], rejected: Sequence[Mapping[str, Any]],
                extra_json: Mapping[str, Any] | None, side_files: SideFiles | None,
                benchmark: str | None = None) -> list[str]:

@@ -52,15 +52,21 @@ def _number(value: Any) -> float | None:
 
 @dataclass(frozen=True)
 class JsonBlock:
-    """A JSON object read into typed fields, that writes itself back as read: the keys it had, in their order, the
-    typed fields' values in place of theirs, and the keys no field names left as they were (`raw`).
+    """Typed fields of one JSON object of a summary, read from a file or built in code.
 
-    A subclass declares its fields; `JSON_KEYS` maps a field to its JSON key where the two differ. A field whose key
-    the block did not have is written only when it holds something (not None, not empty)."""
+    A block read (`raw` holds the JSON read) writes itself back as read: the keys it had, in their order, the typed
+    fields' values in place of theirs, the keys no field names left as they were, and a field whose key it did not
+    have only when it holds something (not None, not empty). A block built in code (`raw` None) writes its layout
+    (`built`): every field that is not None, those in `ALWAYS` even when None (a null that says "unknown"), and
+    those in `WHEN_SET` only when they hold something.
 
-    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False, kw_only=True)
+    A subclass declares its fields; `JSON_KEYS` maps a field to its JSON key where the two differ."""
+
+    raw: Mapping[str, Any] | None = field(default=None, repr=False, compare=False, kw_only=True)
 
     JSON_KEYS: ClassVar[Mapping[str, str]] = {}
+    ALWAYS: ClassVar[frozenset[str]] = frozenset()
+    WHEN_SET: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
     def json_key(cls, name: str) -> str:
@@ -72,9 +78,18 @@ class JsonBlock:
         return {self.json_key(f.name): encode(getattr(self, f.name)) for f in fields(self) if f.name != "raw"}
 
     def to_json(self) -> dict[str, Any]:
-        """The block as JSON: `raw`'s keys in their order with the typed values over them, then the typed fields it
-        did not have that hold something."""
+        """The block as JSON: as read (`written_back`), or, built in code, in its layout (`built`)."""
+        if self.raw is None:
+            return built(self.typed_json(), self.ALWAYS, self.WHEN_SET)
         return written_back(self.raw, self.typed_json())
+
+
+def built(typed: Mapping[str, Any], always: Iterable[str] = (), when_set: Iterable[str] = ()) -> dict[str, Any]:
+    """A block built in code as JSON: each typed key unless its value is None, those in `always` even then, and those
+    in `when_set` only when they hold something (not None, not empty)."""
+    kept, optional = set(always), set(when_set)
+    return {key: value for key, value in typed.items()
+            if key in kept or (value not in (None, {}, []) if key in optional else value is not None)}
 
 
 def written_back(raw: Mapping[str, Any], typed: Mapping[str, Any], always: Iterable[str] = ()) -> dict[str, Any]:
@@ -147,6 +162,8 @@ class DatasetRef(JsonBlock):
     n_papers: int | None = None
     revision: str | None = None
 
+    ALWAYS = frozenset({"fingerprint", "n_papers"})  # null: not known for this data
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DatasetRef:
         """The block read from its JSON object (`raw` keeps it as read)."""
@@ -161,10 +178,14 @@ class JudgeRecord(JsonBlock):
     model: str | None = None
     snapshots: Mapping[str, int] = field(default_factory=dict)  # the model snapshots that answered, with counts
 
+    ALWAYS = frozenset({"model"})
+    system_fingerprints: Mapping[str, int] = field(default_factory=dict)  # the backends' fingerprints, with counts
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> JudgeRecord:
         """The block read from its JSON object (`raw` keeps it as read)."""
-        return cls(model=_text(data.get("model")), snapshots=_mapping(data.get("snapshots")), raw=dict(data))
+        return cls(model=_text(data.get("model")), snapshots=_mapping(data.get("snapshots")),
+                   system_fingerprints=_mapping(data.get("system_fingerprints")), raw=dict(data))
 
 
 @dataclass(frozen=True)
@@ -204,6 +225,8 @@ class Provenance(JsonBlock):
     finished: str | None = None
     wall_seconds: float | None = None
     inspect: InspectRun | None = None
+
+    ALWAYS = frozenset({"sciwrite_version", "git_commit", "profile", "judge"})  # null: unknown, or no judge ran
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Provenance:
@@ -258,10 +281,16 @@ class GroundingSummary(JsonBlock):
 
     metrics: Mapping[str, MetricValue] = field(default_factory=dict)  # grounding_found_rate, grounded_precision, ...
     intervals: Mapping[str, Interval] = field(default_factory=dict)
+    interval_method: str | None = None
+    n_resamples: int | None = None
+    confidence: float | None = None
     counts: Mapping[str, int] = field(default_factory=dict)  # verdict -> references
     n_references: int | None = None
+    n_papers: int | None = None  # papers with a reference list read
+    n_papers_listing: int | None = None  # of those, papers listing at least one readable reference
     sources: tuple[str, ...] = ()  # where the references came from: ``candidates``, ``references``
     n_invalid_lists: int | None = None  # reference lists that could not be read
+    problems: tuple[str, ...] = ()  # the first lists and references that could not be read, and why
     lookup: str | None = None  # ``offline, corpus only`` or the online services asked
     threshold: float | None = None  # the title similarity a match needs
     online: Mapping[str, Any] | None = None  # what the online lookups did, when asked
@@ -274,24 +303,45 @@ class GroundingSummary(JsonBlock):
                 "n_resamples", "confidence"}
         values = {key: value for key, value in data.items()
                   if key not in keys and (is_number(value) or value is None and key.startswith("ground"))}
-        sources = data.get("sources")
-        return cls(metrics=values, intervals=_intervals(data.get("intervals")), counts=_mapping(data.get("counts")),
-                   n_references=_count(data.get("n_references")),
+        sources, problems = data.get("sources"), data.get("problems")
+        return cls(metrics=values, intervals=_intervals(data.get("intervals")),
+                   interval_method=_text(data.get("interval_method")), n_resamples=_count(data.get("n_resamples")),
+                   confidence=_number(data.get("confidence")), counts=_mapping(data.get("counts")),
+                   n_references=_count(data.get("n_references")), n_papers=_count(data.get("n_papers")),
+                   n_papers_listing=_count(data.get("n_papers_listing")),
                    sources=tuple(str(s) for s in sources) if isinstance(sources, list) else (),
-                   n_invalid_lists=_count(data.get("n_invalid_lists")), lookup=_text(data.get("lookup")),
-                   threshold=_number(data.get("threshold")), online=_mapping(data.get("online")) or None,
-                   error=_text(data.get("error")), raw=dict(data))
+                   n_invalid_lists=_count(data.get("n_invalid_lists")),
+                   problems=tuple(str(p) for p in problems) if isinstance(problems, list) else (),
+                   lookup=_text(data.get("lookup")), threshold=_number(data.get("threshold")),
+                   online=_mapping(data.get("online")) or None, error=_text(data.get("error")), raw=dict(data))
+
+    ALWAYS = frozenset({"interval_method"})  # null: no intervals asked for
 
     def reported(self, key: str) -> Any:
         """What the block holds under `key`, whatever its type (see `Summary.reported`)."""
-        return self.metrics[key] if key in self.metrics else self.raw.get(key)
+        if key in self.metrics:
+            return self.metrics[key]
+        return self.raw.get(key) if self.raw is not None else self.typed_json().get(key)
+
+    @property
+    def has_results(self) -> bool:
+        """Whether the block holds rates or an error (an empty one: the system listed no reference)."""
+        return bool(self.metrics) or self.error is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """As `JsonBlock.to_json`; built in code, every rate is written, None included (not defined)."""
+        if self.raw is None:
+            return built(self.typed_json(), {*self.ALWAYS, *self.metrics}, self.WHEN_SET)
+        return written_back(self.raw, self.typed_json())
 
     def typed_json(self) -> dict[str, Any]:
         """The rates at the block's top, then the typed fields (see `JsonBlock.typed_json`)."""
-        return {**encode(dict(self.metrics)), "intervals": encode(dict(self.intervals)), "counts": dict(self.counts),
-                "n_references": self.n_references, "sources": list(self.sources),
-                "n_invalid_lists": self.n_invalid_lists, "lookup": self.lookup, "threshold": self.threshold,
-                "online": encode(self.online), "error": self.error}
+        return {**encode(dict(self.metrics)), "counts": dict(self.counts), "n_references": self.n_references,
+                "n_papers": self.n_papers, "n_papers_listing": self.n_papers_listing, "sources": list(self.sources),
+                "n_invalid_lists": self.n_invalid_lists, "problems": list(self.problems), "lookup": self.lookup,
+                "threshold": self.threshold, "online": encode(self.online), "error": self.error,
+                "intervals": encode(dict(self.intervals)), "interval_method": self.interval_method,
+                "n_resamples": self.n_resamples, "confidence": self.confidence}
 
 
 @dataclass(frozen=True)
@@ -307,6 +357,8 @@ class MemorisationSummary(JsonBlock):
     max_span_words: int | None = None
     papers_at_least_half: int | None = None
     top: tuple[Mapping[str, Any], ...] = ()
+
+    ALWAYS, WHEN_SET = frozenset({"mean"}), frozenset({"top"})  # a mean of null: no paper long enough
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MemorisationSummary:
@@ -328,6 +380,8 @@ class JudgePanel(JsonBlock):
 
     judges: tuple[str, ...] = ()
     samples: int | None = None
+    aggregate: str | None = None  # how the judges' scores of a paper combine (the panel asked for)
+    samples_asked: int | None = None  # the samples asked of each judge per paper
     criteria: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @classmethod
@@ -335,7 +389,9 @@ class JudgePanel(JsonBlock):
         """The block read from its JSON object (`raw` keeps it as read)."""
         judges = data.get("judges")
         return cls(judges=tuple(j for j in judges if isinstance(j, str)) if isinstance(judges, list) else (),
-                   samples=_count(data.get("samples")), criteria=_mapping(data.get("criteria")), raw=dict(data))
+                   samples=_count(data.get("samples")), aggregate=_text(data.get("aggregate")),
+                   samples_asked=_count(data.get("samples_asked")), criteria=_mapping(data.get("criteria")),
+                   raw=dict(data))
 
 
 @dataclass(frozen=True)
@@ -348,8 +404,10 @@ class LLMUsage(JsonBlock):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     reasoning_tokens: int | None = None
+    cached_tokens: int | None = None
     cost_usd: float | None = None
     unpriced_requests: int | None = None  # requests with no cost reported and no price known
+    by_model: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # model -> requests, cost, snapshots
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> LLMUsage:
@@ -357,8 +415,9 @@ class LLMUsage(JsonBlock):
         return cls(ledger=_text(data.get("ledger")), requests=_count(data.get("requests")),
                    prompt_tokens=_count(data.get("prompt_tokens")),
                    completion_tokens=_count(data.get("completion_tokens")),
-                   reasoning_tokens=_count(data.get("reasoning_tokens")), cost_usd=_number(data.get("cost_usd")),
-                   unpriced_requests=_count(data.get("unpriced_requests")), raw=dict(data))
+                   reasoning_tokens=_count(data.get("reasoning_tokens")), cached_tokens=_count(data.get("cached_tokens")),
+                   cost_usd=_number(data.get("cost_usd")), unpriced_requests=_count(data.get("unpriced_requests")),
+                   by_model={k: _mapping(v) for k, v in _mapping(data.get("by_model")).items()}, raw=dict(data))
 
 
 @dataclass(frozen=True)
@@ -373,8 +432,13 @@ class JoinSummary(JsonBlock):
     n_duplicates: int | None = None
     missing: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
+    duplicates: tuple[str, ...] | None = None  # None: not reported
+    missing_scored_as_empty: bool | None = None  # the papers without a prediction were scored as empty sections
+    n_holdout: int | None = None  # predictions of papers of the held-out split, left out (SciIG)
+    holdout_rule: str | None = None  # how the held-out split is drawn
+    holdout_excluded: tuple[str, ...] | None = None  # None: the split has no held-out part
     n_rejected_lines: int | None = None  # malformed prediction lines left out (``--bad-records skip``)
-    rejected_lines: tuple[Mapping[str, Any], ...] = ()  # each one's line number and problem
+    rejected_lines: tuple[Mapping[str, Any], ...] | None = None  # each one's line number and problem
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> JoinSummary:
@@ -382,13 +446,46 @@ class JoinSummary(JsonBlock):
         def ids(value: Any) -> tuple[str, ...]:
             return tuple(str(v) for v in value) if isinstance(value, list) else ()
 
-        rejected = data.get("rejected_lines")
+        def listed(value: Any) -> tuple[str, ...] | None:
+            return ids(value) if isinstance(value, list) else None
+
+        rejected, empty = data.get("rejected_lines"), data.get("missing_scored_as_empty")
         return cls(n_matched=_count(data.get("n_matched")), n_missing=_count(data.get("n_missing")),
                    n_extra=_count(data.get("n_extra")), n_duplicates=_count(data.get("n_duplicates")),
                    missing=ids(data.get("missing")), extra=ids(data.get("extra")),
+                   duplicates=listed(data.get("duplicates")),
+                   missing_scored_as_empty=empty if isinstance(empty, bool) else None,
+                   n_holdout=_count(data.get("n_holdout")), holdout_rule=_text(data.get("holdout_rule")),
+                   holdout_excluded=listed(data.get("holdout_excluded")),
                    n_rejected_lines=_count(data.get("n_rejected_lines")),
                    rejected_lines=tuple(r for r in rejected if isinstance(r, Mapping))
-                   if isinstance(rejected, list) else (), raw=dict(data))
+                   if isinstance(rejected, list) else None, raw=dict(data))
+
+
+@dataclass(frozen=True)
+class CutoffSplit(JsonBlock):
+    """Every metric before and after a model's training cutoff (the summary's ``cutoff``,
+    `sciwrite.metrics.cutoff.cutoff_comparison`): the date, how a paper's side is decided, the test, the papers on
+    each side, those whose side is undetermined, and per metric its two-sample comparison."""
+
+    cutoff: str | None = None  # the cutoff date, ISO
+    rule: str | None = None
+    test: str | None = None
+    n_before: int | None = None
+    n_after: int | None = None
+    undetermined: tuple[str, ...] = ()
+    #: metric -> ``mean_a``/``mean_b`` (before/after), ``difference``, ``ci_low``/``ci_high``, ``p_value``,
+    #: ``p_holm``, ``interval_a``/``interval_b``
+    metrics: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> CutoffSplit:
+        """The block read from its JSON object (`raw` keeps it as read)."""
+        undetermined = data.get("undetermined")
+        return cls(cutoff=_text(data.get("cutoff")), rule=_text(data.get("rule")), test=_text(data.get("test")),
+                   n_before=_count(data.get("n_before")), n_after=_count(data.get("n_after")),
+                   undetermined=tuple(str(p) for p in undetermined) if isinstance(undetermined, list) else (),
+                   metrics={k: _mapping(v) for k, v in _mapping(data.get("metrics")).items()}, raw=dict(data))
 
 
 #: The top-level keys `Summary` reads into typed fields (the intervals' four keys make one `Intervals`).
@@ -434,25 +531,26 @@ class Summary:
     coverage: Coverage | None = None
     memorisation: MemorisationSummary | None = None
     judge_panel: JudgePanel | None = None
-    #: every metric before and after a model's training cutoff (`sciwrite.metrics.cutoff.cutoff_comparison`)
-    cutoff: Mapping[str, Any] | None = None
+    cutoff: CutoffSplit | None = None
     usage: LLMUsage | None = None
     #: per LLM role: its model family, the options sent, the parameters not applied as asked, the snapshots seen
     llm_requests: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    judge_snapshots: Mapping[str, int] = field(default_factory=dict)  # the judge's model snapshots that answered
+    #: the judge's model snapshots that answered, with counts (None: no judge ran; empty: none answered)
+    judge_snapshots: Mapping[str, int] | None = None
     provenance: Provenance | None = None
     #: scores a model repo reports of itself (its ``.eval_results``), imported by the leaderboard, not computed here
     self_reported: bool = False
     details: Mapping[str, Any] = field(default_factory=dict)
-    #: the JSON read (current layout): its key order, and what `to_json` writes back unchanged
-    raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: the JSON read (current layout): its key order, and what `to_json` writes back unchanged; None for a summary
+    #: built in code, which `to_json` writes in its layout
+    raw: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Summary:
         """A summary of any schema version, in the current layout (`migrate_summary` renames older keys)."""
         data = migrate_summary(data)
         run, grounding, memorisation = data.get("run"), data.get("grounding"), data.get("memorisation")
-        join = data.get("join")
+        join, cutoff = data.get("join"), data.get("cutoff")
         panel, usage, provenance = data.get("judge_panel"), data.get("llm_usage"), data.get("provenance")
         intervals = None
         if any(key in data for key in _INTERVAL_KEYS):
@@ -473,19 +571,29 @@ class Summary:
             coverage=_coverage(data),
             memorisation=MemorisationSummary.from_json(memorisation) if isinstance(memorisation, Mapping) else None,
             judge_panel=JudgePanel.from_json(panel) if isinstance(panel, Mapping) else None,
-            cutoff=_mapping(data.get("cutoff")) or None,
+            cutoff=CutoffSplit.from_json(cutoff) if isinstance(cutoff, Mapping) else None,
             usage=LLMUsage.from_json(usage) if isinstance(usage, Mapping) else None,
             llm_requests={k: _mapping(v) for k, v in _mapping(data.get("llm_requests")).items()},
-            judge_snapshots=_mapping(data.get("judge_snapshots")),
+            judge_snapshots=_mapping(snapshots) if isinstance(snapshots := data.get("judge_snapshots"), Mapping)
+            else None,
             provenance=Provenance.from_json(provenance) if isinstance(provenance, Mapping) else None,
             self_reported=data.get("self_reported") is True,
             details={key: value for key, value in rest.items() if not (is_number(value) or value is None)},
             raw=data)
 
     def to_json(self) -> dict[str, Any]:
-        """The summary as ``summary.json`` holds it: the keys read, in their order, with the typed values over them;
-        then what it did not have that holds something (every metric, None included)."""
-        return written_back(self.raw, self._typed_json(), always=self.metrics)  # a metric's None: not computed
+        """The summary as ``summary.json`` holds it. Read from a file: the keys read, in their order, with the typed
+        values over them, then what it did not have that holds something (every metric, None included). Built in
+        code: its layout (`built`): every field that is not None, every metric (None: not computed), the interval
+        method even when none was asked for, and the LLM requests, interval notes and self-report only when they
+        hold something."""
+        typed = self._typed_json()
+        always = [*self.metrics]  # a metric's None: not computed
+        if self.raw is not None:
+            return written_back(self.raw, typed, always=always)
+        if self.intervals is not None:  # no method when no interval was asked for
+            always += ["interval_method", "n_resamples", "confidence"]
+        return built(typed, always, when_set=("llm_requests", "interval_notes", "self_reported"))
 
     def _typed_json(self) -> dict[str, Any]:
         typed: dict[str, Any] = {
@@ -503,9 +611,9 @@ class Summary:
                       "memorisation": encode(self.memorisation), "judge_panel": encode(self.judge_panel),
                       "cutoff": encode(self.cutoff),
                       "llm_usage": encode(self.usage), "llm_requests": encode(dict(self.llm_requests)),
-                      "judge_snapshots": dict(self.judge_snapshots), "provenance": encode(self.provenance),
+                      "judge_snapshots": encode(self.judge_snapshots), "provenance": encode(self.provenance),
                       # written when true (or when the summary read said it, even false)
-                      "self_reported": self.self_reported if self.self_reported or "self_reported" in self.raw
+                      "self_reported": self.self_reported if self.self_reported or "self_reported" in (self.raw or {})
                       else None, **dict(self.details)})
         return typed
 
@@ -577,6 +685,6 @@ def _coverage(data: Mapping[str, Any]) -> Coverage | None:
     return None
 
 
-__all__ = ["DatasetRef", "GroundingSummary", "InspectRun", "Interval", "Intervals", "JoinSummary", "JsonBlock", "JudgePanel",
+__all__ = ["CutoffSplit", "DatasetRef", "GroundingSummary", "InspectRun", "Interval", "Intervals", "JoinSummary", "JsonBlock", "JudgePanel",
            "JudgeRecord", "LLMUsage", "MemorisationSummary", "MetricValue", "Provenance", "RunDescription",
            "Summary", "encode", "is_number", "written_back"]

@@ -10,9 +10,9 @@ decides (`sciwrite.grounding.resolver`) is rapidfuzz's, on these candidates."""
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -35,6 +35,33 @@ class IndexedPaper:
 #: The most postings (paper positions) read for one reference: its rarest words first, common words only while
 #: the total stays under this.
 MAX_POSTINGS = 20_000
+
+
+@runtime_checkable
+class ColumnTable(Protocol):
+    """A table read by columns, as a `datasets.Dataset` is: its records iterate as dicts."""
+
+    @property
+    def column_names(self) -> list[str] | None:
+        """The table's columns (None: not known yet, as for some streamed tables)."""
+
+    def select_columns(self, column_names: list[str]) -> ColumnTable:
+        """The table with only these columns."""
+
+    def __iter__(self) -> Iterator[Mapping[str, Any]]: ...
+
+
+def _title_records(corpus: ColumnTable | Iterable[Mapping[str, Any]] | Mapping[str, Any]
+                   ) -> Iterable[Mapping[str, Any]]:
+    """The records of a corpus as `TitleIndex.from_corpus` reads them: a table's title columns only; a
+    doc_id -> record (or -> title) mapping as records with their doc_id."""
+    if isinstance(corpus, ColumnTable) and corpus.column_names is not None:
+        names = corpus.column_names
+        return corpus.select_columns([c for c in ("doc_id", "title", "authors", "year") if c in names])
+    if isinstance(corpus, Mapping):
+        return [{**v, "doc_id": d} if isinstance(v, Mapping) else {"doc_id": d, "title": v}
+                for d, v in corpus.items()]
+    return corpus
 
 
 class TitleIndex:
@@ -68,19 +95,14 @@ class TitleIndex:
         np.cumsum(np.bincount(word_ids, minlength=len(self.vocab)), out=self.offsets[1:])
 
     @classmethod
-    def from_corpus(cls, corpus: Iterable[Mapping[str, Any]] | Mapping[str, Any], show_progress: bool = False
-                    ) -> TitleIndex:
+    def from_corpus(cls, corpus: ColumnTable | Iterable[Mapping[str, Any]] | Mapping[str, Any],
+                    show_progress: bool = False) -> TitleIndex:
         """The index of a corpus's records: a `datasets.Dataset` (read for its title fields only, not its
         abstracts), an iterable of records, or a doc_id -> record (or -> title) mapping."""
-        names = getattr(corpus, "column_names", None)
-        if names is not None:
-            corpus = corpus.select_columns([c for c in ("doc_id", "title", "authors", "year") if c in names])
-        elif isinstance(corpus, Mapping):
-            corpus = [{**v, "doc_id": d} if isinstance(v, Mapping) else {"doc_id": d, "title": v}
-                      for d, v in corpus.items()]
+        records = _title_records(corpus)
         papers = []
-        for record in tqdm(corpus, desc="title index", unit=" papers", disable=not show_progress,
-                           total=len(corpus) if hasattr(corpus, "__len__") else None):
+        for record in tqdm(records, desc="title index", unit=" papers", disable=not show_progress,
+                           total=len(records) if isinstance(records, Sized) else None):
             key = normalize_reference_title(record.get("title"))
             if not key:
                 continue  # a corpus paper without a title cannot be named by one
@@ -105,7 +127,8 @@ class TitleIndex:
         if not ids:
             return []
         starts, ends = self.offsets[ids], self.offsets[np.asarray(ids) + 1]
-        read, total = [], 0
+        read: list[np.ndarray] = []
+        total = 0
         for i in np.argsort(ends - starts, kind="stable"):  # the rarest words first
             size = int(ends[i] - starts[i])
             if read and total + size > MAX_POSTINGS:
@@ -117,4 +140,4 @@ class TitleIndex:
         return hits[best].tolist()
 
 
-__all__ = ["IndexedPaper", "TitleIndex"]
+__all__ = ["ColumnTable", "IndexedPaper", "TitleIndex"]

@@ -15,7 +15,7 @@ from typing import Any
 
 import bibtexparser
 from bibtexparser.middlewares import LatexDecodingMiddleware
-from bibtexparser.model import ParsingFailedBlock
+from bibtexparser.model import Block, ParsingFailedBlock
 
 from sciwrite.core.jsonl import decoded_lines, iter_json_lines, line_ref
 from sciwrite.grounding.resolver import Reference
@@ -104,7 +104,7 @@ def _bibtex(path: Path) -> list[ListedReference]:
     entries = []
     for entry in library.entries:
         fields = {key: field.value for key, field in entry.fields_dict.items()}
-        where = f"{line_ref(path, entry.start_line + 1)} @{entry.entry_type}{{{entry.key}}}"
+        where = f"{_block_line(path, entry)} @{entry.entry_type}{{{entry.key}}}"
         if not fields.get("title"):
             entries.append(ListedReference(where, None, "no title field"))
             continue
@@ -115,11 +115,17 @@ def _bibtex(path: Path) -> list[ListedReference]:
     return entries
 
 
+def _block_line(path: Path, block: Block) -> str:
+    """``FILE:LINE`` of a parsed block (bibtexparser counts lines from 0); the file alone for a block without one
+    (the parser numbers every block it reads: only a block built by hand has none)."""
+    return str(path) if block.start_line is None else line_ref(path, block.start_line + 1)
+
+
 def _failed_block(path: Path, text: str, block: ParsingFailedBlock) -> ListedReference:
     """A block bibtexparser could not read, named by its 1-based line (and key, when it has one), with the reason
     and where parsing of it stopped."""
     head = re.match(r"\s*@(\w+)\s*[{(]\s*([^,\s{}()]+)\s*,", block.raw or "")
-    where = line_ref(path, block.start_line + 1) + (f" @{head.group(1)}{{{head.group(2)}}}" if head else "")
+    where = _block_line(path, block) + (f" @{head.group(1)}{{{head.group(2)}}}" if head else "")
     error = block.error
     reason = " ".join(str(getattr(error, "abort_reason", None) or error or "").split()) or type(error).__name__
     end = getattr(error, "end_index", None)

@@ -230,9 +230,9 @@ class ReferenceResolver:
         kept = ranked[:self.kept]
         cut = " (its title cut at 500 characters)" if len(reference.title) > MAX_TITLE_CHARS else ""
         if not ranked or ranked[0].score < threshold:
-            best = f"; the best candidate scores {ranked[0].score:.3f}" if ranked else "; no title shares a word"
+            closest = f"; the best candidate scores {ranked[0].score:.3f}" if ranked else "; no title shares a word"
             return Verdict(reference, NOT_FOUND, None, None, f"no corpus title scores {threshold:.2f} or more"
-                           f"{best}{cut}", kept)
+                           f"{closest}{cut}", kept)
         best = ranked[0]
         rivals = [c for c in ranked[1:] if c.score >= threshold and best.score - c.score <= self.margin]
         if rivals:

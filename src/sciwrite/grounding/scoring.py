@@ -23,6 +23,8 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from sciwrite.core.paper_row import GROUNDING_ERROR, GROUNDING_REFERENCES, GROUNDING_SOURCE, PaperRow
+from sciwrite.core.summary import GroundingSummary
 from sciwrite.grounding.normalize import normalize_reference_title
 from sciwrite.grounding.resolver import (
     AMBIGUOUS,
@@ -44,6 +46,15 @@ from sciwrite.grounding.specs import (
 logger = logging.getLogger(__name__)
 
 INVALID = "invalid"
+#: A paper's count of readable references, and of references with each verdict (`count_key`).
+N_REFERENCES = "grounding_n_references"
+
+
+def count_key(verdict: str) -> str:
+    """The row's key of a paper's count of references with `verdict`."""
+    return f"grounding_n_{verdict}"
+
+
 #: The per-paper rates and scores a system's summary averages (over the papers where each is defined).
 #: The share of references found outside the corpus (None offline: only an online lookup can tell).
 OUTSIDE_RATE = "grounding_outside_rate"
@@ -61,9 +72,10 @@ def read_entries(listed: Any, paper: str) -> tuple[list[tuple[int, Reference | N
         return [], None
     if not isinstance(listed, (list, tuple)):
         return [], f"{paper}: field 'references' must be a list of references, got {type(listed).__name__}"
-    entries = []
+    entries: list[tuple[int, Reference | None, str | None]] = []
     for position, item in enumerate(listed, start=1):
-        n = item.get("n") if isinstance(item, Mapping) and isinstance(item.get("n"), int) else position
+        own = item.get("n") if isinstance(item, Mapping) else None
+        n = own if isinstance(own, int) else position
         try:
             reference = Reference.from_record(item)
         except ValueError as err:
@@ -101,17 +113,17 @@ def ground_reference_lists(lists: Sequence[Any], gold: Sequence[Sequence[str]], 
     verdicts = resolver().resolve(wanted) if wanted else []
     if online is not None:
         verdicts = online.second_opinions(verdicts, show_progress=show_progress)
-    verdicts = iter(verdicts)
-    rows = []
+    pending = iter(verdicts)
+    rows: list[dict[str, Any]] = []
     for listed, (entries, problem), golds, name in zip(lists, read, gold, papers):
         if problem is not None:
             logger.warning("%s", problem)
-            rows.append({"grounding_source": "references", "grounding_error": problem, "grounding_references": []})
+            rows.append({GROUNDING_SOURCE: "references", GROUNDING_ERROR: problem, GROUNDING_REFERENCES: []})
             continue
         if listed is None:
-            rows.append({"grounding_source": None})
+            rows.append({GROUNDING_SOURCE: None})
             continue
-        out = [entry(n, ref, why, next(verdicts) if ref is not None else None, golds) for n, ref, why in entries]
+        out = [entry(n, ref, why, next(pending) if ref is not None else None, golds) for n, ref, why in entries]
         for item in out:
             if item["verdict"] == INVALID:
                 logger.warning("%s", item["why"])
@@ -126,6 +138,8 @@ def entry(n: int, reference: Reference | None, problem: str | None, verdict: Ver
     if reference is None:
         return {"n": n, "title": "", "verdict": INVALID, "doc_id": None, "score": None, "why": problem,
                 "corpus_title": None, "gold": False}
+    if verdict is None:
+        raise ValueError(f"reference [{n}] {reference.title!r} is readable but was given no verdict")
     best = verdict.candidates[0] if verdict.candidates else None
     found = verdict.verdict == FOUND
     return {"n": n, "title": reference.title, "verdict": verdict.verdict, "doc_id": verdict.doc_id,
@@ -142,9 +156,8 @@ def paper_row(source: str, entries: Sequence[Mapping[str, Any]], gold: Sequence[
     found_ids = {e["doc_id"] for e in entries if e["verdict"] == FOUND}
     hits = len(found_ids & set(gold))
     cited = len(found_ids) + readable - counts[FOUND]
-    row: dict[str, Any] = {"grounding_source": source, "grounding_references": list(entries),
-                           "grounding_n_references": readable,
-                           **{f"grounding_n_{v}": counts[v] for v in (*COUNTED, INVALID)}}
+    row: dict[str, Any] = {GROUNDING_SOURCE: source, GROUNDING_REFERENCES: list(entries), N_REFERENCES: readable,
+                           **{count_key(v): counts[v] for v in (*COUNTED, INVALID)}}
     for key, verdict in zip(RATE_KEYS, (FOUND, NOT_FOUND, AMBIGUOUS, EXISTS_OUTSIDE_CORPUS)):
         row[key] = counts[verdict] / readable if readable else None
     row[GROUNDED_PRECISION.key] = hits / cited if cited else 0.0
@@ -152,34 +165,33 @@ def paper_row(source: str, entries: Sequence[Mapping[str, Any]], gold: Sequence[
     return row
 
 
-def summarize_grounding(rows: Sequence[Mapping[str, Any]], *, online: str | None = None,
-                        threshold: float | None = None) -> dict[str, Any]:
-    """A system's grounding summary from its per-paper rows; empty (``{}``) when no paper has a reference list.
+def summarize_grounding(rows: Sequence[PaperRow], *, online: str | None = None,
+                        threshold: float | None = None) -> GroundingSummary | None:
+    """A system's grounding summary from its per-paper rows; None when no paper has a reference list.
 
     It holds the mean of every rate and score over the papers where it is defined (rates: papers listing a
     reference; scores: papers with a reference list), the pooled counts, the sources and the setting (`online`
-    service, `threshold`).
+    service, `threshold`). Its intervals are the caller's (`with_intervals`).
     """
-    listed = [r for r in rows if r.get("grounding_source") and not r.get("grounding_error")]
-    if not listed and not any(r.get("grounding_error") for r in rows):
-        return {}
-    summary: dict[str, Any] = {}
+    grounded = [(row, row.grounding) for row in rows if row.grounding is not None]
+    listed = [(row, grounding) for row, grounding in grounded if grounding.listed]
+    failed = [grounding.error for _, grounding in grounded if grounding.error]
+    if not listed and not failed:
+        return None
+    means: dict[str, float | None] = {}
     for key in GROUNDING_KEYS:
-        values = [r[key] for r in listed if r.get(key) is not None]
-        summary[key] = sum(values) / len(values) if values else None
+        values = [value for row, _ in listed if (value := row.value(key)) is not None]
+        means[key] = sum(values) / len(values) if values else None
     if online is None:
-        summary[OUTSIDE_RATE] = None
-    summary["counts"] = {v: sum(r.get(f"grounding_n_{v}", 0) for r in listed) for v in (*COUNTED, INVALID)}
-    summary["n_references"] = sum(r.get("grounding_n_references", 0) for r in listed)
-    summary["n_papers"] = len(listed)
-    summary["n_papers_listing"] = sum(1 for r in listed if r.get("grounding_n_references"))
-    summary["sources"] = sorted({r["grounding_source"] for r in listed})
-    summary["n_invalid_lists"] = sum(1 for r in rows if r.get("grounding_error"))
-    summary["problems"] = [r["grounding_error"] for r in rows if r.get("grounding_error")][:10] + [
-        e["why"] for r in listed for e in r.get("grounding_references", []) if e["verdict"] == INVALID][:10]
-    summary["lookup"] = f"online second opinion: {online}" if online else "offline, corpus only"
-    summary["threshold"] = threshold
-    return summary
+        means[OUTSIDE_RATE] = None
+    unreadable = [str(e["why"]) for _, grounding in listed for e in grounding.references if e["verdict"] == INVALID]
+    return GroundingSummary(
+        metrics=means, counts={v: int(sum(row.value(count_key(v)) or 0 for row, _ in listed)) for v in (*COUNTED, INVALID)},
+        n_references=int(sum(row.value(N_REFERENCES) or 0 for row, _ in listed)), n_papers=len(listed),
+        n_papers_listing=sum(1 for row, _ in listed if row.value(N_REFERENCES)),
+        sources=tuple(sorted({str(grounding.source) for _, grounding in listed})), n_invalid_lists=len(failed),
+        problems=tuple(failed[:10] + unreadable[:10]),
+        lookup=f"online second opinion: {online}" if online else "offline, corpus only", threshold=threshold)
 
 
 __all__ = ["COUNTED", "EXISTS_OUTSIDE_CORPUS", "GROUNDING_KEYS", "INVALID", "RATE_KEYS", "SCORE_KEYS", "entry",

@@ -20,12 +20,13 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.errors import InputError, Where
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.predictions import with_text
 from sciwrite.core.summary import Summary
 from sciwrite.generation.runner import TRACE
 from sciwrite.harness.inspect_scorers import ROW, interval_metric_names, logged_intervals
 from sciwrite.harness.inspect_solvers import GENERATED
-from sciwrite.leaderboard.runs import QUICKSTART_SUBMITTER, EvaluationRun, add_evaluation, run_fields
+from sciwrite.leaderboard.runs import QUICKSTART_SUBMITTER, EvaluationRun, add_evaluation, board_row, run_fields
 from sciwrite.leaderboard.store import ResultsStore, Submission
 from sciwrite.leaderboard.submission import content_digest
 from sciwrite.scoring.checks import check_recomputed, check_scored
@@ -50,12 +51,13 @@ def read_log(path: str | Path) -> EvalLog:
                          Where(path=path), HINT) from None
 
 
-def sample_records(log: EvalLog, benchmark: str, path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
+def sample_records(log: EvalLog, benchmark: str, path: Path) -> tuple[list[PaperRow], list[dict[str, Any]],
                                                                       dict[str, int]]:
-    """(scored rows, prediction records, not computed: reason -> papers) of the log's samples; a sample without
-    its score raises `InputError` naming it."""
+    """(scored rows as the board keeps them, prediction records, not computed: reason -> papers) of the log's
+    samples; a sample without its score raises `InputError` naming it. The rows' JSON (the scores' metadata) is
+    read here, once."""
     name = f"{benchmark}_scores"
-    rows: list[dict[str, Any]] = []
+    rows: list[PaperRow] = []
     records: list[dict[str, Any]] = []
     not_computed: dict[str, int] = {}
     for sample in log.samples or []:
@@ -63,7 +65,7 @@ def sample_records(log: EvalLog, benchmark: str, path: Path) -> tuple[list[dict[
         if score is None or not isinstance(score.metadata, Mapping) or not isinstance(score.metadata.get(ROW), Mapping):
             raise InputError(f"sample has no {name} score with its scored row", Where(path=path, record=str(sample.id)),
                              "import a run whose every sample was scored (an errored sample has no score)")
-        rows.append({k: v for k, v in score.metadata[ROW].items() if k != "system"})
+        rows.append(board_row(score.metadata[ROW]))
         records.append(prediction(log, sample))
         for reason, count in (score.metadata.get("not_computed") or {}).items():
             not_computed[reason] = not_computed.get(reason, 0) + (count if isinstance(count, int) else 1)

@@ -25,6 +25,7 @@ from inspect_ai.solver import TaskState
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.core.metric_scales import UNDECLARED
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.summary import Summary
 from sciwrite.harness.inspect_grader import grader_model
 from sciwrite.harness.inspect_solvers import GENERATED
@@ -48,12 +49,13 @@ INTERVALS_METRIC = "paper_intervals"
 _SCORING = anyio.lowlevel.RunVar[anyio.Lock]("sciwrite_scoring")
 
 
-def scored_rows(scores: Sequence[SampleScore]) -> list[dict[str, Any]]:
-    """The scored rows the samples' scores keep, in the split's order (as the CLI's summary has them)."""
+def scored_rows(scores: Sequence[SampleScore]) -> list[PaperRow]:
+    """The scored rows the samples' scores keep, in the split's order (as the CLI's summary has them); the log's
+    JSON is read here, once."""
     kept = [(score.score.metadata or {}, index) for index, score in enumerate(scores)]
     ordered = sorted((meta[POSITION] if isinstance(meta.get(POSITION), int) else math.inf, index, meta[ROW])
                      for meta, index in kept if ROW in meta)
-    return [row for _, _, row in ordered]
+    return [PaperRow.from_json(row) for _, _, row in ordered]
 
 
 def summary_means(benchmark: Benchmark, scores: Sequence[SampleScore]) -> dict[str, float]:
@@ -89,9 +91,10 @@ def paper_intervals(benchmark: str, n_resamples: int, seed: int) -> Metric:
     def compute(scores: list[SampleScore]) -> Value:
         if bench.suite.steps.intervals is None or n_resamples <= 0:
             return {}
-        fields = bench.suite.steps.intervals(scored_rows(scores), summary_means(bench, scores), n_resamples, seed)
-        return {f"{name}{suffix}": float(bound) for name, bounds in fields["intervals"].items()
-                if None not in bounds for suffix, bound in zip(BOUNDS, bounds, strict=True)}
+        found = bench.suite.steps.intervals(scored_rows(scores), summary_means(bench, scores), n_resamples, seed)
+        return {f"{name}{suffix}": float(bound) for name, interval in found.bounds.items()
+                if interval.low is not None and interval.high is not None
+                for suffix, bound in zip(BOUNDS, (interval.low, interval.high), strict=True)}
 
     return compute
 
@@ -107,7 +110,9 @@ def logged_intervals(metrics: Mapping[str, EvalMetric]) -> dict[str, Any]:
     intervals = {name.removesuffix(low): [found.value, logged[name.removesuffix(low) + high].value]
                  for name, found in logged.items() if name.endswith(low) and name.removesuffix(low) + high in logged}
     n_resamples = next(iter(logged.values())).params.get("n_resamples", 0)
-    return {**summary_intervals([], [], n_resamples), "intervals": intervals}
+    named = summary_intervals([], [], n_resamples)  # the method and confidence the CLI's summary names
+    return {"intervals": intervals, "interval_method": named.method, "n_resamples": named.n_resamples,
+            "confidence": named.confidence}
 
 
 def interval_metric_names(metrics: Mapping[str, EvalMetric]) -> set[str]:
@@ -122,12 +127,12 @@ def prediction_record(state: TaskState) -> dict[str, Any]:
             "desc": generated.get("desc")}
 
 
-def metric_values(row: Mapping[str, Any], metrics: Sequence[str]) -> dict[str, float]:
+def metric_values(row: PaperRow, metrics: Sequence[str]) -> dict[str, float]:
     """The per-paper metrics of a scored row that have a value."""
     values = {}
     for key in metrics:
-        number = row.get(key)
-        if isinstance(number, int | float) and not isinstance(number, bool) and not math.isnan(number):
+        number = row.value(key)
+        if number is not None and not math.isnan(number):
             values[key] = float(number)
     return values
 
@@ -137,7 +142,7 @@ def reported(summary: Summary, key: str, default: Any) -> Any:
     when it reports none."""
     if summary.holds(key):
         return summary.reported(key)
-    if summary.grounding is not None and key in summary.grounding.raw:
+    if summary.grounding is not None and key in summary.grounding.to_json():
         return summary.grounding.reported(key)
     return default
 
@@ -188,7 +193,7 @@ def paper_scores(bench: Benchmark, split: OpenSplit, request: ScoringRequest, bo
             values = {key: value for key, value in metric_values(row, bench.suite.steps.metrics).items()
                       if reported(result.summary, key, value) is not None}
             return Score(value=values, answer=state.output.completion,
-                         metadata={ROW: json.loads(json.dumps(row, default=str)),
+                         metadata={ROW: json.loads(json.dumps(row.to_json(), default=str)),
                                    POSITION: positions.get(record["paper_id"]),
                                    "not_computed": dict(result.summary.not_computed)})
 

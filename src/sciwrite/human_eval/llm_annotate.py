@@ -32,7 +32,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -222,6 +222,43 @@ def position_bias(items: Sequence[Item]) -> PositionBias:
                         sum(1 for answer in raw if answer == SIDES[0]))
 
 
+@dataclass(frozen=True)
+class AnnotationSummary:
+    """What an annotation comes to (``<stem>.summary.json``): its counts and, in a pairwise study, the ties written
+    for a disagreement between the two orders and the position bias, overall and per question (None and empty in a
+    rating study, and then not written)."""
+
+    annotator: str
+    benchmark: str | None
+    design: str
+    n_tasks: int
+    n_items: int
+    n_answered: int
+    n_missing: int
+    n_prompts: int
+    n_not_sent: int  # missing because the budget (--max-cost) stopped their request
+    n_ties_from_disagreement: int | None = None
+    position_bias: PositionBias | None = None
+    position_bias_per_dimension: Mapping[str, PositionBias] = field(default_factory=dict)
+
+    @property
+    def questions_per_task(self) -> int:
+        """Items per task: the study's questions."""
+        return self.n_items // max(self.n_tasks, 1)
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary file's object: the counts, then (pairwise) the ties and the position bias blocks."""
+        out: dict[str, Any] = {"annotator": self.annotator, "benchmark": self.benchmark, "design": self.design,
+                               "n_tasks": self.n_tasks, "n_items": self.n_items, "n_answered": self.n_answered,
+                               "n_missing": self.n_missing, "n_prompts": self.n_prompts, "n_not_sent": self.n_not_sent}
+        if self.position_bias is not None:
+            out["n_ties_from_disagreement"] = self.n_ties_from_disagreement
+            out["position_bias"] = self.position_bias.as_dict()
+            out["position_bias_per_dimension"] = {key: bias.as_dict()
+                                                  for key, bias in self.position_bias_per_dimension.items()}
+        return out
+
+
 @dataclass
 class Annotation:
     """A model's answers to a study's tasks: every item, and how many prompts were asked."""
@@ -262,21 +299,21 @@ class Annotation:
         """Items missing because the budget stopped their request."""
         return sum(1 for item in self.items if item.missing and NOT_SENT in item.missing)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> AnnotationSummary:
         """Counts (the missing items' reasons are in the items file) and, pairwise, the position bias, overall and
         per question."""
         missing = [item for item in self.items if item.answer is None]
-        out: dict[str, Any] = {"annotator": self.annotator, "benchmark": self.study.get("benchmark"),
-                               "design": self.study["design"], "n_tasks": len({i.task_id for i in self.items}),
-                               "n_items": len(self.items), "n_answered": len(self.items) - len(missing),
-                               "n_missing": len(missing), "n_prompts": self.n_prompts, "n_not_sent": self.not_sent}
-        if self.pairwise:
-            out["n_ties_from_disagreement"] = sum(1 for item in self.items if item.consistent is False)
-            out["position_bias"] = position_bias(self.items).as_dict()
-            out["position_bias_per_dimension"] = {
-                d["key"]: position_bias([i for i in self.items if i.dimension == d["key"]]).as_dict()
-                for d in self.study["dimensions"]}
-        return out
+        counts = AnnotationSummary(self.annotator, self.study.get("benchmark"), self.study["design"],
+                                   n_tasks=len({i.task_id for i in self.items}), n_items=len(self.items),
+                                   n_answered=len(self.items) - len(missing), n_missing=len(missing),
+                                   n_prompts=self.n_prompts, n_not_sent=self.not_sent)
+        if not self.pairwise:
+            return counts
+        return replace(counts, n_ties_from_disagreement=sum(1 for item in self.items if item.consistent is False),
+                       position_bias=position_bias(self.items),
+                       position_bias_per_dimension={
+                           d["key"]: position_bias([i for i in self.items if i.dimension == d["key"]])
+                           for d in self.study["dimensions"]})
 
 
 def annotate(tasks: Sequence[Mapping[str, Any]], study: Mapping[str, Any], client: ChatClient, *, retries: int = 1,
@@ -386,38 +423,38 @@ def write_annotation(annotation: Annotation, out: str | Path) -> tuple[Path, Pat
     out.parent.mkdir(parents=True, exist_ok=True)
     for path, records in ((out, annotation.answers()), (items_path, annotation.item_records())):
         path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
-    summary_path.write_text(json.dumps(annotation.summary(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    summary_path.write_text(json.dumps(annotation.summary().to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return out, items_path, summary_path
 
 
-def format_summary(summary: Mapping[str, Any]) -> str:
+def format_summary(summary: AnnotationSummary) -> str:
     """The summary in a few lines: items answered, unreadable, and the position bias."""
 
     def share(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.3f}"
 
-    lines = [f"{summary['annotator']} answered {summary['n_answered']} of {summary['n_items']} items "
-             f"({summary['n_tasks']} tasks x {summary['n_items'] // max(summary['n_tasks'], 1)} questions) from "
-             f"{summary['n_prompts']} prompts; {summary['n_missing']} missing (unreadable after one retry, or not "
+    lines = [f"{summary.annotator} answered {summary.n_answered} of {summary.n_items} items "
+             f"({summary.n_tasks} tasks x {summary.questions_per_task} questions) from "
+             f"{summary.n_prompts} prompts; {summary.n_missing} missing (unreadable after one retry, or not "
              "answered; reasons in the items file)"]
-    if summary.get("n_not_sent"):
-        lines.append(f"{summary['n_not_sent']} items missing because --max-cost stopped their requests; rerun with a "
+    if summary.n_not_sent:
+        lines.append(f"{summary.n_not_sent} items missing because --max-cost stopped their requests; rerun with a "
                      "higher budget (the cache keeps what was answered)")
-    if "position_bias" in summary:
-        bias = summary["position_bias"]
+    if summary.position_bias is not None:
+        bias = summary.position_bias
         lines.append(f"position bias (each task asked in both orders): inconsistency rate "
-                     f"{share(bias['inconsistency_rate'])} ({bias['n_inconsistent']}/{bias['n_both_orders']} items "
+                     f"{share(bias.inconsistency_rate)} ({bias.n_inconsistent}/{bias.n_both_orders} items "
                      f"whose two orders disagree; written as tie), first-position wins "
-                     f"{share(bias['first_position_wins'])} ({bias['n_first_wins']}/{bias['n_decisive']} decisive "
+                     f"{share(bias.first_position_wins)} ({bias.n_first_wins}/{bias.n_decisive} decisive "
                      "answers chose the section shown first; 0.5 is no bias)")
-        for key, block in summary["position_bias_per_dimension"].items():
-            lines.append(f"  {key}: inconsistency {share(block['inconsistency_rate'])} "
-                         f"({block['n_inconsistent']}/{block['n_both_orders']}), first-position wins "
-                         f"{share(block['first_position_wins'])} ({block['n_first_wins']}/{block['n_decisive']})")
+        for key, block in summary.position_bias_per_dimension.items():
+            lines.append(f"  {key}: inconsistency {share(block.inconsistency_rate)} "
+                         f"({block.n_inconsistent}/{block.n_both_orders}), first-position wins "
+                         f"{share(block.first_position_wins)} ({block.n_first_wins}/{block.n_decisive})")
     return "\n".join(lines)
 
 
-__all__ = ["AS_SHOWN", "DEFAULT_MAX_TOKENS", "MAPPED_BACK", "SWAPPED", "SYSTEM_PROMPT", "Annotation", "Item",
-           "PositionBias", "annotate", "annotator_id", "answer_format", "check_task_folder", "follow_up",
-           "format_summary", "position_bias", "read_reply", "side_paths", "swap_sides", "task_messages",
-           "write_annotation"]
+__all__ = ["AS_SHOWN", "DEFAULT_MAX_TOKENS", "MAPPED_BACK", "SWAPPED", "SYSTEM_PROMPT", "Annotation",
+           "AnnotationSummary", "Item", "PositionBias", "annotate", "annotator_id", "answer_format",
+           "check_task_folder", "follow_up", "format_summary", "position_bias", "read_reply", "side_paths",
+           "swap_sides", "task_messages", "write_annotation"]

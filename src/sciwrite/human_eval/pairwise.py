@@ -48,7 +48,7 @@ class Pair:
         return sum(self.votes.values(), Counter())
 
 
-def majority(counts: Mapping[str, int], systems: Sequence[str]) -> tuple[str | None, float | None]:
+def majority(counts: Mapping[str, int], systems: Sequence[str]) -> tuple[str, float] | tuple[None, None]:
     """(the unique majority's system or None, its share of the non-tie votes or None)."""
     x, y = (counts.get(s, 0) for s in systems)
     if x + y == 0 or x == y:
@@ -80,16 +80,28 @@ def keeps_majority(pair: Pair) -> bool:
     return len(winners) == 1 and None not in winners
 
 
-def consistency(pairs: Sequence[Pair]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Consistency:
+    """Human consistency on one dimension (`consistency`)."""
+
+    n_pairs: int
+    unique_majorities: int
+    mean_winning_share: float | None  # over the unique majorities; None without one
+    kept_across_orders: int
+    n_pairs_in_both_orders: int
+    n_votes: int  # ties included
+
+
+def consistency(pairs: Sequence[Pair]) -> Consistency:
     """Human consistency on one dimension: pairs, unique majorities, their mean winning share, pairs keeping their
     majority across the two orders, and the votes (ties included)."""
     decided = [majority(p.counts(), p.systems) for p in pairs]
-    shares = [share for winner, share in decided if winner is not None]
-    return {"n_pairs": len(pairs), "unique_majorities": len(shares),
-            "mean_winning_share": sum(shares) / len(shares) if shares else None,
-            "kept_across_orders": sum(1 for p in pairs if keeps_majority(p)),
-            "n_pairs_in_both_orders": sum(1 for p in pairs if len(p.votes) >= 2),
-            "n_votes": sum(sum(p.counts().values()) for p in pairs)}
+    shares = [share for winner, share in decided if share is not None]  # a share exactly when a winner
+    return Consistency(n_pairs=len(pairs), unique_majorities=len(shares),
+                       mean_winning_share=sum(shares) / len(shares) if shares else None,
+                       kept_across_orders=sum(1 for p in pairs if keeps_majority(p)),
+                       n_pairs_in_both_orders=sum(1 for p in pairs if len(p.votes) >= 2),
+                       n_votes=sum(sum(p.counts().values()) for p in pairs))
 
 
 @dataclass(frozen=True)
@@ -115,22 +127,37 @@ def comparisons(pairs: Sequence[Pair], values: Mapping[tuple[str, str], float | 
     """Each decisive pair's human winner beside the metric's (`values`: (system, paper_id) -> per-paper value)."""
     out = []
     for pair in pairs:
-        winner, share = majority(pair.counts(), pair.systems)
-        if winner is None:
+        decided = majority(pair.counts(), pair.systems)
+        if decided[0] is None:
             continue
+        winner, share = decided
         x, y = (values.get((s, pair.paper_id)) for s in pair.systems)
-        missing = x is None or y is None or any(isinstance(v, float) and math.isnan(v) for v in (x, y))
-        # margins are rounded so that float noise neither breaks a tie nor moves a pair across the clear-margin cut
-        # (0.8 - 0.6 and 0.7 - 0.5 are one margin)
-        margin = None if missing else round(abs(x - y), MARGIN_DECIMALS)
-        if not margin:
-            metric_winner, margin = None, None
+        if x is None or y is None or _is_nan(x) or _is_nan(y):
+            metric_winner, margin, missing = None, None, True
         else:
-            better_first = (x > y) == higher_is_better
-            metric_winner = pair.systems[0 if better_first else 1]
+            metric_winner, margin = _metric_winner(x, y, pair.systems, higher_is_better)
+            missing = False
         out.append(Comparison(pair.pair_id, winner, share, keeps_majority(pair),
                               any(s in direct for s in pair.systems), metric_winner, margin, missing))
     return out
+
+
+def _is_nan(value: float) -> bool:
+    """Whether a per-paper value is a float NaN (a missing value)."""
+    return isinstance(value, float) and math.isnan(value)
+
+
+def _metric_winner(x: float, y: float, systems: tuple[str, str],
+                   higher_is_better: bool) -> tuple[str, float] | tuple[None, None]:
+    """(the system with the better value, the margin |x - y|), or (None, None) for a metric tie.
+
+    Margins are rounded so that float noise neither breaks a tie nor moves a pair across the clear-margin cut
+    (0.8 - 0.6 and 0.7 - 0.5 are one margin)."""
+    margin = round(abs(x - y), MARGIN_DECIMALS)
+    if not margin:
+        return None, None
+    better_first = (x > y) == higher_is_better
+    return systems[0 if better_first else 1], margin
 
 
 def clear_margin_cut(compared: Sequence[Comparison]) -> float | None:
@@ -185,5 +212,5 @@ def count_cell(agree: int, n: int) -> str:
     return f"{agree}/{n}; {100 * agree / n:.1f}%" if n else f"{agree}/{n}; \u2013"
 
 
-__all__ = ["BASES", "HIGH_CONSENSUS", "PROTOCOLS", "Comparison", "Pair", "agreement", "clear_margin_cut", "comparisons",
-           "consistency", "count_cell", "keeps_majority", "majority", "pairs_of"]
+__all__ = ["BASES", "HIGH_CONSENSUS", "PROTOCOLS", "Comparison", "Consistency", "Pair", "agreement", "clear_margin_cut",
+           "comparisons", "consistency", "count_cell", "keeps_majority", "majority", "pairs_of"]

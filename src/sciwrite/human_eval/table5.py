@@ -24,10 +24,10 @@ def write_table5(rows: Sequence[Mapping[str, Any]], out: str | Path, study: Mapp
                  choices: Sequence[str], agreement: Mapping[str, Any] | None = None) -> tuple[Path, Path]:
     """``<out>/table5.json`` (rows, study, choices, and the `agreement` report that `paper-table` prints under the
     table) and ``<out>/table5.csv`` (the rows)."""
-    rows = [{**{k: row[k] for k in LEADING if k in row}, **row} for row in rows]
-    json_path, csv_path = write_table(rows, Path(out) / NAME)
+    ordered = [{**{k: row[k] for k in LEADING if k in row}, **row} for row in rows]
+    json_path, csv_path = write_table(ordered, Path(out) / NAME)
     json_path.write_text(json.dumps({"benchmark": study.get("benchmark"), "design": study.get("design"),
-                                     "choices": list(choices), "rows": list(rows),
+                                     "choices": list(choices), "rows": ordered,
                                      **({"agreement": dict(agreement)} if agreement is not None else {})},
                                     indent=2, ensure_ascii=False)
                          + "\n", encoding="utf-8")  # the rows again, with the study and the choices made

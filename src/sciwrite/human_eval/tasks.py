@@ -80,7 +80,8 @@ def draw_tasks(study: HumanStudy, texts: Mapping[str, Mapping[str, str]], papers
         ids.add(new)
         return new
 
-    tasks, key = [], []
+    tasks: list[dict[str, str]] = []
+    key: list[dict[str, str | int]] = []  # a pairwise task's presentation order is an int
     for paper_id in chosen:
         shown = {"paper_id": paper_id, "title": str(papers[paper_id].get("title") or ""),
                  "abstract": str(papers[paper_id].get("abstract") or "")}
@@ -99,11 +100,11 @@ def draw_tasks(study: HumanStudy, texts: Mapping[str, Mapping[str, str]], papers
                               "section_b": texts[b][paper_id]})
                 key.append({"task_id": tid, "paper_id": paper_id, "pair_id": pair_id, "order": order,
                             "system_a": a, "system_b": b})
-    order = list(range(len(tasks)))
-    rng.shuffle(order)
+    shuffled = list(range(len(tasks)))
+    rng.shuffle(shuffled)
     record = {**study.describe(), "seed": seed, "n_papers": n_papers, "n_tasks": len(tasks),
               "n_systems": len(systems), **({"pairs_per_paper": pairs_per_paper} if study.design == PAIRWISE else {})}
-    return TaskSet([tasks[i] for i in order], [key[i] for i in order], record)
+    return TaskSet([tasks[i] for i in shuffled], [key[i] for i in shuffled], record)
 
 
 def write_tasks(tasks: TaskSet, out: str | Path, force: bool = False) -> Path:

@@ -12,7 +12,7 @@ import pandas as pd
 from sciwrite.leaderboard.store import ResultsStore, Submission
 from sciwrite.leaderboard.tables import MISSING, as_benchmark, metric_columns
 from sciwrite.scoring.compare import MetricDifference, SystemScores, compare_systems
-from sciwrite.scoring.per_paper_files import rows_by_paper
+from sciwrite.scoring.per_paper_files import typed_rows_by_paper
 
 COLUMNS = ("Metric", "A", "B", "B \u2212 A", "95% CI", "p (permutation)", "p (Holm)", "Papers")
 #: How the page's user compares submissions scored differently anyway (the end of the refusal).
@@ -37,7 +37,7 @@ def submission_scores(store: ResultsStore, submission: Submission) -> SystemScor
     if not rows:
         raise ValueError(f"submission {submission.id!r} ({submission.system!r}, {submission.status}) has no "
                          "per-paper scores to compare")
-    by_paper, lines = rows_by_paper(enumerate(rows, start=1))
+    by_paper, lines = typed_rows_by_paper(rows)
     summary = store.summary(submission.id)
     block = summary.provenance.to_json() if summary is not None and summary.provenance is not None else None
     return SystemScores(name=repr(submission.system), rows=by_paper, benchmark=submission.benchmark,

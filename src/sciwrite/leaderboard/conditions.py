@@ -67,7 +67,7 @@ def summary_condition(summary: Summary, profile: str = "") -> Condition:
         return Condition(fallback, None, self_reported=True)
     if block is None:
         return Condition(fallback, None)
-    if block.judge is None or not block.judge.raw:  # no judge ran
+    if block.judge is None or not block.judge.to_json():  # no judge ran
         return Condition(block.profile or fallback, "")
     return Condition(block.profile or fallback, block.judge.model)
 

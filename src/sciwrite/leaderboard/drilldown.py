@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.generation.runner import TRACE
 from sciwrite.leaderboard.store import ResultsStore
 from sciwrite.leaderboard.tables import MISSING, as_benchmark, board_columns, number
@@ -29,8 +30,8 @@ def paper_scores_frame(store: ResultsStore, submission_id: str) -> pd.DataFrame:
     no value."""
     submission = store.get(submission_id)
     columns = board_columns(submission.benchmark)
-    records = [{"paper_id": row["paper_id"],
-                **{label: None if (v := number(row.get(key))) is None else round(v, 3) for _, key, label in columns}}
+    records = [{"paper_id": row.paper_id,
+                **{label: None if (v := number(row.value(key))) is None else round(v, 3) for _, key, label in columns}}
                for row in store.paper_rows(submission_id)]
     return pd.DataFrame(records, columns=["paper_id", *(label for _, _, label in columns)])
 
@@ -178,8 +179,9 @@ def _prediction(store: ResultsStore, submission_id: str, paper_id: str) -> dict[
     raise KeyError(f"submission {submission_id!r} has no prediction for paper {paper_id!r}")
 
 
-def _scores(row: Mapping[str, Any] | None, benchmark: str) -> pd.DataFrame:
-    values = [(label, number((row or {}).get(key))) for _, key, label in board_columns(benchmark)]
+def _scores(row: PaperRow | None, benchmark: str) -> pd.DataFrame:
+    """The paper's value of each board column (Metric, Score), `MISSING` where it has none (or no row)."""
+    values = [(label, None if row is None else number(row.value(key))) for _, key, label in board_columns(benchmark)]
     return pd.DataFrame([{"Metric": label, "Score": MISSING if v is None else f"{v:.3f}"} for label, v in values],
                         columns=["Metric", "Score"])
 
@@ -194,7 +196,7 @@ def paper_view(store: ResultsStore, submission_id: str, paper_id: str, papers: B
     paper = papers.paper(paper_id)
     record = _prediction(store, submission_id, paper_id)
     text = str(record.get("text", record.get("pred", "")) or "")
-    row = next((r for r in store.paper_rows(submission_id) if str(r.get("paper_id")) == paper_id), None)
+    row = next((r for r in store.paper_rows(submission_id) if r.paper_id == paper_id), None)
     notes = [] if row is not None else ["this paper has no per-paper scores (not scored)"]
     bench = as_benchmark(submission.benchmark)
     if bench.presentation.drilldown is None:

@@ -12,11 +12,12 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.paper_row import PaperRow, typed_rows
 from sciwrite.core.predictions import SystemPredictions
-from sciwrite.core.results import per_paper_record
+from sciwrite.core.results import SideFiles, per_paper_record
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import Submission
 from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
@@ -53,7 +54,7 @@ class SuiteEvaluator:
     def resolved_profile(self) -> str:
         return self.profile or default_profile()
 
-    def __call__(self, submission: Submission, predictions_jsonl: str) -> tuple[Summary, list[dict[str, Any]]]:
+    def __call__(self, submission: Submission, predictions_jsonl: str) -> tuple[Summary, list[PaperRow]]:
         """(summary, per-paper rows) of `submission`; an error says what went wrong and is the FAILED reason."""
         benchmark = get_benchmark(submission.benchmark)
         metrics = metric_names(self.metrics.get(benchmark.name))  # as `ScoringRequest` keeps them
@@ -71,11 +72,18 @@ class SuiteEvaluator:
                    if summary.reported(key) is None and key not in summary.not_computed
                    and metrics is not None and key not in metrics}
         summary = summary.with_(not_computed={**summary.not_computed, **skipped})
-        rows = [per_paper_record(row, None, result.files.side_files, benchmark.name) for row in result.rows]
+        rows = _board_rows(result.rows, benchmark, result.files.side_files)
         # no impossible number reaches the board: the FAILED reason names the metric and the paper
         check_scored(benchmark, summary, rows, summary_path=f"submission {submission.id}",
                      rows_path=f"submission {submission.id} per-paper rows")
-        return summary, json.loads(json.dumps(rows, default=str))
+        return summary, rows
+
+
+def _board_rows(rows: Sequence[PaperRow], benchmark: Benchmark, side_files: SideFiles | None) -> list[PaperRow]:
+    """The rows as the board keeps them: as ``per_paper.jsonl`` holds them (`per_paper_record`: the benchmark
+    first, no system, without the fields moved to side files), every value one JSON can hold (a path as text)."""
+    records = [per_paper_record(row, None, side_files, benchmark.name) for row in rows]
+    return typed_rows(json.loads(json.dumps(records, default=str)))
 
 
 def _board_summary(summary: Summary, system: str) -> Summary:

@@ -33,6 +33,7 @@ from typing import Any
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, snapshot_download
 from huggingface_hub.errors import RepositoryNotFoundError
 
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import FINISHED, DuplicateSubmissionError, ResultsStore, Submission
 
@@ -253,7 +254,7 @@ class HubMirror:
                            self.requests_repo, exc)
             return False
         summary: Summary | None = None
-        rows: list[dict[str, Any]] = []
+        rows: list[PaperRow] = []
         if record["status"] == FINISHED:
             try:
                 if results_dir is None:
@@ -261,7 +262,7 @@ class HubMirror:
                 summary = summary_from_json(json.loads((results_dir / summary_path(benchmark, submission_id))
                                                        .read_text("utf-8")))
                 per_paper = (results_dir / per_paper_path(benchmark, submission_id)).read_text("utf-8")
-                rows = [json.loads(line) for line in per_paper.splitlines() if line.strip()]
+                rows = [_row_from_json(json.loads(line)) for line in per_paper.splitlines() if line.strip()]
             except (OSError, ValueError) as exc:  # e.g. a deletion interrupted between the two commits
                 logger.warning("Hub mirror: FINISHED submission %s has no results in %s (%s); not restored",
                                submission_id, self.results_repo, exc)
@@ -332,8 +333,16 @@ def _json_bytes(value: Any) -> bytes:
     return (json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 
-def _jsonl_bytes(rows: Iterable[Mapping[str, Any]]) -> bytes:
-    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows).encode("utf-8")
+def _jsonl_bytes(rows: Iterable[PaperRow]) -> bytes:
+    """The rows as ``per_paper.jsonl`` holds them, one JSON object a line."""
+    return "".join(json.dumps(row.to_json(), ensure_ascii=False) + "\n" for row in rows).encode("utf-8")
+
+
+def _row_from_json(data: Any) -> PaperRow:
+    """A mirrored ``per_paper.jsonl`` line's content as a `PaperRow`; a `ValueError` when it is not a JSON object."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a per-paper row is {type(data).__name__}, not a JSON object")
+    return PaperRow.from_json(data)
 
 
 def _hub_error(errors: list[str], repo: str, action: str, exc: BaseException) -> None:

@@ -28,6 +28,7 @@ from typing import Any
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.jsonl import iter_json_lines
+from sciwrite.core.paper_row import SYSTEM, PaperRow
 from sciwrite.core.predictions import with_text
 from sciwrite.core.results import load_summary
 from sciwrite.core.summary import Summary
@@ -50,7 +51,7 @@ class EvaluationRun:
     split: str
     system: str
     summary: Summary
-    rows: list[dict[str, Any]]
+    rows: list[PaperRow]
     predictions_text: str
     records: list[dict[str, Any]]
     sha256: str
@@ -86,8 +87,7 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     split = summary.split
     if not split:
         raise InputError("no split field; is it a `sciwrite evaluate` summary?", Where(summary_path, field="split"))
-    rows, lines = _objects(folder / "per_paper.jsonl", "per-paper rows")
-    rows = [{k: v for k, v in row.items() if k != "system"} for row in rows]
+    rows, lines = board_rows(folder / "per_paper.jsonl")
     check_scored(bench, summary, rows, summary_path=summary_path, rows_path=folder / "per_paper.jsonl",
                  row_lines=lines)
     check_recomputed(bench, summary, rows, summary_path=summary_path, rows_path=folder / "per_paper.jsonl")
@@ -104,6 +104,18 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     # publishes no folder of the machine that scored them
     summary = summary.with_(system=system, predictions=predictions_path.name)
     return EvaluationRun(benchmark, folder, split, system, summary, rows, text, records, sha256, form)
+
+
+def board_row(record: Mapping[str, Any]) -> PaperRow:
+    """A per-paper row's JSON as the board keeps it, typed: without its ``system`` (the board names the
+    submission's, whatever the file or log called it)."""
+    return PaperRow.from_json({key: value for key, value in record.items() if key != SYSTEM})
+
+
+def board_rows(path: Path) -> tuple[list[PaperRow], list[int]]:
+    """A ``per_paper.jsonl``'s rows as the board keeps them (`board_row`), and the line of each."""
+    objects, lines = _objects(path, "per-paper rows")
+    return [board_row(record) for record in objects], lines
 
 
 def read_traces(path: Path, paper_ids: Collection[str]) -> dict[str, list[Any]]:

@@ -17,11 +17,12 @@ import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.paths import data_root
 from sciwrite.core.sqlite_file import SqliteFile
 from sciwrite.core.summary import Summary
@@ -174,7 +175,7 @@ class ResultsStore(SqliteFile):
     def add_submission(self, *, benchmark: str, split: str, system: str, submitter: str, predictions_jsonl: str,
                        sha256: str, n_predictions: int, status: str = PENDING, now: float | None = None,
                        submission_id: str | None = None, summary: Summary | None = None,
-                       rows: Sequence[Mapping[str, Any]] = (), rate_limit: tuple[int, float] | None = None,
+                       rows: Sequence[PaperRow] = (), rate_limit: tuple[int, float] | None = None,
                        **form: Any) -> Submission:
         """Record a submission and its predictions (and, for an already-scored run, its `summary` and per-paper
         `rows`) in one transaction; `DuplicateSubmissionError` when the same predictions are already there for this
@@ -327,7 +328,7 @@ class ResultsStore(SqliteFile):
                                 (now, submission_id, RUNNING, worker)).rowcount == 1
 
     def finish(self, submission_id: str, worker: str, summary: Summary,
-               rows: Sequence[Mapping[str, Any]], profile: str = "", now: float | None = None) -> None:
+               rows: Sequence[PaperRow], profile: str = "", now: float | None = None) -> None:
         """Write the summary, the per-paper rows and FINISHED in one transaction; `NotClaimedError` when `worker`
         no longer holds the submission (nothing is written then)."""
         now = time.time() if now is None else now
@@ -366,12 +367,17 @@ class ResultsStore(SqliteFile):
 
     @staticmethod
     def _write_results(conn: sqlite3.Connection, submission_id: str, summary: Summary,
-                       rows: Sequence[Mapping[str, Any]]) -> None:
+                       rows: Sequence[PaperRow]) -> None:
+        """The summary and the per-paper rows as JSON, in place of any the submission had (the store's edge); a
+        `ValueError` when a row names no paper (the rows are kept by paper)."""
+        if any(row.paper_id is None for row in rows):
+            raise ValueError("a per-paper row names no paper (no paper_id): the board keeps the rows by paper")
         conn.execute("INSERT OR REPLACE INTO results (submission_id, summary) VALUES (?, ?)",
                      (submission_id, json.dumps(summary.to_json(), ensure_ascii=False)))
         conn.execute("DELETE FROM paper_scores WHERE submission_id=?", (submission_id,))
         conn.executemany("INSERT INTO paper_scores (submission_id, paper_id, row) VALUES (?, ?, ?)",
-                         [(submission_id, str(r["paper_id"]), json.dumps(r, ensure_ascii=False)) for r in rows])
+                         [(submission_id, str(row.paper_id), json.dumps(row.to_json(), ensure_ascii=False))
+                          for row in rows])
 
     # -- results ------------------------------------------------------------------------------------------------
 
@@ -389,12 +395,12 @@ class ResultsStore(SqliteFile):
                                 f"ON r.submission_id=s.id {where} ORDER BY s.submitted_at, s.id", args).fetchall()
         return [(_submission(r), Summary.from_json(json.loads(r["summary_json"]))) for r in rows]
 
-    def paper_rows(self, submission_id: str) -> list[dict[str, Any]]:
-        """The per-paper rows of a scored submission, in paper order."""
+    def paper_rows(self, submission_id: str) -> list[PaperRow]:
+        """The per-paper rows of a scored submission, in paper order, typed (their JSON is read here, once)."""
         with self._connect() as conn:
             rows = conn.execute("SELECT row FROM paper_scores WHERE submission_id=? ORDER BY rowid",
                                 (submission_id,)).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [PaperRow.from_json(json.loads(r[0])) for r in rows]
 
 
 def _submission(row: sqlite3.Row) -> Submission:

@@ -20,13 +20,14 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import MAX_ATTEMPTS, STALE_AFTER_S, NotClaimedError, ResultsStore, Submission
 
 logger = logging.getLogger(__name__)
 
 #: (submission, predictions JSON Lines) -> (summary, per-paper rows)
-Evaluate = Callable[[Submission, str], tuple[Summary, list[dict[str, Any]]]]
+Evaluate = Callable[[Submission, str], tuple[Summary, list[PaperRow]]]
 #: Longest FAILED reason kept (the full traceback goes to the log).
 MAX_ERROR_CHARS = 2000
 

@@ -45,7 +45,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import InitVar, dataclass, field
-from typing import Any
+from typing import Any, TypeGuard, TypeVar
 
 import httpx
 
@@ -391,13 +391,13 @@ class APIBackend:
         finish = getattr(choice, "finish_reason", None)
         usage, problem = read_usage(getattr(response, "usage", None))
         if problem:
-            charged = "the cost the endpoint reported" if usage.get("cost") is not None else "its worst case"
+            charged = "the cost the endpoint reported" if usage.cost is not None else "its worst case"
             logger.warning("%s: the reply's usage is malformed (%s): its text is kept and the request is charged "
                            "%s", self.spec.raw, problem, charged)
         completion = Completion(
-            text, self.spec.raw, usage.get("prompt_tokens"), usage.get("completion_tokens"), finish, attempts,
-            reasoning=reasoning, reasoning_tokens=usage.get("reasoning_tokens"),
-            cached_tokens=usage.get("cached_tokens"), cost=usage.get("cost"),
+            text, self.spec.raw, usage.prompt_tokens, usage.completion_tokens, finish, attempts,
+            reasoning=reasoning, reasoning_tokens=usage.reasoning_tokens,
+            cached_tokens=usage.cached_tokens, cost=usage.cost,
             snapshot=getattr(response, "model", None), system_fingerprint=getattr(response, "system_fingerprint", None),
             usage_problem=problem, tool_calls=calls, message=assistant_message(message, text, calls))
         if not text and not calls:
@@ -485,31 +485,69 @@ def _detail_texts(details: Any) -> list[str]:
     return [text for text in texts if isinstance(text, str)]
 
 
-#: Where each usage figure is in a chat completion's ``usage`` (OpenAI's fields, and OpenRouter's ``cost``).
-USAGE_FIELDS = {"prompt_tokens": ("prompt_tokens",), "completion_tokens": ("completion_tokens",),
+#: Where each token count is in a chat completion's ``usage`` (OpenAI's fields).
+TOKEN_FIELDS = {"prompt_tokens": ("prompt_tokens",), "completion_tokens": ("completion_tokens",),
                 "reasoning_tokens": ("completion_tokens_details", "reasoning_tokens"),
-                "cached_tokens": ("prompt_tokens_details", "cached_tokens"), "cost": ("cost",)}
+                "cached_tokens": ("prompt_tokens_details", "cached_tokens")}
+#: Where OpenRouter puts the request's cost in ``usage``.
+COST_FIELD = ("cost",)
+_Figure = TypeVar("_Figure", int, float)
 
 
-def read_usage(usage: Any) -> tuple[dict[str, int | float], str | None]:
+@dataclass(frozen=True)
+class ReplyUsage:
+    """The usage figures of a reply that were numbers >= 0; None where the reply had none or a malformed one."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    cached_tokens: int | None = None
+    cost: float | None = None
+
+
+def read_usage(usage: Any) -> tuple[ReplyUsage, str | None]:
     """The usage figures of a reply that are numbers >= 0 (counts as int, the cost as float), and what was
     malformed (a negative count, a text, a fractional token count), or None."""
-    figures: dict[str, int | float] = {}
-    problems = []
-    for name, path in USAGE_FIELDS.items():
-        value: Any = usage
-        for key in path:
-            value = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
-        if value is None:
-            continue
-        number = _number(value) if name == "cost" and isinstance(value, str) else value
-        valid = not isinstance(number, bool) and isinstance(number, (int, float)) and math.isfinite(number) \
-            and number >= 0 and (name == "cost" or float(number).is_integer())
-        if valid:
-            figures[name] = float(number) if name == "cost" else int(number)
-        else:
-            problems.append(f"usage.{'.'.join(path)}={value!r}")
-    return figures, "; ".join(problems) or None
+    problems: list[str] = []
+    counts = {name: _figure(usage, path, _token_count, problems) for name, path in TOKEN_FIELDS.items()}
+    cost = _figure(usage, COST_FIELD, _cost, problems)
+    return ReplyUsage(**counts, cost=cost), "; ".join(problems) or None
+
+
+def _figure(usage: Any, path: tuple[str, ...], read: Callable[[Any], _Figure | None],
+            problems: list[str]) -> _Figure | None:
+    """The figure at `path` as `read` reads it; None when absent, or malformed (then noted in `problems`)."""
+    value = _usage_field(usage, path)
+    if value is None:
+        return None
+    number = read(value)
+    if number is None:
+        problems.append(f"usage.{'.'.join(path)}={value!r}")
+    return number
+
+
+def _usage_field(usage: Any, path: Sequence[str]) -> Any:
+    """The value at `path` in a reply's usage, whether the SDK built it into objects or left it dicts."""
+    value: Any = usage
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
+    return value
+
+
+def _finite_non_negative(value: Any) -> TypeGuard[float]:
+    """A number (int or float, not a bool) that is finite and >= 0."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value) and value >= 0
+
+
+def _token_count(value: Any) -> int | None:
+    """A token count: a whole number >= 0 (``12.0`` included), else None."""
+    return int(value) if _finite_non_negative(value) and float(value).is_integer() else None
+
+
+def _cost(value: Any) -> float | None:
+    """A cost in USD: a number >= 0, or a text that reads as one, else None."""
+    number = _number(value) if isinstance(value, str) else value
+    return float(number) if _finite_non_negative(number) else None
 
 
 def _why_empty(completion: Completion, request: Mapping[str, Any]) -> str:

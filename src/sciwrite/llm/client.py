@@ -112,7 +112,7 @@ def resolve_endpoint(model: str, base_url: str | None = None, api_key: str | Non
         return spec, key
     # A bare id: as the judges always read it, with OpenAI itself as the last resort.
     spec = parse_model_id(model, base_url or _first_env(BASE_URL_VARIABLES) or PROVIDERS["openai"].base_url)
-    key = (api_key or "").strip() or _first_env(API_KEY_VARIABLES)
+    key = (api_key or "").strip() or _first_env(API_KEY_VARIABLES) or ""
     if not key:
         raise LLMNotConfiguredError(
             f"no LLM endpoint configured for {model!r}: set SCIWRITE_LLM_API_KEY (or OPENAI_API_KEY), and "

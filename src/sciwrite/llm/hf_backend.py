@@ -22,6 +22,9 @@ from sciwrite.models.registry import ModelUnavailableError, torch_device
 
 logger = logging.getLogger(__name__)
 
+#: A waiting request: its messages, its settings and the future its completion is set on.
+_Request = tuple[list[Message], GenerationSettings, asyncio.Future[Completion]]
+
 
 class HFBackend:
     """Batched ``generate`` on a local causal LM."""
@@ -37,7 +40,9 @@ class HFBackend:
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(model_id)
             torch_dtype = getattr(torch, dtype) if dtype else (torch.bfloat16 if self.device == "cuda" else None)
-            self.lm = AutoModelForCausalLM.from_pretrained(model_id, dtype=torch_dtype).to(self.device).eval()
+            model = AutoModelForCausalLM.from_pretrained(model_id, dtype=torch_dtype)
+            # PreTrainedModel.to is decorated with functools.wraps, which mypy reads as an unbound function.
+            self.lm = model.to(self.device).eval()  # type: ignore[arg-type]
         except Exception as err:
             raise ModelUnavailableError(f"cannot load the local model {model_id!r} for {self.model}: "
                                         f"{type(err).__name__}: {err}") from err
@@ -54,7 +59,7 @@ class HFBackend:
         if self.tokenizer.eos_token_id is not None:
             eos_ids.add(self.tokenizer.eos_token_id)
         self.stop_ids = frozenset(int(i) for i in eos_ids)
-        self._queue: asyncio.Queue[tuple[list[Message], GenerationSettings, asyncio.Future[Completion]]] | None = None
+        self._queue: asyncio.Queue[_Request] | None = None
         self._worker: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -64,8 +69,8 @@ class HFBackend:
     def prompt_text(self, messages: Sequence[Message]) -> str:
         """The text the model is given for `messages`."""
         if getattr(self.tokenizer, "chat_template", None):
-            return self.tokenizer.apply_chat_template([dict(m) for m in messages], tokenize=False,
-                                                      add_generation_prompt=True)
+            return _one_text(self.tokenizer.apply_chat_template([dict(m) for m in messages], tokenize=False,
+                                                                add_generation_prompt=True))
         return "\n\n".join(m["content"] for m in messages)
 
     async def complete(self, messages: Sequence[Message], settings: GenerationSettings, *,
@@ -92,7 +97,8 @@ class HFBackend:
         while True:
             first = await self._queue.get()
             await asyncio.sleep(0)  # let requests issued in the same tick join the batch
-            batch, held = [first], []
+            batch: list[_Request] = [first]
+            held: list[_Request] = []  # requests with other settings
             while len(batch) < self.batch_size and not self._queue.empty():
                 item = self._queue.get_nowait()
                 (batch if item[1] == first[1] else held).append(item)
@@ -140,7 +146,7 @@ class HFBackend:
         for row, prompt_tokens in zip(new_tokens.tolist(), prompt_lengths):
             length = next((i for i, token in enumerate(row) if token in self.stop_ids), len(row))
             # A local thinking model (Qwen3, R1 distills) writes its <think> block into the text: kept apart.
-            text, reasoning = split_reasoning(self.tokenizer.decode(row[:length], skip_special_tokens=True))
+            text, reasoning = split_reasoning(_one_text(self.tokenizer.decode(row[:length], skip_special_tokens=True)))
             finish = "stop" if length < len(row) else "length"
             completion = Completion(text, self.model, int(prompt_tokens), length, finish, reasoning=reasoning,
                                     snapshot=self.model)
@@ -163,3 +169,11 @@ class HFBackend:
                 if not future.done():
                     future.set_exception(GenerationError(f"{self.model}: the backend was closed"))
         self._worker = self._queue = self._loop = None
+
+
+def _one_text(value: object) -> str:
+    """The text a tokenizer call returned for one untokenized prompt or one row of ids (transformers types the
+    return as every shape its arguments allow)."""
+    if not isinstance(value, str):
+        raise TypeError(f"the tokenizer returned {type(value).__name__}, not the text of one prompt")
+    return value

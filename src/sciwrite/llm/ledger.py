@@ -229,7 +229,7 @@ class Totals:
         """The sums of the ledger lines at `path` whose fields equal `match` (e.g. ``run=...``)."""
         totals = cls()
         if Path(path).exists():
-            for _, _, entry, problem in iter_json_lines(path):
+            for _, _, entry, problem in iter_json_lines(Path(path)):
                 if problem is None and isinstance(entry, dict) and all(entry.get(k) == v for k, v in match.items()):
                     totals.add(entry)
         return totals

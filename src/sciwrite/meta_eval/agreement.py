@@ -28,6 +28,7 @@ import numpy as np
 from scipy import stats
 
 from sciwrite.core.jsonl import iter_json_lines, line_ref
+from sciwrite.core.paper_row import PaperRow
 
 #: (paper_id, system): one rated output.
 Item = tuple[str, str]
@@ -62,31 +63,48 @@ def read_ratings(path: str | Path) -> dict[str, dict[Item, float]]:
     return {c: {item: sum(s) / len(s) for item, s in items.items()} for c, items in sums.items()}
 
 
-def read_per_paper(paths: Mapping[str, str | Path]) -> dict[str, list[dict[str, Any]]]:
-    """System -> the rows of its ``per_paper.jsonl``; a row without a ``paper_id`` is an error naming the line."""
-    rows: dict[str, list[dict[str, Any]]] = {}
+def read_per_paper(paths: Mapping[str, str | Path]) -> dict[str, list[PaperRow]]:
+    """System -> the rows of its ``per_paper.jsonl`` (the JSON edge: each line read once into a `PaperRow`); a row
+    without a ``paper_id`` string is an error naming the line."""
+    rows: dict[str, list[PaperRow]] = {}
     for system, path in paths.items():
         rows[system] = []
-        for number, _, row, problem in iter_json_lines(path):
-            if problem is not None or not isinstance(row, dict):
+        for number, _, record, problem in iter_json_lines(path):
+            if problem is not None or not isinstance(record, dict):
                 raise ValueError(f"{line_ref(path, number)}: {problem or 'not a JSON object'}")
-            if not isinstance(row.get("paper_id"), str):
+            row = PaperRow.from_json(record)
+            if row.paper_id is None:
                 raise ValueError(f"{line_ref(path, number)}: field 'paper_id' missing or not a string")
             rows[system].append(row)
     return rows
 
 
-def metric_scores(per_paper: Mapping[str, Sequence[Mapping[str, Any]]],
+def _finite_keys(rows: Sequence[PaperRow]) -> set[str]:
+    """The keys of the finite numbers some row holds."""
+    return {key for row in rows for key, value in row.values.items() if _is_number(value)}
+
+
+def default_metrics(per_paper: Mapping[str, Sequence[PaperRow]]) -> list[str]:
+    """The keys every system holds a finite number for in some row, in the order the rows first name them."""
+    per_system = [_finite_keys(rows) for rows in per_paper.values()]
+    common = set.intersection(*per_system) if per_system else set()
+    first = [key for rows in per_paper.values() for row in rows for key in row.to_json()]
+    return [key for key in dict.fromkeys(first) if key in common]
+
+
+def metric_scores(per_paper: Mapping[str, Sequence[PaperRow]],
                   metrics: Sequence[str] | None = None) -> dict[str, dict[Item, float]]:
-    """Metric -> (paper_id, system) -> score. By default the metrics are the keys numeric in some row of every
-    system (``paper_id``/``system`` aside); rows where a metric is None or not a number leave that item out."""
-    if metrics is None:
-        per_system = [{k for row in rows for k, v in row.items() if _is_number(v)} for rows in per_paper.values()]
-        common = set.intersection(*per_system) if per_system else set()
-        first = [k for rows in per_paper.values() for row in rows for k in row]
-        metrics = [k for k in dict.fromkeys(first) if k in common and k not in ("paper_id", "system")]
-    return {m: {(row["paper_id"], system): float(row[m]) for system, rows in per_paper.items() for row in rows
-                if _is_number(row.get(m))} for m in metrics}
+    """Metric -> (paper_id, system) -> score. By default the metrics are `default_metrics`; rows where a metric is
+    None or not a finite number (and rows without a paper_id) leave that item out."""
+    metrics = default_metrics(per_paper) if metrics is None else metrics
+    return {m: {(row.paper_id, system): score for system, rows in per_paper.items() for row in rows
+                if row.paper_id is not None and (score := _score(row, m)) is not None} for m in metrics}
+
+
+def _score(row: PaperRow, metric: str) -> float | None:
+    """The row's value of `metric` as a float; None when it has no finite number for it."""
+    value = row.value(metric)
+    return float(value) if value is not None and math.isfinite(value) else None
 
 
 def _correlations(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:

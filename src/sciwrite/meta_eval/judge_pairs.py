@@ -74,7 +74,8 @@ class Judgement:
     def overall(self) -> float | None:
         """The mean of the criteria's scores; None when any is missing."""
         values = list(self.scores.values())
-        return None if not values or any(v is None for v in values) else sum(values) / len(values)  # type: ignore[misc]
+        numbers = [v for v in values if v is not None]
+        return None if not values or len(numbers) < len(values) else sum(numbers) / len(numbers)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.errors import InputError, Where
-from sciwrite.core.summary import Summary
+from sciwrite.core.paper_row import PaperRow
+from sciwrite.core.summary import CutoffSplit, Summary
 from sciwrite.core.tables import format_table, headless_pyplot, save_figure
 from sciwrite.stats import holm, mean_interval, permutation_p_value, two_sample_comparison
 
@@ -97,25 +98,25 @@ def side(paper: Mapping[str, Any], cutoff: date) -> str:
     return BEFORE if year < cutoff.year else AFTER if year > cutoff.year else UNDETERMINED
 
 
-def cutoff_comparison(rows: Sequence[Mapping[str, Any]], papers: Sequence[Mapping[str, Any]],
-                      metrics: Sequence[str], cutoff: date, n_resamples: int = 1000, seed: int = 0) -> dict[str, Any]:
+def cutoff_comparison(rows: Sequence[PaperRow], papers: Sequence[Mapping[str, Any]],
+                      metrics: Sequence[str], cutoff: date, n_resamples: int = 1000, seed: int = 0) -> CutoffSplit:
     """One system's metrics before and after `cutoff`: `rows` are its per-paper rows and `papers` their records, in
     the same order. A metric no row holds a value for (not computed) is left out."""
-    metrics = [m for m in metrics if any(isinstance(r.get(m), (int, float)) for r in rows)]
+    metrics = [m for m in metrics if any(r.value(m) is not None for r in rows)]
     sides = [side(p, cutoff) for p in papers]
     by_side = {s: [r for r, s2 in zip(rows, sides) if s2 == s] for s in (BEFORE, AFTER)}
     compared = {}
     for i, metric in enumerate(metrics):
-        before, after = [r.get(metric) for r in by_side[BEFORE]], [r.get(metric) for r in by_side[AFTER]]
+        before, after = [r.value(metric) for r in by_side[BEFORE]], [r.value(metric) for r in by_side[AFTER]]
         compared[metric] = two_sample_comparison(before, after, n_resamples, seed=seed + i)
         compared[metric]["interval_a"] = list(mean_interval(before, n_resamples, rng=[seed, i, 0]))
         compared[metric]["interval_b"] = list(mean_interval(after, n_resamples, rng=[seed, i, 1]))
     for metric, adjusted in zip(metrics, holm([compared[m]["p_value"] for m in metrics])):
         compared[metric]["p_holm"] = adjusted
-    return {"cutoff": cutoff.isoformat(), "rule": RULE, "test": TEST, "n_before": len(by_side[BEFORE]),
-            "n_after": len(by_side[AFTER]),
-            "undetermined": [p.get("paper_id") for p, s in zip(papers, sides) if s == UNDETERMINED],
-            "metrics": compared}
+    return CutoffSplit(cutoff=cutoff.isoformat(), rule=RULE, test=TEST, n_before=len(by_side[BEFORE]),
+                       n_after=len(by_side[AFTER]),
+                       undetermined=tuple(str(p.get("paper_id")) for p, s in zip(papers, sides) if s == UNDETERMINED),
+                       metrics=compared)
 
 
 def across_systems(summaries: Sequence[Summary], labels: Mapping[str, str], n_resamples: int = 1000,
@@ -127,8 +128,8 @@ def across_systems(summaries: Sequence[Summary], labels: Mapping[str, str], n_re
     if len(splits) < 2:
         return []
     rows = []
-    for i, metric in enumerate(splits[0]["metrics"]):
-        pairs = [(c["mean_a"], c["mean_b"]) for c in (split["metrics"].get(metric) for split in splits)
+    for i, metric in enumerate(splits[0].metrics):
+        pairs = [(c["mean_a"], c["mean_b"]) for c in (split.metrics.get(metric) for split in splits)
                  if c and c["mean_a"] is not None and c["mean_b"] is not None]
         if len(pairs) < 2:
             continue
@@ -181,9 +182,9 @@ def cutoff_rows(summaries: Sequence[Summary], labels: Mapping[str, str]) -> list
         split = summary.cutoff
         if not split:
             continue
-        for metric, c in split["metrics"].items():
+        for metric, c in split.metrics.items():
             rows.append({"system": summary.system, "metric": labels.get(metric, metric),
-                         "cutoff": split["cutoff"], "n_before": c["n_a"], "before": c["mean_a"],
+                         "cutoff": split.cutoff, "n_before": c["n_a"], "before": c["mean_a"],
                          "before_low": c["interval_a"][0], "before_high": c["interval_a"][1], "n_after": c["n_b"],
                          "after": c["mean_b"], "after_low": c["interval_b"][0], "after_high": c["interval_b"][1],
                          "difference": c["difference"], "ci_low": c["ci_low"], "ci_high": c["ci_high"],
@@ -199,13 +200,13 @@ def format_cutoff(summaries: Sequence[Summary], labels: Mapping[str, str]) -> st
         if not split:
             continue
         table = [{"metric": labels.get(m, m),
-                  f"before (n={split['n_before']})": f"{_number(c['mean_a'])} {_interval(c['interval_a'])}",
-                  f"after (n={split['n_after']})": f"{_number(c['mean_b'])} {_interval(c['interval_b'])}",
+                  f"before (n={split.n_before})": f"{_number(c['mean_a'])} {_interval(c['interval_a'])}",
+                  f"after (n={split.n_after})": f"{_number(c['mean_b'])} {_interval(c['interval_b'])}",
                   "after - before": f"{_number(c['difference'])} {_interval([c['ci_low'], c['ci_high']])}",
                   "p (Holm)": _number(c["p_holm"])}
-                 for m, c in split["metrics"].items()]
-        undetermined = f"; undetermined: {len(split['undetermined'])}" if split["undetermined"] else ""
-        blocks.append(f"{summary.system}: papers before and after the cutoff {split['cutoff']} ({split['test']}"
+                 for m, c in split.metrics.items()]
+        undetermined = f"; undetermined: {len(split.undetermined)}" if split.undetermined else ""
+        blocks.append(f"{summary.system}: papers before and after the cutoff {split.cutoff} ({split.test}"
                       f"{undetermined})\n{format_table(table)}")
     return "\n\n".join(blocks)
 

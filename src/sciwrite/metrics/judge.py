@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from sciwrite.core.paper_row import PaperRow
+from sciwrite.core.summary import JudgeRecord, LLMUsage
 from sciwrite.llm.client import ChatClient
 from sciwrite.llm.ledger import Totals, UsageLedger
 from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
@@ -216,36 +218,53 @@ def judge_for_profile(role: ModelRole, model: str | None = None, profile: str | 
                            JudgeConfig.from_options(client_kwargs), ledger)
 
 
-def snapshot_counts(rows: Sequence[Mapping[str, Any]], field: str) -> dict[str, int]:
+def snapshot_counts(rows: Sequence[PaperRow], field: str) -> dict[str, int]:
     """How many rows each model snapshot (or system fingerprint) answered, from a per-paper `field` holding one value
     or a mapping of prompt -> value: more than one key means the judge changed under the run (a rerun against a
     newer snapshot, or a cache filled by another one)."""
     counts: dict[str, int] = {}
     for row in rows:
-        value = row.get(field)
+        value = row.details.get(field)
         for snapshot in (value.values() if isinstance(value, Mapping) else [value]):
             if snapshot:
                 counts[snapshot] = counts.get(snapshot, 0) + 1
     return counts
 
 
-def judge_provenance(summary: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The judge's model and the snapshots and fingerprints that answered, from a suite's summary (None when the
-    judge did not run), for the provenance block."""
-    if "judge_snapshots" not in summary:
+def judge_record(model: str | None, snapshots: Mapping[str, int] | None,
+                 fingerprints: Mapping[str, int] | None) -> JudgeRecord | None:
+    """The provenance's judge: its model and the snapshots and fingerprints that answered (`snapshot_counts`); None
+    when the judge did not run (no snapshots counted)."""
+    if snapshots is None:
         return None
-    return {"model": summary.get("models", {}).get("judge"), "snapshots": summary["judge_snapshots"],
-            "system_fingerprints": summary.get("judge_system_fingerprints", {})}
+    return JudgeRecord(model=model, snapshots=dict(snapshots), system_fingerprints=dict(fingerprints or {}))
+
+
+def llm_usage(ledger: UsageLedger | None) -> LLMUsage | None:
+    """What this evaluation's lines in `ledger` add up to (requests, tokens and cost, whichever process wrote them);
+    None without a ledger."""
+    if ledger is None:
+        return None
+    totals = Totals.from_file(ledger.path, **ledger.tags)
+    rounded = totals.as_dict()  # costs rounded to 6 decimals, as every record of usage has them
+    return LLMUsage(ledger=str(ledger.path), requests=totals.requests, prompt_tokens=totals.prompt_tokens,
+                    completion_tokens=totals.completion_tokens, reasoning_tokens=totals.reasoning_tokens,
+                    cached_tokens=totals.cached_tokens, cost_usd=rounded["cost_usd"],
+                    unpriced_requests=totals.unpriced_requests, by_model=rounded["by_model"])
+
+
+def llm_requests(clients: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """Per LLM role whose client ran: its model family, the options sent, the parameters not applied as asked, and
+    the snapshots and fingerprints that answered in this process."""
+    return {role: client.provenance() for role, client in clients.items() if hasattr(client, "provenance")}
 
 
 def llm_record(clients: Mapping[str, Any], ledger: UsageLedger | None = None) -> dict[str, Any]:
-    """What an evaluation's LLM calls were, for its summary: ``llm_usage`` (tokens and cost of this evaluation's
-    lines in `ledger`, whichever process wrote them) and ``llm_requests`` (per role: model family, options,
-    parameters not applied as asked, and the snapshots and fingerprints that answered in this process)."""
+    """What a command's LLM calls were, as JSON for its own record file: ``llm_usage`` (the ledger's path and its
+    `Totals`) and ``llm_requests`` (`llm_requests`)."""
     out: dict[str, Any] = {}
     if ledger is not None:
         out["llm_usage"] = {"ledger": str(ledger.path), **Totals.from_file(ledger.path, **ledger.tags).as_dict()}
-    requests = {role: client.provenance() for role, client in clients.items() if hasattr(client, "provenance")}
-    if requests:
+    if requests := llm_requests(clients):
         out["llm_requests"] = requests
     return out

@@ -31,6 +31,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from sciwrite.core.paper_row import PaperRow
+from sciwrite.core.summary import JudgePanel as SummaryPanel
 from sciwrite.stats import mean_interval
 from sciwrite.stats_agreement import alpha
 
@@ -129,18 +131,12 @@ class JudgePanel:
         return out
 
 
-def panel_options(spec: PanelSpec | None) -> dict[str, Any]:
-    """What a summary's ``judge_panel`` block says of the panel asked for: its aggregate and samples."""
-    return {"aggregate": spec.aggregate, "samples_asked": spec.samples} if spec is not None else {}
-
-
-def _matrix(rows: Sequence[Mapping[str, Any]], judges: Sequence[str], criterion: str) -> np.ndarray:
+def _matrix(rows: Sequence[PaperRow], judges: Sequence[str], criterion: str) -> np.ndarray:
     """judges x papers: each judge's per-paper mean of `criterion` (NaN where it has none)."""
     matrix = np.full((len(judges), len(rows)), np.nan)
     for p, row in enumerate(rows):
         for j, judge in enumerate(judges):
-            values = [v for v in ((row.get("judge_panel") or {}).get(judge) or {}).get(criterion) or []
-                      if v is not None]
+            values = [v for v in row.judge_panel.get(judge, {}).get(criterion, ()) if v is not None]
             if values:
                 matrix[j, p] = statistics.fmean(values)
     return matrix
@@ -155,7 +151,7 @@ def ordinal_alpha(matrix: np.ndarray) -> float | None:
     return alpha(matrix, "ordinal", value_domain=values) if len(values) >= 2 else None
 
 
-def noise_share(rows: Sequence[Mapping[str, Any]], judges: Sequence[str], criterion: str,
+def noise_share(rows: Sequence[PaperRow], judges: Sequence[str], criterion: str,
                 samples: int) -> dict[str, float | None]:
     """The within-paper spread of the samples and the share of a paper score's variance that judge noise makes
     (see the module docstring); None without repeats or with fewer than two papers."""
@@ -163,10 +159,9 @@ def noise_share(rows: Sequence[Mapping[str, Any]], judges: Sequence[str], criter
         return {"within_paper_sd": None, "judge_noise_share": None}
     variances, paper_scores = [], []
     for row in rows:
-        panel = row.get("judge_panel") or {}
         means = []
         for judge in judges:
-            values = [v for v in (panel.get(judge) or {}).get(criterion) or [] if v is not None]
+            values = [v for v in row.judge_panel.get(judge, {}).get(criterion, ()) if v is not None]
             if len(values) >= 2:
                 variances.append(statistics.variance(values))
             if values:
@@ -182,17 +177,19 @@ def noise_share(rows: Sequence[Mapping[str, Any]], judges: Sequence[str], criter
     return {"within_paper_sd": float(np.sqrt(noise)), "judge_noise_share": share}
 
 
-def panel_summary(rows: Sequence[Mapping[str, Any]], spec: Mapping[str, Any] | None = None, n_resamples: int = 1000,
-                  seed: int = 0) -> dict[str, Any] | None:
-    """The summary's ``judge_panel`` block from rows that carry ``judge_panel`` (None when none does)."""
-    panels = [panel for row in rows if (panel := row.get("judge_panel"))]
+def panel_summary(rows: Sequence[PaperRow], spec: PanelSpec | None = None, n_resamples: int = 1000,
+                  seed: int = 0) -> SummaryPanel | None:
+    """The summary's ``judge_panel`` block from rows that carry judge panels (None when none does): the judges,
+    the samples each gave per paper, the panel asked for (`spec`: its aggregate and samples), and per criterion each
+    judge's mean and interval with the panel's agreement and noise."""
+    panels = [row.judge_panel for row in rows if row.judge_panel]
     if not panels:
         return None
     judges = list(dict.fromkeys(judge for panel in panels for judge in panel))
     criteria = list(dict.fromkeys(c for panel in panels for scores in panel.values() for c in scores))
     samples = max((len(values) for panel in panels for scores in panel.values() for values in scores.values()),
                   default=1)
-    block: dict[str, Any] = {"judges": judges, "samples": samples, **dict(spec or {}), "criteria": {}}
+    blocks: dict[str, dict[str, Any]] = {}
     for criterion in criteria:
         matrix = _matrix(rows, judges, criterion)
         per_judge = {}
@@ -202,9 +199,10 @@ def panel_summary(rows: Sequence[Mapping[str, Any]], spec: Mapping[str, Any] | N
                 if n_resamples > 0 else (None, None)
             per_judge[judge] = {"mean": statistics.fmean(values) if values else None, "interval": [low, high],
                                 "n_papers": len(values)}
-        block["criteria"][criterion] = {"judges": per_judge, "krippendorff_alpha_ordinal": ordinal_alpha(matrix),
-                                        **noise_share(rows, judges, criterion, samples)}
-    return block
+        blocks[criterion] = {"judges": per_judge, "krippendorff_alpha_ordinal": ordinal_alpha(matrix),
+                             **noise_share(rows, judges, criterion, samples)}
+    return SummaryPanel(judges=tuple(judges), samples=samples, aggregate=spec.aggregate if spec else None,
+                        samples_asked=spec.samples if spec else None, criteria=blocks)
 
 
 def systems_agreement(panels: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
@@ -230,5 +228,5 @@ def systems_agreement(panels: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]
     return out
 
 
-__all__ = ["AGGREGATES", "JudgePanel", "PanelSpec", "combine", "noise_share", "ordinal_alpha", "panel_options",
+__all__ = ["AGGREGATES", "JudgePanel", "PanelSpec", "combine", "noise_share", "ordinal_alpha",
            "panel_summary", "systems_agreement"]

@@ -15,11 +15,12 @@ offers "n-grams of A found in B but not in C" with the covered spans; it is set 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from statistics import median
 from typing import Any
 
-from sciwrite.core.summary import Summary
+from sciwrite.core.paper_row import PaperRow
+from sciwrite.core.summary import Interval, MemorisationSummary, Summary
 from sciwrite.stats import mean_interval
 
 N = 8
@@ -60,21 +61,22 @@ def memorisation(prediction: str, reference: str, inputs: Iterable[str], n: int 
     return {"memorisation": sum(starts) / len(starts), "memorised_span_words": longest}
 
 
-def summarize_memorisation(rows: Sequence[Mapping[str, Any]], n_resamples: int = 1000, seed: int = 0,
-                           top: int = 5) -> dict[str, Any]:
+def summarize_memorisation(rows: Sequence[PaperRow], n_resamples: int = 1000, seed: int = 0,
+                           top: int = 5) -> MemorisationSummary:
     """A system's memorisation: the mean share over papers with its bootstrap interval, the median, the longest
     span, how many papers are at least half recalled, and the `top` papers by share."""
-    scored = [r for r in rows if r.get("memorisation") is not None]
-    shares = [r["memorisation"] for r in scored]
+    share_key, span_key = KEYS
+    scored = [(row, share) for row in rows if (share := row.value(share_key)) is not None]
+    shares = [share for _, share in scored]
     if not scored:
-        return {"n_papers": 0, "mean": None, "interval": [None, None]}
+        return MemorisationSummary(n_papers=0, interval=Interval(None, None))
     low, high = mean_interval(shares, n_resamples, rng=seed) if n_resamples > 0 else (None, None)
-    ranked = sorted(scored, key=lambda r: (-r["memorisation"], str(r.get("paper_id"))))[:top]
-    return {"n": N, "n_papers": len(scored), "mean": sum(shares) / len(shares), "interval": [low, high],
-            "median": median(shares), "max_span_words": max(r["memorised_span_words"] for r in scored),
-            "papers_at_least_half": sum(s >= 0.5 for s in shares),
-            "top": [{"paper_id": r.get("paper_id"), "memorisation": r["memorisation"],
-                     "memorised_span_words": r["memorised_span_words"]} for r in ranked]}
+    ranked = sorted(scored, key=lambda pair: (-pair[1], str(pair[0].paper_id)))[:top]
+    return MemorisationSummary(
+        n=N, n_papers=len(scored), mean=sum(shares) / len(shares), interval=Interval(low, high),
+        median=median(shares), max_span_words=int(max(row.value(span_key) or 0 for row, _ in scored)),
+        papers_at_least_half=sum(s >= 0.5 for s in shares),
+        top=tuple({"paper_id": row.paper_id, share_key: share, span_key: row.value(span_key)} for row, share in ranked))
 
 
 def format_memorisation(summary: Summary) -> str:

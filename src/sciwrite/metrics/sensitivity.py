@@ -4,7 +4,7 @@ The reference section itself is scored as the prediction (RWGBench: the paper's 
 citation list as candidates, so marker [i] is ``citations[i-1]``; SciIG: the paper's introduction), then each
 controlled perturbation of it (`PERTURBATIONS`) is scored by the same loaded suite. Per metric x perturbation the
 report gives the change of the mean (perturbed - reference) over papers with its paired bootstrap interval and
-permutation p-value (`sciwrite.stats.paired_comparison`, Holm across the metrics of one perturbation), and
+permutation p-value (`sciwrite.stats.paired_results`, Holm across the metrics of one perturbation), and
 ``moved_as_expected``: True when the interval excludes 0 in the direction `EXPECTED` gives, False when it does
 not, None where any direction is acceptable ("any") or nothing could be scored.
 
@@ -26,10 +26,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sciwrite.core.metric_spec import MetricSpec, sensitivity_expectations
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.metrics.text import SENTENCES_PER_BLOCK, paragraphs, split_sentences
 from sciwrite.sources.apa import find_citations
 from sciwrite.sources.markers import MARKER_GROUP, marker_numbers, renumber_markers
-from sciwrite.stats import paired_comparison
+from sciwrite.stats import paired_results
 
 #: The perturbations, in report order, each with what it does.
 PERTURBATIONS: dict[str, str] = {
@@ -198,22 +199,27 @@ def duplicate_text(text: str) -> str:
 
 # --- scoring and the report -----------------------------------------------------------------------------------
 
-def sensitivity_rows(expected: Expected, reasons: Reasons, per_paper: Mapping[str, Sequence[Mapping[str, Any]]],
+def _numbers_by_paper(rows: Sequence[PaperRow]) -> dict[str, Mapping[str, Any]]:
+    """Position -> the paper's numbers: the reference and a perturbation are paired by the paper's place."""
+    return {str(i): row.values for i, row in enumerate(rows)}
+
+
+def sensitivity_rows(expected: Expected, reasons: Reasons, per_paper: Mapping[str, Sequence[PaperRow]],
                      metrics: Sequence[str], n_resamples: int = 1000, seed: int = 0) -> list[dict[str, Any]]:
     """One row per metric x perturbation from the per-paper rows of ``reference`` and each perturbation."""
-    reference = {str(i): row for i, row in enumerate(per_paper["reference"])}
+    reference = _numbers_by_paper(per_paper["reference"])
     rows: list[dict[str, Any]] = []
     for name in PERTURBATIONS:
-        perturbed = {str(i): row for i, row in enumerate(per_paper[name])}
-        compared = paired_comparison(reference, perturbed, metrics, n_resamples=n_resamples, seed=seed)
+        compared = paired_results(reference, _numbers_by_paper(per_paper[name]), metrics, n_resamples=n_resamples,
+                                  seed=seed)
         for metric in metrics:
             c = compared[metric]
             direction, reason = expectation_in(expected, reasons, metric, name)
             rows.append({"metric": metric, "perturbation": name, "expected": direction,
-                         "n_papers": c["n_papers"], "reference": c["mean_a"], "perturbed": c["mean_b"],
-                         "difference": c["difference"], "ci_low": c["ci_low"], "ci_high": c["ci_high"],
-                         "p_value": c["p_value"], "p_holm": c["p_holm"],
-                         "moved_as_expected": moved_as_expected(direction, c["ci_low"], c["ci_high"]),
+                         "n_papers": c.n_papers, "reference": c.mean_a, "perturbed": c.mean_b,
+                         "difference": c.difference, "ci_low": c.ci_low, "ci_high": c.ci_high,
+                         "p_value": c.p_value, "p_holm": c.p_holm,
+                         "moved_as_expected": moved_as_expected(direction, c.ci_low, c.ci_high),
                          "reason": reason})
     return rows
 
@@ -235,7 +241,7 @@ def not_scored(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return [r for r in rows if r["expected"] != "any" and r["ci_low"] is None]
 
 
-def split_batches(rows: Sequence[dict[str, Any]], batches: Mapping[str, Any], n: int) -> dict[str, list[dict[str, Any]]]:
+def split_batches(rows: Sequence[PaperRow], batches: Mapping[str, Any], n: int) -> dict[str, list[PaperRow]]:
     """The rows of one batched scoring pass, split back into the reference and each perturbation."""
     return {name: list(rows[k * n:(k + 1) * n]) for k, name in enumerate(batches)}
 

@@ -5,9 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from sciwrite.core.paper_row import PAPER_ID
+
 #: The summary's share of papers whose prediction cites nothing, and its count of markers no candidate resolves.
 EMPTY_CITATION_RATE = "empty_citation_rate"
 UNRESOLVED_MARKERS = "unresolved_markers"
+#: The summary's count of papers the LLM judge failed on, and its count of papers each backend fingerprint answered.
+JUDGE_FAILURES = "judge_failures"
+JUDGE_SYSTEM_FINGERPRINTS = "judge_system_fingerprints"
+#: A per-paper row's flag: the prediction cites nothing (its count of unresolved markers is `UNRESOLVED_MARKERS`).
+EMPTY_CITATION_OUTPUT = "empty_citation_output"
 
 
 def summarize(rows: Sequence[Mapping[str, Any]], *keys: str, citations: bool = True) -> dict[str, Any]:
@@ -16,7 +23,7 @@ def summarize(rows: Sequence[Mapping[str, Any]], *keys: str, citations: bool = T
     n = len(rows)
     summary = {key: sum(r[key] for r in rows) / n if n else 0.0 for key in keys}
     if citations:
-        summary[EMPTY_CITATION_RATE] = sum(r["empty_citation_output"] for r in rows) / n if n else 0.0
+        summary[EMPTY_CITATION_RATE] = sum(r[EMPTY_CITATION_OUTPUT] for r in rows) / n if n else 0.0
         summary[UNRESOLVED_MARKERS] = sum(r[UNRESOLVED_MARKERS] for r in rows)
     return summary
 
@@ -47,6 +54,6 @@ def merge_row(row: dict[str, Any], extra: Mapping[str, Any], stage: str, keep_fi
     for key, value in extra.items():
         if key in keep_first and key in row:
             continue
-        if key in row and key != "paper_id":
+        if key in row and key != PAPER_ID:
             key = f"{stage}.{key}"
         row[key] = value

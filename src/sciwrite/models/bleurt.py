@@ -69,7 +69,7 @@ class BleurtRegressor(nn.Module):
         keys = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
                 "hidden_act", "max_position_embeddings", "type_vocab_size", "layer_norm_eps", "pad_token_id")
         self.bert = BertModel(BertConfig(**{k: config[k] for k in keys if k in config}), add_pooling_layer=True)
-        self.bert.embeddings = BleurtEmbeddings(config)
+        self.bert.add_module("embeddings", BleurtEmbeddings(config))  # BLEURT's own embeddings replace BERT's
         self.classifier = nn.Linear(config["hidden_size"], config.get("num_labels", 1))
 
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor) -> torch.Tensor:

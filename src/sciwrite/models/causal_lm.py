@@ -54,7 +54,7 @@ class CausalLM:
         stride = stride or max(self.max_length // 2, 1)
         ids = [self.tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"] if text else [] for text in texts]
         windows = [(t, ids[t][b:e], n_new) for t in range(len(texts)) for b, e, n_new in strided_windows(len(ids[t]), self.max_length, stride)]
-        totals = [[0.0, 0] for _ in texts]
+        nll_sums, n_scored = [0.0 for _ in texts], [0 for _ in texts]
         pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else (self.tokenizer.eos_token_id or 0)
         for rows in length_batches([len(w) for _, w, _ in windows], batch_size, tokens_per_batch(self.device)):
             batch = [windows[i] for i in rows]
@@ -68,9 +68,9 @@ class CausalLM:
                                                         reduction="none").view(targets.shape)
             for row, (t, w, n_new) in zip(nll.cpu().tolist(), batch):
                 scored = row[max(len(w) - n_new, 1) - 1:len(w) - 1]  # targets at positions len(w) - n_new .. len(w) - 1
-                totals[t][0] += sum(scored)
-                totals[t][1] += len(scored)
-        return [(total, count) for total, count in totals]
+                nll_sums[t] += sum(scored)
+                n_scored[t] += len(scored)
+        return list(zip(nll_sums, n_scored))
 
 
 @lru_cache(maxsize=2)

@@ -83,7 +83,8 @@ class _LastHidden:
                 super().__init__()
                 self.model = model
 
-            def forward(self, input_ids, attention_mask, token_type_ids):  # type: ignore[no-untyped-def]
+            def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                        token_type_ids: torch.Tensor) -> torch.Tensor:
                 out = self.model(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids,
                                  output_hidden_states=layer is not None)
                 return out.last_hidden_state if layer is None else out.hidden_states[layer]

@@ -112,7 +112,7 @@ class CachedSentenceEncoder:
             return self.inner.encode(sentences, batch_size=batch_size, normalize_embeddings=normalize_embeddings,
                                      convert_to_numpy=convert_to_numpy, show_progress_bar=show_progress_bar, **kwargs)
         single = isinstance(sentences, str)
-        texts = [sentences] if single else list(sentences)
+        texts = [sentences] if isinstance(sentences, str) else list(sentences)
         with self._lock:
             vectors = self._vectors(texts, max(1, int(batch_size)), bool(normalize_embeddings), bool(show_progress_bar))
         return vectors[0] if single else vectors

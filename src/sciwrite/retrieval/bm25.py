@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from array import array
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,7 +93,7 @@ class FlatTermIds:
     def __getitem__(self, i: int) -> list[int]:
         return self.ids[self.offsets[i]:self.offsets[i + 1]].tolist()
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[list[int]]:
         return (self[i] for i in range(len(self)))
 
 
@@ -106,7 +106,8 @@ class _ArrayBM25(bm25s.BM25):
     both give identical scores. Lists of lists still go through bm25s's own code.
     """
 
-    def build_index_from_ids(self, unique_token_ids, corpus_token_ids, show_progress=True, leave_progress=False):  # type: ignore[no-untyped-def]
+    def build_index_from_ids(self, unique_token_ids: list[int], corpus_token_ids: FlatTermIds | list[list[int]],
+                             show_progress: bool = True, leave_progress: bool = False) -> dict[str, Any]:
         if not isinstance(corpus_token_ids, FlatTermIds) or self.method not in ("lucene", "robertson"):
             return super().build_index_from_ids(unique_token_ids, corpus_token_ids, show_progress, leave_progress)
         self.nonoccurrence_array = None

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.jsonl import read_json_lines
+from sciwrite.core.paper_row import PAPER_ID, PaperRow
 from sciwrite.core.paper_tables import TableData, TableRow
 from sciwrite.human_eval.agreement import alpha_notes
 from sciwrite.human_eval.pairwise import (
@@ -79,11 +80,11 @@ def metric_key(name: str) -> str:
     return key
 
 
-def evaluation_values(evals: Sequence[str | Path]) -> tuple[dict[tuple[str, str], dict[str, Any]], set[str]]:
+def evaluation_values(evals: Sequence[str | Path]) -> tuple[dict[tuple[str, str], PaperRow], set[str]]:
     """((system, paper_id) -> per-paper row, the systems whose run is Direct) of `sciwrite evaluate rwgbench`
-    folders (``summary.json`` and ``per_paper.jsonl`` each)."""
+    folders (``summary.json`` and ``per_paper.jsonl`` each; the per-paper lines read here into `PaperRow`s)."""
     summaries = load_summaries(evals)
-    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    rows: dict[tuple[str, str], PaperRow] = {}
     direct = set()
     for (system, summary), folder in zip(summaries.items(), map(Path, evals)):
         folder = folder if folder.is_dir() else folder.parent
@@ -92,8 +93,8 @@ def evaluation_values(evals: Sequence[str | Path]) -> tuple[dict[tuple[str, str]
         per_paper = folder / "per_paper.jsonl"
         if not per_paper.exists():
             raise ValueError(f"{folder}: no per_paper.jsonl (the alignment compares per-paper values)")
-        for row in read_json_lines(per_paper):
-            rows[(system, str(row["paper_id"]))] = row
+        for record in read_json_lines(per_paper):
+            rows[(system, str(record[PAPER_ID]))] = PaperRow.from_json(record)
     return rows, direct
 
 
@@ -119,25 +120,25 @@ def analyze(tasks: Sequence[Mapping[str, Any]], key: Sequence[Mapping[str, Any]]
     for dimension in DIMENSIONS:
         pairs = pairs_of(key, answers, dimension.key)
         stats = consistency(pairs)
-        if not stats["n_votes"]:
+        if not stats.n_votes:
             continue  # a dimension nobody answered (a study may ask some of them only)
         per_dimension[dimension.key] = stats
         rows.append({"target": "Human consistency", "signal": dimension.name, "protocol": "unique majority",
-                     "agree": stats["unique_majorities"], "n": stats["n_pairs"],
-                     "share": stats["mean_winning_share"], "kept_across_orders": stats["kept_across_orders"],
-                     "n_pairs_in_both_orders": stats["n_pairs_in_both_orders"]})
+                     "agree": stats.unique_majorities, "n": stats.n_pairs, "share": stats.mean_winning_share,
+                     "kept_across_orders": stats.kept_across_orders,
+                     "n_pairs_in_both_orders": stats.n_pairs_in_both_orders})
     counted = list(per_dimension.values())
     if counted:
-        majorities = [s["unique_majorities"] for s in counted]
-        shares = [s["mean_winning_share"] for s in counted if s["mean_winning_share"] is not None]
+        majorities = [s.unique_majorities for s in counted]
+        shares = [s.mean_winning_share for s in counted if s.mean_winning_share is not None]
         rows.insert(0, {"target": "Human consistency", "signal": "Section preferences",
                         "protocol": "presentation-order sensitivity", "agree": min(majorities),
-                        "agree_max": max(majorities), "n": counted[0]["n_pairs"],
+                        "agree_max": max(majorities), "n": counted[0].n_pairs,
                         "share": min(shares) if shares else None, "share_max": max(shares) if shares else None})
     for dimension_key, metric in align.items():
         dimension = RWGBENCH_STUDY.dimension(dimension_key)
         pairs = pairs_of(key, answers, dimension_key)
-        metric_values = {cell: row.get(metric) for cell, row in values.items()}
+        metric_values = {cell: row.value(metric) for cell, row in values.items()}
         for protocol in agreement(comparisons(pairs, metric_values, direct_runs)):
             rows.append({"target": dimension.name, "signal": SIGNAL_NAMES.get(metric, metric), "metric": metric,
                          "protocol": protocol["label"], "protocol_key": protocol["protocol"],

@@ -58,8 +58,11 @@ def coverage_from_report(source: str | Path | None, paper_ids: Sequence[str]) ->
 
 def config_statistics(config: str, source: str | Path | None) -> dict[str, Any]:
     """Table 1's statistics of one paper config and its corpus."""
+    corpus_config = config_info(config).corpus
+    if corpus_config is None:
+        raise ValueError(f"{config!r} is a corpus config; Table 1 reads paper configs")
     papers = load_rwgbench(config, source=source)
-    corpus = load_rwgbench(config_info(config).corpus, source=source)
+    corpus = load_rwgbench(corpus_config, source=source)
     abstracts = [words(a) for a in corpus["abstract"] if (a or "").strip()]
     return {"papers": len(papers),
             "citations": mean(len(c) for c in papers["citations"]) if len(papers) else None,

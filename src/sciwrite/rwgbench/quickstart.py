@@ -13,7 +13,7 @@ from sciwrite.core.summary import Summary
 from sciwrite.core.tables import format_table, plot_metric_bars, write_table
 from sciwrite.generation.quickstart_run import QuickstartRun, say, scorer
 from sciwrite.metrics.memorisation import print_memorisation
-from sciwrite.retrieval import BM25Retriever, DenseRetriever, evaluate_retrieval
+from sciwrite.retrieval import BM25Retriever, DenseRetriever, Retriever, evaluate_retrieval
 from sciwrite.rwgbench.data.configs import default_rwgbench_dir
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
@@ -40,13 +40,12 @@ def run_rwgbench_quickstart(run: QuickstartRun) -> dict[str, Any]:
     papers = load_rwgbench("sample", source=data_dir)
     corpus = load_rwgbench("sample_corpus", source=data_dir)
     print(f"\nRWGBench sample: {len(papers)} target papers, {len(corpus)} corpus documents")
-    retrievers = {
-        "bm25": BM25Retriever.from_corpus(corpus, show_progress=run.show_progress),
-        "dense": DenseRetriever.from_corpus(corpus, profile=run.profile, show_progress=run.show_progress),
-    }
-    retrievers["bm25"].save(index_folder(data_dir, "bm25"))
-    retrievers["dense"].save(index_folder(data_dir, "dense"))
-    retrieval_rows = _retrieval_report(retrievers, papers, out_dir, run.show_progress)
+    bm25 = BM25Retriever.from_corpus(corpus, show_progress=run.show_progress)
+    dense = DenseRetriever.from_corpus(corpus, profile=run.profile, show_progress=run.show_progress)
+    bm25.save(index_folder(data_dir, "bm25"))
+    dense.save(index_folder(data_dir, "dense"))
+    labelled: dict[str, Retriever] = {"bm25": bm25, f"dense ({dense.encoder_name.removeprefix('packaged:')})": dense}
+    retrieval_rows = _retrieval_report(labelled, papers, out_dir, run.show_progress)
 
     files = _generate(data_dir, out_dir / "generations" / "rwgbench", run)
     summaries = scorer(run)(list(files.values()), list(files), out_dir / "rwgbench", data_dir)
@@ -65,10 +64,11 @@ def run_rwgbench_quickstart(run: QuickstartRun) -> dict[str, Any]:
     return {"rwgbench": summaries, "retrieval": retrieval_rows}
 
 
-def _retrieval_report(retrievers: dict[str, Any], papers: Any, out_dir: Path, show_progress: bool) -> list[dict[str, Any]]:
+def _retrieval_report(retrievers: dict[str, Retriever], papers: Any, out_dir: Path,
+                      show_progress: bool) -> list[dict[str, Any]]:
+    """Each retriever's recall and nDCG of the gold citations (label -> retriever), printed, written and plotted."""
     rows, per_paper = [], []
-    for name, retriever in retrievers.items():
-        label = name if name == "bm25" else f"dense ({retriever.encoder_name.removeprefix('packaged:')})"
+    for label, retriever in retrievers.items():
         report = evaluate_retrieval(retriever, papers, label, show_progress=show_progress)
         rows.append(report.summary_row())
         per_paper += [{"retriever": label, **row} for row in report.per_paper]

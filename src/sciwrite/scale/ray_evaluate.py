@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import ray
 
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.scale.ray_session import actor_options, data_context, pool_size, ray_session
 
 logger = logging.getLogger(__name__)
@@ -29,12 +30,15 @@ logger = logging.getLogger(__name__)
 #: Papers per actor call at most (fewer when there are few papers, so that every actor gets some).
 PAPERS_PER_CALL = 32
 
+#: score_items(items, models, batch_size) -> (the papers' rows, seconds per stage): a suite's Ray step.
+ScoreItems = Callable[..., tuple[Sequence[PaperRow], Mapping[str, float]]]
+
 
 class SuiteScorer:
     """A Ray Data actor for any benchmark: its suite's models, loaded once (`load_models(**model_options)`),
     scoring batches of self-contained papers (`score_items(items, models, batch_size)`)."""
 
-    def __init__(self, load_models: Callable[..., Any], score_items: Callable[..., Any],
+    def __init__(self, load_models: Callable[..., Any], score_items: ScoreItems,
                  model_options: Mapping[str, Any], batch_size: int) -> None:
         self.models = load_models(**model_options)
         self.score_items = score_items
@@ -46,10 +50,10 @@ class SuiteScorer:
         return _output(batch["key"], rows, self.models.description(), seconds)
 
 
-def score_on_ray(load_models: Callable[..., Any], score_items: Callable[..., Any], model_options: Mapping[str, Any],
+def score_on_ray(load_models: Callable[..., Any], score_items: ScoreItems, model_options: Mapping[str, Any],
                  batches: Sequence[Sequence[Any]], *, batch_size: int = 64, address: str | None = None,
                  actors: int | None = None, papers_per_call: int | None = None, show_progress: bool = True
-                 ) -> tuple[list[list[dict[str, Any]]], list[dict[str, float]], Any]:
+                 ) -> tuple[list[list[PaperRow]], list[dict[str, float]], Any]:
     """Per batch (one system), the rows `score_items` gives, scored in one Ray Data run; per batch, the stages'
     seconds (each actor call's seconds shared among its papers, so a system gets the share of its papers); and the
     suite's models as the actors loaded them (ids, profile, plan, what is not computed; no weights)."""
@@ -57,7 +61,9 @@ def score_on_ray(load_models: Callable[..., Any], score_items: Callable[..., Any
     options = {"load_models": load_models, "score_items": score_items, "model_options": dict(model_options),
                "batch_size": batch_size}
     results = _run(SuiteScorer, options, items, address, actors, papers_per_call, show_progress)
-    rows, seconds, start = [], [], 0
+    rows: list[list[PaperRow]] = []
+    seconds: list[dict[str, float]] = []
+    start = 0
     for batch in batches:
         mine = results[start:start + len(batch)]
         rows.append([r["row"] for r in mine])
@@ -90,14 +96,14 @@ def _run(scorer: type, options: Mapping[str, Any], items: Sequence[Any], address
             for r in outputs]
 
 
-def _output(keys: np.ndarray, rows: Sequence[Mapping[str, Any]], models: Any,
+def _output(keys: np.ndarray, rows: Sequence[PaperRow], models: Any,
             seconds: Mapping[str, float] | None = None) -> dict[str, np.ndarray]:
     """An actor's batch of results: per paper its key, its pickled row, its share of the call's seconds and the
     suite's description."""
     share = {stage: value / len(rows) for stage, value in (seconds or {}).items()} if rows else {}
     described = pickle.dumps(models)
     return {"key": np.asarray(keys),
-            "row": np.array([pickle.dumps(dict(r)) for r in rows], dtype=object),
+            "row": np.array([pickle.dumps(row) for row in rows], dtype=object),
             "seconds": np.array([pickle.dumps(share) for _ in rows], dtype=object),
             "models": np.array([described] * len(rows), dtype=object)}
 

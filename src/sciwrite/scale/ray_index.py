@@ -81,7 +81,8 @@ def encode_shards(files: Sequence[str], doc_ids: Sequence[str], encoder: str, fo
                   show_progress: bool = True) -> list[Path]:
     """Embed the corpus on an actor pool and write ``embeddings-NNNNN.npy`` shards of `shard_rows` rows to
     `folder`, in corpus order (checked against `doc_ids`, the files' doc_id column)."""
-    shards, position = [], 0
+    shards: list[Path] = []
+    position = 0
     with data_context(show_progress):  # set before the datasets are made: they copy the context
         # Blocks of one actor call each (a parquet file may be one block): the pool grows when blocks queue up.
         corpus = (ray.data.read_parquet(list(files)).select_columns(list(CORPUS_COLUMNS))

@@ -4,17 +4,17 @@ extra columns, every per-paper value, and, for a run read from files, each mean 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.core.errors import Where
 from sciwrite.core.metric_scales import check_means, check_rows, check_summary, check_value
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.summary import Summary
 
 
-def check_scored(bench: Benchmark, summary: Summary, rows: Sequence[Mapping[str, Any]], *,
+def check_scored(bench: Benchmark, summary: Summary, rows: Sequence[PaperRow], *,
                  summary_path: str | Path, rows_path: str | Path, row_lines: Sequence[int] | None = None) -> None:
     """Every value the results table, the board and the per-paper view show is a finite number in its metric's
     range; the first that is not raises `sciwrite.core.errors.InputError` naming the metric, the file and the
@@ -29,7 +29,7 @@ def check_scored(bench: Benchmark, summary: Summary, rows: Sequence[Mapping[str,
     check_rows(rows, scales, bench.board_metrics, rows_path, row_lines)
 
 
-def check_recomputed(bench: Benchmark, summary: Summary, rows: Sequence[Mapping[str, Any]], *,
+def check_recomputed(bench: Benchmark, summary: Summary, rows: Sequence[PaperRow], *,
                      summary_path: str | Path, rows_path: str | Path) -> None:
     """Each results-table value of the summary is what its per-paper rows give (`check_means`)."""
     check_means(summary, rows, bench.suite.scales, bench.suite.metrics,

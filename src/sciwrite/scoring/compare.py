@@ -3,7 +3,7 @@ the leaderboard's Compare tab run.
 
 The first system is the baseline. For every other system and metric: the mean difference (system - baseline), its
 paired-bootstrap interval, a paired permutation test p-value and the Holm-adjusted p-value across the metrics
-compared (`sciwrite.stats.paired_comparison`).
+compared (`sciwrite.stats.paired_results`).
 
 What is refused, naming the problem: systems of different benchmarks or splits (always); systems whose summaries'
 provenance differ (dataset content, profile, models, judge, prompts) unless the caller allows mixed provenance;
@@ -28,8 +28,10 @@ from typing import Any
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.core.errors import InputError, Where
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.provenance import content_unchecked, provenance_differences, snapshot_changes
-from sciwrite.stats import paired_comparison
+from sciwrite.core.summary import MetricValue
+from sciwrite.stats import paired_results
 
 #: Papers named in a note before "and N more".
 NAMED_PAPERS = 5
@@ -41,7 +43,7 @@ class SystemScores:
 
     Attributes:
         name: The system's name in messages.
-        rows: paper_id -> the paper's row ({metric: value}), in the system's paper order.
+        rows: paper_id -> the paper's `PaperRow`, in the system's paper order.
         benchmark: The benchmark the system was scored on.
         split: The split (dataset config) it was scored on; None when not known.
         provenance: Its summary's provenance block; None for a summary without one.
@@ -50,7 +52,7 @@ class SystemScores:
     """
 
     name: str
-    rows: Mapping[str, Mapping[str, Any]]
+    rows: Mapping[str, PaperRow]
     benchmark: str
     split: str | None = None
     provenance: Mapping[str, Any] | None = None
@@ -171,9 +173,9 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def numeric_keys(rows: Mapping[str, Mapping[str, Any]]) -> set[str]:
-    """Keys holding a number (not a bool) in at least one row."""
-    return {k for row in rows.values() for k, v in row.items() if _is_number(v)}
+def numeric_keys(rows: Mapping[str, PaperRow]) -> set[str]:
+    """The keys of the numbers (not a bool, not None) that at least one row holds: the metrics a system scored."""
+    return {key for row in rows.values() for key, value in row.values.items() if value is not None}
 
 
 def check_same_benchmark(systems: Sequence[SystemScores], asked: str | None = None) -> str:
@@ -229,7 +231,7 @@ def check_values(system: SystemScores, metrics: Iterable[str]) -> None:
     the paper."""
     for paper_id, row in system.rows.items():
         for metric in metrics:
-            value = row.get(metric)
+            value = row.reported(metric)
             if value is None or (_is_number(value) and math.isfinite(value)):
                 continue
             raise InputError(f"{value!r} is not a score", system.where(paper_id, metric),
@@ -270,8 +272,7 @@ def choose_metrics(systems: Sequence[SystemScores], benchmark: Benchmark, asked:
                 left_out.append(f"note: not compared: {', '.join(lacking)} ({system.name} has no value for it in "
                                 f"{system.path})")
     for system in systems:
-        check_values(system, [m for m in dict.fromkeys([*metrics, *suite])
-                              if any(m in r for r in system.rows.values())])
+        check_values(system, dict.fromkeys([*metrics, *suite]))
     if not metrics:
         raise InputError(f"the per_paper files share no {benchmark.name} metric",
                          hint="name the metrics to compare with --metrics")
@@ -300,7 +301,7 @@ def missing_notes(systems: Sequence[SystemScores], names: Sequence[str], metrics
         shared = [pid for pid in base.rows if pid in system.rows]
         for metric in metrics:
             left = [pid for pid in shared
-                    if base.rows[pid].get(metric) is None or system.rows[pid].get(metric) is None]
+                    if base.rows[pid].value(metric) is None or system.rows[pid].value(metric) is None]
             if left:
                 shown = ", ".join(left[:NAMED_PAPERS]) + (f" and {len(left) - NAMED_PAPERS} more"
                                                           if len(left) > NAMED_PAPERS else "")
@@ -314,18 +315,23 @@ def distinct_names(names: Sequence[str]) -> list[str]:
     return list(names) if len(set(names)) == len(names) else [f"{name}#{i}" for i, name in enumerate(names)]
 
 
-def paired_differences(systems: Sequence[tuple[str, Mapping[str, Mapping[str, Any]]]], metrics: Sequence[str],
+def _numbers(rows: Mapping[str, PaperRow]) -> dict[str, Mapping[str, MetricValue]]:
+    """paper_id -> the paper's numbers, as `sciwrite.stats.paired_results` pairs them."""
+    return {paper_id: row.values for paper_id, row in rows.items()}
+
+
+def paired_differences(systems: Sequence[tuple[str, Mapping[str, PaperRow]]], metrics: Sequence[str],
                        n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0) -> list[MetricDifference]:
     """One `MetricDifference` per (system, metric) for every (name, rows) after the first (the baseline)."""
-    (base_name, base), out = systems[0], []
-    for name, other in systems[1:]:
-        result = paired_comparison(base, other, metrics, n_resamples, confidence, seed)
-        for metric in metrics:
-            r = result[metric]
-            out.append(MetricDifference(system=name, baseline=base_name, metric=metric, n_papers=r["n_papers"],
-                                        baseline_mean=r["mean_a"], system_mean=r["mean_b"],
-                                        difference=r["difference"], ci_low=r["ci_low"], ci_high=r["ci_high"],
-                                        p_value=r["p_value"], p_holm=r["p_holm"]))
+    (base_name, base_rows), out = systems[0], []
+    base = _numbers(base_rows)
+    for name, rows in systems[1:]:
+        results = paired_results(base, _numbers(rows), metrics, n_resamples, confidence, seed)
+        out += [MetricDifference(system=name, baseline=base_name, metric=metric, n_papers=result.n_papers,
+                                 baseline_mean=result.mean_a, system_mean=result.mean_b,
+                                 difference=result.difference, ci_low=result.ci_low, ci_high=result.ci_high,
+                                 p_value=result.p_value, p_holm=result.p_holm)
+                for metric, result in results.items()]
     return out
 
 

@@ -21,14 +21,17 @@ from typing import Any
 from sciwrite.benchmark import Benchmark
 from sciwrite.core.coverage import Coverage, check_complete
 from sciwrite.core.engine import RAY, ray_engine
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.predictions import SystemPredictions
-from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance, provenance
+from sciwrite.core.provenance import SUMMARY_SCHEMA_VERSION, plan_provenance
+from sciwrite.core.run_provenance import run_provenance
 from sciwrite.core.summary import Interval, Provenance, Summary
 from sciwrite.metrics.cutoff import check_dates, cutoff_comparison
-from sciwrite.metrics.judge import JUDGE_SEED, judge_provenance
-from sciwrite.metrics.judge_panel import panel_options, panel_summary
+from sciwrite.metrics.judge import JUDGE_SEED, judge_record
+from sciwrite.metrics.judge_panel import panel_summary
 from sciwrite.metrics.memorisation import KEYS as MEMORISATION_KEYS
 from sciwrite.metrics.memorisation import memorisation, summarize_memorisation
+from sciwrite.metrics.summary import JUDGE_SYSTEM_FINGERPRINTS
 from sciwrite.scoring.request import ScoringRequest
 from sciwrite.scoring.steps import OpenSplit, PredictionFile, ResultFiles, Scored, SuiteModels, aligned
 
@@ -48,7 +51,7 @@ class SystemResult:
 
     system: str
     summary: Summary
-    rows: list[dict[str, Any]]
+    rows: list[PaperRow]
     rejected: list[dict[str, Any]]
     files: ResultFiles
 
@@ -143,7 +146,8 @@ def score_systems(benchmark: Benchmark, systems: Sequence[SystemPredictions], re
     results = []
     for file, system, one in zip(files, names, scored, strict=True):
         aligned(one.rows, file)
-        summary = Summary.from_json(_summary(benchmark, file, one, models, opened, request, system, started))
+        one = _with_memorisation(benchmark, file, one, opened)
+        summary = _summary(benchmark, file, one, models, opened, request, system, started)
         results.append(SystemResult(system, summary, one.rows, file.rejected, steps.result_files(summary, system)))
     return results
 
@@ -170,29 +174,37 @@ def _score_on_ray(benchmark: Benchmark, files: Sequence[PredictionFile], split: 
     return scored, models
 
 
+def _with_memorisation(benchmark: Benchmark, file: PredictionFile, scored: Scored, split: OpenSplit) -> Scored:
+    """Each row with its memorisation signal (`sciwrite.metrics.memorisation`), when the benchmark has one."""
+    if benchmark.suite.steps.memorisation_texts is None:
+        return scored
+    texts = benchmark.suite.steps.memorisation_texts(file, split)
+    return replace(scored, rows=[row.with_values(memorisation(text, reference, inputs)) for row, text, (reference, inputs)
+                                 in zip(scored.rows, file.texts, texts, strict=True)])
+
+
 def _summary(benchmark: Benchmark, file: PredictionFile, scored: Scored, models: SuiteModels, split: OpenSplit,
-             request: ScoringRequest, system: str, started: float) -> dict[str, Any]:
-    """The benchmark's summary of one system, with the shared keys: coverage, memorisation, cutoff, provenance; as
-    JSON, the suite's `summarize` builds it so (`Summary.from_json` types it, once, in `score_systems`)."""
+             request: ScoringRequest, system: str, started: float) -> Summary:
+    """The benchmark's summary of one system (its suite's `summarize`), with what every benchmark's has: the schema
+    version, coverage, memorisation, the judge panel, the cutoff split and the provenance."""
     steps = benchmark.suite.steps
-    body = steps.summarize(file, scored, models, split=split, request=request, system=system)
-    body["coverage"] = Coverage(len(file.targets), len(split.paper_ids)).as_dict()
-    if steps.memorisation_texts is not None:
-        texts = steps.memorisation_texts(file, split)
-        for row, text, (reference, inputs) in zip(scored.rows, file.texts, texts, strict=True):
-            row.update(memorisation(text, reference, inputs))
-        body["memorisation"] = summarize_memorisation(scored.rows, request.bootstrap, request.seed)
-    panel = panel_summary(scored.rows, panel_options(request.judge.panel), request.bootstrap, request.seed)
-    if panel is not None:  # a judge panel or repeated judging: each judge's means, their agreement, the noise
-        body["judge_panel"] = panel
-    if request.cutoff is not None:
-        body["cutoff"] = cutoff_comparison(scored.rows, file.targets, [*steps.metrics, *MEMORISATION_KEYS[:1]],
-                                           request.cutoff, request.bootstrap, request.seed)
-    return {"schema_version": SUMMARY_SCHEMA_VERSION, **body, "provenance": provenance(
-        benchmark=benchmark.name, config=split.config, dataset=split.papers, profile=body.get("profile"),
-        models=body.get("models", {}), judge=judge_provenance(body), templates=steps.templates,
-        seeds={"bootstrap": request.seed, "judge": JUDGE_SEED}, engine=request.engine, started=started,
-        finished=time.time(), model_plan=plan_provenance(models)), **file.trailer}
+    summary = steps.summarize(file, scored, models, split=split, request=request, system=system)
+    judge = judge_record(summary.models.get("judge"), summary.judge_snapshots,
+                         summary.details.get(JUDGE_SYSTEM_FINGERPRINTS))
+    return summary.with_(
+        schema_version=SUMMARY_SCHEMA_VERSION, coverage=Coverage(len(file.targets), len(split.paper_ids)),
+        memorisation=summarize_memorisation(scored.rows, request.bootstrap, request.seed)
+        if steps.memorisation_texts is not None else None,
+        # a judge panel or repeated judging: each judge's means, their agreement, the noise
+        judge_panel=panel_summary(scored.rows, request.judge.panel, request.bootstrap, request.seed),
+        cutoff=cutoff_comparison(scored.rows, file.targets, [*steps.metrics, *MEMORISATION_KEYS[:1]], request.cutoff,
+                                 request.bootstrap, request.seed) if request.cutoff is not None else None,
+        provenance=run_provenance(
+            benchmark=benchmark.name, config=split.config, dataset=split.papers, profile=summary.profile,
+            models=summary.models, judge=judge, templates=steps.templates,
+            seeds={"bootstrap": request.seed, "judge": JUDGE_SEED}, engine=request.engine, started=started,
+            finished=time.time(), model_plan=plan_provenance(models)),
+        details={**summary.details, **file.trailer})
 
 
 def score_records(benchmark: Benchmark, records: Sequence[Mapping[str, Any]], split: OpenSplit,

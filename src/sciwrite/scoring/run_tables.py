@@ -95,7 +95,7 @@ def run_tables(benchmark: Benchmark, summaries: Sequence[Summary]) -> RunTables:
     labels = cutoff_labels(benchmark)
     rows = cutoff_rows(summaries, labels)
     panels = {str(summary.system): summary.judge_panel.to_json() for summary in summaries
-              if summary.judge_panel is not None and summary.judge_panel.raw}
+              if summary.judge_panel is not None and summary.judge_panel.to_json()}
     return RunTables(labels=labels, cutoff=rows, cutoff_across=across_systems(summaries, labels) if rows else [],
                      panels=panels, panel_agreement=systems_agreement(panels) if len(panels) >= 2 else None)
 

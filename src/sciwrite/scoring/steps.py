@@ -12,9 +12,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.predictions import SystemPredictions
 from sciwrite.core.results import SideFiles
-from sciwrite.core.summary import Summary
+from sciwrite.core.summary import Intervals, Summary
 from sciwrite.models.plan import ModelPlan
 from sciwrite.scoring.request import ScoringRequest
 from sciwrite.scoring.stages import StageTable
@@ -61,7 +62,7 @@ class Scored:
     """One system's scores: its per-paper rows, the wall seconds of each stage and, when the grounding asked an
     online service, what those lookups did for this system (`sciwrite.grounding.online.OnlineLookup.report`)."""
 
-    rows: list[dict[str, Any]]
+    rows: list[PaperRow]
     seconds: dict[str, float] = field(default_factory=dict)
     lookups: Mapping[str, Any] | None = None
 
@@ -100,7 +101,7 @@ class SuiteModels:
 
 
 #: (rows, seconds per stage): what scoring a batch of papers gives.
-Rows = tuple[list[dict[str, Any]], dict[str, float]]
+Rows = tuple[list[PaperRow], dict[str, float]]
 
 #: A benchmark's own subclasses of the three step types, so that its steps take what it declares (the type checker
 #: sees `EvaluationSteps[RWGBenchFile, RWGBenchSplit, RWGBenchModels]`, the core only the bounds).
@@ -124,8 +125,8 @@ class EvaluationSteps(Generic[FileT, SplitT, ModelsT]):
     #: score(file, split, models, request) -> the system's rows in this process
     score: Callable[[FileT, SplitT, ModelsT, ScoringRequest], Scored]
     #: summarize(file, scored, models, split, request, system) -> the summary's means, intervals, join report and
-    #: LLM record, before the shared keys (coverage, memorisation, cutoff, provenance) are added
-    summarize: Callable[..., dict[str, Any]]
+    #: LLM record, before what every benchmark's has (coverage, memorisation, cutoff, provenance) is added
+    summarize: Callable[..., Summary]
     #: result_files(summary, system) -> the results-table rows and side files
     result_files: Callable[[Summary, str], ResultFiles]
     templates: Mapping[str, str]  # the prompt templates the metrics send (their hash goes in the provenance)
@@ -136,27 +137,27 @@ class EvaluationSteps(Generic[FileT, SplitT, ModelsT]):
     score_items: Callable[..., Rows] | None = None
     #: after_ray(file, split, rows, request) -> the system's `Scored`, completing the actors' rows in the driver
     #: (RWGBench: the reference grounding against the split's one title index); None: the rows as they came
-    after_ray: Callable[[FileT, SplitT, list[dict[str, Any]], ScoringRequest], Scored] | None = None
+    after_ray: Callable[[FileT, SplitT, list[PaperRow], ScoringRequest], Scored] | None = None
     #: memorisation_texts(file, split) -> one (reference text, [the texts the model was given]) per scored paper,
     #: in the file's order (`sciwrite.metrics.memorisation`); None: no memorisation signal
     memorisation_texts: Callable[[FileT, SplitT], list[tuple[str, list[str]]]] | None = None
-    #: intervals(rows, means, n_resamples, seed) -> the interval fields of a summary (``intervals`` {metric: [low,
-    #: high]}, ``interval_method``, ``n_resamples``, ``confidence``, and any the benchmark adds) from its per-paper
-    #: rows in the split's order and the summary's means of its per-paper `metrics` (a metric whose mean is None
-    #: gets none): the one computation its `summarize` and any other front end that reports intervals (an Inspect
-    #: metric) call; None: the benchmark reports none
-    intervals: Callable[[Sequence[Mapping[str, Any]], Mapping[str, Any], int, int], dict[str, Any]] | None = None
+    #: intervals(rows, means, n_resamples, seed) -> a summary's intervals from its per-paper rows in the split's
+    #: order and the summary's means of its per-paper `metrics` (a metric whose mean is None gets none): the one
+    #: computation its `summarize` and any other front end that reports intervals (an Inspect metric) call; None:
+    #: the benchmark reports none
+    intervals: Callable[[Sequence[PaperRow], Mapping[str, Any], int, int], Intervals] | None = None
 
     @property
     def runs_on_ray(self) -> bool:
         return self.ray_items is not None and self.score_items is not None
 
 
-def aligned(rows: Sequence[Mapping[str, Any]], file: PredictionFile) -> None:
-    """Scored rows must come back in the file's paper order; an error naming the first that does not."""
+def aligned(rows: Sequence[PaperRow], file: PredictionFile) -> None:
+    """Scored rows must come back in the file's paper order; an error naming the first that does not (a row that
+    names no paper is taken as in its place)."""
     for row, target in zip(rows, file.targets, strict=True):
-        if row.get("paper_id", target["paper_id"]) != target["paper_id"]:
-            raise RuntimeError(f"scored rows out of order: {row.get('paper_id')} where {target['paper_id']} was")
+        if row.paper_id is not None and row.paper_id != target["paper_id"]:
+            raise RuntimeError(f"scored rows out of order: {row.paper_id} where {target['paper_id']} was")
 
 
 __all__ = ["EvaluationSteps", "FileT", "ModelsT", "SplitT", "OpenSplit", "PredictionFile", "ResultFiles", "Rows", "Scored", "SuiteModels",

@@ -130,9 +130,9 @@ def find_citations(text: str) -> list[Citation]:
         cursor = 0
         any_found = False
         for part in paren.group(1).split(";"):
-            match = _PART.search(part)
-            if match:
-                found.extend(_citations(match, inner_start + cursor))
+            part_match = _PART.search(part)
+            if part_match:
+                found.extend(_citations(part_match, inner_start + cursor))
                 any_found = True
             cursor += len(part) + 1
         if any_found:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from tqdm.auto import tqdm
 
@@ -93,7 +93,7 @@ def is_complete(state: dict[str, Any]) -> bool:
             and iso_day(metadata.get("published")) is not None)
 
 
-def is_done(state: dict[str, Any] | None, version: int) -> bool:
+def is_done(state: dict[str, Any] | None, version: int) -> TypeGuard[dict[str, Any]]:
     """Whether a paper's last line says it was handled, completely, at `version` (a rerun then skips it)."""
     return state is not None and state.get("version") == version and state.get("status") in DONE and is_complete(state)
 

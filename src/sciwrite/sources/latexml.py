@@ -171,7 +171,9 @@ TitleInText = Callable[[str], str | None]
 
 
 def _classes(tag: Tag) -> set[str]:
-    value = tag.get("class") or []
+    value = tag.get("class")
+    if not value:
+        return set()
     return set(value.split() if isinstance(value, str) else value)
 
 
@@ -493,7 +495,8 @@ def parse_bib_entry(li_element_or_html: Tag | str) -> BibEntry:
     if li is None:
         raise LatexmlParseError("no li.ltx_bibitem element in the given HTML")
 
-    key = li.get("id") if isinstance(li.get("id"), str) else ""
+    id_value = li.get("id")
+    key = id_value if isinstance(id_value, str) else ""
     tag_el = li.find(class_="ltx_tag_bibitem")
     tag_text = _clean(_render(tag_el)) if tag_el is not None else ""
     raw = _clean(_render(li))

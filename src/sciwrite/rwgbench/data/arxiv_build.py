@@ -59,7 +59,7 @@ def missing_cited(parsed: Iterable[tuple[ArxivPaper, Any]], known: set[str], ind
                   lookups: CitedLookups, show_progress: bool) -> list[dict[str, Any]]:
     """Look up on arXiv each cited title the corpus lacks; the corpus rows of those found (added to `index` and
     `known`, the corpus's doc_ids)."""
-    missing = {}
+    missing: dict[str, str] = {}  # normalized title -> the title as cited
     for _, page in parsed:
         for entry in page.cited:
             if entry.title and index.lookup(entry.title) is None and index.find_in_text(entry.raw) is None:

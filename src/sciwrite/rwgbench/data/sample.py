@@ -21,7 +21,7 @@ from tqdm.auto import tqdm
 
 from sciwrite.core.errors import InputError
 from sciwrite.core.skips import describe_skips
-from sciwrite.rwgbench.data.corpus import CorpusTitleIndex, assemble_corpus
+from sciwrite.rwgbench.data.corpus import AssemblyReport, CorpusTitleIndex, assemble_corpus
 from sciwrite.sources.aclsum import aclsum_paper_dir, anthology_venue
 from sciwrite.sources.bibliography import parse_year
 from sciwrite.sources.grobid import (
@@ -46,7 +46,7 @@ class SampleReport:
     why: dict[str, str] = field(default_factory=dict)  # paper id -> why it could not be read (naming its file)
     unresolved_citations: Counter = field(default_factory=Counter)
     per_paper: list[dict[str, Any]] = field(default_factory=list)
-    corpus_report: Any = None
+    corpus_report: AssemblyReport | None = None  # set once the corpus is assembled
 
     def statistics(self, papers: list[dict[str, Any]], corpus: list[dict[str, Any]]) -> dict[str, Any]:
         n_cit = [len(p["citations"]) for p in papers]
@@ -76,7 +76,7 @@ def _related_work(doc: dict[str, Any], report: SampleReport, paper_id: str) -> t
         return None
     bibs = bib_entries(doc)
     keys: list[str] = []
-    counts = Counter()
+    counts: Counter[str] = Counter()
 
     def marker(ref_id: str | None) -> str | None:
         counts["all"] += 1

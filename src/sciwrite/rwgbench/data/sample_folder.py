@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, is_dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +11,7 @@ from datasets import Dataset
 
 from sciwrite.core.datasets import write_json
 from sciwrite.rwgbench.data.configs import card_configs_yaml, rwgbench_repo_id, write_dataset_folder
+from sciwrite.rwgbench.data.corpus import AssemblyReport
 from sciwrite.rwgbench.data.sample import build_sample
 from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES
 
@@ -87,5 +88,6 @@ def write_sample_folder(folder: str | Path, paper_dir: str | Path | None = None,
     return stats
 
 
-def _as_dict(obj: Any) -> Any:
-    return asdict(obj) if is_dataclass(obj) else obj
+def _as_dict(report: AssemblyReport | None) -> dict[str, Any] | None:
+    """The corpus assembly report as JSON (None before the corpus is assembled)."""
+    return asdict(report) if report is not None else None

@@ -93,10 +93,13 @@ def load_split(split: str, source: str | None, corpus_source: str | None) -> tup
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; choose one of {sorted(SPLITS)}")
     config = SPLITS[split]
+    corpus_config = config_info(config).corpus
+    if corpus_config is None:  # every split is a paper config, which names its corpus
+        raise ValueError(f"the RWGBench split {split!r} ({config}) has no corpus config")
     papers = load_rwgbench(config, source=source)
     if len(papers) == 0:
         raise ValueError(f"the RWGBench split {split!r} ({source or 'default source'}) has no papers")
-    corpus = load_rwgbench(config_info(config).corpus, source=corpus_source or source)
+    corpus = load_rwgbench(corpus_config, source=corpus_source or source)
     return papers, corpus
 
 

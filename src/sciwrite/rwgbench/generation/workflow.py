@@ -83,7 +83,8 @@ def _themes_from(value: Any, key: str) -> list[dict[str, Any]] | None:
 @dataclass
 class WorkflowProgress:
     """One paper's Workflow run between stages: its themes, the candidates found so far (marker order), the
-    candidate numbers found per theme, the current draft and the request that wrote it, and every step's record."""
+    candidate numbers found per theme, the current draft and the request that wrote it, every step's record, and
+    how many coverage checks and refinements were done."""
 
     record: Mapping[str, Any]
     search: Callable[[list[str]], list[list[dict[str, Any]]]]
@@ -93,6 +94,8 @@ class WorkflowProgress:
     draft: str = ""
     messages: list[dict[str, str]] = field(default_factory=list)
     steps: list[dict[str, Any]] = field(default_factory=list)
+    coverage_checks: int = 0
+    refinements: int = 0
     covered: bool = False  # a coverage check found every theme covered (or could not be read): no more refining
 
 
@@ -105,6 +108,7 @@ class Workflow(CandidatesMethod):
     """
 
     name = "workflow"
+    k: int  # always a number here (the base class allows None for methods without retrieval)
 
     def __init__(self, retriever: Any = None, corpus: Any = None, *, retriever_name: str | None = None,
                  k: int = WORKFLOW_K, max_refinements: int = MAX_REFINEMENTS, max_themes: int = 6,
@@ -184,14 +188,15 @@ class Workflow(CandidatesMethod):
 
             return search_pool
 
-        if self.retriever is None or self.lookup is None:
+        retriever, lookup = self.retriever, self.lookup
+        if retriever is None or lookup is None:
             raise ValueError("the workflow method retrieves by itself: it needs a retriever and the corpus "
                              "(or oracle=True)")
 
         def search_corpus(queries: list[str]) -> list[list[dict[str, Any]]]:
             with self._lock:
-                results = self.retriever.search(queries, k=self.k + 1, show_progress=False)
-            return [self.lookup.docs([d for d in r.doc_ids if d != paper_id][: self.k], f"retrieved for {paper_id}")
+                results = retriever.search(queries, k=self.k + 1, show_progress=False)
+            return [lookup.docs([d for d in r.doc_ids if d != paper_id][: self.k], f"retrieved for {paper_id}")
                     for r in results]
 
         return search_corpus
@@ -241,9 +246,8 @@ class Workflow(CandidatesMethod):
         """The last draft, the prompt that produced it, and the candidate list and steps."""
         # The candidate list is what the model was shown, also under --oracle: a marker resolves only to a paper
         # the model was given (§5.1), so gold papers no query found are not appended.
-        refinements = sum(1 for s in progress.steps if s["step"] == "refine")
         return Generated(progress.draft, prompt_text(progress.messages),
-                         self._extra(progress.docs, steps=progress.steps, refinements=refinements),
+                         self._extra(progress.docs, steps=progress.steps, refinements=progress.refinements),
                          request=list(progress.messages))
 
     async def run(self, record: Mapping[str, Any], llm: PaperLLM) -> Generated:
@@ -292,11 +296,12 @@ class Workflow(CandidatesMethod):
         if progress.covered:
             return
         record, themes, docs, found_for = progress.record, progress.themes, progress.docs, progress.found_for
-        iteration = 1 + sum(1 for s in progress.steps if s["step"] == "coverage")
+        iteration = progress.coverage_checks + 1
         reply = await llm(self.coverage_prompt(record, themes, docs, found_for, progress.draft))
         uncovered = _themes_from(parse_json_reply(reply), "uncovered")
         progress.steps.append({"step": "coverage", "iteration": iteration, "reply": reply,
                                "uncovered": uncovered if uncovered is not None else "unreadable reply: stopped"})
+        progress.coverage_checks = iteration
         if not uncovered:
             progress.covered = True
             return
@@ -320,6 +325,7 @@ class Workflow(CandidatesMethod):
         progress.messages = self.revise_prompt(record, themes, docs, progress.draft, uncovered, n_before)
         progress.draft = clean_section(await llm(progress.messages))
         progress.steps.append({"step": "refine", "iteration": iteration, "n_candidates": len(docs)})
+        progress.refinements += 1
 
 
 __all__ = ["MAX_REFINEMENTS", "WORKFLOW_K", "Workflow", "WorkflowProgress", "parse_json_reply"]

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from sciwrite.benchmark import CitationView, DrilldownPapers, Source
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.evaluation import SPLITS
@@ -61,16 +62,17 @@ def rwgbench_citations(text: str, candidates: Sequence[str], gold: Sequence[str]
     return pd.DataFrame(rows, columns=list(CITATION_COLUMNS)), pd.DataFrame(uncited, columns=list(UNCITED_GOLD_COLUMNS))
 
 
-def listed_references_view(text: str, listed: Sequence[Any], row: Mapping[str, Any] | None, gold: Sequence[str],
+def listed_references_view(text: str, listed: Sequence[Any], row: PaperRow | None, gold: Sequence[str],
                            titles: Callable[[Iterable[str]], Mapping[str, str]]
                            ) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
     """(one row per listed reference: REFERENCE_COLUMNS; the gold papers no found reference names: doc_id, Title;
-    notes) of a prediction with its own reference list. The verdicts are the per-paper row's
-    (``grounding_references``); without them the titles are listed unchecked, and a note says so."""
-    entries = list((row or {}).get("grounding_references") or [])
+    notes) of a prediction with its own reference list. The verdicts are the per-paper row's grounding (its
+    references' records); without them the titles are listed unchecked, and a note says so."""
+    grounding = None if row is None else row.grounding
+    entries: list[Mapping[str, Any]] = list(grounding.references) if grounding is not None else []
     notes: list[str] = []
-    if row and row.get("grounding_error"):
-        notes.append(str(row["grounding_error"]))
+    if grounding is not None and grounding.error:
+        notes.append(grounding.error)
     elif not entries and listed:
         notes.append("the per-paper row holds no reference grounding (scored before it existed): the listed titles "
                      "are shown unchecked")
@@ -80,7 +82,7 @@ def listed_references_view(text: str, listed: Sequence[Any], row: Mapping[str, A
     markers = set(parse_citation_markers(text))
     gold_set = set(gold)
     table = [{"Ref": f"[{e.get('n')}]", "Listed title": str(e.get("title") or ""),
-              "Verdict": VERDICT_TEXT.get(e.get("verdict"), MISSING_CELL),
+              "Verdict": VERDICT_TEXT.get(str(e.get("verdict")), MISSING_CELL),
               "Corpus title": str(e.get("corpus_title") or ""), "doc_id": str(e.get("doc_id") or ""),
               "In gold set": "yes" if e.get("gold") else "no" if e.get("verdict") else MISSING_CELL,
               "Cited in text": "yes" if e.get("n") in markers else "no", "Evidence": str(e.get("why") or "")}
@@ -94,7 +96,7 @@ def listed_references_view(text: str, listed: Sequence[Any], row: Mapping[str, A
     return pd.DataFrame(table, columns=list(REFERENCE_COLUMNS)), uncited, notes
 
 
-def citation_view(record: Mapping[str, Any], paper: Mapping[str, Any], row: Mapping[str, Any] | None,
+def citation_view(record: Mapping[str, Any], paper: Mapping[str, Any], row: PaperRow | None,
                   titles: Callable[[Iterable[str]], Mapping[str, str]]) -> CitationView:
     """One paper's citations, the gold papers not cited, the second table's caption, the reference text and notes:
     a prediction that lists references is shown by its list (`listed_references_view`)."""

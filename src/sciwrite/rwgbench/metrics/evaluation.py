@@ -25,16 +25,24 @@ from typing import Any
 from datasets import Dataset
 
 from sciwrite.benchmark import ScoredPapers, Source
-from sciwrite.core.predictions import JoinReport, RecordCheck, SystemPredictions, join_by_paper_id, read_system
-from sciwrite.core.summary import Summary
+from sciwrite.core.paper_row import PaperRow, typed_rows
+from sciwrite.core.predictions import (
+    JoinReport,
+    RecordCheck,
+    SystemPredictions,
+    join_by_paper_id,
+    read_system,
+    rejected_line,
+)
+from sciwrite.core.summary import GroundingSummary, Intervals, JoinSummary, RunDescription, Summary
 from sciwrite.grounding.online import ONLINE_OPTIONS, OnlineLookup
 from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, ReferenceResolver, lazy_resolver
 from sciwrite.grounding.scoring import GROUNDING_KEYS, summarize_grounding
-from sciwrite.metrics.judge import llm_record
+from sciwrite.metrics.judge import llm_requests, llm_usage
 from sciwrite.metrics.summary import EMPTY_CITATION_RATE, UNRESOLVED_MARKERS
 from sciwrite.retrieval.corpus_files import CORPUS_COLUMNS
 from sciwrite.rwgbench.data.loading import load_rwgbench
-from sciwrite.rwgbench.metrics.agent_analysis import agent_analysis
+from sciwrite.rwgbench.metrics.agent_analysis import AGENT, agent_analysis
 from sciwrite.rwgbench.metrics.formulas import resolve_citations
 from sciwrite.rwgbench.metrics.grounding import GROUNDING_COLUMNS, listed_references, score_reference_grounding
 from sciwrite.rwgbench.metrics.judge import JUDGE_TEMPLATES
@@ -151,7 +159,7 @@ def score_file(file: RWGBenchFile, split: RWGBenchSplit, models: RWGBenchModels,
     rows, seconds = score_rwgbench(file.texts, file.targets, models, candidates=file.candidates, corpus=split.corpus,
                                    batch_size=request.batch_size, show_progress=request.show_progress,
                                    references=file.references, resolver=split.resolver, online=split.online)
-    return Scored(rows, seconds, split.online.report(since=before) if split.online else None)
+    return Scored(typed_rows(rows), seconds, split.online.report(since=before) if split.online else None)
 
 
 def ray_items(file: RWGBenchFile, split: RWGBenchSplit) -> list[dict[str, Any]]:
@@ -172,7 +180,7 @@ def ray_items(file: RWGBenchFile, split: RWGBenchSplit) -> list[dict[str, Any]]:
             for text, cands, target, rows in zip(file.texts, file.candidates, file.targets, wanted, strict=True)]
 
 
-def after_ray(file: RWGBenchFile, split: RWGBenchSplit, rows: list[dict[str, Any]], request: ScoringRequest) -> Scored:
+def after_ray(file: RWGBenchFile, split: RWGBenchSplit, rows: list[PaperRow], request: ScoringRequest) -> Scored:
     """The actors' rows with the reference grounding done here, against the split's one title index (an actor
     holds only its papers' corpus records)."""
     before = split.online.counters() if split.online else None
@@ -180,49 +188,56 @@ def after_ray(file: RWGBenchFile, split: RWGBenchSplit, rows: list[dict[str, Any
         file.texts, file.candidates, file.references, [t["citations"] for t in file.targets],
         [t["paper_id"] for t in file.targets], lambda ids: corpus_titles(split.corpus, ids), split.resolver,
         split.online, request.show_progress)
-    for row, extra in zip(rows, grounding, strict=True):
-        row.update(extra)
-    return Scored(rows, {}, split.online.report(since=before) if split.online else None)
+    done = [row.with_fields(extra) for row, extra in zip(rows, grounding, strict=True)]
+    return Scored(done, {}, split.online.report(since=before) if split.online else None)
 
 
 def summarize_file(file: RWGBenchFile, scored: Scored, models: RWGBenchModels, *, split: RWGBenchSplit,
-                   request: ScoringRequest, system: str) -> dict[str, Any]:
+                   request: ScoringRequest, system: str) -> Summary:
     """A system's summary: its run, the Table 2 means and intervals, the grounding, the join report and the LLM
     record."""
-    join, rejected, rows = file.join, file.rejected, scored.rows
+    rows = scored.rows
     run = run_metadata([record for record in file.records if "model" in record or "method" in record])
     means = summarize_rwgbench(rows, models)
-    return {"system": system, "split": request.split or split.config, "predictions": file.origin, "run": run,
-            **means, **interval_fields(rows, means, request.bootstrap, request.seed),
-            "grounding": grounding_summary(rows, request.bootstrap, request.seed, split.online, scored.lookups),
-            "join": {**join.summary(), "missing": join.missing, "extra": join.extra,
-                     "duplicates": join.duplicates, "missing_scored_as_empty": file.missing_as_empty,
-                     **({"n_rejected_lines": len(rejected),
-                         "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]}
-                        if rejected else {})},
-            **llm_record({"judge": getattr(models, "judge", None)}, request.ledger),
-            **({"agent": agent} if (agent := agent_analysis(file.records, file.targets)) else {})}
+    agent = agent_analysis(file.records, file.targets)
+    return means.with_(
+        system=system, split=request.split or split.config, predictions=file.origin, run=run,
+        intervals=interval_fields(rows, means.metrics, request.bootstrap, request.seed),
+        grounding=grounding_summary(rows, request.bootstrap, request.seed, split.online, scored.lookups),
+        join=join_summary(file), usage=llm_usage(request.ledger),
+        llm_requests=llm_requests({"judge": getattr(models, "judge", None)}),
+        details={**means.details, **({AGENT: agent} if agent else {})})
 
 
-def interval_fields(rows: Sequence[Mapping[str, Any]], means: Mapping[str, Any], n_resamples: int,
-                    seed: int) -> dict[str, Any]:
+def join_summary(file: RWGBenchFile) -> JoinSummary:
+    """How the system's predictions joined the split, and the lines rejected."""
+    join, rejected = file.join, file.rejected
+    return JoinSummary(n_matched=len(join.matched), n_missing=len(join.missing), n_extra=len(join.extra),
+                       n_duplicates=len(join.duplicates), missing=tuple(join.missing), extra=tuple(join.extra),
+                       duplicates=tuple(join.duplicates), missing_scored_as_empty=file.missing_as_empty,
+                       n_rejected_lines=len(rejected) if rejected else None,  # listed only when there are some
+                       rejected_lines=tuple(rejected_line(r) for r in rejected) if rejected else None)
+
+
+def interval_fields(rows: Sequence[PaperRow], means: Mapping[str, Any], n_resamples: int, seed: int) -> Intervals:
     """Table 2's bootstrap intervals over the papers (`summary_intervals`; a metric whose mean is None gets [None,
     None]): what the summary and the Inspect task report (`EvaluationSteps.intervals`)."""
     return summary_intervals(rows, SUITE_METRICS, n_resamples, seed=seed, means=means)
 
 
-def grounding_summary(rows: Sequence[Mapping[str, Any]], bootstrap: int, seed: int,
-                      online: OnlineLookup | None = None, lookups: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def grounding_summary(rows: Sequence[PaperRow], bootstrap: int, seed: int, online: OnlineLookup | None = None,
+                      lookups: Mapping[str, Any] | None = None) -> GroundingSummary | None:
     """A system's reference grounding (`sciwrite.grounding.scoring.summarize_grounding`) with a bootstrap interval
     of each rate and score over the papers where it is defined, and what this system's `online` lookups did
-    (`lookups`, `OnlineLookup.report`); ``{}`` when no prediction has references."""
+    (`lookups`, `OnlineLookup.report`); None when no prediction has references."""
     grounding = summarize_grounding(rows, online=online.client.name if online else None, threshold=DEFAULT_THRESHOLD)
-    if grounding and online is not None:
-        grounding["online"] = dict(lookups) if lookups is not None else online.report()
-    if grounding:
-        grounding.update(summary_intervals([r for r in rows if r.get("grounding_source")], GROUNDING_KEYS,
-                                           bootstrap, seed=seed, means=grounding))
-    return grounding
+    if grounding is None:
+        return None
+    with_source = [r for r in rows if r.grounding is not None and r.grounding.source]
+    found = summary_intervals(with_source, GROUNDING_KEYS, bootstrap, seed=seed, means=grounding.metrics)
+    return replace(grounding, online=(dict(lookups) if lookups is not None else online.report()) if online else None,
+                   intervals=found.bounds, interval_method=found.method, n_resamples=found.n_resamples,
+                   confidence=found.confidence)
 
 
 def result_files(summary: Summary, system: str) -> ResultFiles:
@@ -262,14 +277,14 @@ EVALUATION = EvaluationSteps(open_split=open_split, read=read_file, load_models=
                              memorisation_texts=memorisation_texts, intervals=interval_fields)
 
 
-def run_metadata(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def run_metadata(records: Sequence[Mapping[str, Any]]) -> RunDescription:
     """The run a prediction file holds, as `sciwrite generate` writes it on every line: ``model``, ``method``,
     ``retriever`` and ``oracle``, each the value all lines agree on (None when absent or when lines differ)."""
-    run = {}
+    agreed = {}
     for key in RUN_FIELDS:
         values = {json.dumps(r.get(key)) for r in records}
-        run[key] = json.loads(values.pop()) if len(values) == 1 else None
-    return run
+        agreed[key] = json.loads(values.pop()) if len(values) == 1 else None
+    return RunDescription.from_json(agreed)
 
 
 def cites_the_corpus(doc_ids: Collection[str], paper_ids: Collection[str]) -> RecordCheck:

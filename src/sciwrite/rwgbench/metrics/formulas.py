@@ -130,6 +130,8 @@ NLI_LABEL_SCORES: tuple[float, float, float] = (1.0, 0.5, 0.0)
 #: (the paper's Direct rows print "–" there).
 NOT_APPLICABLE_NO_CANDIDATES = ("not applicable: the prediction has no candidate list (Direct), so no citation "
                                 "marker resolves to a paper whose abstract the metric compares")
+#: The summary's fields of those metrics: metric -> why it applies to no paper, and metric -> papers left out.
+NOT_APPLICABLE, N_NOT_APPLICABLE = "not_applicable", "n_not_applicable"
 
 
 def nli_label_scores(probabilities: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:

@@ -30,6 +30,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
+from sciwrite.core.paper_row import JUDGE_PANEL, PaperRow
 from sciwrite.llm.client import ChatClient
 from sciwrite.metrics.judge import (
     JUDGE_MAX_TOKENS,
@@ -39,6 +40,15 @@ from sciwrite.metrics.judge import (
     parse_judge_score,
     read_replies,
     truncate_section,
+)
+from sciwrite.rwgbench.metrics.row_fields import (
+    EMPTY_SECTION,
+    JUDGE_ERROR,
+    JUDGE_REPLY,
+    JUDGE_SNAPSHOT,
+    JUDGE_SYSTEM_FINGERPRINT,
+    LLM_JUDGE_RAW,
+    TRUNCATED,
 )
 from sciwrite.rwgbench.metrics.specs import LLM_JUDGE
 
@@ -117,16 +127,16 @@ def judge_sections(sections: Sequence[str], client: ChatClient, titles: Sequence
     for i, section in enumerate(sections):
         if not isinstance(section, str):
             raise ValueError(f"record {i}: field 'predictions' must be a string, got {type(section).__name__}")
-        row: dict[str, Any] = {LLM_JUDGE.key: None, "llm_judge_raw": None, "judge_error": None, "judge_reply": None,
-               "judge_snapshot": None, "judge_system_fingerprint": None, "truncated": False,
-               "empty_section": not section.strip()}
+        row: dict[str, Any] = {LLM_JUDGE.key: None, LLM_JUDGE_RAW: None, JUDGE_ERROR: None, JUDGE_REPLY: None,
+                               JUDGE_SNAPSHOT: None, JUDGE_SYSTEM_FINGERPRINT: None, TRUNCATED: False,
+                               EMPTY_SECTION: not section.strip()}
         rows.append(row)
-        if row["empty_section"]:  # nothing to read: the lowest score, without asking
-            row["llm_judge_raw"], row[LLM_JUDGE.key] = 1, 0.0
+        if row[EMPTY_SECTION]:  # nothing to read: the lowest score, without asking
+            row[LLM_JUDGE_RAW], row[LLM_JUDGE.key] = 1, 0.0
             continue
-        text, row["truncated"] = truncate_section(section, max_chars)
+        text, row[TRUNCATED] = truncate_section(section, max_chars)
         pending[i] = judge_messages(text, titles[i] if titles is not None else None,
-                                    truncated_at=max_chars if row["truncated"] else None)
+                                    truncated_at=max_chars if row[TRUNCATED] else None)
 
     def read(_: int, reply: str | None) -> tuple[int | float | None, str | None]:
         score = parse_judge_score(reply)
@@ -135,19 +145,20 @@ def judge_sections(sections: Sequence[str], client: ChatClient, titles: Sequence
     readings = read_replies(client, pending, read, lambda _: FOLLOW_UP, retries=retries, workers=workers,
                             max_tokens=max_tokens, show_progress=show_progress, desc="LLM judge")
     for i, reading in readings.items():
-        rows[i].update(judge_reply=reading.reply, judge_error=reading.error, judge_snapshot=reading.snapshot,
-                       judge_system_fingerprint=reading.system_fingerprint)
+        rows[i].update({JUDGE_REPLY: reading.reply, JUDGE_ERROR: reading.error, JUDGE_SNAPSHOT: reading.snapshot,
+                        JUDGE_SYSTEM_FINGERPRINT: reading.system_fingerprint})
         if reading.value is not None:
-            rows[i].update({LLM_JUDGE.key: normalise_score(reading.value), "llm_judge_raw": reading.value})
+            rows[i].update({LLM_JUDGE.key: normalise_score(reading.value), LLM_JUDGE_RAW: reading.value})
         if reading.panel is not None:  # a judge panel: each judge's samples, on the metric's [0, 1] scale
-            rows[i]["judge_panel"] = {judge: {LLM_JUDGE.key: [None if v is None else normalise_score(v) for v in values]}
-                                      for judge, values in reading.panel.items()}
+            rows[i][JUDGE_PANEL] = {judge: {LLM_JUDGE.key: [None if v is None else normalise_score(v) for v in values]}
+                                    for judge, values in reading.panel.items()}
     return rows
 
 
-def summarize_judgements(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def summarize_judgements(rows: Sequence[PaperRow]) -> dict[str, Any]:
     """Mean `llm_judge` over the judged sections (None if none was), counts, and each failure's index and reason."""
-    judged = [r[LLM_JUDGE.key] for r in rows if r[LLM_JUDGE.key] is not None]
-    failures = [{"index": i, "reason": r["judge_error"]} for i, r in enumerate(rows) if r[LLM_JUDGE.key] is None]
+    judged = [score for r in rows if (score := r.value(LLM_JUDGE.key)) is not None]
+    failures = [{"index": i, "reason": r.details.get(JUDGE_ERROR)} for i, r in enumerate(rows)
+                if r.value(LLM_JUDGE.key) is None]
     return {LLM_JUDGE.key: sum(judged) / len(judged) if judged else None, "n_judged": len(judged),
             "n_failed": len(failures), "failures": failures}

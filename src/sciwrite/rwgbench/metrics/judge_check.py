@@ -8,9 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.meta_eval.damage import remove_markers
 from sciwrite.meta_eval.judge_pairs import JudgeCheck, JudgedText, Judgement
 from sciwrite.rwgbench.metrics.judge import judge_sections
+from sciwrite.rwgbench.metrics.row_fields import JUDGE_ERROR
 from sciwrite.rwgbench.metrics.specs import LLM_JUDGE
 
 #: Kinds of damage RWGBench's judge is not asked to see, and why.
@@ -41,9 +43,9 @@ def swap_citations(good: JudgedText, other: JudgedText) -> JudgedText | None:
 def score(sides: Sequence[JudgedText], papers: Sequence[Mapping[str, Any]], client: Any, *,
           show_progress: bool = True) -> list[Judgement]:
     """RWGBench's judge on each side, with its paper's title."""
-    rows = judge_sections([s.text for s in sides], client, titles=[p.get("title") or "" for p in papers],
-                          show_progress=show_progress)
-    return [Judgement({LLM_JUDGE.key: row[LLM_JUDGE.key]}, row["judge_error"]) for row in rows]
+    rows = typed_rows(judge_sections([s.text for s in sides], client, titles=[p.get("title") or "" for p in papers],
+                                     show_progress=show_progress))
+    return [Judgement({LLM_JUDGE.key: row.value(LLM_JUDGE.key)}, row.details.get(JUDGE_ERROR)) for row in rows]
 
 
 JUDGE_CHECK = JudgeCheck(side=side, remove_citations=remove_citations, swap_citations=swap_citations, score=score,

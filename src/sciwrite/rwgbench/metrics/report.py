@@ -108,7 +108,7 @@ def report_text(summaries: Sequence[Summary], out: Path) -> str:
         if not coverage.complete:
             lines.append(f"partial: {summary.system} covers {coverage.text} of the split; its means are over those only "
                          "(--require-complete refuses such a file)")
-        lines += rejected_lines_text(summary.predictions or "", list(join.rejected_lines))
+        lines += rejected_lines_text(summary.predictions or "", list(join.rejected_lines or ()))
     lines += [f"profile {summaries[0].profile}", "", format_table2(summaries)]
     labels = table_labels(TABLE2_GROUPS)
     lines += [f"{s.system}: {format_intervals(s, labels)}" for s in summaries if format_intervals(s, labels)]
@@ -123,7 +123,7 @@ def format_grounding_table(summaries: Sequence[Summary]) -> str:
     """The Grounding table printed beside Table 2 (it never changes Table 2): per system, where its references
     come from and how many, the found / ambiguous / not-found (hallucinated) / outside-the-corpus rates and the
     grounded precision and recall, each with its interval; '' when no system has references."""
-    grounded = [(s, s.grounding) for s in summaries if s.grounding is not None and s.grounding.raw]
+    grounded = [(s, s.grounding) for s in summaries if s.grounding is not None and s.grounding.has_results]
     rows = []
     for summary, grounding in grounded:
         sources = list(grounding.sources)

@@ -9,11 +9,18 @@ import numpy as np
 
 from sciwrite.metrics.bertscore import bertscore
 from sciwrite.metrics.lexical import rouge_l_batch
-from sciwrite.metrics.summary import check_pairs
+from sciwrite.metrics.summary import (
+    EMPTY_CITATION_OUTPUT,
+    EMPTY_CITATION_RATE,
+    UNRESOLVED_MARKERS,
+    check_pairs,
+)
 from sciwrite.metrics.text import content_blocks, split_sentences, strip_markers
 from sciwrite.models.encoders import embed
 from sciwrite.retrieval.query import document_text
 from sciwrite.rwgbench.metrics.formulas import (
+    N_NOT_APPLICABLE,
+    NOT_APPLICABLE,
     NOT_APPLICABLE_NO_CANDIDATES,
     citation_counts,
     citation_density,
@@ -27,6 +34,7 @@ from sciwrite.rwgbench.metrics.formulas import (
     soft_citation_recall,
     topical_relevance,
 )
+from sciwrite.rwgbench.metrics.row_fields import NO_CANDIDATES, not_applicable_key
 from sciwrite.rwgbench.metrics.specs import (
     BERTSCORE_F1,
     CITATION_DENSITY,
@@ -80,9 +88,9 @@ def score_citation_precision_recall(predictions: Sequence[str], references: Sequ
         resolved = resolve_citations(text, candidate_list(cands))
         precision, recall = citation_precision_recall(resolved.unique_ids, gold)
         rows.append({PRECISION.key: precision, RECALL.key: recall,
-                     "empty_citation_output": resolved.is_empty_citation_output,
-                     "n_cited": len(resolved.unique_ids), "unresolved_markers": resolved.n_unresolved,
-                     "no_candidates": not has_candidates(cands)})
+                     EMPTY_CITATION_OUTPUT: resolved.is_empty_citation_output,
+                     "n_cited": len(resolved.unique_ids), UNRESOLVED_MARKERS: resolved.n_unresolved,
+                     NO_CANDIDATES: not has_candidates(cands)})
     return rows
 
 
@@ -99,8 +107,8 @@ def score_citation_distribution_balance(predictions: Sequence[str],
         counts = citation_counts(resolved.doc_ids if has_candidates(cands) else marker_keys(text))
         rows.append({CITATION_DISTRIBUTION_BALANCE.key: citation_distribution_balance(counts),
                      "n_cited": len(counts), "cited_once": sum(1 for c in counts.values() if c == 1),
-                     "empty_citation_output": resolved.is_empty_citation_output,
-                     "unresolved_markers": resolved.n_unresolved})
+                     EMPTY_CITATION_OUTPUT: resolved.is_empty_citation_output,
+                     UNRESOLVED_MARKERS: resolved.n_unresolved})
     return rows
 
 
@@ -177,13 +185,14 @@ def score_topical_relevance(predictions: Sequence[str], target_abstracts: Sequen
     targets = embed(model, [a for a, ok in zip(target_abstracts, applicable) if ok], batch_size, show_progress)
     rows, k = [], 0
     for r, ok in zip(resolved, applicable):
-        row: dict[str, Any] = {TOPICAL_RELEVANCE.key: None, "n_cited": len(r.unique_ids), "empty_citation_output": r.is_empty_citation_output,
-               "unresolved_markers": r.n_unresolved, "no_candidates": not ok}
+        row: dict[str, Any] = {TOPICAL_RELEVANCE.key: None, "n_cited": len(r.unique_ids),
+                               EMPTY_CITATION_OUTPUT: r.is_empty_citation_output, UNRESOLVED_MARKERS: r.n_unresolved,
+                               NO_CANDIDATES: not ok}
         if ok:
             row[TOPICAL_RELEVANCE.key] = topical_relevance([float(cited[d] @ targets[k]) for d in r.unique_ids])
             k += 1
         else:
-            row["topical_relevance_not_applicable"] = NOT_APPLICABLE_NO_CANDIDATES
+            row[not_applicable_key(TOPICAL_RELEVANCE.key)] = NOT_APPLICABLE_NO_CANDIDATES
         rows.append(row)
     return rows
 
@@ -220,8 +229,8 @@ def score_citation_density(predictions: Sequence[str], candidates: Sequence[Sequ
         n_cited = len(resolved.unique_ids) if has_candidates(cands) else len(set(marker_keys(text)))
         rows.append({CITATION_DENSITY.key: citation_density(n_cited, n_sentences),
                      "n_cited": len(resolved.unique_ids), "n_cited_items": n_cited, "n_sentences": n_sentences,
-                     "empty_citation_output": resolved.is_empty_citation_output,
-                     "unresolved_markers": resolved.n_unresolved})
+                     EMPTY_CITATION_OUTPUT: resolved.is_empty_citation_output,
+                     UNRESOLVED_MARKERS: resolved.n_unresolved})
     return rows
 
 
@@ -246,7 +255,7 @@ def score_soft_citation_recall(predictions: Sequence[str], references: Sequence[
         gold = list(dict.fromkeys(gold))
         matrix = [[score_of[(g, r)] for r in gold] for g in res.unique_ids]
         rows.append({SOFT_CITATION_RECALL.key: soft_citation_recall(np.array(matrix).reshape(len(res.unique_ids), len(gold))),
-                     "empty_citation_output": res.is_empty_citation_output, "unresolved_markers": res.n_unresolved})
+                     EMPTY_CITATION_OUTPUT: res.is_empty_citation_output, UNRESOLVED_MARKERS: res.n_unresolved})
     return rows
 
 
@@ -280,11 +289,11 @@ def score_claim_support(predictions: Sequence[str], candidates: Sequence[Sequenc
         for sentence, d in pairs:
             by_paper.setdefault(d, []).append(score_of[(texts[d], sentence)])
         row: dict[str, Any] = {CLAIM_SUPPORT_CONSISTENCY.key: None, "n_citations": len(pairs), "n_cited": len(by_paper),
-               "empty_citation_output": not pairs, "no_candidates": not has_candidates(cands)}
+                               EMPTY_CITATION_OUTPUT: not pairs, NO_CANDIDATES: not has_candidates(cands)}
         if has_candidates(cands):
             row[CLAIM_SUPPORT_CONSISTENCY.key] = claim_support_consistency(list(by_paper.values()))
         else:
-            row["claim_support_consistency_not_applicable"] = NOT_APPLICABLE_NO_CANDIDATES
+            row[not_applicable_key(CLAIM_SUPPORT_CONSISTENCY.key)] = NOT_APPLICABLE_NO_CANDIDATES
         rows.append(row)
     return rows
 
@@ -313,10 +322,10 @@ def summarize_applicable(rows: Sequence[Mapping[str, Any]], key: str, citations:
     n = len(rows)
     values = [r[key] for r in rows if r.get(key) is not None]
     summary: dict[str, Any] = {key: sum(values) / len(values) if values else (None if n else 0.0),
-                               "n_not_applicable": n - len(values)}
+                               N_NOT_APPLICABLE: n - len(values)}
     if n and not values:
-        summary["not_applicable"] = NOT_APPLICABLE_NO_CANDIDATES
+        summary[NOT_APPLICABLE] = NOT_APPLICABLE_NO_CANDIDATES
     if citations:
-        summary["empty_citation_rate"] = sum(bool(r["empty_citation_output"]) for r in rows) / n if n else 0.0
-        summary["unresolved_markers"] = sum(r["unresolved_markers"] for r in rows)
+        summary[EMPTY_CITATION_RATE] = sum(bool(r[EMPTY_CITATION_OUTPUT]) for r in rows) / n if n else 0.0
+        summary[UNRESOLVED_MARKERS] = sum(r[UNRESOLVED_MARKERS] for r in rows)
     return summary

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sciwrite.benchmark import SensitivityRun
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.metrics.sensitivity import (
     drop_every_second_marker,
     drop_last_paragraph,
@@ -63,7 +64,8 @@ def rwgbench_sensitivity(papers: Sequence[Mapping[str, Any]], corpus: Any, suite
     rows, _ = score_rwgbench(texts, list(papers) * len(batches), suite, candidates=candidates, corpus=corpus,
                              show_progress=show_progress)
     metrics = [m for m in SUITE_METRICS if m not in suite.not_computed]
-    return sensitivity_rows(EXPECTED, REASONS, split_batches(rows, batches, len(papers)), metrics, n_resamples, seed)
+    return sensitivity_rows(EXPECTED, REASONS, split_batches(typed_rows(rows), batches, len(papers)), metrics,
+                            n_resamples, seed)
 
 
 

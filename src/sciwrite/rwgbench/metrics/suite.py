@@ -25,13 +25,23 @@ from sciwrite.core.metric_spec import (
     table_groups,
     table_keys,
 )
+from sciwrite.core.paper_row import PAPER_ID, PaperRow, typed_rows
 from sciwrite.core.summary import Summary
 from sciwrite.grounding.resolver import ReferenceResolver, lazy_resolver
 from sciwrite.grounding.scoring import GROUNDING_KEYS
 from sciwrite.llm.ledger import UsageLedger
 from sciwrite.metrics.judge import load_chat_model, snapshot_counts
 from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
-from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
+from sciwrite.metrics.summary import (
+    EMPTY_CITATION_OUTPUT,
+    EMPTY_CITATION_RATE,
+    JUDGE_FAILURES,
+    JUDGE_SYSTEM_FINGERPRINTS,
+    UNRESOLVED_MARKERS,
+    check_string_fields,
+    merge_row,
+    paper_name,
+)
 from sciwrite.models.citation_frames import load_citation_frame_classifier
 from sciwrite.models.encoders import shared_sentence_encoder
 from sciwrite.models.memo import MemoFrameClassifier, MemoNLI, MemoSentenceEncoder, MemoTokenEncoder
@@ -40,11 +50,23 @@ from sciwrite.models.plan import resolve_plan
 from sciwrite.models.registry import roles_named
 from sciwrite.models.token_encoder import load_token_encoder
 from sciwrite.retrieval.corpus_files import CORPUS_COLUMNS
-from sciwrite.rwgbench.metrics.formulas import NOT_APPLICABLE_NO_CANDIDATES, resolve_citations
+from sciwrite.rwgbench.metrics.formulas import (
+    N_NOT_APPLICABLE,
+    NOT_APPLICABLE,
+    NOT_APPLICABLE_NO_CANDIDATES,
+    resolve_citations,
+)
 from sciwrite.rwgbench.metrics.frames import score_citation_frame_alignment
 from sciwrite.rwgbench.metrics.grounding import score_reference_grounding
 from sciwrite.rwgbench.metrics.judge import judge_sections
 from sciwrite.rwgbench.metrics.model_roles import ROLES
+from sciwrite.rwgbench.metrics.row_fields import (
+    JUDGE_ERROR,
+    JUDGE_SNAPSHOT,
+    JUDGE_SYSTEM_FINGERPRINT,
+    NO_CANDIDATES,
+    not_applicable_key,
+)
 from sciwrite.rwgbench.metrics.scorers import (
     corpus_abstracts,
     corpus_texts,
@@ -225,7 +247,7 @@ def score_rwgbench(predictions: Sequence[str], papers: Sequence[Mapping[str, Any
     check_cited_ids(predictions, candidate_lists, paper_ids, texts)
     abstracts = _known_abstracts(corpus, cited, texts)
 
-    rows: list[dict[str, Any]] = [{"paper_id": pid} for pid in paper_ids]
+    rows: list[dict[str, Any]] = [{PAPER_ID: pid} for pid in paper_ids]
     stages = _stages(predictions, candidate_lists, papers, references, gold, texts, abstracts, models, batch_size,
                      show_progress)
     stages.append(("reference_grounding", lambda: score_reference_grounding(
@@ -295,22 +317,23 @@ def _score_judge(predictions, papers, models: RWGBenchModels) -> list[dict[str, 
 
 
 # Diagnostics several scorers report: the first scorer's value is kept, later ones must agree.
-_SHARED = {"empty_citation_output", "unresolved_markers", "n_cited", "no_candidates"}
+_SHARED = {EMPTY_CITATION_OUTPUT, UNRESOLVED_MARKERS, "n_cited", NO_CANDIDATES}
 
 
 def score_items(items: Sequence[Mapping[str, Any]], models: RWGBenchModels,
-                batch_size: int = 64) -> tuple[list[dict[str, Any]], dict[str, float]]:
+                batch_size: int = 64) -> tuple[list[PaperRow], dict[str, float]]:
     """`score_rwgbench` on self-contained papers, as the Ray engine's actors receive them: each item carries its
     ``text``, ``candidates``, ``target`` paper and the corpus records (``docs``) its candidates and gold citations
     name, so no actor needs the corpus; (rows, seconds per scorer)."""
     docs = {d["doc_id"]: d for item in items for d in item["docs"]}
     corpus = Dataset.from_list(list(docs.values())) if docs else Dataset.from_dict({c: [] for c in CORPUS_COLUMNS})
-    return score_rwgbench([i["text"] for i in items], [i["target"] for i in items], models,
-                          candidates=[i["candidates"] for i in items], corpus=corpus, batch_size=batch_size,
-                          show_progress=False)
+    rows, seconds = score_rwgbench([i["text"] for i in items], [i["target"] for i in items], models,
+                                   candidates=[i["candidates"] for i in items], corpus=corpus, batch_size=batch_size,
+                                   show_progress=False)
+    return typed_rows(rows), seconds
 
 
-def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: RWGBenchModels) -> dict[str, Any]:
+def summarize_rwgbench(rows: Sequence[PaperRow], models: RWGBenchModels) -> Summary:
     """Means over papers of every suite metric (None, with the reason, for one not computed), plus diagnostics.
 
     The LLM judge is averaged over the sections it could judge; CSC and TRT over the papers whose prediction
@@ -318,14 +341,14 @@ def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: RWGBenchModels
     over all papers. ``n_not_applicable`` counts, per metric, the papers left out for want of candidates.
     """
     n = len(rows)
-    summary: dict[str, Any] = {"n_papers": n, "profile": models.profile}
+    means: dict[str, float | None] = {}
     not_applicable: dict[str, str] = {}
     n_not_applicable: dict[str, int] = {}
     for metric in SUITE_METRICS:
-        values = [r[metric] for r in rows if r.get(metric) is not None]
+        values = [value for r in rows if (value := r.value(metric)) is not None]
         expected = n
         if metric in NEEDS_CANDIDATES and metric not in models.not_computed:
-            skipped = sum(1 for r in rows if r.get(f"{metric}_not_applicable"))
+            skipped = sum(1 for r in rows if r.details.get(not_applicable_key(metric)))
             expected = n - skipped
             if skipped:
                 n_not_applicable[metric] = skipped
@@ -333,18 +356,18 @@ def summarize_rwgbench(rows: Sequence[Mapping[str, Any]], models: RWGBenchModels
                 not_applicable[metric] = NOT_APPLICABLE_NO_CANDIDATES
         judged = metric in STAGES.judge_metrics  # averaged over the sections the judge could judge
         computed = metric not in models.not_computed and (judged or len(values) == expected)
-        summary[metric] = sum(values) / len(values) if computed and values else None
-    summary["empty_citation_rate"] = sum(bool(r.get("empty_citation_output")) for r in rows) / n if n else 0.0
-    summary["unresolved_markers"] = sum(r.get("unresolved_markers", 0) for r in rows)
-    if LLM_JUDGE.key not in models.not_computed:
-        summary["judge_failures"] = sum(1 for r in rows if r.get("judge_error"))
-        summary["judge_snapshots"] = snapshot_counts(rows, "judge_snapshot")
-        summary["judge_system_fingerprints"] = snapshot_counts(rows, "judge_system_fingerprint")
-    summary["not_computed"] = {m: why for m, why in models.not_computed.items() if why != "not requested"}
-    summary["not_applicable"] = not_applicable
-    summary["n_not_applicable"] = n_not_applicable
-    summary["models"] = dict(models.model_ids)
-    return summary
+        means[metric] = sum(values) / len(values) if computed and values else None
+    means[EMPTY_CITATION_RATE] = sum(bool(r.details.get(EMPTY_CITATION_OUTPUT)) for r in rows) / n if n else 0.0
+    means[UNRESOLVED_MARKERS] = sum(r.value(UNRESOLVED_MARKERS) or 0 for r in rows)
+    judged = LLM_JUDGE.key not in models.not_computed
+    if judged:
+        means[JUDGE_FAILURES] = sum(1 for r in rows if r.details.get(JUDGE_ERROR))
+    return Summary(
+        n_papers=n, profile=models.profile, metrics=means,
+        not_computed={m: why for m, why in models.not_computed.items() if why != "not requested"},
+        models=dict(models.model_ids), judge_snapshots=snapshot_counts(rows, JUDGE_SNAPSHOT) if judged else None,
+        details={NOT_APPLICABLE: not_applicable, N_NOT_APPLICABLE: n_not_applicable,
+                 **({JUDGE_SYSTEM_FINGERPRINTS: snapshot_counts(rows, JUDGE_SYSTEM_FINGERPRINT)} if judged else {})})
 
 
 def table2_row(summary: Summary, system: str) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,17 @@ def _llm_client(model: str | None, base_url: str | None, cache: str | None, out:
         return None
 
 
-def run_build(options: Mapping[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SciIGBuild:
+    """What a build wrote: the folder, the config, and the statistics the command prints (the config's, then the
+    build report's counts)."""
+
+    out: Path
+    config: str
+    statistics: dict[str, Any]
+
+
+def run_build(options: Mapping[str, Any]) -> SciIGBuild:
     """Build the config the ``split`` option names into ``out`` (or import ``release`` as it); returns the config's
     statistics and the build report's counts."""
     get = options.get
@@ -88,12 +99,12 @@ def run_build(options: Mapping[str, Any]) -> dict[str, Any]:
     out = Path(get("out") or default_sciig_dir())
     allow_missing = bool(get("allow_missing_abstracts"))
     holdout_fraction = get("holdout_fraction", DEFAULT_HOLDOUT_FRACTION)
-    if get("release"):
-        if not get("venue"):
+    if release := get("release"):
+        if not (venue := get("venue")):
             raise ValueError("--release needs --venue (the venue of every paper of the release)")
-        stats = import_release_folder(get("release"), out, config, venue=get("venue"), year=get("year"),
+        stats = import_release_folder(release, out, config, venue=venue, year=get("year"),
                                       allow_missing_abstracts=allow_missing, holdout_fraction=holdout_fraction)
-        return {"out": str(out), "config": config, **stats}
+        return SciIGBuild(out, config, stats)
     s2 = (SemanticScholarClient(api_key=get("s2_api_key"), base_url=get("s2_base_url"),
                                 cache_path=get("s2_cache") or out / "s2_cache.json") if get("s2") else None)
     if get("from_arxiv"):
@@ -103,28 +114,31 @@ def run_build(options: Mapping[str, Any]) -> dict[str, Any]:
                                           allow_missing_abstracts=allow_missing, venue=get("venue"), year=get("year"))
     _enough(records, report)
     stats = write_sciig_folder(out, config, records, report, holdout_fraction=holdout_fraction)
-    summary = report.as_dict()
-    summary.pop("skipped")
-    return {"out": str(out), "config": config, **stats, **summary}
+    return SciIGBuild(out, config, {**stats, **_report_counts(report)})
 
 
-def build_from_arxiv(options: Mapping[str, Any], out: Path, s2: SemanticScholarClient | None) -> dict[str, Any]:
+def _report_counts(report: SciIGBuildReport) -> dict[str, Any]:
+    """The build report as the command prints it: every count, without the skipped papers' ids."""
+    counts = report.as_dict()
+    del counts["skipped"]
+    return counts
+
+
+def build_from_arxiv(options: Mapping[str, Any], out: Path, s2: SemanticScholarClient | None) -> SciIGBuild:
     """``--from-arxiv``: the fresh `arxiv` config (`sciwrite.sciig.data.arxiv_build`)."""
     get = options.get
     if get("split", "sample") not in ("sample", ARXIV_CONFIG):
         raise ValueError(f"--from-arxiv builds the {ARXIV_CONFIG!r} config, not --split {get('split')!r}")
     client = ArxivClient(get("arxiv_api_url") or API_URL, min_interval=get("arxiv_min_interval", MIN_INTERVAL))
     records, report, fresh = build_sciig_from_arxiv(
-        get("from_arxiv"), client=client, lookup=get("arxiv_lookup", True), s2_client=s2,
+        options["from_arxiv"], client=client, lookup=get("arxiv_lookup", True), s2_client=s2,
         allow_missing_abstracts=bool(get("allow_missing_abstracts")),
         licences=LicenceRule(bool(get("allow_non_commercial")), bool(get("keep_all_licences"))))
     _enough(records, report)
     stats = write_sciig_folder(out, ARXIV_CONFIG, records, report,
                                holdout_fraction=get("holdout_fraction", DEFAULT_HOLDOUT_FRACTION), fresh=fresh)
-    summary = report.as_dict()
-    summary.pop("skipped")
-    return {"out": str(out), "config": ARXIV_CONFIG, **stats, **summary,
-            "kept_share_of_fetched": fresh["kept_share_of_fetched"]}
+    return SciIGBuild(out, ARXIV_CONFIG, {**stats, **_report_counts(report),
+                                          "kept_share_of_fetched": fresh["kept_share_of_fetched"]})
 
 
 def _enough(records: list[dict[str, Any]], report: SciIGBuildReport) -> None:
@@ -139,9 +153,8 @@ def _enough(records: list[dict[str, Any]], report: SciIGBuildReport) -> None:
 
 def build_command_result(options: Mapping[str, Any]) -> BuildResult:
     """`run_build`, said as the command prints it."""
-    summary = run_build(options)
-    return BuildResult(f"SciIG config {summary['config']!r} written to {summary['out']}",
-                       {k: v for k, v in summary.items() if k not in ("out", "config")})
+    built = run_build(options)
+    return BuildResult(f"SciIG config {built.config!r} written to {built.out}", built.statistics)
 
 
 def import_release_folder(release: str | Path, out: str | Path, config: str, *, venue: str, year: int | None = None,
@@ -169,4 +182,5 @@ BUILD_COMMANDS: tuple[BuildCommand, ...] = (
                  build_command_result),
 )
 
-__all__ = ["BUILD_COMMANDS", "BUILD_OPTIONS", "build_command_result", "import_release_folder", "run_build"]
+__all__ = ["BUILD_COMMANDS", "BUILD_OPTIONS", "SciIGBuild", "build_command_result", "import_release_folder",
+           "run_build"]

@@ -125,9 +125,11 @@ def _draft(path: Path, report: SciIGBuildReport, venue: str | None, year: int | 
     report.citations["unresolved-before-llm"] += len(linked.unresolved)
     if not bibs:  # nothing to map them to
         report.citations["unresolved"] += len(linked.unresolved)
-    record = {"paper_id": paper_id, "title": title, "abstract": abstract,
-              "introduction": "\n\n".join(p.text.strip() for p in intro), "neighbors": [],
-              "venue": venue or anthology_venue(paper_id), "year": year or parse_year(doc.get("year")) or anthology_year(paper_id)}
+    record: dict[str, Any] = {
+        "paper_id": paper_id, "title": title, "abstract": abstract,
+        "introduction": "\n\n".join(p.text.strip() for p in intro), "neighbors": [],
+        "venue": venue or anthology_venue(paper_id),
+        "year": year or parse_year(doc.get("year")) or anthology_year(paper_id)}
     return _Draft(record, bibs, list(linked.links)), requests
 
 

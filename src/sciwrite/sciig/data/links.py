@@ -87,7 +87,7 @@ def link_paragraphs(paragraphs: list[Paragraph], bibs: Mapping[str, Mapping[str,
         linked: dict[Citation, tuple[str, str]] = {}
         for span in para.cite_spans:
             ref_id = span.get("ref_id")
-            if ref_id not in bibs:
+            if not isinstance(ref_id, str) or ref_id not in bibs:
                 continue
             inside = [c for c in citations if c.start < span["end"] and span["start"] < c.end and c not in linked]
             if len(inside) > 1:  # a span over several citations: keep the one naming the entry's first author

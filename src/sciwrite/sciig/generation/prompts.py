@@ -265,9 +265,13 @@ def zero_shot_messages(level: str, record: Mapping[str, Any], seed: int | None,
 def exemplar_pool(holdout: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """Holdout papers usable as exemplars (title, abstract and introduction present), sorted by paper_id so
     that the draw does not depend on the order the split was loaded in."""
-    usable = [h for h in holdout if all(isinstance(h.get(f), str) and h.get(f).strip()
-                                        for f in ("paper_id", "title", "abstract", "introduction"))]
+    usable = [h for h in holdout if all(_has_text(h.get(f)) for f in ("paper_id", "title", "abstract", "introduction"))]
     return sorted(usable, key=lambda h: h["paper_id"])
+
+
+def _has_text(value: Any) -> bool:
+    """Whether a record's field is a string with more than whitespace."""
+    return isinstance(value, str) and bool(value.strip())
 
 
 def select_exemplars(record: Mapping[str, Any], holdout: Sequence[Mapping[str, Any]], k: int,

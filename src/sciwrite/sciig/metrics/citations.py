@@ -44,10 +44,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sciwrite.core.metric_spec import board_groups
+from sciwrite.core.paper_row import PaperRow, typed_rows
 from sciwrite.core.summary import Interval, Summary
 from sciwrite.llm.client import ChatClient
 from sciwrite.metrics.judge import JUDGE_SEED
 from sciwrite.sciig.data.llm_map import normalise_title, parse_table8_neighbors, table8_messages
+from sciwrite.sciig.metrics.row_fields import (
+    CITATION_EXTRACTOR,
+    CITATION_EXTRACTOR_ERROR,
+    NEAR_MISS_CITATIONS,
+    NO_CITATION,
+    NOT_IN_NEIGHBORS,
+    UNMATCHED_CITATIONS,
+)
 from sciwrite.sciig.metrics.specs import METRICS, UNMATCHED_CITATION_RATE
 from sciwrite.sources.apa import (
     comparison_key,
@@ -61,6 +70,9 @@ from sciwrite.sources.apa import (
 OFFLINE_EXTRACTOR = "regex (offline fallback)"
 EXTRACTOR_MAX_TOKENS = 4096
 CONTEXT_CHARS = 80  # characters of the generation kept on each side of an unmatched citation
+#: The keys of precision and recall in `citation_correctness`'s fields (the suite's rows name them by their metrics:
+#: ``citation_precision``, ``citation_recall``).
+PRECISION, RECALL = "precision", "recall"
 
 
 def _neighbor_keys(neighbors: Sequence[Any]) -> list[str]:
@@ -127,17 +139,17 @@ def citation_correctness(prediction: str, neighbors: Sequence[Any], record: str 
     correct = cited & gold
     unmatched, near_misses = unmatched_citations(prediction, outside, neighbors)
     return {
-        "precision": len(correct) / len(cited) if cited else 0.0,
-        "recall": len(correct) / len(gold),
+        PRECISION: len(correct) / len(cited) if cited else 0.0,
+        RECALL: len(correct) / len(gold),
         "n_cited": len(cited),
         "n_correct": len(correct),
         "n_neighbors": len(gold),
-        "no_citation": not cited,
-        "not_in_neighbors": sorted(outside),
+        NO_CITATION: not cited,
+        NOT_IN_NEIGHBORS: sorted(outside),
         "cited_keys": cited_keys,
         "dropped_single_surnames": dropped,
-        "unmatched_citations": unmatched,
-        "near_miss_citations": near_misses,
+        UNMATCHED_CITATIONS: unmatched,
+        NEAR_MISS_CITATIONS: near_misses,
         UNMATCHED_CITATION_RATE.key: len(unmatched) / len(cited) if cited else None,
     }
 
@@ -283,9 +295,9 @@ def score_citation_correctness(predictions: Sequence[str], neighbors: Sequence[S
     rows = []
     for p, n, name, (keys, error) in zip(predictions, neighbors, names, extracted):
         row = citation_correctness(p, n, name, keys)
-        row["citation_extractor"] = OFFLINE_EXTRACTOR if keys is None else str(getattr(extractor, "model", "llm"))
+        row[CITATION_EXTRACTOR] = OFFLINE_EXTRACTOR if keys is None else str(getattr(extractor, "model", "llm"))
         if error is not None:
-            row["citation_extractor_error"] = error
+            row[CITATION_EXTRACTOR_ERROR] = error
         rows.append(row)
     return rows
 
@@ -293,11 +305,11 @@ def score_citation_correctness(predictions: Sequence[str], neighbors: Sequence[S
 def summarize_citation_correctness(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Macro means of precision and recall (no-citation generations count as 0), the no-citation rate, and the
     unmatched citations apart (`summarize_unmatched`)."""
-    n = len(rows)
+    n, unmatched = len(rows), summarize_unmatched(typed_rows(rows))
     if not n:
-        return {"precision": 0.0, "recall": 0.0, "no_citation_rate": 0.0, **summarize_unmatched(rows)}
-    return {"precision": sum(r["precision"] for r in rows) / n, "recall": sum(r["recall"] for r in rows) / n,
-            "no_citation_rate": sum(r["no_citation"] for r in rows) / n, **summarize_unmatched(rows)}
+        return {PRECISION: 0.0, RECALL: 0.0, "no_citation_rate": 0.0, **unmatched}
+    return {PRECISION: sum(r[PRECISION] for r in rows) / n, RECALL: sum(r[RECALL] for r in rows) / n,
+            "no_citation_rate": sum(r[NO_CITATION] for r in rows) / n, **unmatched}
 
 
 #: The summary's counts beside the unmatched-citation rate: citations of a surname no cited work has, near misses
@@ -307,14 +319,14 @@ N_NEAR_MISS = "n_near_miss_citations"
 N_PAPERS_CITING = "n_papers_citing"
 
 
-def summarize_unmatched(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def summarize_unmatched(rows: Sequence[PaperRow]) -> dict[str, Any]:
     """The system's unmatched citations, apart from precision: ``unmatched_citation_rate`` (the mean of the papers'
     rates, over the papers that cite anything; None when none does), ``n_unmatched_citations``,
     ``n_near_miss_citations`` and ``n_papers_citing``."""
-    rates = [r[UNMATCHED_CITATION_RATE.key] for r in rows if r.get(UNMATCHED_CITATION_RATE.key) is not None]
+    rates = [rate for r in rows if (rate := r.value(UNMATCHED_CITATION_RATE.key)) is not None]
     return {UNMATCHED_CITATION_RATE.key: sum(rates) / len(rates) if rates else None,
-            N_UNMATCHED: sum(len(r.get("unmatched_citations") or []) for r in rows),
-            N_NEAR_MISS: sum(len(r.get("near_miss_citations") or []) for r in rows),
+            N_UNMATCHED: sum(len(r.details.get(UNMATCHED_CITATIONS) or []) for r in rows),
+            N_NEAR_MISS: sum(len(r.details.get(NEAR_MISS_CITATIONS) or []) for r in rows),
             N_PAPERS_CITING: len(rates)}
 
 

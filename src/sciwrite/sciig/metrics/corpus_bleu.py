@@ -4,8 +4,10 @@ each per-paper row), sacrebleu's 0-100 divided by 100. Apart from the suite so t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+
+from sciwrite.core.paper_row import PaperRow
+from sciwrite.sciig.metrics.row_fields import BLEU_STATS
 
 
 def bleu_statistics(predictions: Sequence[str], references: Sequence[str]) -> list[list[int]]:
@@ -26,9 +28,9 @@ def corpus_bleu(stats: Sequence[Sequence[int]]) -> float:
     return float(BLEU()._compute_score_from_stats(total).score) / 100
 
 
-def rows_corpus_bleu(rows: Sequence[Mapping[str, Any]]) -> float | None:
+def rows_corpus_bleu(rows: Sequence[PaperRow]) -> float | None:
     """Corpus BLEU (0-1) of the rows' ``bleu_stats``, as the summary computes it (None: no row has them)."""
-    stats = [row["bleu_stats"] for row in rows if row.get("bleu_stats") is not None]
+    stats = [found for row in rows if (found := row.details.get(BLEU_STATS)) is not None]
     return corpus_bleu(stats) if stats else None
 
 

@@ -12,9 +12,11 @@ from typing import Any
 import pandas as pd
 
 from sciwrite.benchmark import CitationView, DrilldownPapers, Source
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.metrics.citations import resolve_keys
+from sciwrite.sciig.metrics.row_fields import CITED_KEYS, NEAR_MISS_CITATIONS, NOT_IN_NEIGHBORS, UNMATCHED_CITATIONS
 from sciwrite.sources.apa import comparison_key
 
 NEIGHBOR_COLUMNS = ("Key", "Title", "Cited by the generation")
@@ -27,11 +29,11 @@ def drilldown_papers(config: str, source: Source = None) -> DrilldownPapers:
     return DrilldownPapers(load_sciig(config, source=source, split="test").to_list())
 
 
-def sciig_citations(neighbors: Sequence[Mapping[str, Any]], row: Mapping[str, Any] | None
+def sciig_citations(neighbors: Sequence[Mapping[str, Any]], row: PaperRow | None
                     ) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
     """(the paper's cited works: Key, Title, Cited by the generation — "yes" / "no" from the row's ``cited_keys``,
     `MISSING_CELL` when the row holds none; the generation's citations outside them; notes)."""
-    keys = (row or {}).get("cited_keys")
+    keys = None if row is None else row.details.get(CITED_KEYS)
     notes: list[str] = []
     cited: set[str] | None = None
     outside: list[str] = []
@@ -46,23 +48,24 @@ def sciig_citations(neighbors: Sequence[Mapping[str, Any]], row: Mapping[str, An
     return pd.DataFrame(table, columns=list(NEIGHBOR_COLUMNS)), outside_citations(row, outside), notes
 
 
-def outside_citations(row: Mapping[str, Any] | None, outside: Sequence[str]) -> pd.DataFrame:
+def outside_citations(row: PaperRow | None, outside: Sequence[str]) -> pd.DataFrame:
     """The generation's citations outside the cited works (OUTSIDE_COLUMNS): each marked unmatched or near miss
     (naming the works it is near) with the text around it, from the row's ``unmatched_citations`` and
-    ``near_miss_citations``; a row scored before that split lists ``not_in_neighbors`` unmarked."""
-    row = row or {}
-    if "unmatched_citations" not in row:
+    ``near_miss_citations``; a row scored before that split lists ``not_in_neighbors`` (else `outside`) unmarked."""
+    details: Mapping[str, Any] = {} if row is None else row.details
+    if UNMATCHED_CITATIONS not in details:
+        listed = details.get(NOT_IN_NEIGHBORS)
         return pd.DataFrame([{"Citation": k, "Mark": MISSING_CELL, "In the text": ""}
-                             for k in row.get("not_in_neighbors", outside)], columns=list(OUTSIDE_COLUMNS))
+                             for k in (listed if isinstance(listed, list) else outside)], columns=list(OUTSIDE_COLUMNS))
     marked = [{"Citation": e.get("citation", ""), "Mark": UNMATCHED, "In the text": e.get("text") or ""}
-              for e in row.get("unmatched_citations") or []]
+              for e in details.get(UNMATCHED_CITATIONS) or []]
     marked += [{"Citation": e.get("citation", ""), "Mark": "near miss: a cited work by this surname ("
                 + "; ".join(map(str, e.get("neighbors") or [])) + ")", "In the text": e.get("text") or ""}
-               for e in row.get("near_miss_citations") or []]
+               for e in details.get(NEAR_MISS_CITATIONS) or []]
     return pd.DataFrame(marked, columns=list(OUTSIDE_COLUMNS))
 
 
-def citation_view(record: Mapping[str, Any], paper: Mapping[str, Any], row: Mapping[str, Any] | None,
+def citation_view(record: Mapping[str, Any], paper: Mapping[str, Any], row: PaperRow | None,
                   titles: Callable[[Iterable[str]], Mapping[str, str]]) -> CitationView:
     """The cited works, the citations outside them with the table's caption, the reference text and notes."""
     citations, extra, notes = sciig_citations(list(paper.get("neighbors") or []), row)

@@ -15,20 +15,29 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sciwrite.benchmark import ScoredPapers, Source
-from sciwrite.core.predictions import JoinReport, SystemPredictions, join_by_paper_id, read_system, reject_or_keep
+from sciwrite.core.paper_row import PaperRow, typed_rows
+from sciwrite.core.predictions import (
+    JoinReport,
+    SystemPredictions,
+    join_by_paper_id,
+    read_system,
+    reject_or_keep,
+    rejected_line,
+)
 from sciwrite.core.results import SideFiles
-from sciwrite.core.summary import Summary
-from sciwrite.metrics.judge import llm_record
+from sciwrite.core.summary import Interval, Intervals, JoinSummary, Summary, encode
+from sciwrite.metrics.judge import llm_requests, llm_usage
 from sciwrite.sciig.data.configs import ALL_CONFIGS, holdout_rule
 from sciwrite.sciig.data.llm_map import TABLE8_HEAD, TABLE8_RECORD, TABLE8_TASK
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.data.upstream import import_upstream_predictions
 from sciwrite.sciig.metrics.citations import UNMATCHED_INTERVAL
 from sciwrite.sciig.metrics.judge import JUDGE_TEMPLATES
+from sciwrite.sciig.metrics.row_fields import SENTENCE_BLEU
 from sciwrite.sciig.metrics.specs import BLEU, UNMATCHED_CITATION_RATE
 from sciwrite.sciig.metrics.suite import (
     SUITE_METRICS,
@@ -117,7 +126,7 @@ def read_file(predictions: SystemPredictions, split: SciIGSplit, request: Scorin
 def score_file(file: SciIGFile, split: SciIGSplit, models: SciIGModels, request: ScoringRequest) -> Scored:
     rows, seconds = score_sciig(file.texts, file.targets, models, show_progress=request.show_progress,
                                 batch_size=request.batch_size)
-    return Scored(rows, seconds)
+    return Scored(typed_rows(rows), seconds)
 
 
 def ray_items(file: SciIGFile, split: SciIGSplit) -> list[dict[str, Any]]:
@@ -126,44 +135,51 @@ def ray_items(file: SciIGFile, split: SciIGSplit) -> list[dict[str, Any]]:
 
 
 def summarize_file(file: SciIGFile, scored: Scored, models: SciIGModels, *, split: SciIGSplit,
-                   request: ScoringRequest, system: str) -> dict[str, Any]:
+                   request: ScoringRequest, system: str) -> Summary:
     """A system's summary: the Table 2 means and intervals, the scorers' seconds, the join report and the LLM
     record."""
     rows = scored.rows
     means = summarize_sciig(rows, models)
+    unmatched = unmatched_interval(rows, means.metrics, request.bootstrap, request.seed)
     join, rejected = file.join, file.rejected
-    return {"system": system, "split": split.config, "scored_split": "test", "predictions": file.origin,
-            **means, **interval_fields(rows, means, request.bootstrap, request.seed), METRIC_TIMINGS: scored.seconds,
-            "join": {"n_matched": len(join.matched), "n_missing": len(join.missing), "n_extra": len(file.extra),
-                     N_HOLDOUT: len(file.holdout), "holdout_rule": holdout_rule(split.config),
-                     "n_rejected_lines": len(rejected), "missing": join.missing,
-                     "extra": file.extra, "holdout_excluded": file.holdout,
-                     "rejected_lines": [{"line": r["line"], "problem": r["problem"]} for r in rejected]},
-            **llm_record({"sciig_judge": getattr(models, "judge", None),
-                          "citation_extractor": getattr(models, "citation_extractor", None)}, request.ledger)}
+    return means.with_(
+        system=system, split=split.config, predictions=file.origin,
+        intervals=interval_fields(rows, means.metrics, request.bootstrap, request.seed),
+        join=JoinSummary(n_matched=len(join.matched), n_missing=len(join.missing), n_extra=len(file.extra),
+                         n_holdout=len(file.holdout), holdout_rule=holdout_rule(split.config),
+                         n_rejected_lines=len(rejected), missing=tuple(join.missing), extra=tuple(file.extra),
+                         holdout_excluded=tuple(file.holdout), rejected_lines=tuple(rejected_line(r) for r in rejected)),
+        usage=llm_usage(request.ledger),
+        llm_requests=llm_requests({"sciig_judge": getattr(models, "judge", None),
+                                   "citation_extractor": getattr(models, "citation_extractor", None)}),
+        details={SCORED_SPLIT: "test", **means.details, METRIC_TIMINGS: dict(scored.seconds),
+                 **({UNMATCHED_INTERVAL: encode(unmatched)} if unmatched is not None else {})})
 
 
-def interval_fields(rows: Sequence[Mapping[str, Any]], means: Mapping[str, Any], n_resamples: int,
-                    seed: int) -> dict[str, Any]:
-    """The summary's bootstrap intervals over the papers (`summary_intervals`): the unmatched-citation rate's
-    (``unmatched_citation_interval``, apart from Table 2's), then Table 2's. What the summary and the Inspect task
+def unmatched_interval(rows: Sequence[PaperRow], means: Mapping[str, Any], n_resamples: int,
+                       seed: int) -> Interval | None:
+    """The unmatched-citation rate's bootstrap interval over the papers (SciIG's own, apart from Table 2's); None
+    when the rate is not computed or intervals are off."""
+    if means.get(UNMATCHED_CITATION_RATE.key) is None or n_resamples <= 0:
+        return None
+    return summary_intervals(rows, [UNMATCHED_CITATION_RATE.key], n_resamples, seed=seed).of(UNMATCHED_CITATION_RATE.key)
+
+
+def interval_fields(rows: Sequence[PaperRow], means: Mapping[str, Any], n_resamples: int, seed: int) -> Intervals:
+    """Table 2's bootstrap intervals over the papers (`summary_intervals`): what the summary and the Inspect task
     report (`EvaluationSteps.intervals`).
 
     BLEU is corpus BLEU (sacrebleu over all scored papers), not a mean of per-paper values, so no interval of
-    per-paper means is an interval of it: its interval is left None and ``interval_notes`` says why. The mean of
-    the per-paper sentence BLEU (``sentence_bleu``) gets its interval instead, when BLEU is computed (`means` is
-    read for the per-paper metrics only, which every front end has)."""
-    fields: dict[str, Any] = {}
-    if means.get(UNMATCHED_CITATION_RATE.key) is not None and n_resamples > 0:
-        fields[UNMATCHED_INTERVAL] = summary_intervals(
-            rows, [UNMATCHED_CITATION_RATE.key], n_resamples, seed=seed)["intervals"][UNMATCHED_CITATION_RATE.key]
-    fields.update(summary_intervals([{**r, "sentence_bleu": r.get(BLEU.key)} for r in rows],
-                                    [*SUITE_METRICS, "sentence_bleu"], n_resamples, seed=seed,
-                                    means={**means, BLEU.key: None, "sentence_bleu": means.get(BLEU.key)}))
-    if n_resamples > 0:
-        fields["interval_notes"] = {BLEU.key: "corpus BLEU is not a mean over papers: no interval; sentence_bleu "
-                                            "holds the interval of the mean per-paper sentence BLEU"}
-    return fields
+    per-paper means is an interval of it: its interval is left None and the notes say why. The mean of the
+    per-paper sentence BLEU (``sentence_bleu``) gets its interval instead, when BLEU is computed (`means` is read
+    for the per-paper metrics only, which every front end has)."""
+    found = summary_intervals([r.with_values({SENTENCE_BLEU: r.value(BLEU.key)}) for r in rows],
+                              [*SUITE_METRICS, SENTENCE_BLEU], n_resamples, seed=seed,
+                              means={**means, BLEU.key: None, SENTENCE_BLEU: means.get(BLEU.key)})
+    if n_resamples <= 0:
+        return found
+    return replace(found, notes={BLEU.key: "corpus BLEU is not a mean over papers: no interval; sentence_bleu holds "
+                                           "the interval of the mean per-paper sentence BLEU"})
 
 
 #: The join's count of predictions for holdout papers (the few-shot pool, never scored).
@@ -171,6 +187,8 @@ N_HOLDOUT = "n_holdout"
 
 #: SciIG's summary field of each metric's wall seconds (also written as ``metric_timings.json``).
 METRIC_TIMINGS = "metric_timings"
+#: The split the summary's scores are over (the config's ``test``; its holdout is the few-shot pool).
+SCORED_SPLIT = "scored_split"
 
 
 def result_files(summary: Summary, system: str) -> ResultFiles:

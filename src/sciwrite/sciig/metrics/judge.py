@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sciwrite.core.paper_row import JUDGE_PANEL, PaperRow
 from sciwrite.llm.client import ChatClient
 from sciwrite.metrics.judge import (
     MAX_SECTION_CHARS,
@@ -42,6 +43,16 @@ from sciwrite.metrics.judge import (
 )
 from sciwrite.sciig.metrics.inputs import check_same_length, check_sciig_inputs
 from sciwrite.sciig.metrics.model_roles import SCIIG_JUDGE
+from sciwrite.sciig.metrics.row_fields import (
+    JUDGE_ERRORS,
+    JUDGE_RATIONALES,
+    JUDGE_REPLIES,
+    JUDGE_SNAPSHOTS,
+    JUDGE_SYSTEM_FINGERPRINTS,
+    TRUNCATED,
+    judge_raw_key,
+    judge_score_key,
+)
 
 MAX_CITED_CHARS = 16_000
 MAX_TITLE_CHARS = 500
@@ -242,11 +253,11 @@ def judge_sciig(predictions: Sequence[str], references: Sequence[str], titles: S
     pending: dict[tuple[int, str], list[dict[str, str]]] = {}
     for i in range(n):
         text, truncated = truncate_section(predictions[i], max_chars)
-        row: dict[str, Any] = {"truncated": truncated, "judge_errors": {}, "judge_replies": {},
-                               "judge_rationales": {}, "judge_snapshots": {}, "judge_system_fingerprints": {}}
+        row: dict[str, Any] = {TRUNCATED: truncated, JUDGE_ERRORS: {}, JUDGE_REPLIES: {}, JUDGE_RATIONALES: {},
+                               JUDGE_SNAPSHOTS: {}, JUDGE_SYSTEM_FINGERPRINTS: {}}
         for name in prompts:
             for score in PROMPT_OF[name].scores:
-                row[f"judge_{score}"] = row[f"judge_{score}_raw"] = None
+                row[judge_score_key(score)] = row[judge_raw_key(score)] = None
             pending[i, name] = sciig_judge_messages(
                 PROMPT_OF[name], text, reference=references[i], title=titles[i] if titles is not None else None,
                 abstract=abstracts[i], cited=cited[i] if cited is not None else None,
@@ -266,31 +277,32 @@ def judge_sciig(predictions: Sequence[str], references: Sequence[str], titles: S
     for (i, name), reading in readings.items():
         row = rows[i]
         if reading.reply is not None:
-            row["judge_replies"][name] = reading.reply
-            row["judge_snapshots"][name] = reading.snapshot
-            row["judge_system_fingerprints"][name] = reading.system_fingerprint
+            row[JUDGE_REPLIES][name] = reading.reply
+            row[JUDGE_SNAPSHOTS][name] = reading.snapshot
+            row[JUDGE_SYSTEM_FINGERPRINTS][name] = reading.system_fingerprint
             if reading.value is not None:
-                row["judge_rationales"].update(_rationales(PROMPT_OF[name], reading.reply))
+                row[JUDGE_RATIONALES].update(_rationales(PROMPT_OF[name], reading.reply))
         if reading.error is not None:
-            row["judge_errors"][name] = reading.error
+            row[JUDGE_ERRORS][name] = reading.error
         for score, value in (reading.value or {}).items():
-            row[f"judge_{score}_raw"] = row[f"judge_{score}"] = value
+            row[judge_raw_key(score)] = row[judge_score_key(score)] = value
         for judge, values in (reading.panel or {}).items():  # a judge panel: each judge's samples, per score
-            scores = row.setdefault("judge_panel", {}).setdefault(judge, {})
+            scores = row.setdefault(JUDGE_PANEL, {}).setdefault(judge, {})
             for score in PROMPT_OF[name].scores:
-                scores[f"judge_{score}"] = [None if v is None else v.get(score) for v in values]
+                scores[judge_score_key(score)] = [None if v is None else v.get(score) for v in values]
     return rows
 
 
-def summarize_sciig_judgements(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def summarize_sciig_judgements(rows: Sequence[PaperRow]) -> dict[str, Any]:
     """Per score: the mean over papers judged on it (None if none was); judged / failed counts and failures."""
     summary: dict[str, Any] = {}
     for score in SCORE_NAMES:
-        values = [r[f"judge_{score}"] for r in rows if r.get(f"judge_{score}") is not None]
-        if any(f"judge_{score}" in r for r in rows):
-            summary[f"judge_{score}"] = sum(values) / len(values) if values else None
+        key = judge_score_key(score)
+        values = [value for r in rows if (value := r.value(key)) is not None]
+        if any(key in r.values for r in rows):
+            summary[key] = sum(values) / len(values) if values else None
     failures = [{"index": i, "prompt": name, "reason": reason}
-                for i, r in enumerate(rows) for name, reason in r["judge_errors"].items()]
+                for i, r in enumerate(rows) for name, reason in (r.details.get(JUDGE_ERRORS) or {}).items()]
     summary.update(n_failed=len(failures), failures=failures)
     return summary
 

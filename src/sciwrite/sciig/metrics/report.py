@@ -21,7 +21,6 @@ from sciwrite.core.predictions import rejected_lines_text
 from sciwrite.core.summary import Interval, JoinSummary, Summary
 from sciwrite.core.tables import cell, format_table
 from sciwrite.sciig.metrics.citations import N_NEAR_MISS, N_PAPERS_CITING, N_UNMATCHED, UNMATCHED_INTERVAL
-from sciwrite.sciig.metrics.evaluation import N_HOLDOUT
 from sciwrite.sciig.metrics.model_line import format_model_line
 from sciwrite.sciig.metrics.specs import UNMATCHED_CITATION_RATE
 from sciwrite.sciig.metrics.suite import SCORING_ERRORS, TABLE2, TABLE2_GROUPS, table2_rows
@@ -64,9 +63,9 @@ def report_text(summaries: Sequence[Summary], out: Path) -> str:
         lines.append(f"\n{summary.system}: SciIG {summary.split} (test split; holdout papers are never scored): "
                      f"{summary.n_papers if coverage.complete else coverage.fraction} papers scored "
                      f"({join.n_missing} missing, {join.n_extra} extra, "
-                     f"{join.raw.get(N_HOLDOUT)} holdout, {join.n_rejected_lines} rejected lines); profile "
+                     f"{join.n_holdout} holdout, {join.n_rejected_lines} rejected lines); profile "
                      f"{summary.profile}")
-        lines += rejected_lines_text(summary.predictions or "", list(join.rejected_lines))
+        lines += rejected_lines_text(summary.predictions or "", list(join.rejected_lines or ()))
         if not coverage.complete:
             lines.append(f"partial: {summary.system} covers {coverage.text} of the test split; the table's means are over "
                          "those only (--require-complete refuses such a file)")

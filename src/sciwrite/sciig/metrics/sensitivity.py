@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sciwrite.benchmark import SensitivityRun
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.metrics.sensitivity import (
     drop_every_second_citation,
     drop_last_paragraph,
@@ -52,7 +53,8 @@ def sciig_sensitivity(papers: Sequence[Mapping[str, Any]], models: SciIGModels, 
     texts = [t for ts in batches.values() for t in ts]
     rows, _ = score_sciig(texts, list(papers) * len(batches), models, show_progress=show_progress)
     metrics = [m for m in SUITE_METRICS if m not in models.not_computed]
-    return sensitivity_rows(EXPECTED, REASONS, split_batches(rows, batches, len(papers)), metrics, n_resamples, seed)
+    return sensitivity_rows(EXPECTED, REASONS, split_batches(typed_rows(rows), batches, len(papers)), metrics,
+                            n_resamples, seed)
 
 
 

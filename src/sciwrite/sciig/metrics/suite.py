@@ -26,11 +26,12 @@ from typing import Any, ClassVar
 from tqdm.auto import tqdm
 
 from sciwrite.core.metric_spec import table_groups, table_keys
+from sciwrite.core.paper_row import ERRORS, PAPER_ID, PaperRow, typed_rows
 from sciwrite.core.summary import Summary
 from sciwrite.llm.ledger import UsageLedger
 from sciwrite.metrics.judge import load_chat_model, snapshot_counts
 from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
-from sciwrite.metrics.summary import check_string_fields, merge_row, paper_name
+from sciwrite.metrics.summary import JUDGE_FAILURES, check_string_fields, merge_row, paper_name
 from sciwrite.models.bleurt import load_bleurt
 from sciwrite.models.causal_lm import load_causal_lm
 from sciwrite.models.encoders import load_contextual_encoder, load_keyphrase_encoder
@@ -44,12 +45,14 @@ from sciwrite.sciig.metrics.bertscore import score_sciig_bertscore
 from sciwrite.sciig.metrics.bleurt import score_bleurt
 from sciwrite.sciig.metrics.citations import (
     OFFLINE_EXTRACTOR,
+    PRECISION,
+    RECALL,
     citation_correctness,
     score_citation_correctness,
     summarize_unmatched,
 )
 from sciwrite.sciig.metrics.contextual_relevance import check_sources, score_contextual_relevance
-from sciwrite.sciig.metrics.corpus_bleu import bleu_statistics, corpus_bleu
+from sciwrite.sciig.metrics.corpus_bleu import bleu_statistics, rows_corpus_bleu
 from sciwrite.sciig.metrics.inputs import check_sciig_inputs, check_texts
 from sciwrite.sciig.metrics.judge import judge_sciig
 from sciwrite.sciig.metrics.keyphrases import score_keyphrases
@@ -57,6 +60,18 @@ from sciwrite.sciig.metrics.lexical import check_reference_pairs, score_bleu, sc
 from sciwrite.sciig.metrics.model_roles import QA_ROLES, ROLES
 from sciwrite.sciig.metrics.perplexity import score_perplexity
 from sciwrite.sciig.metrics.qa import score_qa
+from sciwrite.sciig.metrics.row_fields import (
+    BLEU_STATS,
+    BLEURT_WINDOWS,
+    CITATION_EXTRACTOR,
+    CITATION_EXTRACTOR_ERROR,
+    JUDGE_ERRORS,
+    JUDGE_SNAPSHOTS,
+    JUDGE_SYSTEM_FINGERPRINTS,
+    NO_CITATION,
+    QA_F1_KEYS,
+    SENTENCE_BLEU,
+)
 from sciwrite.sciig.metrics.specs import (
     BLEU,
     BLEURT,
@@ -87,7 +102,7 @@ SUITE_METRICS: tuple[str, ...] = table_keys(METRICS)
 #: others), the model roles each needs and the evaluate module that scores it alone (metrics/<module>/).
 STAGES = StageTable.from_specs("SciIG", METRICS, SCORERS)
 # Citation-correctness keys renamed in the rows, so that they say which metric they are.
-_CITATION_KEYS = {"precision": CITATION_PRECISION.key, "recall": CITATION_RECALL.key}
+_CITATION_KEYS = {PRECISION: CITATION_PRECISION.key, RECALL: CITATION_RECALL.key}
 
 
 @dataclass
@@ -111,6 +126,11 @@ class SciIGModels(SuiteModels):
 # Sentence encoders wrapped in a memo (`sciwrite.models.memo`): the references' and sources' texts and keyphrase
 # candidates are embedded once however many systems one `SciIGModels` scores.
 MEMO_ENCODER_ROLES = ("contextual_encoder", "keyphrase_encoder")
+#: The summary's fields beside Table 2: the LLM extractor's unusable answers, the papers whose perplexity is
+#: undefined (under two tokens), and the share of papers that cite nothing.
+CITATION_EXTRACTOR_ERRORS = "citation_extractor_errors"
+PERPLEXITY_UNDEFINED = "perplexity_undefined"
+NO_CITATION_RATE = "no_citation_rate"
 #: The summary field of the papers each scorer could not score, with why (scorer -> paper_id -> error).
 SCORING_ERRORS = "scoring_errors"
 
@@ -207,11 +227,12 @@ def _cited_text(neighbor: Mapping[str, Any]) -> str:
 
 
 def score_items(items: Sequence[Mapping[str, Any]], models: SciIGModels,
-                batch_size: int = 64) -> tuple[list[dict[str, Any]], dict[str, float]]:
+                batch_size: int = 64) -> tuple[list[PaperRow], dict[str, float]]:
     """`score_sciig` on papers as the Ray engine's actors receive them (``text`` and ``target`` each): rows and the
     scorers' seconds."""
-    return score_sciig([i["text"] for i in items], [i["target"] for i in items], models, show_progress=False,
-                       batch_size=batch_size)
+    rows, seconds = score_sciig([i["text"] for i in items], [i["target"] for i in items], models, show_progress=False,
+                                batch_size=batch_size)
+    return typed_rows(rows), seconds
 
 
 def score_sciig(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]], models: SciIGModels, *,
@@ -229,7 +250,7 @@ def score_sciig(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]],
         if not isinstance(text, str):
             raise ValueError(f"record {i}: field 'text' must be a string, got {type(text).__name__}")
     check_papers(papers)
-    rows: list[dict[str, Any]] = [{"paper_id": p["paper_id"], "errors": {}} for p in papers]
+    rows: list[dict[str, Any]] = [{PAPER_ID: p["paper_id"], ERRORS: {}} for p in papers]
     timings: dict[str, float] = {}
     stages = [(name, check, run) for name, check, run in _stages(list(predictions), papers, models, batch_size,
                                                                  show_progress) if models.wants(name)]
@@ -243,7 +264,7 @@ def score_sciig(predictions: Sequence[str], papers: Sequence[Mapping[str, Any]],
             if why is None:
                 ok.append(i)
             else:
-                rows[i]["errors"][name] = why
+                rows[i][ERRORS][name] = why
                 for metric in STAGES[name].metrics:
                     rows[i].setdefault(metric, None)
         if ok:
@@ -317,7 +338,7 @@ def _reference_stages(x: _Inputs, models: SciIGModels, show_progress: bool
     def bleu(idx):
         preds, refs = x.pick("predictions", idx), x.pick("references", idx)
         _, rows = score_bleu(preds, refs)  # sacrebleu's 0-100; reported on the paper's 0-1 scale
-        return [{BLEU.key: row[BLEU.key] / 100, "bleu_stats": stats}
+        return [{BLEU.key: row[BLEU.key] / 100, BLEU_STATS: stats}
                 for row, stats in zip(rows, bleu_statistics(preds, refs))]
 
     def meteor(idx):
@@ -328,7 +349,7 @@ def _reference_stages(x: _Inputs, models: SciIGModels, show_progress: bool
                                      show_progress=show_progress)
 
     def bleurt(idx):
-        return [{BLEURT.key: r[BLEURT.key], "bleurt_windows": r["windows"]}
+        return [{BLEURT.key: r[BLEURT.key], BLEURT_WINDOWS: r["windows"]}
                 for r in score_bleurt(x.pick("predictions", idx), x.pick("references", idx), models.bleurt)]
 
     return [("rouge", pair_check, rouge), (BLEU.stage_name, pair_check, bleu),
@@ -390,52 +411,51 @@ def _source_stages(x: _Inputs, models: SciIGModels, batch_size: int, show_progre
     ]
 
 
-def summarize_sciig(rows: Sequence[Mapping[str, Any]], models: SciIGModels) -> dict[str, Any]:
+def summarize_sciig(rows: Sequence[PaperRow], models: SciIGModels) -> Summary:
     """Per Table 2 metric: the mean over the papers it scored (None, with the reason, when not computed); BLEU
     is corpus BLEU over the scored papers, perplexity the mean over papers with a defined value (two tokens or
     more), each judge score the mean over the papers judged on it. Also: papers each scorer could not score."""
-    n = len(rows)
-    summary: dict[str, Any] = {"n_papers": n, "profile": models.profile}
+    means: dict[str, float | None] = {}
     for metric in SUITE_METRICS:
         if metric in models.not_computed:
-            summary[metric] = None
-            continue
-        if metric == BLEU.key:
-            stats = [r["bleu_stats"] for r in rows if r.get("bleu_stats") is not None]
-            summary[metric] = corpus_bleu(stats) if stats else None
-            continue
-        values = [r[metric] for r in rows if r.get(metric) is not None]
-        summary[metric] = sum(values) / len(values) if values else None
+            means[metric] = None
+        elif metric == BLEU.key:
+            means[metric] = rows_corpus_bleu(rows)
+        else:
+            means[metric] = _mean(rows, metric)
     if BLEU.key not in models.not_computed:
-        values = [r[BLEU.key] for r in rows if r.get(BLEU.key) is not None]
-        summary["sentence_bleu"] = sum(values) / len(values) if values else None
+        means[SENTENCE_BLEU] = _mean(rows, BLEU.key)
     if QA_FAITHFULNESS.key not in models.not_computed:
-        for extra in ("qa_faithfulness_f1", "qa_consistency_f1"):  # token-F1 variant, not the paper's score
-            values = [r[extra] for r in rows if r.get(extra) is not None]
-            summary[extra] = sum(values) / len(values) if values else None
+        means.update({extra: _mean(rows, extra) for extra in QA_F1_KEYS})  # token-F1 variant, not the paper's score
+    details: dict[str, Any] = {}
     if CITATION_PRECISION.key not in models.not_computed:
-        summary["citation_extractor"] = models.model_ids.get("citation_extractor", OFFLINE_EXTRACTOR)
-        summary["citation_extractor_errors"] = sum(1 for r in rows if r.get("citation_extractor_error"))
+        details[CITATION_EXTRACTOR] = models.model_ids.get("citation_extractor", OFFLINE_EXTRACTOR)
+        means[CITATION_EXTRACTOR_ERRORS] = sum(1 for r in rows if r.details.get(CITATION_EXTRACTOR_ERROR))
     if PERPLEXITY.key not in models.not_computed:
-        summary["perplexity_undefined"] = sum(1 for r in rows if r.get(PERPLEXITY.key) is None
-                                              and PERPLEXITY.stage_name not in r.get("errors", {}))
+        means[PERPLEXITY_UNDEFINED] = sum(1 for r in rows if r.value(PERPLEXITY.key) is None
+                                          and PERPLEXITY.stage_name not in r.errors)
     if CITATION_PRECISION.key not in models.not_computed:
-        scored = [r for r in rows if "citations" not in r.get("errors", {})]
-        summary["no_citation_rate"] = sum(bool(r.get("no_citation")) for r in scored) / len(scored) if scored else None
-        summary.update(summarize_unmatched(scored))  # apart from citation precision (Table 7's counterpart)
-    if models.wants("judge"):
-        summary["judge_failures"] = sum(1 for r in rows if r.get("judge_errors"))
-        summary["judge_snapshots"] = snapshot_counts(rows, "judge_snapshots")
-        summary["judge_system_fingerprints"] = snapshot_counts(rows, "judge_system_fingerprints")
+        scored = [r for r in rows if CITATION_PRECISION.stage_name not in r.errors]
+        means[NO_CITATION_RATE] = sum(bool(r.details.get(NO_CITATION)) for r in scored) / len(scored) if scored else None
+        means.update(summarize_unmatched(scored))  # apart from citation precision (Table 7's counterpart)
+    judged = models.wants("judge")
+    if judged:
+        means[JUDGE_FAILURES] = sum(1 for r in rows if r.details.get(JUDGE_ERRORS))
+        details[JUDGE_SYSTEM_FINGERPRINTS] = snapshot_counts(rows, JUDGE_SYSTEM_FINGERPRINTS)
     errors: dict[str, dict[str, str]] = {}
     for row in rows:
-        for stage, why in row.get("errors", {}).items():
-            errors.setdefault(stage, {})[row["paper_id"]] = why
-    summary[SCORING_ERRORS] = errors
-    summary["not_computed"] = {m: why for m, why in models.not_computed.items() if why != "not requested"}
-    summary["models"] = dict(models.model_ids)
-    return summary
+        for stage, why in row.errors.items():
+            errors.setdefault(stage, {})[str(row.paper_id)] = why
+    return Summary(n_papers=len(rows), profile=models.profile, metrics=means,
+                   not_computed={m: why for m, why in models.not_computed.items() if why != "not requested"},
+                   models=dict(models.model_ids), judge_snapshots=snapshot_counts(rows, JUDGE_SNAPSHOTS) if judged else None,
+                   details={**details, SCORING_ERRORS: errors})
 
+
+def _mean(rows: Sequence[PaperRow], key: str) -> float | None:
+    """The mean of `key` over the rows that have a value (None when none has)."""
+    values = [value for r in rows if (value := r.value(key)) is not None]
+    return sum(values) / len(values) if values else None
 
 
 def table2_rows(summary: Summary) -> list[dict[str, Any]]:
