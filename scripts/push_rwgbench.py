@@ -2,8 +2,8 @@
 """Push a local RWGBench folder to the Hub: each config as parquet (`push_to_hub`), then the card, the
 ``eval.yaml`` that declares the benchmark's Hub tasks and the dense indexes (``faiss/<config>/``) next to the data.
 
-  HF_TOKEN=... python scripts/push_rwgbench.py --folder data/rwgbench --repo-id sciwrite/rwgbench
-  python scripts/push_rwgbench.py --folder data/rwgbench --repo-id sciwrite/rwgbench --dry-run
+  HF_TOKEN=... python scripts/push_rwgbench.py --folder data/rwgbench --push-to-hub sciwrite/rwgbench
+  python scripts/push_rwgbench.py --folder data/rwgbench --push-to-hub sciwrite/rwgbench --dry-run
 
 The card pushed is datasets/rwgbench/README.md (the published one), unless --card names another file.
 """
@@ -31,7 +31,8 @@ def push_plan(folder: Path) -> tuple[list[str], list[Path]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--folder", required=True, type=Path)
-    parser.add_argument("--repo-id", required=True)
+    parser.add_argument("--push-to-hub", dest="repo_id", required=True, metavar="REPO",
+                        help="the Hub dataset repo to publish to (as `sciwrite push` names it)")
     parser.add_argument("--card", type=Path, default=REPO_ROOT / "datasets" / "rwgbench" / "README.md")
     parser.add_argument("--eval-yaml", type=Path, default=REPO_ROOT / "datasets" / "rwgbench" / "eval.yaml")
     parser.add_argument("--private", action="store_true")

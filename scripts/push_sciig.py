@@ -3,8 +3,8 @@
 then the card and the ``eval.yaml`` that declares the benchmark's Hub tasks. Local configs (``arxiv``, a user's own
 fresh set) are never pushed to the benchmark's repo.
 
-  HF_TOKEN=... python scripts/push_sciig.py --folder ~/.cache/sciwrite/sciig --repo-id sciwrite/sciig
-  python scripts/push_sciig.py --folder ~/.cache/sciwrite/sciig --repo-id sciwrite/sciig --dry-run
+  HF_TOKEN=... python scripts/push_sciig.py --folder ~/.cache/sciwrite/sciig --push-to-hub sciwrite/sciig
+  python scripts/push_sciig.py --folder ~/.cache/sciwrite/sciig --push-to-hub sciwrite/sciig --dry-run
 
 The card pushed is datasets/sciig/README.md (the published one), unless --card names another file.
 """
@@ -24,7 +24,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--folder", required=True, type=Path)
-    parser.add_argument("--repo-id", required=True)
+    parser.add_argument("--push-to-hub", dest="repo_id", required=True, metavar="REPO",
+                        help="the Hub dataset repo to publish to (as `sciwrite push` names it)")
     parser.add_argument("--card", type=Path, default=REPO_ROOT / "datasets" / "sciig" / "README.md")
     parser.add_argument("--eval-yaml", type=Path, default=REPO_ROOT / "datasets" / "sciig" / "eval.yaml")
     parser.add_argument("--private", action="store_true")

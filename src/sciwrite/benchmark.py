@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sciwrite.core.commands import BuildCommand, Option
+from sciwrite.core.commands import BuildCommand, Option, resolved_options
 from sciwrite.core.eval_results import HubTask
 from sciwrite.core.metric_scales import MetricScale
 from sciwrite.core.metric_spec import MetricSpec
@@ -170,12 +170,7 @@ class BenchmarkSuite:
 
     def option_values(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Every option of `options` by keyword, `given` over the defaults; an unknown keyword is an error."""
-        names = {option.name: option for option in self.options}
-        unknown = sorted(set(given) - set(names))
-        if unknown:
-            raise ValueError(f"unknown evaluation option(s) {unknown}; this benchmark takes {sorted(names)}")
-        return {name: given[name] if name in given else bool(option.default) if option.switch else option.default
-                for name, option in names.items()}
+        return resolved_options(self.options, given, "evaluation")
 
 
 @dataclass(frozen=True)

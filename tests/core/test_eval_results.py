@@ -141,7 +141,7 @@ def test_push_sciig_script_dry_run(sciig_mini_folder, monkeypatch, capsys):
     import sys
 
     script = Path(__file__).resolve().parents[2] / "scripts" / "push_sciig.py"
-    monkeypatch.setattr(sys, "argv", ["push_sciig.py", "--folder", str(sciig_mini_folder), "--repo-id", "me/sciig",
+    monkeypatch.setattr(sys, "argv", ["push_sciig.py", "--folder", str(sciig_mini_folder), "--push-to-hub", "me/sciig",
                                       "--dry-run"])
     runpy.run_path(str(script), run_name="__main__")
     out = capsys.readouterr().out

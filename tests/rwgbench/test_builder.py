@@ -146,7 +146,7 @@ def test_push_script_dry_run(inputs: dict[str, Path], monkeypatch: pytest.Monkey
     build_rwgbench_folder(inputs["html"], inputs["surge"], inputs["out"], arxiv_records=inputs["arxiv"],
                           accepted_titles=inputs["accepted"], show_progress=False)
     script = Path(__file__).resolve().parents[2] / "scripts" / "push_rwgbench.py"
-    monkeypatch.setattr(sys, "argv", ["push_rwgbench.py", "--folder", str(inputs["out"]), "--repo-id", "me/rwg", "--dry-run"])
+    monkeypatch.setattr(sys, "argv", ["push_rwgbench.py", "--folder", str(inputs["out"]), "--push-to-hub", "me/rwg", "--dry-run"])
     runpy.run_path(str(script), run_name="__main__")
     out = capsys.readouterr().out
     assert "papers: 3 rows -> me/rwg (config 'papers', split 'train')" in out

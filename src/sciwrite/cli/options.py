@@ -121,7 +121,7 @@ def add_options(parser: argparse.ArgumentParser, options: Iterable[Option]) -> a
     for option in options:
         if option.switch:
             parser.add_argument(option.flag, dest=option.name, action=argparse.BooleanOptionalAction,
-                                default=bool(option.default), help=option.help)
+                                default=option.default_value, help=option.help)
             continue
         kwargs: dict[str, Any] = {"dest": option.name, "default": option.default, "help": option.help}
         if option.type is not None:

@@ -7,7 +7,7 @@ argparse stays in the CLI, and a third benchmark's options are one list in its o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,24 @@ class Option:
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
 
+    @property
+    def default_value(self) -> Any:
+        """The value when none is given: `default` (a switch's as a bool: off unless its default says on)."""
+        return bool(self.default) if self.switch else self.default
+
+
+def resolved_options(options: Iterable[Option], given: Mapping[str, Any], what: str, *,
+                     none_is_default: bool = False) -> dict[str, Any]:
+    """Every option of `options` by keyword: `given` over its default (`Option.default_value`); a keyword that is
+    none of them is an error naming the `what` options there are. With `none_is_default`, a given None is the
+    default too (an option left unset, as a keyword or on the command line)."""
+    declared = {option.name: option for option in options}
+    unknown = sorted(set(given) - set(declared))
+    if unknown:
+        raise ValueError(f"unknown {what} option(s) {unknown}; it takes {sorted(declared)}")
+    return {name: option.default_value if name not in given or (none_is_default and given[name] is None)
+            else given[name] for name, option in declared.items()}
+
 
 @dataclass(frozen=True)
 class BuildResult:
@@ -52,4 +70,4 @@ class BuildCommand:
     run: Callable[[Mapping[str, Any]], BuildResult]
 
 
-__all__ = ["BuildCommand", "BuildResult", "Option"]
+__all__ = ["BuildCommand", "BuildResult", "Option", "resolved_options"]

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.commands import resolved_options
 from sciwrite.generation.jobs import EXTRACTIVE, GenerationBenchmark, GenerationJob, GenerationRequest
 from sciwrite.generation.runner import RunReport, dry_run, run_generation
 from sciwrite.generation.writer import RunOptions, WriterModel
@@ -31,15 +32,7 @@ DEFAULT_SEED = GenerationSettings().seed
 def generation_options(benchmark: GenerationBenchmark, given: Mapping[str, Any]) -> dict[str, Any]:
     """Every generation option of `benchmark` by keyword: `given` over the declared defaults (None: the default);
     an unknown keyword is an error."""
-    declared = {option.name: option for option in benchmark.generation.options}
-    unknown = sorted(set(given) - set(declared))
-    if unknown:
-        raise ValueError(f"unknown {benchmark.name} generation option(s) {unknown}; it takes {sorted(declared)}")
-    values = {}
-    for name, option in declared.items():
-        value = given.get(name)
-        values[name] = (bool(option.default) if option.switch else option.default) if value is None else value
-    return values
+    return resolved_options(benchmark.generation.options, given, f"{benchmark.name} generation", none_is_default=True)
 
 
 def build_request(benchmark: GenerationBenchmark, *, model: str, out: str | Path, seed: int | None = DEFAULT_SEED,

@@ -43,7 +43,7 @@ def option_default(bench: Benchmark, name: str) -> Any:
     """The default of one of `bench`'s ``sciwrite generate`` options (a task argument's default, declared once)."""
     for option in bench.generation.options:
         if option.name == name:
-            return option.default
+            return option.default_value
     raise KeyError(f"{bench.name} generation has no option {name!r}")
 
 
