@@ -13,6 +13,7 @@ from sciwrite.cli import _one_line, main
 from sciwrite.retrieval import BM25Retriever, build_query
 from sciwrite.retrieval.base import CONFIG_FILE
 from sciwrite.rwgbench.data.loading import load_rwgbench
+from sciwrite.rwgbench.generation.records import prepare_records
 
 
 @pytest.fixture
@@ -58,14 +59,16 @@ def test_index_bm25_then_retrieve(sample_copy, tmp_path, capsys):
     papers = load_rwgbench("sample", source=folder).select(range(5))
     assert [line["paper_id"] for line in lines] == papers["paper_id"]
     retriever = BM25Retriever.load(index)
-    expected = retriever.search([build_query(p) for p in papers], k=50, show_progress=False)
-    for line, result in zip(lines, expected):
-        assert len(line["candidates"]) == 50
-        assert line["candidates"] == result.doc_ids
-        assert line["scores"] == sorted(line["scores"], reverse=True)
-        # the query is the paper's own title + abstract: its own corpus record ranks first
-        assert line["candidates"][0] == line["paper_id"]
-    assert f"top-50 candidates for 5 papers written to {hits}" in stdout
+    expected = retriever.search([build_query(p) for p in papers], k=51, show_progress=False)
+    corpus = load_rwgbench("sample_corpus", source=folder)
+    generation = prepare_records(papers, corpus, retriever, k=50)  # what `generate` gives a method as candidates
+    for line, result, record in zip(lines, expected, generation):
+        # the query is the paper's own title + abstract: its own corpus record ranks first, and is left out, as the
+        # generation's candidates and the retrieval scores leave it out
+        assert result.doc_ids[0] == line["paper_id"] and line["paper_id"] not in line["candidates"]
+        assert line["candidates"] == result.doc_ids[1:] == [doc["doc_id"] for doc in record["candidate_docs"]]
+        assert line["scores"] == result.scores[1:] == sorted(line["scores"], reverse=True)
+    assert f"top-50 candidates for 5 papers (each without itself) written to {hits}" in stdout
     [row] = table_rows(stdout)
     assert row["retriever"] == "sample_corpus" and row["papers"] == "5"
     for key in ("recall@10", "recall@20", "recall@50", "ndcg@10"):

@@ -1,7 +1,10 @@
 """`sciwrite generate --max-cost` against the fake OpenAI-compatible server at concurrency 16: the spend never
 passes the budget (each request reserves its worst case before it is sent), the run stops with exit 3 saying what
 was spent and what is left undone, a rerun does exactly the papers left; budgets and models that cannot be kept are
-refused before anything is sent, and malformed or non-JSON replies are handled as the services send them."""
+refused before anything is sent, and malformed or non-JSON replies are handled as the services send them. An
+endpoint that bills past a request's reservation (more tokens than it allowed, a usage.cost above the table's) stops
+the run at once with exit 3, its replies in flight kept, the last line saying by how much and why; one that bills
+above the table within the reservation makes the next reservations as dear."""
 
 from __future__ import annotations
 
@@ -125,6 +128,9 @@ def test_an_unpriced_openrouter_model_goes_one_request_at_a_time(sample_folder, 
                         model="openrouter:vendor/unpriced-model", limit=8) == 3
     assert server.max_in_flight == 1 and len(server.requests) == 3  # sent while under the budget: 0, 0.2, 0.4
     assert sum(x["cost_usd"] for x in ledger_lines(tmp_path / "gen")) == pytest.approx(0.60)
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("budget exceeded by $0.1000: openrouter:vendor/unpriced-model has no price, so each "
+                           "request's cost was known only once it came back (pass --prices FILE")
 
 
 def test_malformed_usage_keeps_the_text_and_charges_the_worst_case(sample_folder, tmp_path, caplog):
@@ -265,3 +271,74 @@ def test_a_price_that_is_not_a_finite_number_is_refused(sample_folder, tmp_path,
 def test_amounts_print_as_a_person_reads_them():
     assert [usd(a) for a in (0.5, 0.045, 0.0, 1e-7, 2.3456789)] == ["$0.50", "$0.045", "$0.00", "$0.0000001",
                                                                     "$2.3456789"]
+
+
+def lying(kind: str, *, delay: float = 0.1, cost: float = 1.5, times_the_limit: int = 2_441):
+    """An endpoint that bills each request past what it allowed: ``tokens`` reports `times_the_limit` times its
+    completion limit (5M for 2,048) and as many prompt tokens; ``cost`` reports 1,000 + 100 tokens (about $0.017
+    at `PRICES`) and a ``usage.cost`` of `cost` USD."""
+
+    def answer(body):
+        if kind == "tokens":
+            limit = body.get("max_tokens") or body.get("max_completion_tokens")
+            return Reply("Prior work studied this problem [1].", delay=delay, prompt_tokens=limit * times_the_limit,
+                         completion_tokens=limit * times_the_limit)
+        return Reply("Prior work studied this problem [1].", delay=delay, prompt_tokens=1000, completion_tokens=100,
+                     cost=cost)
+
+    return answer
+
+
+@pytest.mark.parametrize("kind", ["tokens", "cost"])
+def test_replies_billed_past_their_reservation_exit_3_when_every_paper_fit_the_first_batch(
+        sample_folder, tmp_path, capsys, caplog, kind):
+    out = tmp_path / "gen"
+    with chat_server(lying(kind, delay=0.3)) as server:
+        assert generate(server, sample_folder, out, "--max-cost", "1.00", prices=price_file(tmp_path), limit=4) == 3
+    lines = ledger_lines(out)
+    # the four were in flight together: each is settled, recorded with both amounts, and its paper written
+    assert len(server.requests) == len(lines) == len(written(out)) == 4 and server.max_in_flight == 4
+    assert all(0 < x["reserved_usd"] < x["cost_usd"] for x in lines)
+    why = "completion tokens for a limit of 2048" if kind == "tokens" else "its usage.cost $1.5000 is "
+    assert all(why in x["overrun"] for x in lines)
+    spent = sum(x["cost_usd"] for x in lines)
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith(f"budget exceeded by ${spent - 1:.4f}: 4 replies were charged $") and why in last
+    warnings = [r.getMessage() for r in caplog.records if r.getMessage().startswith("over budget:")]
+    assert warnings and "generate request to budget-model (paper " in warnings[0]
+    assert "reserved $" in warnings[0] and "and was charged $" in warnings[0]
+
+
+@pytest.mark.parametrize("kind", ["tokens", "cost"])
+def test_nothing_is_sent_after_a_reply_billed_past_its_reservation(sample_folder, tmp_path, capsys, kind):
+    """One paper at a time, each reply about twice its reservation: the spend stays within the budget, but the
+    reservation was broken, so nothing more is sent."""
+    out = tmp_path / "gen"
+    with chat_server(lying(kind, delay=0, cost=0.4, times_the_limit=3)) as server:
+        assert generate(server, sample_folder, out, "--max-cost", "1.00", prices=price_file(tmp_path), limit=8,
+                        concurrency=1) == 3
+    [line] = ledger_lines(out)
+    assert len(server.requests) == 1 and line["cost_usd"] > line["reserved_usd"] and line["cost_usd"] < 1
+    printed = capsys.readouterr().out.strip().splitlines()
+    assert "7 papers left undone (not sent)" in "\n".join(printed)
+    assert "nothing more is sent once a reply costs more than its reservation: generate request to" in "\n".join(printed)
+    assert printed[-1].startswith(f"budget kept (spent ${line['cost_usd']:.4f} of $1.00 in ")
+    assert printed[-1].endswith("; nothing more was sent") and f"paper {written(out)[0]}" in printed[-1]
+
+
+def test_an_endpoint_billing_above_the_table_makes_the_next_reservations_as_dear(sample_folder, tmp_path, capsys):
+    """Each reply costs five times the table's price for its tokens, far within its reservation: the next
+    reservation is priced five times the table too, and no longer fits the budget."""
+    out = tmp_path / "gen"
+    table = (100 * 10.0 + 10 * 70.0) / 1e6
+
+    def answer(body):
+        return Reply("Prior work studied this problem [1].", prompt_tokens=100, completion_tokens=10, cost=5 * table)
+
+    with chat_server(answer) as server:
+        assert generate(server, sample_folder, out, "--max-cost", "0.60", prices=price_file(tmp_path), limit=8,
+                        concurrency=1) == 3
+    [line] = ledger_lines(out)
+    assert len(server.requests) == 1 and line["cost_usd"] < line["reserved_usd"] and "overrun" not in line
+    printed = capsys.readouterr().out
+    assert "priced 5.00 times the table as its endpoint bills" in printed and "budget exceeded" not in printed

@@ -9,8 +9,12 @@ import json
 from dataclasses import dataclass
 
 import pytest
+from nltk import redos
 
 from sciwrite.cli import build_parser, main
+from sciwrite.metrics import text as text_module
+from sciwrite.rwgbench.data.loading import load_rwgbench
+from tests.generation.full_disk import fill_disk
 
 HUB_ID = "nobody-sciwrite-tests/not-a-repo"  # offline in the tests (conftest sets HF_HUB_OFFLINE)
 
@@ -47,6 +51,7 @@ CASES: dict[tuple[str, ...], list[Case]] = {
     ],
     ("build", "rwgbench"): [
         case("from-arxiv-missing", "--from-arxiv", "{missing}", "--out", "{out}"),
+        case("arxiv-min-interval-inf", "--from-arxiv", "{missing}", "--arxiv-min-interval", "inf", "--out", "{out}"),
         case("surge-latin1", "--surge-corpus", "{latin1}", "--html-dir", "{folder}", "--out", "{out}"),
         case("surge-badjson", "--surge-corpus", "{badjson}", "--html-dir", "{folder}", "--out", "{out}"),
     ],
@@ -61,6 +66,7 @@ CASES: dict[tuple[str, ...], list[Case]] = {
     ],
     ("build", "sciig"): [
         case("missing", "--paper-dir", "{missing}", "--out", "{out}"),
+        case("holdout-fraction-nan", "--paper-dir", "{missing}", "--holdout-fraction", "nan", "--out", "{out}"),
         case("release-latin1", "--release", "{latin1}", "--venue", "ACL", "--out", "{out}"),
         case("release-badjson", "--release", "{badjson}", "--venue", "ACL", "--out", "{out}"),
         case("from-arxiv-empty", "--split", "arxiv", "--from-arxiv", "{folder}", "--out", "{out}"),
@@ -85,6 +91,7 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("judge-twice", "--predictions", "{good_jsonl}", "--judge", "a", "--judge", "a", *EVAL_OPTS),
         case("judge-aggregate", "--predictions", "{good_jsonl}", "--judge-aggregate", "max", *EVAL_OPTS),
         case("max-cost-negative", "--predictions", "{good_jsonl}", "--max-cost", "-1", *EVAL_OPTS),
+        case("max-cost-nan", "--predictions", "{good_jsonl}", "--max-cost", "nan", *EVAL_OPTS),
     ],
     ("evaluate", "sciig"): [
         *(case(name, "--predictions", "{%s}" % name, *EVAL_OPTS) for name in ("missing", "empty", "latin1", "badjson")),
@@ -97,6 +104,7 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("badjson", "{badjson}", "{badjson}"),
         case("str-provenance", "{strprov}", "{strprov}"),
         case("corrupt-summary", "{corrupt_summary}", "{corrupt_summary}"),
+        case("confidence-nan", "{strprov}", "{strprov}", "--confidence", "nan"),
     ],
     ("generate", "rwgbench"): [
         case("config-yaml", "--model", "extractive", "--config", "{badyaml}", "--out", "{out}"),
@@ -108,10 +116,16 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("max-tool-calls-text", "--model", "openai:x", "--method", "agent", "--max-tool-calls", "ten",
              "--out", "{out}"),
         case("agent-oracle", "--model", "openai:x", "--method", "agent", "--oracle", "--dry-run", "--out", "{out}"),
+        case("temperature-nan", "--model", "extractive", "--temperature", "nan", "--out", "{out}"),
+        case("temperature-negative", "--model", "extractive", "--temperature", "-0.5", "--out", "{out}"),
+        case("timeout-inf", "--model", "extractive", "--timeout", "inf", "--out", "{out}"),
+        case("timeout-0", "--model", "extractive", "--timeout", "0", "--out", "{out}"),
+        case("config-temperature-nan", "--model", "extractive", "--config", "{nan_config}", "--out", "{out}"),
     ],
     ("generate", "sciig"): [
         case("offline-default", "--model", "extractive", "--out", "{out}"),
         case("config-yaml", "--model", "extractive", "--config", "{badyaml}", "--out", "{out}"),
+        case("temperature-inf", "--model", "extractive", "--temperature", "inf", "--out", "{out}"),
     ],
     ("meta-eval", "correlation"): [
         *(case(name, "--evals", "{%s}" % name, "{%s}" % name) for name in ("missing", "strprov", "corrupt_summary")),
@@ -205,10 +219,13 @@ CASES: dict[tuple[str, ...], list[Case]] = {
     ("leaderboard", "serve"): [
         case("not-sqlite", "--store", "{notsqlite}"),
         case("store-folder", "--store", "{folder}"),
+        case("poll-nan", "--store", "{store}", "--poll", "nan"),
     ],
     ("leaderboard", "worker"): [
         case("not-sqlite", "--store", "{notsqlite}", "--once"),
         case("store-folder", "--store", "{folder}", "--once"),
+        case("heartbeat-inf", "--store", "{store}", "--heartbeat", "inf", "--once"),
+        case("stale-after-nan", "--store", "{store}", "--stale-after", "-nan", "--once"),
     ],
     ("leaderboard", "import"): [
         *(case(name, "--store", "{store}", "--benchmark", "rwgbench", "{%s}" % name) for name in SUMMARY_INPUTS),
@@ -224,6 +241,7 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("bib-latin1", "{latin1_bib}"),
         case("offline-corpus", "--corpus", "corpus", "{good_titles}"),
         case("offline-hub", "--source", HUB_ID, "{good_titles}"),
+        case("threshold-nan", "--threshold", "nan", "{good_titles}"),
     ],
     ("push", "predictions"): [
         *(case(name, "{%s}" % name, "--push-to-hub", HUB_ID) for name in ("missing", "empty", "latin1", "badjson")),
@@ -279,6 +297,7 @@ def bad_inputs(tmp_path_factory) -> dict[str, str]:
     write("badjson", b'{"paper_id": "p1", "text": ', "badjson.jsonl")
     write("listjson", b"[1, 2, 3]\n", "list.json")
     write("badyaml", "model: [extractive\nlimit: 2\n", "bad.yaml")
+    write("nan_config", "temperature: .nan\n", "nan.yaml")
     write("notsqlite", "this is not a database\n" * 200, "notsqlite.sqlite")
     write("good_jsonl", json.dumps({"paper_id": "p1", "text": "A section."}) + "\n", "good.jsonl")
     write("good_titles", json.dumps("Attention is all you need") + "\n", "titles.jsonl")
@@ -325,3 +344,114 @@ def test_bad_input_is_one_line_exit_2(words, bad, bad_inputs, capsys):
     lines = err.rstrip("\n").splitlines()
     first = next((i for i, line in enumerate(lines) if line.startswith("sciwrite") and ": error: " in line), None)
     assert first == len(lines) - 1, err  # the error is one line, the last
+
+
+# --------------------------------------------------------------------------------------- numbers, disks, huge lines
+
+
+def float_flags(parser: argparse.ArgumentParser, words: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str]]:
+    """(command words, flag) of every option in the tree that reads a number with a fraction (its type gives a
+    float for one of a few numbers)."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found += [flag for name, sub in action.choices.items() for flag in float_flags(sub, (*words, name))]
+        elif action.option_strings and callable(action.type) and action.nargs != 0 and reads_floats(action.type):
+            found.append((words, action.option_strings[-1]))
+    return found
+
+
+def reads_floats(parse) -> bool:
+    for text in ("0.5", "1", "0", "5"):
+        try:
+            if isinstance(parse(text), float):
+                return True
+        except (ValueError, TypeError, argparse.ArgumentTypeError):
+            continue
+    return False
+
+
+FLOAT_FLAGS = float_flags(build_parser())
+
+
+def test_the_tree_has_the_float_flags_it_is_known_to_have():
+    flags = {flag for _, flag in FLOAT_FLAGS}
+    assert {"--temperature", "--timeout", "--confidence", "--max-cost", "--poll", "--heartbeat", "--stale-after",
+            "--threshold", "--holdout-fraction", "--arxiv-min-interval"} <= flags, flags
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN", "1e400"])
+@pytest.mark.parametrize(("words", "flag"), FLOAT_FLAGS, ids=[f"{' '.join(w)}:{f}" for w, f in FLOAT_FLAGS])
+def test_every_float_flag_refuses_nan_and_inf_at_parse_time(words, flag, value, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([*words, f"{flag}={value}"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2, err
+    last = err.rstrip("\n").splitlines()[-1]
+    assert "Traceback" not in err and f"argument {flag}: expected a finite number" in last, err
+
+
+def run_one_line(argv: list[str], capsys) -> tuple[int, str]:
+    """`main(argv)`'s exit status and its one error line (asserted to be one line, the last, no traceback)."""
+    status = main(argv)
+    err = capsys.readouterr().err
+    lines = err.rstrip("\n").splitlines()
+    assert "Traceback" not in err and lines and lines[-1].startswith("sciwrite: error: "), err
+    assert not any(": error: " in line for line in lines[:-1]), err
+    return status, lines[-1]
+
+
+def test_a_full_disk_under_generate_names_the_file_and_the_paper_and_keeps_the_papers(mini_sample_copy, tmp_path,
+                                                                                     monkeypatch, capsys):
+    out = tmp_path / "gen"
+    path = out / "extractive_rwgbench-sample_extractive-mmr_bm25.jsonl"
+    argv = ["generate", "rwgbench", "--model", "extractive", "--split", "sample", "--source", str(mini_sample_copy),
+            "--out", str(out), "--concurrency", "1"]
+    fill_disk(monkeypatch, path, writes=1)
+    status, line = run_one_line(argv, capsys)
+    [written] = [json.loads(text) for text in path.read_text().splitlines()]  # the paper before the disk filled
+    assert status == 2
+    assert line.startswith(f"sciwrite: error: {path}: no space left on device while writing paper '")
+    assert "free some disk space" in line and "rerun the same command" in line
+    monkeypatch.undo()
+    assert main(argv) == 0  # resumed after it
+    assert "1 papers written" in capsys.readouterr().out and written == json.loads(path.read_text().splitlines()[0])
+
+
+def test_a_full_disk_met_by_a_plain_write_names_the_file(mini_sample_copy, tmp_path, monkeypatch, capsys):
+    assert main(["index", "build", "--kind", "bm25", "--corpus", "sample_corpus", "--source", str(mini_sample_copy)]) == 0
+    hits = tmp_path / "hits.jsonl"
+    fill_disk(monkeypatch, hits)
+    status, line = run_one_line(["retrieve", "--index", str(mini_sample_copy / "bm25" / "sample_corpus"), "--split",
+                                 "sample", "--source", str(mini_sample_copy), "--out", str(hits)], capsys)
+    assert status == 2 and "Errno" not in line
+    assert line == f"sciwrite: error: {hits}: no space left on device; free some disk space (or write elsewhere), " \
+                   "then rerun the same command"
+
+
+def test_a_prediction_too_long_for_nltk_is_one_line_saying_what_to_do(mini_sample_copy, tmp_path, monkeypatch,
+                                                                     capsys):
+    """A prediction of one line of megabytes: nltk's regex timeout (made certain here by a limit of 0 s on texts
+    that long, as a 50 MB line meets the 5 s one) is one line, never nltk's advice to its callers."""
+    real = text_module._punkt()
+
+    class Impatient:
+        def tokenize(self, text):
+            with monkeypatch.context() as patch:
+                if len(text) > 100_000:
+                    patch.setattr(redos, "DEFAULT_TIMEOUT", 0.0)
+                return real.tokenize(text)
+
+    monkeypatch.setattr(text_module, "_punkt", Impatient)
+    ids = load_rwgbench("sample", source=mini_sample_copy)["paper_id"]
+    cited = load_rwgbench("sample_corpus", source=mini_sample_copy)["doc_id"][:1]
+    predictions = tmp_path / "huge.jsonl"
+    huge = "This is a sentence about models [1]. " * 30_000
+    predictions.write_text("".join(json.dumps({"paper_id": pid, "text": huge if i == 1 else "Prior work [1].",
+                                               "candidates": cited}) + "\n" for i, pid in enumerate(ids)))
+    status, line = run_one_line(["evaluate", "rwgbench", "--predictions", str(predictions), "--split", "sample",
+                                 "--source", str(mini_sample_copy), "--profile", "lite", "--metrics",
+                                 "citation_density", "--bootstrap", "0", "--out", str(tmp_path / "eval")], capsys)
+    assert status == 2 and "timeout=None" not in line
+    assert f"a text of {len(huge.strip()):,} characters" in line
+    assert "shorten, regenerate or remove the prediction that holds it" in line

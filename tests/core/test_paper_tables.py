@@ -1,16 +1,19 @@
 """The papers' tables as text, JSON and CSV (`sciwrite.core.paper_tables`), on a small hand-made table; and the
-summaries a table reads, checked against its benchmark and metrics (`SummaryKind`)."""
+summaries a table reads, checked against its benchmark and metrics (`SummaryKind`), with their rows by the one check
+of a result, and never one run twice."""
 
 from __future__ import annotations
 
 import csv
 import json
+import shutil
 
 import pytest
 
 from sciwrite.cli import main
 from sciwrite.core.paper_tables import TableData, TableRow, best_columns, number_cell, records, render, write
 from sciwrite.rwgbench.metrics.report import TABLE2_METRICS
+from sciwrite.rwgbench.paper_tables import TABLE3_METRICS
 from sciwrite.sciig.metrics.tables import TABLE3_ROWS
 
 
@@ -57,7 +60,7 @@ def test_best_columns_and_number_cells():
 # -- the summaries a table reads: its benchmark's, with its metrics (issue 37) ------------------------------------
 
 RWGBENCH_METRICS = dict.fromkeys(TABLE2_METRICS, 0.5)
-SCIIG_METRICS = {key: 0.25 for _, _, key in TABLE3_ROWS}
+SCIIG_METRICS = {key: 25.0 if key == "perplexity" else 0.25 for _, _, key in TABLE3_ROWS}  # a perplexity is >= 1
 
 
 def summary_file(tmp_path, name, body, benchmark=None):
@@ -121,3 +124,51 @@ def test_a_broken_table5_file_is_one_line_naming_it(tmp_path, capsys, content, p
     path = tmp_path / "table5.json"
     path.write_text(content)
     assert problem in refused(capsys, ["rwgbench-table5", "--analysis", str(path)])
+
+
+# -- every summary a table reads passes the one check of a result, and no run counts twice (issue 48) -------------
+
+def evaluation_folder(tmp_path, name, precision_rows=(0.25, 0.75), **fields):
+    """An RWGBench evaluation folder: a summary with Table 2's and Table 3's metrics, and the two rows they come
+    from (every metric 0.5 in both, but precision: `precision_rows`)."""
+    metrics = {**RWGBENCH_METRICS, **{key: 0.5 for key, _ in TABLE3_METRICS}}
+    path = summary_file(tmp_path, name, {**metrics, "precision": sum(precision_rows) / 2, **fields}, "rwgbench")
+    path.with_name("per_paper.jsonl").write_text("".join(
+        json.dumps({"paper_id": f"p{i}", **metrics, "precision": value}) + "\n"
+        for i, value in enumerate(precision_rows)))
+    return path.parent
+
+
+def test_a_table_refuses_an_impossible_nested_field_or_row(tmp_path, capsys):
+    bad_coverage = evaluation_folder(tmp_path, "a", coverage={"n_scored": 500, "n_split": 144})
+    err = refused(capsys, ["rwgbench-table2", "--summary", str(bad_coverage)])
+    assert (f"{bad_coverage / 'summary.json'}, record 'a', field 'coverage.n_scored': coverage.n_scored is 500, more "
+            "than the split's 144 papers") in err
+    bad_row = evaluation_folder(tmp_path, "b", precision_rows=(1.5, -0.5))  # the summary's mean unchanged: 0.5
+    err = refused(capsys, ["rwgbench-table3", "--evals", str(bad_row)])
+    assert f"{bad_row / 'per_paper.jsonl'}:1, record 'p0', field 'precision': precision is 1.5, outside" in err
+
+
+def test_the_same_run_under_two_paths_is_refused(tmp_path, capsys):
+    """Table 3 correlates three systems: one folder copied (and renamed) was counted as two of them."""
+    first, other = evaluation_folder(tmp_path, "first"), evaluation_folder(tmp_path, "other", (0.5, 1.0))
+    copy = tmp_path / "copy"
+    shutil.copytree(first, copy)
+    renamed = json.loads((copy / "summary.json").read_text())
+    (copy / "summary.json").write_text(json.dumps({**renamed, "system": "copy"}))
+    err = refused(capsys, ["rwgbench-table3", "--evals", str(first), str(other), str(copy)])
+    assert f"{copy / 'summary.json'}: holds the same scores as {first / 'summary.json'} (one run given twice)" in err
+    err = refused(capsys, ["rwgbench-table2", "--summary", str(first), "--human-gt", str(copy)])
+    assert "holds the same scores as" in err
+    short, medium = summary_file(tmp_path, "s1", SCIIG_METRICS, "sciig"), summary_file(tmp_path, "s2", SCIIG_METRICS,
+                                                                                       "sciig")
+    err = refused(capsys, ["sciig-table3", "--summary", f"SHORT={short}", f"MEDIUM={medium}"])
+    assert err.startswith(f"sciwrite: error: MEDIUM={medium}: holds the same scores as {short}")
+
+
+def test_one_run_may_fill_the_two_columns_of_one_prompt(tmp_path, capsys):
+    """SciIG's Zero-Shot is the ELABORATE prompt: the same run may be given for both."""
+    elaborate = summary_file(tmp_path, "elaborate", SCIIG_METRICS, "sciig")
+    assert main(["paper-table", "sciig-table3", "--summary", f"ELABORATE={elaborate}",
+                 f"zero-shot={elaborate}"]) == 0
+    assert "Zero-Shot" in capsys.readouterr().out

@@ -16,7 +16,14 @@ languages (``text``, output) are shown, not checked.
 Commands that start with ``sciwrite`` run in this process through ``sciwrite.cli.main`` (models are memoised, so a
 page of commands costs its computation, not an interpreter start and a model load per command); any other command
 line runs in ``bash`` with the virtual environment's ``bin`` first on the PATH. Python blocks of one page share a
-namespace, as in a doctest. The tests are ``tests/docs/test_snippets.py``; an author runs one page with::
+namespace, as in a doctest.
+
+A page runs as in a reader's new terminal (`page_env`): a fresh environment holding the machine's essentials (PATH,
+locale, a home of its own with empty caches, shared by the pages of one run as a reader's home is) and the test
+machine's offline switches, and no other variable: no ``SCIWRITE_*`` setting, no profile, no data folder. What a
+page needs it sets where its reader sees it: an ``export NAME=value`` line (kept for the page's later commands,
+as a shell keeps it) or ``NAME=value sciwrite ...`` (for that command only), or a flag such as ``--profile lite``.
+The tests are ``tests/docs/test_snippets.py``; an author runs one page with::
 
     python -m tests.docs.snippets docs/guides/judges.md
 """
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import itertools
 import json
 import os
 import re
@@ -45,6 +53,20 @@ RUNNABLE = SHELL + PYTHON
 MARKER = re.compile(r'^!!! note "Not run by the docs tests: (?P<reason>[^"]+)"\s*$')
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>```+|~~~+)\s*(?P<lang>[\w+-]*)")
 SHELL_SYNTAX = re.compile(r"[|<>;&`$()]")  # a line with any of these goes to bash, not to sciwrite.cli.main
+ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")  # ``NAME=value`` before a command, or after ``export``
+#: What a page's environment takes from the machine: where programs are, the locale and the terminal. None of them
+#: is a setting of sciwrite's, and a reader's terminal has them all.
+ESSENTIALS = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ", "USER", "LOGNAME", "SHELL")
+#: What the test machine adds so that no example reaches the network: the Hub libraries' offline switches and
+#: Gradio's telemetry switch. A reader's machine may be online; the pages' examples download nothing either way.
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           "GRADIO_ANALYTICS_ENABLED": "False"}
+#: The test suite's network guard (tests/netguard): the folder of its sitecustomize on PYTHONPATH and the file its
+#: children report to. Carried when the suite set them, so that a child process is guarded too; sciwrite reads
+#: neither (the log's name starts with SCIWRITE_ but it belongs to the tests, not to the package).
+NETWORK_GUARD = ("PYTHONPATH", "SCIWRITE_TEST_NETWORK_LOG")
+#: Variables bash sets itself, never carried from an ``export`` line.
+_BASH_OWN = frozenset({"PWD", "OLDPWD", "SHLVL", "_"})
 
 
 @dataclass(frozen=True)
@@ -145,26 +167,48 @@ class PageRun:
 
     def _shell(self, command: str, snippet: Snippet) -> None:
         words = shlex.split(command, comments=True)
+        if words and words[0] == "export":
+            self._export(command, words[1:], snippet)
+            return
+        assigned = list(itertools.takewhile(ASSIGNMENT.match, words))
+        words = words[len(assigned):]
         if words and words[0] == "sciwrite" and not SHELL_SYNTAX.search(command):
             argv = [expanded for word in words[1:] for expanded in (sorted(glob.glob(word, root_dir=self.workdir))
                                                                     if glob.has_magic(word) else [word]) or [word]]
             from sciwrite.cli import main
 
-            with self._inside():
+            with self._inside(dict(word.split("=", 1) for word in assigned)):
                 status = main(argv)
             assert status == 0, f"{snippet.where}: `{command}` exited {status}"
             return
-        done = subprocess.run(["bash", "-euo", "pipefail", "-c", command], cwd=self.workdir, env=self.env,
+        sys.stdout.write(self._bash(command, snippet))
+
+    def _bash(self, script: str, snippet: Snippet) -> str:
+        """Run `script` in bash in the page's folder and environment; its output, or AssertionError naming the
+        page, the line and the command when it fails."""
+        done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=self.workdir, env=self.env,
                               capture_output=True, text=True)
-        assert done.returncode == 0, (f"{snippet.where}: `{command}` exited {done.returncode}\n"
+        assert done.returncode == 0, (f"{snippet.where}: `{script}` exited {done.returncode}\n"
                                       f"{done.stdout[-2000:]}{done.stderr[-3000:]}")
-        sys.stdout.write(done.stdout)
+        return done.stdout
+
+    def _export(self, command: str, names: list[str], snippet: Snippet) -> None:
+        """An ``export NAME=value ...`` line: bash evaluates it, and the names it exports stay in the page's
+        environment for its later commands, as they stay in a reader's shell."""
+        exported = [name.split("=", 1)[0] for name in names if not name.startswith("-")]
+        output = self._bash(f"{command}\nenv -0", snippet)
+        after = dict(item.split("=", 1) for item in output.split("\0") if "=" in item)
+        self.env.update({name: after[name] for name in exported if name in after and name not in _BASH_OWN})
 
     @contextlib.contextmanager
-    def _inside(self) -> Iterator[None]:
-        """This process in the page's folder with the page's environment, restored afterwards."""
+    def _inside(self, assigned: dict[str, str] | None = None) -> Iterator[None]:
+        """This process in the page's folder with exactly the page's environment (and a command's own
+        ``NAME=value`` words), as a child process of the reader's shell would have it; restored afterwards. A library
+        that reads a setting once, at import (the Hub libraries' cache folders and offline switches), keeps this
+        process's: the suite's private caches, and the same offline switches as `OFFLINE`."""
         before_env, before_cwd = dict(os.environ), os.getcwd()
-        os.environ.update(self.env)
+        os.environ.clear()
+        os.environ.update({**self.env, **(assigned or {})})
         os.chdir(self.workdir)
         try:
             yield
@@ -192,18 +236,21 @@ def count_blocks(page: Path) -> tuple[int, int]:
     return sum(not s.not_run_because for s in blocks), sum(bool(s.not_run_because) for s in blocks)
 
 
-def page_env(data_dir: Path) -> dict[str, str]:
-    """The environment a page runs in: offline, the shared sample folder, the virtual environment first."""
-    env = dict(os.environ)
-    env.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1", SCIWRITE_DATA_DIR=str(data_dir),
-               SCIWRITE_PROFILE="lite", PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
+def page_env(home: Path) -> dict[str, str]:
+    """The fresh environment a page starts in: `ESSENTIALS` from this machine, the virtual environment's ``bin``
+    first on PATH, `home` as HOME (so ``~/.cache/sciwrite`` is that home's: empty at first, as a new reader's, and
+    never the developer's), `OFFLINE` and the suite's `NETWORK_GUARD`. Nothing else: no ``SCIWRITE_*`` setting of
+    the machine reaches a page; what a page needs it sets itself."""
+    env = {name: os.environ[name] for name in (*ESSENTIALS, *NETWORK_GUARD) if name in os.environ}
+    env.update(OFFLINE, HOME=str(home), PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     return env
 
 
-def run_page(page: Path, workdir: Path, data_dir: Path) -> tuple[int, int]:
-    """Run every runnable block of `page`; (blocks run, blocks marked not run)."""
+def run_page(page: Path, workdir: Path, home: Path) -> tuple[int, int]:
+    """Run every runnable block of `page` in a fresh `page_env` with `home`; (blocks run, blocks marked not run)."""
     workdir.mkdir(parents=True, exist_ok=True)
-    runner = PageRun(workdir, page_env(data_dir))
+    home.mkdir(parents=True, exist_ok=True)
+    runner = PageRun(workdir, page_env(home))
     ran = marked = 0
     for snippet in snippets(page):
         if snippet.not_run_because:
@@ -217,10 +264,10 @@ def run_page(page: Path, workdir: Path, data_dir: Path) -> tuple[int, int]:
 START = DOCS / "getting-started.md"  # every other page starts where this one ends (its runs, evaluations, board)
 
 
-def start_folder(work: Path, data_dir: Path) -> Path:
+def start_folder(work: Path, home: Path) -> Path:
     """Getting started's folder after its blocks ran: what every other page's examples start from."""
     folder = work / "getting-started"
-    run_page(START, folder, data_dir)
+    run_page(START, folder, home)
     return folder
 
 
@@ -232,14 +279,14 @@ def main(argv: list[str]) -> None:
     count_only = "--count" in argv
     pages = [Path(name).resolve() for name in argv if name != "--count"] or doc_pages()
     work = Path(tempfile.mkdtemp(prefix="sciwrite-snippets-"))
-    started = None if count_only else start_folder(work, work / "data")
+    started = None if count_only else start_folder(work, work / "home")
     totals = [0, 0]
     for page in pages:
         ran, marked = count_blocks(page)
         if not count_only and page != START:
             folder = work / page.relative_to(DOCS).with_suffix("").as_posix().replace("/", "-")
             shutil.copytree(started, folder)
-            run_page(page, folder, work / "data")
+            run_page(page, folder, work / "home")
         totals[0] += ran
         totals[1] += marked
         print(f"{shown(page)}: {ran} {'to run' if count_only else 'run'}, {marked} marked not run")

@@ -1,31 +1,45 @@
 """Every shell and Python example of the documentation runs on the offline sample, or its page says why it cannot
 (tests/docs/snippets.py): a page's examples run in order in a copy of the folder Getting started's examples leave,
-as a reader who followed Getting started would run them."""
+as a reader who followed Getting started would run them, each page in a fresh environment (`page_env`) that holds
+no variable of sciwrite's the page does not set itself."""
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.docs.snippets import DOCS, ROOT, START, PageRun, doc_pages, page_env, run_page, shell_commands, snippets
+from tests.docs.snippets import (
+    DOCS,
+    NETWORK_GUARD,
+    ROOT,
+    START,
+    PageRun,
+    doc_pages,
+    page_env,
+    run_page,
+    shell_commands,
+    snippets,
+)
 
 #: Pages whose examples need an optional extra: (the module it installs, the reason the page is skipped without it).
 NEEDS = {"inspect.md": ("inspect_ai", "the Inspect page's examples need the inspect extra (pip install -e '.[inspect]')")}
 
 
 @pytest.fixture(scope="module")
-def data_dir(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("snippet-data")
+def home(tmp_path_factory) -> Path:
+    """The reader's home: its caches (the samples, the ONNX exports) start empty and are shared by the pages."""
+    return tmp_path_factory.mktemp("snippet-home")
 
 
 @pytest.fixture(scope="module")
-def started(tmp_path_factory, data_dir) -> Path:
+def started(tmp_path_factory, home) -> Path:
     """Getting started's folder after its examples ran."""
     folder = tmp_path_factory.mktemp("snippets") / "getting-started"
-    ran, _ = run_page(START, folder, data_dir)
+    ran, _ = run_page(START, folder, home)
     assert ran >= 1
     return folder
 
@@ -37,13 +51,13 @@ def test_getting_started_examples_run(started):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("page", [p for p in doc_pages() if p != START], ids=lambda p: str(p.relative_to(DOCS)))
-def test_page_examples_run(page, started, data_dir, tmp_path):
+def test_page_examples_run(page, started, home, tmp_path):
     needed = NEEDS.get(page.relative_to(DOCS).as_posix())
     if needed:
         pytest.importorskip(needed[0], reason=needed[1])
     work = tmp_path / page.stem
     shutil.copytree(started, work)
-    run_page(page, work, data_dir)
+    run_page(page, work, home)
 
 
 def test_a_block_after_a_not_run_note_is_not_run_and_a_failing_one_names_its_line(tmp_path):
@@ -55,7 +69,7 @@ def test_a_block_after_a_not_run_note_is_not_run_and_a_failing_one_names_its_lin
                                                                          (11, "bash", None)]
     assert found[1].code == "true\nfalse  # fails\n"
     with pytest.raises(AssertionError, match=r"page\.md:11: `false  # fails` exited 1"):
-        run_page(page, tmp_path / "work", tmp_path / "data")
+        run_page(page, tmp_path / "work", tmp_path / "home")
 
 
 def test_shell_lines_are_joined_and_comments_dropped():
@@ -64,7 +78,7 @@ def test_shell_lines_are_joined_and_comments_dropped():
 
 
 def test_python_blocks_of_a_page_share_names_and_run_in_its_folder(tmp_path):
-    runner = PageRun(tmp_path, page_env(tmp_path / "data"))
+    runner = PageRun(tmp_path, page_env(tmp_path / "home"))
     page = tmp_path / "p.md"
     page.write_text("```python\nfrom pathlib import Path\nPath('made.txt').write_text('x')\n```\n\n"
                     "```python\nassert Path('made.txt').read_text() == 'x'\n```\n\n```json\n{\"a\": 1}\n{\"b\": 2}\n```\n")
@@ -89,3 +103,33 @@ def test_the_readme_examples_are_examples_the_docs_run_or_mark():
     for snippet in readme:
         for command in shell_commands(snippet.code):
             assert words(command) in in_docs, f"README.md:{snippet.line}: `{command}` is in no docs page"
+
+
+def _names(env_file: Path) -> dict[str, str]:
+    """NAME -> value of an ``env`` listing (one variable a line; a value's later lines are left out)."""
+    return dict(line.split("=", 1) for line in env_file.read_text().splitlines() if "=" in line)
+
+
+def test_a_page_runs_in_a_fresh_environment_with_only_what_it_sets(tmp_path, monkeypatch, capsys):
+    """The machine's sciwrite settings (a developer's profile, the suite's data folder) reach no command of a page,
+    in bash, in this process or in a Python block: a page starts from `page_env`; an ``export`` line keeps its
+    variable for the page's later commands, and ``NAME=value`` before a command sets it for that command only."""
+    monkeypatch.setenv("SCIWRITE_PROFILE", "lite")  # set on the machine, not by the page
+    before = dict(os.environ)
+    page = tmp_path / "page.md"
+    page.write_text("```bash\nsciwrite models\nenv > before.env\nexport SCIWRITE_PROFILE=lite\nsciwrite models\n"
+                    "SCIWRITE_MODEL_DENSE_ENCODER=mine sciwrite models\nenv > after.env\n```\n\n"
+                    "```python\nimport os\nopen('python.env', 'w').write(''.join(f'{k}={v}\\n' for k, v in "
+                    "os.environ.items()))\n```\n")
+    run_page(page, tmp_path / "work", tmp_path / "home")
+    shown = capsys.readouterr().out
+    assert [line.split("'")[1] for line in shown.splitlines() if line.startswith("Model roles under")] == [
+        "paper", "lite", "lite"]
+    assert shown.count("named by SCIWRITE_MODEL_DENSE_ENCODER") == 1
+    fresh, after, python = (_names(tmp_path / "work" / name) for name in ("before.env", "after.env", "python.env"))
+    assert {name for name in fresh if name.startswith("SCIWRITE_")} <= set(NETWORK_GUARD)
+    assert fresh["HOME"] == str(tmp_path / "home") and fresh["HF_HUB_OFFLINE"] == "1"
+    assert after["SCIWRITE_PROFILE"] == python["SCIWRITE_PROFILE"] == "lite"
+    assert "SCIWRITE_MODEL_DENSE_ENCODER" not in after and "SCIWRITE_DATA_DIR" not in python
+    # this process's settings are back as they were (an import may have added a library's own variable meanwhile)
+    assert {k: v for k, v in os.environ.items() if k in before} == before

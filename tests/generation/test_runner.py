@@ -1,5 +1,6 @@
 """The resumable generation runner: resume (also after a crash that cut a line short, and after SIGKILL part-way
-through a real run against a local server), the failures file and --retry-failed, --limit, --dry-run, bad input."""
+through a real run against a local server), the failures file and --retry-failed, --limit, --dry-run, bad input, and
+its files kept where the user finds them (deleted or replaced mid-run, a full disk)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from sciwrite.generation.run_files import WriteFailedError
 from sciwrite.generation.runner import (
     Generated,
     dry_run,
@@ -25,6 +27,7 @@ from sciwrite.generation.runner import (
 )
 from sciwrite.llm.types import Completion, GenerationError, GenerationSettings
 from tests.fakes.openai_server import Reply, chat_server
+from tests.generation.full_disk import fill_disk
 
 REPO = Path(__file__).resolve().parents[2]
 FIELDS = {"paper_id", "pred", "desc", "model", "method", "seed"}
@@ -243,6 +246,100 @@ def test_corrupt_middle_line_stops_resume(tmp_path):
     out.write_text('{"paper_id": "p00", "pred": "x"}\nnot json\n{"paper_id": "p01", "pred": "y"}\n')
     with pytest.raises(ValueError, match=r"out\.jsonl:2: not valid JSON"):
         written_paper_ids(out)
+
+
+# ------------------------------------------------------------------------------- files that move, a disk that fills
+
+
+class Meddling(OneShot):
+    """OneShot that does something to the run's files (`act`) as it starts paper `at`."""
+
+    def __init__(self, at: str, act) -> None:
+        self.at, self.act = at, act
+
+    async def run(self, record, llm) -> Generated:
+        if record["paper_id"] == self.at:
+            self.act()
+        return await super().run(record, llm)
+
+
+def run_meddling(records, out, at, act):
+    return run_generation(records, Meddling(at, act), FakeBackend(), out, show_progress=False,
+                          settings=GenerationSettings(concurrency=1))
+
+
+def test_an_output_deleted_mid_run_is_written_again_with_every_line(tmp_path):
+    out = tmp_path / "out.jsonl"
+    run(papers(2), FakeBackend(), out)
+    report = run_meddling(papers(5), out, "p03", out.unlink)
+    # the earlier run's papers and this run's, the ones written before the deletion too: all where they belong
+    assert sorted(r["paper_id"] for r in read(out)) == [f"p{i:02d}" for i in range(5)]
+    assert (report.n_written, report.n_failed, report.stopped) == (3, 0, None)
+    assert report.file_events == [f"{out} was deleted mid-run: its 3 lines were written there again"]
+    assert "file_events" in json.loads(report.meta_path.read_text())["report"]
+    assert run(papers(5), FakeBackend(), out).n_written == 0  # nothing left to do
+
+
+def test_a_failures_file_deleted_mid_run_keeps_its_records(tmp_path):
+    out = tmp_path / "out.jsonl"
+    report = run_meddling(papers(4), out, "p02", failures_path_for(out).unlink)
+    assert report.n_failed == 0  # nothing failed: the empty file's deletion changes nothing
+    records = papers(4)
+    records[0]["title"] = records[3]["title"] = ""  # both fail; the file is deleted between them
+    out.unlink()
+    report = run_meddling(records, out, "p02", failures_path_for(out).unlink)
+    assert [f["paper_id"] for f in read(failures_path_for(out))] == ["p00", "p03"]
+    assert report.n_failed == 2 and len(report.file_events) == 1
+
+
+def test_an_output_replaced_mid_run_stops_and_keeps_this_runs_papers_in_the_failures_file(tmp_path):
+    out = tmp_path / "out.jsonl"
+    run(papers(2), FakeBackend(), out)
+    kept = out.read_text().splitlines(keepends=True)[0]
+
+    def replace():  # as `sed -i` or an editor saves: a new file at the path, here holding p00 only
+        replacement = tmp_path / "new.jsonl"
+        replacement.write_text(kept)
+        os.replace(replacement, out)
+
+    report = run_meddling(papers(6), out, "p03", replace)
+    assert out.read_text() == kept  # never appended to: it is not the run's file
+    assert report.stopped == "output_replaced" and f"{out} was replaced by another file mid-run" in report.stop_detail
+    # p02 was written to the file that was replaced, p03 was in flight, p04 and p05 were not started
+    assert (report.n_written, report.n_failed, report.n_not_started) == (0, 2, 2)
+    failures = {f["paper_id"]: f for f in read(failures_path_for(out))}
+    assert sorted(failures) == ["p02", "p03"]
+    assert failures["p02"]["prediction"]["pred"] == "summary of Write about paper 2."
+    assert failures["p03"]["record"] == papers(6)[3] and "replaced by another file" in failures["p03"]["error"]
+    # a plain rerun resumes every paper the file does not hold
+    report = run(papers(6), FakeBackend(), out)
+    assert (report.n_already_done, report.n_written) == (1, 5) and not failures_path_for(out).exists()
+
+
+def test_a_full_disk_names_the_file_and_the_paper_and_keeps_what_was_written(tmp_path, monkeypatch):
+    out = tmp_path / "out.jsonl"
+    fill_disk(monkeypatch, out, writes=2)
+    with pytest.raises(WriteFailedError) as caught:
+        run(papers(5), FakeBackend(), out, settings=GenerationSettings(concurrency=1))
+    message = str(caught.value)
+    assert message.startswith(f"{out}: no space left on device while writing paper 'p02'; free some disk space")
+    assert "rerun the same command" in message and "\n" not in message
+    monkeypatch.undo()
+    assert [r["paper_id"] for r in read(out)] == ["p00", "p01"]  # kept
+    report = run(papers(5), FakeBackend(), out)
+    assert (report.n_already_done, report.n_written) == (2, 3)
+
+
+def test_a_full_disk_at_the_end_of_a_run_is_not_hidden_by_the_files_written_after(tmp_path, monkeypatch):
+    out, meta = tmp_path / "out.jsonl", tmp_path / "out.meta.json"
+    fill_disk(monkeypatch, tmp_path / "out.meta.json.tmp")  # the metadata, written last, finds the disk full
+    with pytest.raises(WriteFailedError, match=r"out\.meta\.json: no space left on device; free some disk space"):
+        run(papers(2), FakeBackend(), out)
+    assert not (tmp_path / "out.meta.json.tmp").exists() and len(read(out)) == 2
+    fill_disk(monkeypatch, out, writes=1)  # now the output fills up too, before the metadata is written
+    with pytest.raises(WriteFailedError, match="while writing paper 'p03'"):  # not the metadata's error after it
+        run(papers(5), FakeBackend(), out, settings=GenerationSettings(concurrency=1))
+    assert not meta.exists()
 
 
 # ------------------------------------------------------------------------------------------------ kill and resume

@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("inspect_ai", reason="the Inspect tasks need the inspect extra (pip install sciwrite[inspect])")
 
 from inspect_ai import eval as inspect_eval  # noqa: E402
+from inspect_ai._util.error import PrerequisiteError  # noqa: E402
 from inspect_ai.event import ModelEvent  # noqa: E402
 from inspect_ai.model import Model, get_model  # noqa: E402
 
@@ -213,8 +214,9 @@ def test_the_judge_argument_binds_the_grader_role(mini_sample_folder):
                                                (sciig, "judge_coverage")])
 def test_judge_metrics_without_a_judge_are_refused(task, metrics, mini_sample_folder, sciig_mini_folder):
     source = mini_sample_folder if task is rwgbench else sciig_mini_folder
-    with pytest.raises(ValueError, match="-T judge="):
+    with pytest.raises(PrerequisiteError) as refused:  # one line, printed by `inspect eval` without a traceback
         task(source=str(source), metrics=metrics)
+    assert "-T judge=" in refused.value.message and "\n" not in refused.value.message
 
 
 def test_judge_grader_without_a_grader_role_fails_saying_how(mini_sample_folder, tmp_path):

@@ -22,6 +22,7 @@ import sciwrite  # noqa: E402
 from sciwrite.benchmarks import get_benchmark  # noqa: E402
 from sciwrite.cli import main  # noqa: E402
 from sciwrite.harness.inspect_logs import read_inspect_log  # noqa: E402
+from sciwrite.harness.inspect_scorers import ROW  # noqa: E402
 from tests.inspect_tasks.test_inspect_logs import sciig_log  # noqa: E402, F401 (the module's fixture: one real run)
 
 #: The log's metrics (the fixture's) and the Hub task ids they are published under on the sample config.
@@ -133,3 +134,23 @@ def test_bad_inputs_are_one_line_and_write_nothing(sciig_log, tmp_path, capsys):
         assert main([*_push(*argv), "--dry-run", "--out", str(out)]) == 2, argv
         assert expected in _error(capsys)
         assert not out.exists()
+
+
+def test_a_log_whose_rows_were_edited_behind_an_unchanged_mean_is_refused(sciig_log, tmp_path, capsys):  # noqa: F811
+    """Both doors of an Inspect log, `push results --inspect-log` and `leaderboard import --inspect-log`, run the one
+    check of a result over its rows: a row out of range is refused though the task's mean is what it was."""
+    path, _ = sciig_log
+
+    def edit(log):
+        first, second = (sample.scores["sciig_scores"].metadata[ROW] for sample in log.samples[:2])
+        shift = 1.7 - first["rouge1"]
+        first["rouge1"], second["rouge1"] = 1.7, second["rouge1"] - shift  # the sum, and the mean, unchanged
+
+    edited = _rewritten(path, tmp_path, edit)
+    out = tmp_path / "out"
+    assert main([*_push("--inspect-log", edited), "--dry-run", "--out", str(out)]) == 2
+    assert f"{edited}:1, record " in (err := _error(capsys)) and "field 'rouge1': rouge1 is 1.7, outside" in err
+    assert not out.exists()
+    store = tmp_path / "board.sqlite"
+    assert main(["leaderboard", "import", "--store", str(store), "--inspect-log", edited]) == 2
+    assert "field 'rouge1': rouge1 is 1.7, outside its range 0-1" in _error(capsys)

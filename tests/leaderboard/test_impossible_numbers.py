@@ -1,6 +1,8 @@
 """Nothing impossible reaches a table, the board or the Hub: `push results`, `leaderboard import --hub-eval-results`,
-`leaderboard import` of evaluation folders and the summary writer all check each value against its metric's
-declared scale, say which file, line, record and field is wrong, and import a batch all or nothing."""
+`leaderboard import` of evaluation folders, the Space's worker and the summary writer all check each value against
+its metric's declared scale, and a summary with its rows, nested blocks included, with the one check of a result
+(`check_result`: counts, intervals, finite numbers); they say which file, line, record and field is wrong, and
+import a batch all or nothing."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from sciwrite.core.errors import InputError
 from sciwrite.core.paper_row import typed_rows
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.runs import import_evaluation
-from sciwrite.leaderboard.store import ResultsStore
+from sciwrite.leaderboard.store import FAILED, ResultsStore
+from sciwrite.leaderboard.worker import Worker
 from sciwrite.rwgbench.data.build_commands import human_gt_records
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.sciig.data.loading import load_sciig
@@ -39,8 +42,9 @@ def _predictions(path: Path) -> Path:
 
 
 def _folder(base: Path, name: str = "run", *, precision=0.5, rows=(0.0, 1.0), predictions: str | None = None,
-            **summary_fields) -> Path:
-    """An RWGBench evaluation folder as `sciwrite evaluate` writes it (precision per paper given by `rows`)."""
+            row_fields=({}, {}), **summary_fields) -> Path:
+    """An RWGBench evaluation folder as `sciwrite evaluate` writes it (precision per paper given by `rows`, each
+    row's other fields by `row_fields`)."""
     folder = base / "out" / name
     folder.mkdir(parents=True)
     recorded = predictions or str(_predictions(base / f"{name}.jsonl"))
@@ -48,8 +52,9 @@ def _folder(base: Path, name: str = "run", *, precision=0.5, rows=(0.0, 1.0), pr
                "profile": "lite", "provenance": {"benchmark": "rwgbench", "profile": "lite",
                                                  "dataset": {"config": "sample"}}, **summary_fields}
     (folder / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
-    (folder / "per_paper.jsonl").write_text("".join(json.dumps({"system": name, "paper_id": p, "precision": v}) + "\n"
-                                                    for p, v in zip(PAPERS, rows)), encoding="utf-8")
+    (folder / "per_paper.jsonl").write_text("".join(json.dumps({"system": name, "paper_id": p, "precision": v, **more})
+                                                    + "\n" for p, v, more in zip(PAPERS, rows, row_fields)),
+                                            encoding="utf-8")
     return folder
 
 
@@ -333,3 +338,101 @@ def test_the_board_keeps_the_predictions_file_name_not_the_scoring_machines_fold
     summary = store.summary(submission.id)
     assert added and summary.predictions == "run.jsonl"
     assert str(tmp_path) not in json.dumps(summary.to_json())
+
+
+# every door, nested fields and rows (issue 48) -------------------------------------------------------------------
+
+#: Summary fields a real summary may hold, each made impossible, and what the one check says.
+NESTED = [
+    ({"coverage": {"n_scored": -1, "n_split": 144}}, "field 'coverage.n_scored': coverage.n_scored is -1, "
+                                                     "outside its range >= 0"),
+    ({"coverage": {"n_scored": 500, "n_split": 144}}, "field 'coverage.n_scored': coverage.n_scored is 500, more than "
+                                                      "the split's 144 papers"),
+    ({"intervals": {"precision": [0.5, 0.1]}}, "field 'intervals.precision': intervals.precision is [0.5, 0.1]: its "
+                                               "low bound is above its high bound"),
+    ({"memorisation": {"mean": math.inf}}, "field 'memorisation.mean': memorisation.mean is inf, not a finite number"),
+    ({"grounding": {"grounding_found_rate": 1.5}}, "field 'grounding.grounding_found_rate': "
+                                                   "grounding.grounding_found_rate is 1.5, outside its range 0-1"),
+    ({"llm_usage": {"requests": 3, "cost_usd": -2.0}}, "field 'llm_usage.cost_usd': llm_usage.cost_usd is -2.0, "
+                                                       "outside its range >= 0"),
+    ({"judge_panel": {"criteria": {"llm_judge": {"judges": {"j": {"mean": 3.0}}}}}},
+     "field 'judge_panel.criteria.llm_judge.judges.j.mean': judge_panel.criteria.llm_judge.judges.j.mean is 3.0, "
+     "outside its range 0-1"),
+]
+#: Per-paper rows made impossible while the summary's mean stays what it was, and what the one check says.
+BAD_ROWS = [
+    ({"rows": (1.7, -0.7)}, "per_paper.jsonl:1, record 'p1', field 'precision': precision is 1.7, outside its range"),
+    ({"row_fields": ({}, {"generated_frames": {"uses": -1}})},
+     "per_paper.jsonl:2, record 'p2', field 'generated_frames.uses': generated_frames.uses is -1, outside its range"),
+]
+
+
+@pytest.mark.parametrize(("fields", "expected"), NESTED)
+def test_push_results_refuses_an_impossible_nested_field(tmp_path, capsys, fields, expected):
+    folder = _folder(tmp_path, **fields)
+    out = tmp_path / "dry"
+    assert main(["push", "results", str(folder), "--model-repo", "org/m", "--dry-run", "--out", str(out)]) == 2
+    assert f"{folder / 'summary.json'}, record 'run', {expected}" in _error(capsys)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("fields", "expected"), BAD_ROWS)
+def test_push_results_reads_the_rows_behind_an_unchanged_mean(tmp_path, capsys, fields, expected):
+    folder = _folder(tmp_path, **fields)
+    out = tmp_path / "dry"
+    assert main(["push", "results", str(folder), "--model-repo", "org/m", "--dry-run", "--out", str(out)]) == 2
+    assert f"{folder}/{expected}" in _error(capsys)
+    assert not out.exists()
+
+
+def test_push_results_needs_the_rows(tmp_path, capsys):
+    folder = _folder(tmp_path)
+    (folder / "per_paper.jsonl").unlink()
+    assert main(["push", "results", str(folder), "--model-repo", "org/m", "--dry-run", "--out",
+                 str(tmp_path / "dry")]) == 2
+    assert f"{folder / 'per_paper.jsonl'}: no such file (the per-paper rows)" in _error(capsys)
+
+
+@pytest.mark.parametrize(("fields", "expected"), NESTED + BAD_ROWS)
+def test_import_refuses_an_impossible_nested_field_or_row(tmp_path, capsys, fields, expected):
+    folder = _folder(tmp_path, **fields)
+    store = tmp_path / "board.sqlite"
+    assert _import(store, folder) == 2
+    assert expected in _error(capsys)
+    assert ResultsStore(store).submissions() == []
+
+
+def test_1e309_written_in_a_summary_is_infinity_and_refused(tmp_path, capsys):
+    """Python's JSON reads 1e309 as inf: no NaN or Infinity literal needed to reach the board or the Hub."""
+    folder = _folder(tmp_path, llm_usage={"requests": 3, "cost_usd": 0.5})
+    path = folder / "summary.json"
+    path.write_text(path.read_text().replace('"cost_usd": 0.5', '"cost_usd": 1e309'), encoding="utf-8")
+    assert _import(tmp_path / "board.sqlite", folder) == 2
+    assert "field 'llm_usage.cost_usd': llm_usage.cost_usd is inf, not a finite number" in _error(capsys)
+    assert main(["push", "results", str(folder), "--model-repo", "org/m", "--dry-run", "--out",
+                 str(tmp_path / "dry")]) == 2
+    assert "llm_usage.cost_usd is inf" in _error(capsys)
+
+
+@pytest.mark.parametrize(("fields", "expected"), NESTED[:3])
+def test_the_summary_writer_refuses_an_impossible_nested_field_and_writes_nothing(tmp_path, fields, expected):
+    rows = typed_rows([{"paper_id": "p1", "precision": 0.5}])
+    summary = Summary.from_json({"system": "sys", "precision": 0.5, **fields})
+    result = SystemResult("sys", summary, rows, [], ResultFiles([]))
+    with pytest.raises(InputError) as caught:
+        write_system(get_benchmark("rwgbench"), result, tmp_path / "sys")
+    assert f"summary.json, record 'sys', {expected}" in str(caught.value)
+    assert not (tmp_path / "sys").exists()
+
+
+@pytest.mark.parametrize(("fields", "expected"), NESTED[:2])
+def test_the_spaces_worker_stores_nothing_impossible(tmp_path, fields, expected):
+    store = ResultsStore(tmp_path / "board.sqlite")
+    submission = store.add_submission(benchmark="rwgbench", split="sample", system="s", submitter="ann",
+                                      predictions_jsonl='{"paper_id": "p1", "text": "x"}', sha256="sha",
+                                      n_predictions=1)
+    rows = typed_rows([{"paper_id": "p1", "precision": 0.5}])
+    ended = Worker(store, lambda s, p: (Summary.from_json({"precision": 0.5, **fields}), rows), name="w").run_once()
+    assert ended.status == FAILED
+    assert f"submission {submission.id}, {expected}" in ended.error
+    assert store.summary(submission.id) is None

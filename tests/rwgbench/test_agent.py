@@ -14,7 +14,7 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.generation.runner import TRACE, Generated, prompt_text, run_generation, traces_path_for
-from sciwrite.llm.types import Completion, GenerationError, ToolCall
+from sciwrite.llm.types import BudgetExceededError, Completion, GenerationError, ToolCall
 from sciwrite.retrieval.bm25 import BM25Retriever
 from sciwrite.rwgbench.generation import plan as gen
 from sciwrite.rwgbench.generation.agent import NOT_RUN, Agent, read_answer
@@ -342,6 +342,44 @@ def test_traces_go_beside_the_predictions_once_per_paper_and_resume_sends_nothin
     assert [f["paper_id"] for f in read_jsonl(report.failures_path)] == ["bad"]
 
 
+class RaisingLLM(ScriptedLLM):
+    """A `ScriptedLLM` whose scripted reply may be an error, raised as the client raises it."""
+
+    async def complete(self, messages, tools=None, tool_choice=None, **overrides):
+        reply = await super().complete(messages, tools, tool_choice, **overrides)
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+
+class Failing(Scripted):
+    """The scripted agent, whose second request fails (or, for paper 'broke', meets the spent budget)."""
+
+    async def run(self, record, llm):
+        self.runs.append(record["paper_id"])
+        error = BudgetExceededError("the usage ledger reached the budget of $1.00") if record["paper_id"] == "broke" \
+            else GenerationError("HTTP 500: server down after 6 attempts")
+        return await self.method.run(record, RaisingLLM(turn(call("search", {"query": record["title"]}, "c0")), error))
+
+
+def test_a_paper_that_fails_has_its_calls_traced_with_the_error_until_it_is_written(tmp_path):
+    out = tmp_path / "m_rwgbench-sample_agent_bm25.jsonl"
+    papers = [PAPER, {**PAPER, "paper_id": "broke", "title": "Dependency parsing", "year": 2021}]
+    report = run_generation(papers, Failing(), None, out, show_progress=False)
+    assert (report.n_written, report.n_failed, report.stopped) == (0, 1, "max_cost")
+    traces = {t["paper_id"]: t for t in read_jsonl(traces_path_for(out))}
+    assert traces["p-style"]["error"] == "GenerationError: HTTP 500: server down after 6 attempts"
+    assert traces["broke"]["error"].startswith("BudgetExceededError: the usage ledger reached the budget")
+    for trace in traces.values():  # the search it ran, with what it showed
+        assert [c["tool"] for c in trace["trace"][0]["calls"]] == ["search"] and trace["trace"][0]["calls"][0]["doc_ids"]
+    # a rerun that writes the papers: their traces are the written ones, once each; the failed ones go
+    report = run_generation(papers, Scripted(), None, out, show_progress=False)
+    assert report.n_written == 2
+    run_generation(papers, Scripted(), None, out, show_progress=False)  # resumed: nothing to do
+    assert sorted((t["paper_id"], "error" in t) for t in read_jsonl(traces_path_for(out))) == [
+        ("broke", False), ("p-style", False)]
+
+
 # -- the plan ---------------------------------------------------------------------------------------------------
 
 
@@ -517,7 +555,11 @@ def test_a_paper_whose_agent_never_writes_lands_in_the_failures_file(mini_sample
     assert [b.get("tool_choice") for b in bodies] == [None, None, None, "none"]
     [failed] = read_jsonl(out / "failed_samples_tiny-chat_rwgbench-sample_agent_bm25.jsonl")
     assert "wrote no section when its tool-call budget ran out" in failed["error"]
-    assert not traces_path_for(out / "tiny-chat_rwgbench-sample_agent_bm25.jsonl").exists()
+    # its calls are traced all the same, with the failure
+    [trace] = read_jsonl(traces_path_for(out / "tiny-chat_rwgbench-sample_agent_bm25.jsonl"))
+    assert trace["paper_id"] == failed["paper_id"] and trace["error"] == failed["error"]
+    assert [len(turn.get("calls", [])) for turn in trace["trace"]] == [1, 1, 1, 0]
+    assert [c.get("not_run") for c in trace["trace"][2]["calls"]] == ["over the tool-call budget"]
 
 
 def test_a_thinking_model_keeps_its_reasoning_between_turns_and_in_the_trace(mini_sample_folder, tmp_path,

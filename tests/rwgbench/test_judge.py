@@ -332,3 +332,25 @@ def test_evaluate_module_end_to_end(server, tmp_path):
     assert "not_computed" not in results
     assert any("<title-" in r["messages"][1]["content"] and "T1" in r["messages"][1]["content"]
                for r in server.requests)
+
+
+def test_a_panel_judge_with_no_usable_score_is_named_on_the_row():
+    """A two-judge panel whose second judge answers prose: the first judge's score stands as ``llm_judge`` (no
+    ``judge_error``: the aggregate has a value), and ``judge_panel_errors`` names the dead judge and why, so that
+    `failed_judges` (and the suite's ``judge_failures``) count the paper."""
+    from sciwrite.metrics.judge_panel import JudgePanel, PanelSpec, failed_judges
+
+    def answer(request: dict[str, Any]) -> str:
+        return '{"score": 5, "rationale": "fine"}' if request["model"] == "judge-a" else "Lovely section!"
+
+    with ChatServer(answer) as fake:
+        clients = [ChatClient(model, base_url=fake.base_url, api_key="k", max_retries=0)
+                   for model in ("judge-a", "judge-b")]
+        rows = judge_sections(["Prior work [1].", "   "], JudgePanel(PanelSpec(("judge-a", "judge-b")), clients),
+                              show_progress=False)
+    assert rows[0]["llm_judge"] == 1.0 and rows[0]["judge_error"] is None
+    assert rows[0]["judge_panel"] == {"judge-a": {"llm_judge": [1.0]}, "judge-b": {"llm_judge": [None]}}
+    assert rows[0]["judge_panel_errors"] == {"judge-b": "unparsable reply: 'Lovely section!'"}
+    assert "judge_panel_errors" not in rows[1]  # the empty section: no judge asked, none failed
+    typed = typed_rows(rows)
+    assert failed_judges(typed[0]) == {"judge-b": "unparsable reply: 'Lovely section!'"} and not failed_judges(typed[1])

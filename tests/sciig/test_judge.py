@@ -248,3 +248,48 @@ def test_evaluate_module_end_to_end(tmp_path):
     assert results["judge_coverage"] == 0.5 and results["judge_narrative_quality"] == 0.5
     assert "judge_faithfulness" not in results and results["n_failed"] == 0 and results["model"] == "judge-model"
     assert len(results["rows"]) == 2 and len(server.requests) == 4
+
+
+def narrative_dead_for_b(request):
+    """judge-a answers every prompt (0.5 for every score); judge-b answers every prompt but the narrative one, where
+    it answers prose: its panel fails on that prompt of every paper."""
+    user = request["messages"][0]["content"]
+    names = next(keys for keys in KEYS.values() if f'"{keys[0]}": ' in user)
+    if request["model"] == "judge-b" and names == KEYS["narrative"]:
+        return "What a lovely introduction."
+    return json.dumps({name: 0.5 for name in names})
+
+
+def test_a_panel_judge_dead_on_one_prompt_is_named_and_the_panel_incomplete(sciig_mini_folder, tmp_path, monkeypatch,
+                                                                            capsys):
+    """`sciwrite evaluate sciig` with a two-judge panel, judge-b unreadable on the narrative prompt: each row names
+    it (``judge-b: narrative: ...``), every paper counts in judge_failures, the summary's panel block and the
+    provenance say what each judge scored, the scores stand (judge-a's narrative score) and the command exits 4."""
+    from sciwrite.cli import main
+    from sciwrite.sciig import load_sciig
+
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
+    papers = list(load_sciig("sample", source=str(sciig_mini_folder)))
+    predictions = tmp_path / "sys.jsonl"
+    predictions.write_text("".join(json.dumps({"paper_id": p["paper_id"], "text": "An introduction."}) + "\n"
+                                   for p in papers))
+    with chat_server(narrative_dead_for_b) as server:
+        status = main(["evaluate", "sciig", "--predictions", str(predictions), "--source", str(sciig_mini_folder),
+                       "--split", "sample", "--profile", "lite", "--metrics", "judge", "--judge", "judge-a",
+                       "--judge", "judge-b", "--judge-base-url", server.base_url, "--bootstrap", "0",
+                       "--out", str(tmp_path / "out")])
+    assert status == 4
+    summary = json.loads((tmp_path / "out" / "sys" / "summary.json").read_text())
+    assert summary["judge_narrative_quality"] == summary["judge_coverage"] == 0.5  # the scores stand
+    assert summary["judge_failures"] == len(papers)
+    panel = summary["judge_panel"]
+    assert panel["complete"] is False
+    assert {j: (p["papers_scored"], p["papers_failed"]) for j, p in panel["papers_by_judge"].items()} \
+        == {"judge-a": (len(papers), 0), "judge-b": (0, len(papers))}
+    assert summary["provenance"]["judge"]["panel_complete"] is False
+    rows = [json.loads(line) for line in (tmp_path / "out" / "sys" / "per_paper.jsonl").read_text().splitlines()]
+    for row in rows:
+        assert list(row["judge_panel_errors"]) == ["judge-b"]
+        assert row["judge_panel_errors"]["judge-b"].startswith("narrative: no readable ['narrative_quality']")
+        assert row["judge_errors"] == {}  # the aggregate has a value: no prompt failed outright
+    assert "judge panel incomplete: judge-b scored 0 of" in capsys.readouterr().out

@@ -4,9 +4,12 @@ meta-evaluate the metrics, run the papers' human studies, list the models, print
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import logging
 import sys
 import traceback
+import types
 from typing import Any, NoReturn
 
 from sciwrite.cli.baseline_config import parse_args
@@ -20,6 +23,7 @@ from sciwrite.cli.index import add_index_commands
 from sciwrite.cli.leaderboard import add_leaderboard_commands
 from sciwrite.cli.meta_eval import add_meta_eval_commands
 from sciwrite.cli.models import add_models_command
+from sciwrite.cli.options import finite_floats
 from sciwrite.cli.paper_table import add_paper_table_command
 from sciwrite.cli.push import add_push_command
 from sciwrite.cli.quickstart import add_quickstart_command
@@ -61,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_verify_references_command(sub)
     add_push_command(sub)
     add_quickstart_command(sub)
-    return parser
+    return finite_floats(parser)  # no flag takes nan or inf
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,11 +96,41 @@ def _one_line(message: str) -> str:
     return joined
 
 
+#: The errnos of a write the disk refused for want of room (or of quota).
+_FULL_DISK = (errno.ENOSPC, errno.EDQUOT)
+
+
+def _disk_full(err: BaseException) -> str | None:
+    """For a full disk that a write met without naming its file (``[Errno 28] No space left on device``, as a
+    write or a flush raises it): the file being written when it happened, and what to do; else None."""
+    if not isinstance(err, OSError) or err.errno not in _FULL_DISK or err.filename is not None \
+            or type(err).__module__.startswith("sciwrite."):  # sciwrite's own errors already say it all
+        return None
+    path = _file_being_written(err.__traceback__)
+    where = f"{path}: no space left on device" if path else "no space left on device while writing a file"
+    return f"{where}; free some disk space (or write elsewhere), then rerun the same command"
+
+
+def _file_being_written(tb: types.TracebackType | None) -> str | None:
+    """The name of the file open for writing nearest to where the error was raised: a local of the innermost frame
+    that holds one (the ``with open(...) as f`` whose write or close failed)."""
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        for value in frame.f_locals.values():
+            name, mode = getattr(value, "name", None), getattr(value, "mode", "")
+            if isinstance(value, io.IOBase) and isinstance(name, str) and any(c in str(mode) for c in "wax+"):
+                return name
+    return None
+
+
 def _report(err: Exception, debug: bool) -> int:
     """Print `err` as one line: a known error (`explain`) exits 2; an unexpected one, a bug, exits 1 and says how to
     see its traceback. With --debug or SCIWRITE_DEBUG=1 the traceback comes first, for every error."""
     try:
-        message = explain(err)
+        message = _disk_full(err) or explain(err)
     except Exception:  # an error whose text cannot be read: report it as what it is, never a second traceback
         message = None
     if debug:

@@ -16,8 +16,9 @@ from pathlib import Path
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.cli.budget import EXIT_BUDGET
+from sciwrite.cli.budget import EXIT_BUDGET, EXIT_FAILED
 from sciwrite.cli.flags import (
+    ACCEPT_PARTIAL_PANEL,
     BAD_RECORDS_FLAG,
     BATCH_SIZE,
     CUTOFF,
@@ -40,8 +41,9 @@ from sciwrite.cli.options import add_options, option_values
 from sciwrite.core.summary import LLMUsage, Summary
 from sciwrite.core.tables import format_table
 from sciwrite.llm.capabilities import describe_adjustment
+from sciwrite.llm.ledger import breach_line
 from sciwrite.metrics.cutoff import format_cutoff
-from sciwrite.metrics.judge_panel import AGGREGATES, PanelSpec
+from sciwrite.metrics.judge_panel import AGGREGATES, PanelSpec, incomplete_text
 from sciwrite.metrics.memorisation import format_memorisation
 from sciwrite.scoring.files import evaluate_files
 from sciwrite.scoring.request import ScoringRequest
@@ -53,8 +55,10 @@ logger = logging.getLogger(__name__)
 #: What `sciwrite evaluate <benchmark> --help` says of its exit statuses.
 EVALUATE_EXIT_STATUSES = ("exit status: 0 every file scored (a file over part of the split says n/N papers); 2 usage "
                           "or input error, named FILE:LINE, before any model loads (a bad line, a bad --out, a file "
-                          "--require-complete refuses); 3 --max-cost kept judge requests from being sent (their papers' "
-                          "judge scores left out)")
+                          "--require-complete refuses); 3 --max-cost kept judge requests from being sent (their "
+                          "papers' judge scores left out), or the endpoint billed past it (the last line says by how "
+                          f"much and why); {EXIT_FAILED} a judge panel is incomplete: a judge gave "
+                          "some papers no usable score (--accept-partial-panel accepts it)")
 
 
 def print_llm_record(summary: Summary) -> None:
@@ -119,6 +123,18 @@ def print_panels(tables: RunTables, out: Path) -> None:
         print(f"wrote {tables.files(out).panel_agreement}")
 
 
+def incomplete_panels(summaries: list[Summary]) -> dict[str, str]:
+    """System -> what its judge panel lacks (`incomplete_text`), for each system whose panel has a judge that gave
+    some paper no usable score."""
+    found = {}
+    for summary in summaries:
+        panel = summary.judge_panel
+        text = incomplete_text(panel.papers_by_judge) if panel is not None and panel.complete is False else None
+        if text:
+            found[str(summary.system)] = text
+    return found
+
+
 def fmt(value: object) -> str:
     return "n/a" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
 
@@ -141,11 +157,13 @@ def scoring_request(args: argparse.Namespace, bench: Benchmark, out: Path) -> Sc
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     """Score the prediction files on the benchmark the command names, print its report, write the tables;
-    `EXIT_BUDGET` when --max-cost kept judge requests from being sent."""
+    `EXIT_BUDGET` when --max-cost kept judge requests from being sent or was not kept (the last line says by how
+    much and why), else `EXIT_FAILED` when a judge panel is incomplete (a judge gave some paper no usable score)
+    and --accept-partial-panel was not given."""
     bench = get_benchmark(args.benchmark)
     out = Path(args.out or Path("outputs") / bench.name)
-    results = evaluate_files(bench, args.predictions, scoring_request(args, bench, out), systems=args.system,
-                             out_dir=out)
+    request = scoring_request(args, bench, out)
+    results = evaluate_files(bench, args.predictions, request, systems=args.system, out_dir=out)
     summaries = [result.summary for result in results]
     tables = run_tables(bench, summaries)  # what evaluate_files wrote beside the systems' folders
     print(bench.presentation.report(summaries, out))
@@ -155,12 +173,24 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         print_llm_record(summary)
     print_usage(summaries[0].usage)
     print(f"\nwrote per_paper.jsonl, summary.json and summary.csv for each system under {out}/<system>/")
+    incomplete = incomplete_panels(summaries)
+    for system, text in incomplete.items():
+        print(f"{system}: judge {text}; its judge scores are over the judges that answered (judge_failures counts "
+              "those papers; each row's judge_panel_errors says why)")
     # the clients count for the whole run, and each summary records them as they stood: the last has them all
     not_sent = max(not_sent_over_budget(dict(summary.llm_requests)) for summary in summaries)
     if not_sent:
         print(f"--max-cost: {not_sent} judge requests (retries included) not sent; those papers' judge scores are left out "
               f"(exit status {EXIT_BUDGET})")
+    breach = breach_line(request.ledger)  # the last line: by how much and why the budget was not kept
+    if breach is not None:
+        print(breach)
+    if not_sent or breach is not None:
         return EXIT_BUDGET
+    if incomplete and not args.accept_partial_panel:
+        print(f"judge panel incomplete for {', '.join(incomplete)} (exit status {EXIT_FAILED}; rerun to ask again, "
+              "with --judge-cache only the failed requests, or pass --accept-partial-panel to accept it)")
+        return EXIT_FAILED
     return 0
 
 
@@ -194,6 +224,7 @@ def add_benchmark_evaluate(evaluate: argparse._SubParsersAction, bench: Benchmar
                    help="ask each judge N times per paper, seeds 42, 43, ... (default 1: one reading, as the papers)")
     p.add_argument("--judge-aggregate", choices=AGGREGATES, default="mean",
                    help="how a panel combines its judges' scores (default mean)")
+    ACCEPT_PARTIAL_PANEL.add(p)
     add_judge_flags(p, "its paper's judge score is left out")
     BAD_RECORDS_FLAG.add(p)
     p.add_argument("--require-complete", action="store_true",

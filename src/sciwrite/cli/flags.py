@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sciwrite.cli.budget import EXIT_BUDGET
+from sciwrite.cli.budget import EXIT_BUDGET, EXIT_FAILED
 from sciwrite.cli.options import (
     PROFILES,
     benchmark_folder,
@@ -23,6 +23,8 @@ from sciwrite.cli.options import (
     iso_date,
     key_value,
     model_option,
+    temperature,
+    timeout_seconds,
     whole_number,
 )
 from sciwrite.core.engine import ENGINES, LOCAL
@@ -113,6 +115,9 @@ JUDGE_OPTION = Flag("--judge-option", "a request parameter of every judge call, 
                                       "YAML), e.g. reasoning_effort=low; repeatable",
                     {"action": "append", "type": model_option, "metavar": "KEY=VALUE"})
 NO_JUDGE = Flag("--no-judge", "skip the LLM judge", {"action": "store_true"})
+ACCEPT_PARTIAL_PANEL = Flag("--accept-partial-panel", "exit 0 when a judge of a panel gave some papers no usable score "
+                                                      "(the panel is still reported incomplete; default: exit status "
+                                                      f"{EXIT_FAILED})", {"action": "store_true"})
 
 # ------------------------------------------------------------------------------------------------ statistics
 BOOTSTRAP = Flag("--bootstrap", "bootstrap resamples of the intervals (default: 1000; 0: no intervals)",
@@ -164,11 +169,12 @@ def add_generation_flags(parser: argparse.ArgumentParser) -> None:
     defaults = GenerationSettings()
     MODEL.add(parser, required=True)
     BASE_URL.add(parser)
-    parser.add_argument("--temperature", type=float, default=defaults.temperature, help="sampling temperature")
+    parser.add_argument("--temperature", type=temperature, default=defaults.temperature,
+                        help="sampling temperature, a finite number >= 0")
     MAX_TOKENS.add(parser, "the generation's token limit", default=defaults.max_tokens)
     SEED.add(parser, "sampling seed, and the seed of shuffles and exemplar draws", default=defaults.seed)
     CONCURRENCY.add(parser, default=defaults.concurrency)
-    parser.add_argument("--timeout", type=float, default=defaults.timeout, help="seconds per request")
+    parser.add_argument("--timeout", type=timeout_seconds, default=defaults.timeout, help="seconds per request (> 0)")
     parser.add_argument("--max-retries", type=int, default=defaults.max_retries,
                         help="retries of a request after 429, 5xx, timeouts or dropped connections")
     parser.add_argument("--model-option", action="append", type=model_option, metavar="KEY=VALUE",
@@ -191,8 +197,9 @@ def add_generation_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--retry-failed", action="store_true", help="rerun only the papers in the failures file")
 
 
-__all__ = ["BAD_RECORDS_FLAG", "BASE_URL", "BATCH_SIZE", "BENCHMARK", "BOOTSTRAP", "BOOTSTRAP_SEED", "CONCURRENCY",
-           "CONFIDENCE", "CORPUS", "CUTOFF", "DATASET_ID", "DRY_RUN", "ENGINE", "EVALS", "HOST", "HUB_CONFIG", "INDEX",
+__all__ = ["ACCEPT_PARTIAL_PANEL", "BAD_RECORDS_FLAG", "BASE_URL", "BATCH_SIZE", "BENCHMARK", "BOOTSTRAP",
+           "BOOTSTRAP_SEED", "CONCURRENCY", "CONFIDENCE", "CORPUS", "CUTOFF", "DATASET_ID", "DRY_RUN", "ENGINE",
+           "EVALS", "HOST", "HUB_CONFIG", "INDEX",
            "INSPECT_LOG", "JUDGE", "JUDGE_BASE_URL", "JUDGE_CACHE", "JUDGE_OPTION", "K", "LIMIT", "MAX_COST",
            "MAX_TOKENS", "METRICS", "MODEL", "MODEL_ROLE", "NO_JUDGE", "OUT", "PLOT", "PORT", "PREDICTIONS",
            "PRICES", "PRIVATE", "PROFILE", "PUSH_TO_HUB", "RATINGS", "RAY_ACTORS", "RAY_ADDRESS", "SEED", "SOURCE",

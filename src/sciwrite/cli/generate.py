@@ -18,7 +18,7 @@ from pathlib import Path
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.baseline_config import add_config_argument
-from sciwrite.cli.budget import EXIT_STATUSES, exit_status
+from sciwrite.cli.budget import EXIT_STATUSES, breach_lines, exit_status
 from sciwrite.cli.flags import PUSH_TO_HUB, add_generation_flags
 from sciwrite.cli.generation_run import CommandOutput, run_options, writer_model
 from sciwrite.cli.options import add_options, option_values
@@ -60,7 +60,11 @@ def run_generate(args: argparse.Namespace, bench: Benchmark | None = None) -> li
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    return exit_status(run_generate(args))
+    """Run the command; its last line says by how much and why a budget was not kept, when one was not."""
+    reports = run_generate(args)
+    for line in breach_lines(reports):
+        print(line)
+    return exit_status(reports)
 
 
 def add_generate_commands(sub: argparse._SubParsersAction) -> None:

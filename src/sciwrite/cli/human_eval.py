@@ -70,6 +70,7 @@ from sciwrite.human_eval.store import study_store
 from sciwrite.human_eval.table5 import write_table5
 from sciwrite.human_eval.tasks import draw_tasks, read_task_folder, system_texts, write_tasks
 from sciwrite.llm.client import ChatClient
+from sciwrite.llm.ledger import breach_line
 from sciwrite.metrics.judge import llm_record
 
 STUDIES = [name for name, bench in BENCHMARKS.items() if bench.studies.human_study is not None]
@@ -187,7 +188,10 @@ def cmd_llm_annotate(args: argparse.Namespace) -> int:
     print_usage(usage)
     print(f"wrote {len(annotation.answers())} answers of {annotation.annotator} to {paths[0]} (as `human-eval export` "
           f"writes them), every item with both orders' answers to {paths[1]}, the summary to {paths[2]}")
-    return EXIT_BUDGET if annotation.not_sent else 0
+    breach = breach_line(ledger)  # an endpoint that billed past the budget: said last, whatever fitted it
+    if breach:
+        print(breach)
+    return EXIT_BUDGET if annotation.not_sent or breach else 0
 
 
 def add_llm_annotate_command(group: argparse._SubParsersAction) -> None:

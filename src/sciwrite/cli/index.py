@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from sciwrite.benchmark import Benchmark, Corpus
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
@@ -28,6 +29,7 @@ from sciwrite.retrieval import (
     INDEX_KINDS,
     BM25Retriever,
     DenseRetriever,
+    SearchResult,
     build_query,
     evaluate_retrieval,
     load_retriever,
@@ -97,16 +99,24 @@ def cmd_retrieve(args: argparse.Namespace) -> None:
         papers = papers.select(range(min(args.limit, len(papers))))
     if args.out:
         queries = [build_query(p, args.with_introduction) for p in papers]
-        results = retriever.search(queries, k=args.k)
+        # one hit more than asked for, so that leaving the target paper out still leaves k
+        results = retriever.search(queries, k=args.k + 1)
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
         with out.open("w", encoding="utf-8") as f:
             for paper, result in zip(papers, results):
-                f.write(json.dumps({"paper_id": paper["paper_id"], "candidates": result.doc_ids, "scores": result.scores}) + "\n")
-        print(f"top-{args.k} candidates for {len(papers)} papers written to {out}")
+                f.write(json.dumps(candidates_line(paper["paper_id"], result, args.k)) + "\n")
+        print(f"top-{args.k} candidates for {len(papers)} papers (each without itself) written to {out}")
     report = evaluate_retrieval(retriever, papers, name=Path(args.index).name, ks=args.recall_at,
                                 include_introduction=args.with_introduction)
     print(format_table([report.summary_row()]))
+
+
+def candidates_line(paper_id: str, result: SearchResult, k: int) -> dict[str, Any]:
+    """A ``retrieve --out`` line: the paper's top-`k` hits without the paper itself (a paper cannot cite itself; the
+    generation's candidates and the retrieval scores leave it out too), with their scores."""
+    hits = [(doc_id, score) for doc_id, score in zip(result.doc_ids, result.scores) if doc_id != paper_id][:k]
+    return {"paper_id": paper_id, "candidates": [doc_id for doc_id, _ in hits], "scores": [score for _, score in hits]}
 
 
 def corpus_configs_text(field: str) -> str:

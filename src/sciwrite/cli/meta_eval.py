@@ -31,6 +31,7 @@ from sciwrite.cli.flags import (
 from sciwrite.cli.judge_client import judge_config, usage_ledger
 from sciwrite.core.results import check_output_folder
 from sciwrite.core.tables import cell, format_table, write_table
+from sciwrite.llm.ledger import breach_line
 from sciwrite.meta_eval.agreement import judge_agreement, metric_agreement, metric_scores, read_per_paper, read_ratings
 from sciwrite.meta_eval.judge_check import OVERALL, JudgeCheckRun, judge_role, pair_set, run_judge_check
 from sciwrite.meta_eval.judge_pairs import CARD, KINDS
@@ -200,7 +201,10 @@ def cmd_judge_check(args: argparse.Namespace) -> int:
     not_sent = sum(1 for o in run.outcomes if o.not_sent)
     if not_sent:
         print(f"--max-cost: {not_sent} pairs unjudged, their requests not sent (exit status {EXIT_BUDGET})")
-    return EXIT_BUDGET if not_sent else 0
+    breach = breach_line(ledger)  # an endpoint that billed past the budget: said last, whatever fitted it
+    if breach:
+        print(breach)
+    return EXIT_BUDGET if not_sent or breach else 0
 
 
 def add_judge_check_command(msub: argparse._SubParsersAction) -> None:

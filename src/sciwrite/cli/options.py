@@ -1,36 +1,44 @@
 """A benchmark's declared options (`sciwrite.core.commands.Option`) as argparse arguments, and the argparse types
-the command line's flags read their values with (each error is a usage error naming the flag)."""
+the command line's flags read their values with (each error is a usage error naming the flag). The checks of the
+values themselves (a finite number in a range, a whole number, a declared option's type) are
+`sciwrite.core.values`'s, which the Inspect tasks' arguments go through too."""
 
 from __future__ import annotations
 
 import argparse
 import datetime
-import functools
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS
+from sciwrite.core import values
 from sciwrite.core.commands import Option
 from sciwrite.llm.capabilities import parse_model_option
-from sciwrite.llm.ledger import check_max_cost
 from sciwrite.models.registry import PROFILES
 
-_BUILTIN_TYPES = (int, float, str)
 
+def value_type(check: Callable[[Any], Any]) -> Callable[[str], Any]:
+    """An argparse type from a value check (`sciwrite.core.values`, or a declared option's parse): its ValueError
+    becomes argparse's usage error, its message kept (argparse names the flag)."""
 
-def _argparse_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    """`parse` with its ValueError turned into argparse's usage error (its message kept)."""
-    if parse in _BUILTIN_TYPES:
-        return parse  # argparse words their errors itself ("invalid int value")
-
-    @functools.wraps(parse)
     def checked(text: str) -> Any:
         try:
-            return parse(text)
+            return check(text)
         except ValueError as err:
             raise argparse.ArgumentTypeError(str(err)) from None
 
+    checked.__name__ = getattr(check, "__name__", type(check).__name__)
     return checked
+
+
+def option_type(option: Option) -> Callable[[str], Any] | None:
+    """The argparse type of a declared option: the value checks `-T` arguments get too
+    (`sciwrite.core.values.option_checks`), less its choices, which argparse checks (and lists in the help)."""
+    checks = [check for check in values.option_checks(option)
+              if not isinstance(check, values.OneOf | values.Switch)]
+    if not checks:
+        return None
+    return value_type(checks[0].parse if isinstance(checks[0], values.Parsed) else checks[0])
 
 
 def iso_date(text: str) -> datetime.date:
@@ -41,15 +49,8 @@ def iso_date(text: str) -> datetime.date:
         raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD, got {text!r}") from None
 
 
-def confidence_level(text: str) -> float:
-    """An interval level strictly between 0 and 1 (argparse type: the error names the flag)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1 (e.g. 0.95), got {text!r}") from None
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"expected a level strictly between 0 and 1 (e.g. 0.95 for 95%), got {text}")
-    return value
+#: ``--confidence LEVEL``: an interval level strictly between 0 and 1 (`sciwrite.core.values.CONFIDENCE`).
+confidence_level = value_type(values.CONFIDENCE)
 
 
 def key_value(what: str, example: str) -> Callable[[str], tuple[str, str]]:
@@ -83,19 +84,33 @@ def benchmark_folder(text: str) -> tuple[str, str]:
 
 
 def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number from `low` to `high` (argparse names the flag in its error)."""
+    """An argparse type: a whole number from `low` to `high` (`sciwrite.core.values.Integer`)."""
+    return value_type(values.Integer(low, high))
 
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            span = f"from {low} to {high}" if high is not None else f"{low} or more"
-            raise argparse.ArgumentTypeError(f"expected a whole number {span}, got {value}")
-        return value
 
-    return parse
+def finite_number(low: float | None = None, high: float | None = None) -> Callable[[str], float]:
+    """An argparse type: a finite number (nan and inf refused) from `low` to `high` (`sciwrite.core.values.Number`)."""
+    return value_type(values.Number(low, high))
+
+
+#: ``--temperature``: a finite number >= 0 (`sciwrite.core.values.TEMPERATURE`, as Inspect's ``-T temperature``).
+temperature = value_type(values.TEMPERATURE)
+#: ``--timeout``: seconds a request may take, a finite number > 0.
+timeout_seconds = value_type(values.Number(0.0, low_open=True, unit="of seconds", example="300"))
+#: What every other ``type=float`` flag reads (`finite_floats`): a finite number, nan and inf refused.
+finite_float = finite_number()
+
+
+def finite_floats(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Every ``type=float`` flag in `parser`'s tree (its subcommands' too) made to read `finite_float`, so that no
+    command takes nan or inf (a flag with a range of its own says so with its own type, e.g. `temperature`)."""
+    for action in parser._actions:
+        if action.type is float:
+            action.type = finite_float
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in {id(sub): sub for sub in action.choices.values()}.values():
+                finite_floats(sub)
+    return parser
 
 
 def model_option(text: str) -> tuple[str, Any]:
@@ -106,14 +121,9 @@ def model_option(text: str) -> tuple[str, Any]:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def budget_usd(text: str) -> float:
-    """``--max-cost USD``: a finite number >= 0 (nan, inf and negative budgets are refused)."""
-    try:
-        value = check_max_cost(float(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a finite number of USD >= 0, e.g. 5 or 0.50, got {text!r}") from None
-    assert value is not None
-    return value
+#: ``--max-cost USD``: a finite number >= 0; nan, inf and negative budgets are refused
+#: (`sciwrite.core.values.BUDGET_USD`).
+budget_usd = value_type(values.BUDGET_USD)
 
 
 def add_options(parser: argparse.ArgumentParser, options: Iterable[Option]) -> argparse.ArgumentParser:
@@ -124,8 +134,8 @@ def add_options(parser: argparse.ArgumentParser, options: Iterable[Option]) -> a
                                 default=option.default_value, help=option.help)
             continue
         kwargs: dict[str, Any] = {"dest": option.name, "default": option.default, "help": option.help}
-        if option.type is not None:
-            kwargs["type"] = _argparse_type(option.type)
+        if (parse := option_type(option)) is not None:
+            kwargs["type"] = parse
         if option.choices is not None:
             kwargs["choices"] = list(option.choices)
         if option.many:
@@ -143,5 +153,6 @@ def option_values(args: argparse.Namespace, options: Iterable[Option]) -> dict[s
     return {option.name: getattr(args, option.name) for option in options}
 
 
-__all__ = ["PROFILES", "add_options", "benchmark_folder", "budget_usd", "confidence_level", "iso_date", "key_value",
-           "known_benchmark", "model_option", "option_values", "whole_number"]
+__all__ = ["PROFILES", "add_options", "benchmark_folder", "budget_usd", "confidence_level", "finite_float",
+           "finite_floats", "finite_number", "iso_date", "key_value", "known_benchmark", "model_option", "option_type",
+           "option_values", "temperature", "timeout_seconds", "value_type", "whole_number"]

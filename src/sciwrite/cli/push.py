@@ -24,9 +24,12 @@ from sciwrite.core.eval_results import (
     write_results_files,
 )
 from sciwrite.core.hub import push_predictions, run_card_fields
+from sciwrite.core.metric_scales import check_result
 from sciwrite.core.results import load_summary
 from sciwrite.core.summary import Summary
 from sciwrite.harness import inspect_logs_module
+from sciwrite.leaderboard.runs import board_rows
+from sciwrite.scoring.checks import result_rules
 
 #: What the Hub shows for ``--source-url`` when the results come from an Inspect log.
 INSPECT_SOURCE_NAME = "Inspect AI log"
@@ -42,7 +45,9 @@ def cmd_push_predictions(args: argparse.Namespace) -> None:
 
 
 def folder_run(eval_dir: str, benchmark: str | None) -> tuple[Benchmark, Summary, Path]:
-    """(benchmark, summary with its run, summary file) of the folder `sciwrite evaluate` wrote for one system."""
+    """(benchmark, summary with its run, summary file) of the folder `sciwrite evaluate` wrote for one system,
+    checked with its per-paper rows as every door checks a result (`check_result`), so that no row out of range
+    and no nested count or interval that is impossible reaches the Hub behind a plausible mean."""
     path = Path(eval_dir) / "summary.json"
     if not path.is_file():
         raise FileNotFoundError(f"{eval_dir} holds no summary.json: give the folder `sciwrite evaluate` wrote "
@@ -51,7 +56,11 @@ def folder_run(eval_dir: str, benchmark: str | None) -> tuple[Benchmark, Summary
     name = summary.benchmark or benchmark
     if not name:
         raise ValueError(f"{path}: no provenance.benchmark; say which benchmark with --benchmark")
-    return get_benchmark(name), summary, path
+    bench = get_benchmark(name)
+    rows, lines = board_rows(path.parent / "per_paper.jsonl")
+    check_result(summary, rows, result_rules(bench), summary_path=path, rows_path=path.parent / "per_paper.jsonl",
+                 row_lines=lines)
+    return bench, summary, path
 
 
 def inspect_runs(logs: Sequence[str]) -> list[tuple[Benchmark, Summary, Path]]:

@@ -8,11 +8,16 @@ the paper's notes ("Lower perplexity values indicate better performance").
 
 A table built from evaluation summaries reads each through its `SummaryKind`, which refuses, naming the file, a
 summary of another benchmark, one that holds too few of the table's metrics, and a JSON file that is no sciwrite
-summary at all: such a file would otherwise become a row of dashes, or a column marked best.
+summary at all: such a file would otherwise become a row of dashes, or a column marked best. Each summary, with the
+per-paper rows beside it when it sits in an evaluation folder, passes the one check of a result
+(`sciwrite.core.metric_scales.check_result`), and a table of several systems refuses the same run given twice under
+two paths (`SummaryKind.read_all`: by content, `scores_digest`), which would count one system as two.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +25,9 @@ from typing import Any
 
 from sciwrite.core.commands import Option
 from sciwrite.core.errors import InputError, Where, hub_offline
+from sciwrite.core.jsonl import iter_json_lines
+from sciwrite.core.metric_scales import MetricScale, ResultRules, check_result
+from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.results import load_summary
 from sciwrite.core.summary import Summary
 from sciwrite.core.tables import MISSING_CELL, format_grouped_table, write_table
@@ -70,16 +78,50 @@ class SummaryKind:
     """The summaries a table lays out: `benchmark`'s (its name, and its `title` for messages) with the table's
     `metrics`. A summary whose provenance names the benchmark must hold one of them at least (a current one holds
     every one, null where not computed); one without provenance (written before schema 1, or by another tool) must
-    hold most of them, which no other benchmark's summary does."""
+    hold most of them, which no other benchmark's summary does. `scales`: the benchmark's declared scales, which
+    the one check of a result reads (`check_result`)."""
 
     table: str
     benchmark: str
     title: str
     metrics: tuple[str, ...]
+    scales: Mapping[str, MetricScale] = field(default_factory=dict)
 
     def read(self, path: str | Path) -> Summary:
-        """The summary at `path` (a summary.json or the folder holding one), checked (`check`)."""
-        return self.check(load_summary(path), path)
+        """The summary at `path` (a summary.json or the folder holding one), checked (`check`, then with its rows
+        `check_result`)."""
+        return self._read(path)[0]
+
+    def read_all(self, paths: Sequence[str | Path], labels: Sequence[str] | None = None,
+                 may_share: Callable[[str, str], bool] | None = None) -> list[Summary]:
+        """The summaries at `paths`, each read (`read`), then none with the same scores as an earlier one
+        (`scores_digest`: the same run under two paths, or copied and renamed), except two whose `labels` may share
+        one run (`may_share`: SciIG's ELABORATE and ZERO_SHOT are one prompt). An error of a labelled input starts
+        with ``LABEL=``."""
+        names = list(labels) if labels is not None else [""] * len(paths)
+        read: list[tuple[str, Path, Summary, str]] = []
+        for name, path in zip(names, paths, strict=True):
+            try:
+                summary, digest = self._read(path)
+            except ValueError as err:
+                raise ValueError(f"{name}={err}" if name else str(err)) from None
+            for other, other_path, _, seen in read:
+                if seen == digest and not (may_share and may_share(other, name)):
+                    message = str(InputError(
+                        f"holds the same scores as {other_path} (one run given twice)", Where(_summary_file(path)),
+                        f"{self.table} lays out each system once: give each its own evaluation"))
+                    raise InputError(f"{name}={message}" if name else message)
+            read.append((name, _summary_file(path), summary, digest))
+        return [summary for _, _, summary, _ in read]
+
+    def _read(self, path: str | Path) -> tuple[Summary, str]:
+        """(the checked summary at `path`, its `scores_digest`)."""
+        file = _summary_file(path)
+        summary = self.check(load_summary(path), path)
+        rows, lines = rows_beside(file)
+        check_result(summary, rows, ResultRules(self.scales, recomputed=self.metrics), summary_path=file,
+                     rows_path=file.parent / PER_PAPER, row_lines=lines)
+        return summary, scores_digest(summary, rows)
 
     def check(self, summary: Summary, path: str | Path) -> Summary:
         """`summary` when it is a sciwrite summary of this benchmark with the table's metrics (see the class); else
@@ -105,6 +147,37 @@ class SummaryKind:
 def _summary_file(path: str | Path) -> Path:
     path = Path(path)
     return path / "summary.json" if path.is_dir() else path
+
+
+#: The per-paper rows beside an evaluation folder's ``summary.json``.
+PER_PAPER = "per_paper.jsonl"
+
+
+def rows_beside(summary_file: Path) -> tuple[list[PaperRow] | None, list[int]]:
+    """(the rows of the ``per_paper.jsonl`` beside a ``summary.json``, the line of each); (None, []) for a summary
+    file of another name or without one beside it. A line that is not a JSON object raises `InputError`."""
+    path = summary_file.parent / PER_PAPER
+    if summary_file.name != "summary.json" or not path.is_file():
+        return None, []
+    rows, lines = [], []
+    for number, _, value, problem in iter_json_lines(path):
+        if problem is not None or not isinstance(value, dict):
+            raise InputError(problem or "not a JSON object", Where(path=path, line=number),
+                             "give the evaluation folder as `sciwrite evaluate` wrote it, unedited")
+        rows.append(PaperRow.from_json(value))
+        lines.append(number)
+    return rows, lines
+
+
+def scores_digest(summary: Summary, rows: Sequence[PaperRow] | None) -> str:
+    """The sha256 of a run's scores: the summary's numbers (its metrics and its grounding rates) and each paper's,
+    whatever the run is called, where it lies or when it was scored, so that one run copied under two names is
+    seen as one."""
+    content = {"metrics": dict(summary.metrics),
+               "grounding": dict(summary.grounding.metrics) if summary.grounding is not None else {},
+               "rows": sorted(json.dumps([row.paper_id, row.values], sort_keys=True, default=str)
+                              for row in rows or ())}
+    return hashlib.sha256(json.dumps(content, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def default_configs(options: Mapping[str, Any], paper: tuple[str, ...], offline: tuple[str, ...]) -> tuple[str, ...]:
@@ -199,5 +272,6 @@ def write(table: TableData, stem: str | Path) -> tuple[Path, Path]:
     return write_table(records(table), stem)
 
 
-__all__ = ["BEST_MARK", "PaperTable", "SummaryKind", "TableData", "TableRow", "best_columns", "default_configs",
-           "number_cell", "records", "render", "render_body", "write"]
+__all__ = ["BEST_MARK", "PER_PAPER", "PaperTable", "SummaryKind", "TableData", "TableRow", "best_columns",
+           "default_configs", "number_cell", "records", "render", "render_body", "rows_beside", "scores_digest",
+           "write"]

@@ -13,11 +13,13 @@ import hashlib
 import json
 import logging
 import re
+import zipfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.errors import InputError, Where
 from sciwrite.core.jsonl import JsonLine, iter_json_lines, line_ref, parse_json_lines
 from sciwrite.core.paths import cache_root
 
@@ -98,13 +100,48 @@ def with_text(record: Any) -> Any:
     return record
 
 
+#: How an Inspect log begins: a ``.eval`` log is a zip archive holding ``header.json`` (or, while it is written,
+#: ``_journal/start.json``); a ``.json`` log is one JSON object whose first fields are its version and status.
+_ZIP_MAGIC = b"PK\x03\x04"
+_INSPECT_ENTRIES = ("header.json", "_journal/start.json")
+_INSPECT_JSON = re.compile(rb'\A(\xef\xbb\xbf)?\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:\s*"\w+"\s*,\s*"eval"\s*:\s*\{')
+
+
+def is_inspect_log(path: Path) -> bool:
+    """Whether the file at `path` is an Inspect log (what ``inspect eval`` writes), zip or JSON."""
+    with path.open("rb") as f:
+        head = f.read(512)
+    if _INSPECT_JSON.match(head):
+        return True
+    if not head.startswith(_ZIP_MAGIC):
+        return False
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return any(name in _INSPECT_ENTRIES for name in archive.namelist())
+    except zipfile.BadZipFile:
+        return False
+
+
+def refuse_inspect_log(path: Path) -> None:
+    """An Inspect log given as predictions is refused, saying how to use it: its samples are scored already, and
+    it holds no prediction line."""
+    if is_inspect_log(path):
+        raise InputError("is an Inspect log (what `inspect eval` writes), not a JSON Lines prediction file",
+                         Where(path=path), hint=f"the task scored its samples (`inspect score {path}` scores them "
+                         f"again): put it on the board with `sciwrite leaderboard import --inspect-log {path}` (or "
+                         f"`sciwrite push results --inspect-log {path}`); `sciwrite evaluate` scores the .jsonl "
+                         "`sciwrite generate` writes")
+
+
 def prediction_file(source: str | Path) -> Path:
-    """A local JSON Lines file for `source`: a file as it is; a dataset folder or a Hub dataset id, optionally
-    with ``:<config>`` (``sciwrite push`` uploads each run as one config), loaded with `datasets.load_dataset` and
-    written once as JSON Lines under the sciwrite cache.
+    """A local JSON Lines file for `source`: a file as it is (an Inspect log is refused, saying how to use it:
+    `refuse_inspect_log`); a dataset folder or a Hub dataset id, optionally with ``:<config>`` (``sciwrite push``
+    uploads each run as one config), loaded with `datasets.load_dataset` and written once as JSON Lines under the
+    sciwrite cache.
     """
     path = Path(source)
     if path.is_file():
+        refuse_inspect_log(path)
         return path
     text = str(source)
     location, _, config = text.partition(":") if not path.exists() else (text, "", "")

@@ -172,20 +172,55 @@ class DatasetRef(JsonBlock):
 
 
 @dataclass(frozen=True)
+class PanelJudgePapers(JsonBlock):
+    """What one judge of a panel scored of a system's papers (`sciwrite.metrics.judge_panel.judge_papers`): the
+    papers it gave a usable score (every criterion, in one repeat at least), those it gave none, and the first of
+    those with why (every paper's reason is in its row's ``judge_panel_errors``)."""
+
+    papers_scored: int | None = None
+    papers_failed: int | None = None
+    failures: tuple[str, ...] = ()  # ``paper_id: why``, the first few
+
+    WHEN_SET = frozenset({"failures"})
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PanelJudgePapers:
+        """The block read from its JSON object (`raw` keeps it as read)."""
+        failures = data.get("failures")
+        return cls(papers_scored=_count(data.get("papers_scored")), papers_failed=_count(data.get("papers_failed")),
+                   failures=tuple(str(f) for f in failures) if isinstance(failures, list) else (), raw=dict(data))
+
+
+def _judge_papers(value: Any) -> dict[str, PanelJudgePapers]:
+    return {str(judge): PanelJudgePapers.from_json(papers) for judge, papers in _mapping(value).items()
+            if isinstance(papers, Mapping)}
+
+
+def _flag(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+@dataclass(frozen=True)
 class JudgeRecord(JsonBlock):
-    """The LLM judge a summary's judge scores came from (the provenance's ``judge``)."""
+    """The LLM judge a summary's judge scores came from (the provenance's ``judge``); for a panel, also whether
+    every judge scored every paper and what each scored (absent from a record written before they were kept)."""
 
     model: str | None = None
     snapshots: Mapping[str, int] = field(default_factory=dict)  # the model snapshots that answered, with counts
 
     ALWAYS = frozenset({"model"})
+    WHEN_SET = frozenset({"judges"})
     system_fingerprints: Mapping[str, int] = field(default_factory=dict)  # the backends' fingerprints, with counts
+    panel_complete: bool | None = None  # a panel: every judge gave every paper a usable score (None: no panel)
+    judges: Mapping[str, PanelJudgePapers] = field(default_factory=dict)  # a panel's judge -> what it scored
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> JudgeRecord:
         """The block read from its JSON object (`raw` keeps it as read)."""
         return cls(model=_text(data.get("model")), snapshots=_mapping(data.get("snapshots")),
-                   system_fingerprints=_mapping(data.get("system_fingerprints")), raw=dict(data))
+                   system_fingerprints=_mapping(data.get("system_fingerprints")),
+                   panel_complete=_flag(data.get("panel_complete")), judges=_judge_papers(data.get("judges")),
+                   raw=dict(data))
 
 
 @dataclass(frozen=True)
@@ -376,13 +411,18 @@ class MemorisationSummary(JsonBlock):
 class JudgePanel(JsonBlock):
     """A panel of judges, or one judge asked several times (the summary's ``judge_panel``,
     `sciwrite.metrics.judge_panel`): the judges, the samples each gave per paper, and per criterion each judge's
-    mean and interval with the panel's agreement."""
+    mean and interval with the panel's agreement; whether every judge gave every paper a usable score
+    (``complete``) and what each scored (``papers_by_judge``), absent from a block written before they were kept."""
 
     judges: tuple[str, ...] = ()
     samples: int | None = None
     aggregate: str | None = None  # how the judges' scores of a paper combine (the panel asked for)
     samples_asked: int | None = None  # the samples asked of each judge per paper
     criteria: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    complete: bool | None = None  # None: not recorded (an older block)
+    papers_by_judge: Mapping[str, PanelJudgePapers] = field(default_factory=dict)
+
+    WHEN_SET = frozenset({"papers_by_judge"})
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> JudgePanel:
@@ -391,6 +431,7 @@ class JudgePanel(JsonBlock):
         return cls(judges=tuple(j for j in judges if isinstance(j, str)) if isinstance(judges, list) else (),
                    samples=_count(data.get("samples")), aggregate=_text(data.get("aggregate")),
                    samples_asked=_count(data.get("samples_asked")), criteria=_mapping(data.get("criteria")),
+                   complete=_flag(data.get("complete")), papers_by_judge=_judge_papers(data.get("papers_by_judge")),
                    raw=dict(data))
 
 
@@ -686,5 +727,6 @@ def _coverage(data: Mapping[str, Any]) -> Coverage | None:
 
 
 __all__ = ["CutoffSplit", "DatasetRef", "GroundingSummary", "InspectRun", "Interval", "Intervals", "JoinSummary", "JsonBlock", "JudgePanel",
-           "JudgeRecord", "LLMUsage", "MemorisationSummary", "MetricValue", "Provenance", "RunDescription",
+           "JudgeRecord", "LLMUsage", "MemorisationSummary", "MetricValue", "PanelJudgePapers", "Provenance",
+           "RunDescription",
            "Summary", "encode", "is_number", "written_back"]

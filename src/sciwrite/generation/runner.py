@@ -13,15 +13,23 @@ needs (once for a prompt, several times for AUTOCOT or Workflow, never for the e
   per paper still failed (the latest); a paper leaves it once written, and a run killed part-way removes none.
   A plain rerun (resume) also retries them, since they are not in the output;
 - writes a method's trace of a paper (`Generated.extra[TRACE]`, e.g. an agent's tool calls) to
-  ``<output stem>.traces.jsonl``, one line per paper written, never into the prediction line;
+  ``<output stem>.traces.jsonl``, one line per paper written, never into the prediction line; a paper that fails
+  (or stops at the budget) has its trace there too, with its ``error`` (a method hands it over with `traced`);
+- keeps every line where the user finds it: a file deleted mid-run is written again at its path with every line it
+  held; an output replaced by another file stops the run, and this run's papers go to the failures file with their
+  predictions (`PaperWriter.output_replaced`); a write that fails (a full disk) names the file and the paper and
+  says what to do (`sciwrite.generation.run_files.WriteFailedError`), and what was written stays for the rerun;
 - shows a progress bar with papers/s, failures, token counts and the cost so far;
 - with a `UsageLedger`, writes every request's usage to it (``usage.jsonl`` beside the output) and keeps the spend
   within its budget (``--max-cost``): each API request reserves its worst case before it is sent (the prompt's
   token bound plus the request's completion limit at the model's price, `sciwrite.llm.ledger`), is charged its
   real usage when it comes back, and waits while the requests in flight leave no room; once a reservation cannot
-  fit, nothing more is sent. The papers not yet written stay out of the output and out of the failures file, so
-  a rerun (with a higher budget) resumes them, and nothing is written twice. A model without a price (and whose
-  endpoint reports no cost) or a request without a completion limit cannot be budgeted: the run refuses to start;
+  fit, or a reply was charged more than its reservation (an endpoint billing past what the request allowed; the
+  requests in flight are settled and their papers written), nothing more is sent, and the report says whether and
+  why the budget was not kept (`RunReport.budget_breach`). The papers not yet written stay out of the output and
+  out of the failures file, so a rerun (with a higher budget) resumes them, and nothing is written twice. A model
+  without a price (and whose endpoint reports no cost) or a request without a completion limit cannot be budgeted:
+  the run refuses to start;
 - writes the run's metadata to ``<output stem>.meta.json``: settings, how requests were built (the model family,
   the user's options, every parameter not applied as asked and why), the counts, tokens, cost and snapshots.
 
@@ -37,17 +45,19 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
+import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.jsonl import iter_json_lines, line_ref, parse_json_lines
+from sciwrite.generation.run_files import DELETED, REPLACED, LineFile, WriteFailedError, replace_text
 from sciwrite.llm.backends import scrub_keys
-from sciwrite.llm.ledger import BudgetGate, Reservation, UsageLedger, usd
+from sciwrite.llm.ledger import BudgetGate, Reservation, UsageLedger, breach_line, usd
 from sciwrite.llm.types import Backend, BudgetExceededError, Completion, GenerationError, GenerationSettings, Message
 
 logger = logging.getLogger(__name__)
@@ -241,6 +251,8 @@ class RunReport:
     stopped: str | None = None  # why the run stopped before the end ("max_cost"), None when it ran to the end
     n_not_started: int = 0  # papers left for a rerun when it stopped
     stop_detail: str | None = None  # what stopped it: the spend, the budget and the request that did not fit
+    file_events: list[str] = field(default_factory=list)  # a file deleted or replaced mid-run, and what was done
+    budget_breach: str | None = None  # the budget was not kept: by how much and why (`UsageLedger.breach`)
     meta_path: Path | None = None
     adjustments: list[dict[str, Any]] = field(default_factory=list)  # parameters not applied as asked
 
@@ -266,23 +278,43 @@ def failures_path_for(out_path: str | Path) -> Path:
 #: The key of `Generated.extra` under which a method hands over its trace of one paper (an agent's tool calls): the
 #: runner writes it to `traces_path_for` the output, never into the prediction line.
 TRACE = "trace"
+#: The attribute under which the error of a paper that failed carries the method's trace of it (`traced`).
+_FAILED_TRACE = "sciwrite_trace"
+
+
+@contextmanager
+def traced(trace: list[Any]) -> Iterator[list[Any]]:
+    """A method's trace of one paper, handed to the runner with any error raised inside (`failed_trace`), so that a
+    paper that fails has its calls in the traces file too, beside its failure."""
+    try:
+        yield trace
+    except Exception as err:
+        setattr(err, _FAILED_TRACE, trace)
+        raise
+
+
+def failed_trace(err: BaseException, trace: Any = None) -> Any:
+    """The trace of a paper that failed: `trace` when the method returned one, else the one its error carries."""
+    return trace if trace is not None else getattr(err, _FAILED_TRACE, None)
 
 
 def traces_path_for(out_path: str | Path) -> Path:
-    """``<stem>.traces.jsonl`` beside the output file: one line ``{"paper_id", "trace"}`` per paper written."""
+    """``<stem>.traces.jsonl`` beside the output file: one line ``{"paper_id", "trace"}`` per paper written, and
+    ``{"paper_id", "trace", "error"}`` per paper not written (failed, or stopped at the budget)."""
     out_path = Path(out_path)
     return out_path.with_name(f"{out_path.stem}.traces.jsonl")
 
 
 def keep_traces(path: Path, done: set[str]) -> None:
-    """Before a run: the trace lines of the papers in the output, the latest per paper. A paper's trace is written
-    just before its line, so a run killed in between leaves a trace without a line: it goes, and the paper's rerun
+    """Before a run: the latest trace line of each paper in the output, and of each paper not in it whose latest
+    attempt failed (the line with its error, until the paper is run again). A paper's trace is written just before
+    its line, so a run killed in between leaves a trace without a line or error: it goes, and the paper's rerun
     writes it once. Unreadable lines (one cut short) go too."""
     if not path.exists():
         return
     kept: dict[str, dict[str, Any]] = {}
     for number, _, item, problem in iter_json_lines(path):
-        if problem is None and isinstance(item, dict) and item.get("paper_id") in done:
+        if problem is None and isinstance(item, dict) and (item.get("paper_id") in done) != ("error" in item):
             kept.pop(item["paper_id"], None)
             kept[item["paper_id"]] = item
         elif problem is not None:
@@ -378,14 +410,17 @@ def run_scope(records: Sequence[Mapping[str, Any]], out_path: Path, failures_pat
 
 
 class PaperWriter:
-    """Where a run's papers go as they finish: a line in the output (its trace first), or a failure record; and the
-    report's counts and the progress bar kept up to date with each."""
+    """Where a run's papers go as they finish: a line in the output (its trace first), or a failure record (its trace
+    too, with the error); and the report's counts and the progress bar kept up to date with each. The output is
+    checked before each line (`check_output`), every file once more at the end (`finish`): a file deleted mid-run is
+    written again where it was, and an output replaced by another file is never appended to (`output_replaced`)."""
 
-    def __init__(self, report: RunReport, out: Any, failed: Any, traces_path: Path, bar: Any,
-                 base: Mapping[str, Any], ledger: UsageLedger | None, written: set[str]) -> None:
-        self.report, self.out, self.failed, self.traces_path, self.bar = report, out, failed, traces_path, bar
-        self.base, self.ledger = base, ledger
+    def __init__(self, report: RunReport, files: RunFiles, bar: Any, base: Mapping[str, Any],
+                 ledger: UsageLedger | None, written: set[str], records: Mapping[str, dict[str, Any]]) -> None:
+        self.report, self.files, self.bar = report, files, bar
+        self.base, self.ledger, self.records = base, ledger, records
         self.written = written  # the caller's set: it stays current if the run is interrupted
+        self.replaced = False  # the output path names another file: this run's papers go to the failures file
         self.started = time.perf_counter()
 
     def progress(self) -> None:
@@ -407,37 +442,124 @@ class PaperWriter:
         self.report.reasoning_tokens += llm.reasoning_tokens
         self.report.cost_usd += llm.cost_usd or 0.0
 
-    def fail(self, record: dict[str, Any], err: BaseException, llm: PaperLLM) -> None:
-        """Record a paper that failed, with its record and the error, for ``retry_failed``."""
+    def fail(self, record: dict[str, Any], err: BaseException, llm: PaperLLM, trace: Any = None) -> None:
+        """Record a paper that failed, with its record and the error, for ``retry_failed``; its trace (the calls
+        it made before failing) goes to the traces file with the error."""
         self.tally(llm)
         self.report.n_failed += 1
         error = scrub_keys(f"{type(err).__name__}: {err}")
         logger.warning("paper %s failed: %s", record["paper_id"], error)
-        line = {"paper_id": record["paper_id"], "error": error, "attempts": getattr(err, "attempts", None),
-                "usage": llm.usage(), **self.base, "record": record}
-        self.failed.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
-        self.failed.flush()
+        self.trace_line(record["paper_id"], trace, error)
+        self.failure_line(record, error, llm.usage(), attempts=getattr(err, "attempts", None))
         self.progress()
 
-    def stop(self, err: BudgetExceededError, llm: PaperLLM) -> None:
-        """Not a failure: the budget cannot take the paper's next request, so it waits for a larger budget."""
+    def failure_line(self, record: Mapping[str, Any], error: str | None, usage: Any, **kept: Any) -> None:
+        """One record of the failures file: the paper's record, why it is not in the output, and `kept` fields."""
+        line = {"paper_id": record["paper_id"], "error": error, "attempts": None, "usage": usage, **self.base,
+                **kept, "record": record}
+        self.keep_in_place(self.files.failed)
+        self.files.failed.append(json.dumps(line, ensure_ascii=False, default=str), record["paper_id"])
+
+    def stop(self, record: Mapping[str, Any], err: BudgetExceededError, llm: PaperLLM, trace: Any = None) -> None:
+        """Not a failure: the budget cannot take the paper's next request, so it waits for a larger budget (the
+        calls it made are traced, with why it stopped)."""
         self.tally(llm)
+        self.trace_line(record["paper_id"], trace, f"{type(err).__name__}: {err}")
         self.report.stopped = "max_cost"
         self.report.stop_detail = self.report.stop_detail or str(err)
         self.report.n_not_started += 1
 
-    def write(self, paper_id: str, text: str, trace: Any, llm: PaperLLM) -> None:
-        """Write a finished paper: its trace first (see `keep_traces`), then its line, flushed at once."""
-        self.report.n_written += 1
+    def write(self, record: Mapping[str, Any], text: str, trace: Any, llm: PaperLLM) -> None:
+        """Write a finished paper: its trace first (see `keep_traces`), then its line, flushed at once; once the
+        output was replaced, the paper (its prediction too) goes to the failures file instead."""
         self.tally(llm)
-        if trace is not None:
-            with self.traces_path.open("a", encoding="utf-8") as traces:
-                traces.write(json.dumps({"paper_id": paper_id, "trace": trace}, ensure_ascii=False, default=str)
-                             + "\n")
-        self.out.write(text + "\n")
-        self.out.flush()
-        self.written.add(paper_id)
+        self.check_output()
+        if self.replaced:
+            self.report.n_failed += 1
+            self.trace_line(record["paper_id"], trace, self.report.stop_detail)
+            self.failure_line(record, self.report.stop_detail, llm.usage(), prediction=json.loads(text))
+            self.progress()
+            return
+        self.report.n_written += 1
+        self.trace_line(record["paper_id"], trace)
+        self.files.out.append(text, record["paper_id"])
+        self.written.add(record["paper_id"])
         self.progress()
+
+    def trace_line(self, paper_id: str, trace: Any, error: str | None = None) -> None:
+        """A paper's trace (none: no line), with `error` when the paper is not written (failed or stopped)."""
+        if trace is None:
+            return
+        item = {"paper_id": paper_id, "trace": trace, **({"error": error} if error is not None else {})}
+        self.keep_in_place(self.files.traces)
+        self.files.traces.append(json.dumps(item, ensure_ascii=False, default=str), paper_id)
+
+    def check_output(self) -> None:
+        """The output path still names the file being written; deleted, it is written again with every line it held
+        and the run goes on there; replaced by another file, `output_replaced`."""
+        moved = None if self.replaced else self.files.out.moved()
+        if moved == DELETED:
+            self.keep_in_place(self.files.out)
+        elif moved == REPLACED:
+            self.output_replaced()
+
+    def keep_in_place(self, file: LineFile) -> None:
+        """A run's file deleted (or, a failures or traces file, replaced) mid-run is written at its path again with
+        every line it held, and the run goes on there; the report says so."""
+        moved = file.moved()
+        if moved is None:
+            return
+        n_lines = file.reattach()
+        event = f"{file.path} was {moved} mid-run: its {n_lines} lines were written there again"
+        logger.warning("%s", event)
+        self.report.file_events.append(event)
+
+    def output_replaced(self) -> None:
+        """The output path names a file this run did not write: the run stops (nothing is appended to that file),
+        and each paper this run wrote that the new file does not hold goes to the failures file with its line
+        (``prediction``), so a rerun resumes it and nothing is lost."""
+        self.replaced = True
+        out = self.files.out
+        there = {item.get("paper_id") for _, _, item, problem in iter_json_lines(out.path)
+                 if problem is None and isinstance(item, dict)}
+        detail = (f"{out.path} was replaced by another file mid-run: this run stopped writing there, and its papers "
+                  f"not in that file are in {self.files.failed.path} with their predictions (field 'prediction'); "
+                  "rerun to resume them")
+        self.report.stopped, self.report.stop_detail = "output_replaced", detail
+        self.report.file_events.append(detail)
+        logger.warning("%s", detail)
+        for _, _, item, problem in parse_json_lines(out.held().splitlines()):
+            paper_id = item.get("paper_id") if problem is None and isinstance(item, dict) else None
+            if paper_id in self.written and paper_id not in there:
+                self.written.discard(paper_id)
+                self.report.n_written -= 1
+                self.report.n_failed += 1
+                self.failure_line(self.records[paper_id], detail, item.get("usage"), prediction=item)
+        out.close()
+
+    def finish(self) -> None:
+        """At the end of the run: every file still where it was opened (see `check_output`)."""
+        self.check_output()
+        self.keep_in_place(self.files.failed)
+        self.keep_in_place(self.files.traces)
+
+
+@dataclass
+class RunFiles:
+    """The files a run appends to: its output, its failures file and its traces (opened at the first trace)."""
+
+    out: LineFile
+    failed: LineFile
+    traces: LineFile
+
+    @classmethod
+    def opened(cls, out_path: Path) -> RunFiles:
+        return cls(LineFile(out_path).open(), LineFile(failures_path_for(out_path)).open(),
+                   LineFile(traces_path_for(out_path)))
+
+    def close(self) -> None:
+        for file in (self.out, self.failed, self.traces):
+            file.close()
 
 
 def prediction_line(record: Mapping[str, Any], result: Generated, llm: PaperLLM, base: Mapping[str, Any],
@@ -481,6 +603,7 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
         return report
     if ledger is not None and ledger.max_cost is not None and ledger.exhausted:  # exhausted: there is a budget
         report.stopped, report.n_not_started = "max_cost", len(scope.todo)
+        report.budget_breach = breach_line(ledger)
         logger.warning("%s already holds %s of the %s budget: nothing sent (raise --max-cost to go on)",
                        ledger.path, usd(ledger.total.cost_usd), usd(ledger.max_cost))
         _write_meta(report, meta, settings, backend, ledger)
@@ -491,11 +614,18 @@ async def arun_generation(records: Sequence[Mapping[str, Any]], method: Method, 
         await _run_papers(scope.todo, method, backend, out_path, report, written, settings=settings, meta=meta,
                           ledger=ledger, keep_reasoning=keep_reasoning, show_progress=show_progress)
     finally:
-        # One record per paper still failed; the ones written now (or by a parallel run) leave the file.
-        _rewrite_jsonl(failures_path, [item for item in read_failures(failures_path)
-                                       if item["record"]["paper_id"] not in scope.done | written])
-        report.wall_seconds = round(time.perf_counter() - started, 3)
-        _write_meta(report, meta, settings, backend, ledger)
+        failing = sys.exc_info()[1]  # an error on its way out (a full disk): what follows must not hide it
+        try:
+            # One record per paper still failed; the ones written now (or by a parallel run) leave the file.
+            _rewrite_jsonl(failures_path, [item for item in read_failures(failures_path)
+                                           if item["record"]["paper_id"] not in scope.done | written])
+            report.wall_seconds = round(time.perf_counter() - started, 3)
+            report.budget_breach = breach_line(ledger)
+            _write_meta(report, meta, settings, backend, ledger)
+        except WriteFailedError as err:
+            if failing is None:
+                raise
+            logger.warning("%s", err)
     if report.stopped == "max_cost" and ledger is not None and ledger.max_cost is not None:
         logger.warning("stopped: the usage ledger %s holds %s of the %s budget; %d papers left for a rerun "
                        "(raise --max-cost to go on)", ledger.path, usd(ledger.total.cost_usd), usd(ledger.max_cost),
@@ -522,12 +652,12 @@ async def _run_papers(todo: Sequence[dict[str, Any]], method: Method, backend: B
     base.setdefault("method", method.name)
     base.setdefault("seed", settings.seed)
     # Opening two local files blocks the loop for microseconds, before any request is in flight.
+    files = RunFiles.opened(out_path)
     with (
-        out_path.open("a", encoding="utf-8") as out,  # noqa: ASYNC230
-        failures_path_for(out_path).open("a", encoding="utf-8") as failed,
+        closing(files),
         tqdm(total=len(todo), desc=f"generate {method.name}", unit="paper", disable=not show_progress) as bar,
     ):
-        writer = PaperWriter(report, out, failed, traces_path_for(out_path), bar, base, ledger, written)
+        writer = PaperWriter(report, files, bar, base, ledger, written, {r["paper_id"]: r for r in todo})
 
         async def worker() -> None:
             while report.stopped is None:
@@ -538,6 +668,7 @@ async def _run_papers(todo: Sequence[dict[str, Any]], method: Method, backend: B
                 llm = PaperLLM(backend, settings, semaphore, ledger,
                                {"paper_id": record["paper_id"], "run": out_path.stem}, gate)
                 paper_start = time.perf_counter()
+                trace = None
                 try:
                     result = await method.run(record, llm)
                     trace = result.extra.pop(TRACE, None)
@@ -546,14 +677,15 @@ async def _run_papers(todo: Sequence[dict[str, Any]], method: Method, backend: B
                 except (asyncio.CancelledError, KeyboardInterrupt):
                     raise
                 except BudgetExceededError as err:
-                    writer.stop(err, llm)
+                    writer.stop(record, err, llm, failed_trace(err, trace))
                     continue
                 except Exception as err:  # noqa: BLE001 - a paper that fails is recorded, never lost
-                    writer.fail(record, err, llm)
+                    writer.fail(record, err, llm, failed_trace(err, trace))
                     continue
-                writer.write(record["paper_id"], text, trace, llm)
+                writer.write(record, text, trace, llm)
 
         await asyncio.gather(*(worker() for _ in range(min(settings.concurrency, len(todo)))))
+        writer.finish()
         report.n_not_started += queue.qsize()
 
 
@@ -566,9 +698,7 @@ def _write_meta(report: RunReport, meta: Mapping[str, Any] | None, settings: Gen
             "settings": asdict(settings), "requests": policy.describe() if policy is not None else None,
             "report": report.as_dict(), "usage": ledger.summary() if ledger is not None else None}
     assert report.meta_path is not None
-    tmp = report.meta_path.with_name(report.meta_path.name + ".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n", encoding="utf-8")
-    os.replace(tmp, report.meta_path)
+    replace_text(report.meta_path, json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
 def run_generation(records: Sequence[Mapping[str, Any]], method: Method, backend: Backend | None,
@@ -591,8 +721,4 @@ def _rewrite_jsonl(path: Path, items: Iterable[Mapping[str, Any]]) -> None:
     if not items:
         path.unlink(missing_ok=True)
         return
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        for item in items:
-            f.write(json.dumps(item, ensure_ascii=False) + "\n")
-    os.replace(tmp, path)
+    replace_text(path, "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items))

@@ -4,8 +4,11 @@ as an evaluation folder is put there (`sciwrite.leaderboard.runs`), without scor
 The log (`inspect_ai.log.read_eval_log`) must be a finished (status ``success``) run of one of the tasks of
 `sciwrite.harness.inspect_tasks`, every sample scored. It becomes an `EvaluationRun`: the per-paper rows are the
 scored rows the samples' scores keep (``metadata["row"]``), the summary's values the task's metrics, the predictions
-the samples' outputs as ``sciwrite generate`` writes its lines. The same checks as for a folder apply: every value
-in its metric's range, each mean what the rows give, so a log whose metrics were edited is refused.
+the samples' outputs as ``sciwrite generate`` writes its lines. The same check as for a folder applies
+(`sciwrite.core.metric_scales.check_result`): every value of the summary and of each row in its range, nested
+ones included, each mean what the rows give: a log edited out of range, or whose means no longer match its rows, is
+refused; an in-range edit of rows and means together is not caught (nothing is scored again). A sample whose model
+gave a request no answer (an error, a context overflow) is refused too.
 """
 
 from __future__ import annotations
@@ -20,16 +23,18 @@ from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.errors import InputError, Where
+from sciwrite.core.metric_scales import check_result
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.predictions import with_text
 from sciwrite.core.summary import Summary
 from sciwrite.generation.runner import TRACE
+from sciwrite.harness.inspect_model import output_failure
 from sciwrite.harness.inspect_scorers import ROW, interval_metric_names, logged_intervals
 from sciwrite.harness.inspect_solvers import GENERATED
 from sciwrite.leaderboard.runs import QUICKSTART_SUBMITTER, EvaluationRun, add_evaluation, board_row, run_fields
 from sciwrite.leaderboard.store import ResultsStore, Submission
 from sciwrite.leaderboard.submission import content_digest
-from sciwrite.scoring.checks import check_recomputed, check_scored
+from sciwrite.scoring.checks import result_rules
 
 #: The task names of an Inspect log of sciwrite's tasks, and the benchmark each runs.
 TASKS = {**{name: name for name in BENCHMARKS}, **{f"sciwrite/{name}": name for name in BENCHMARKS}}
@@ -65,6 +70,10 @@ def sample_records(log: EvalLog, benchmark: str, path: Path) -> tuple[list[Paper
         if score is None or not isinstance(score.metadata, Mapping) or not isinstance(score.metadata.get(ROW), Mapping):
             raise InputError(f"sample has no {name} score with its scored row", Where(path=path, record=str(sample.id)),
                              "import a run whose every sample was scored (an errored sample has no score)")
+        if (why := model_failure(sample)) is not None:
+            raise InputError(f"the model did not answer one of the sample's requests ({why}); its score would be of "
+                             "the error's text", Where(path=path, record=str(sample.id)),
+                             "generate that paper again (this version of the task fails such a sample)")
         rows.append(board_row(score.metadata[ROW]))
         records.append(prediction(log, sample))
         for reason, count in (score.metadata.get("not_computed") or {}).items():
@@ -72,6 +81,16 @@ def sample_records(log: EvalLog, benchmark: str, path: Path) -> tuple[list[Paper
     if not rows:
         raise InputError("holds no sample", Where(path=path), HINT)
     return rows, records, not_computed
+
+
+def model_failure(sample: EvalSample) -> str | None:
+    """Why the evaluated model gave one of the sample's requests no answer (`output_failure`: a model error, a
+    request its context cannot hold), or None. A log written before the task failed such samples scored the error's
+    text."""
+    for event in sample.events or []:
+        if isinstance(event, ModelEvent) and event.role is None and (why := output_failure(event.output)) is not None:
+            return why
+    return None
 
 
 def prediction(log: EvalLog, sample: EvalSample) -> dict[str, Any]:
@@ -150,8 +169,7 @@ def read_inspect_log(path: str | Path, *, system: str | None = None) -> Evaluati
                                           "inspect_ai": (log.eval.packages or {}).get("inspect_ai"),
                                           "run_id": log.eval.run_id, "created": log.eval.created,
                                           "log": path.name}}})
-    check_scored(bench, summary, rows, summary_path=path, rows_path=path)
-    check_recomputed(bench, summary, rows, summary_path=path, rows_path=path)
+    check_result(summary, rows, result_rules(bench), summary_path=path, rows_path=path)
     sha256 = content_digest(records, candidates="candidates" in bench.data.prediction_fields)
     return EvaluationRun(benchmark, path.parent, split, system, summary, rows, text, records, sha256,
                          run_fields(records[0]), source=SOURCE)

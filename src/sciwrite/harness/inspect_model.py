@@ -40,6 +40,7 @@ from inspect_ai.model import (
     ContentText,
     GenerateConfig,
     Model,
+    ModelOutput,
 )
 from inspect_ai.tool import ToolCall as InspectToolCall
 from inspect_ai.tool import ToolChoice, ToolFunction, ToolInfo, ToolParams
@@ -151,6 +152,17 @@ def answer_message(message: ChatMessageAssistant, text: str) -> ChatMessageAssis
     return message.model_copy(update={"content": [*kept, ContentText(text=text)] if kept else text})
 
 
+def output_failure(output: ModelOutput) -> str | None:
+    """Why a reply is no answer, or None: a model error, or a request the model's context cannot hold (Inspect
+    turns an HTTP 400 ``context_length_exceeded`` into an output holding the error's text, stop reason
+    ``model_length``). The CLI fails the paper on both; so does the sample, rather than score the error's text."""
+    if output.error:
+        return f"the model answered with an error: {output.error}"
+    if output.stop_reason == "model_length":
+        return f"the request does not fit the model's context (stop reason model_length): {output.completion[:300]}"
+    return None
+
+
 class InspectLLM:
     """One paper's model under Inspect: `PaperLLM`'s interface, its requests sent to `model` with `settings`."""
 
@@ -184,8 +196,9 @@ class InspectLLM:
         output = await self._model.generate(chat_messages(messages, self._replies), tools=tool_infos(tools),
                                             tool_choice=inspect_tool_choice(tool_choice),
                                             config=self.config(**overrides))
-        if output.error:
-            raise GenerationError(f"the model answered with an error: {output.error}")
+        failure = output_failure(output)
+        if failure is not None:
+            raise GenerationError(failure)
         reply = output.message if output.choices else None
         text, reasoning = split_reasoning(output.completion, *(reasoning_texts(reply) if reply else ()))
         calls = tuple(ToolCall(call.id, call.function, call_arguments(call))
@@ -218,4 +231,4 @@ class InspectLLM:
 
 
 __all__ = ["InspectLLM", "answer_message", "call_arguments", "chat_messages", "inspect_tool_call",
-           "inspect_tool_choice", "reasoning_texts", "tool_infos"]
+           "inspect_tool_choice", "output_failure", "reasoning_texts", "tool_infos"]

@@ -357,6 +357,9 @@ def _submit_tab(board: Leaderboard, benchmarks: list[str]) -> None:
                     "`sciwrite push` (`org/name` or `org/name:config`). Every paper of the split needs a prediction. "
                     "An agent's trace of a paper (the `<run>.traces.jsonl` line's `trace`) may ride in its record as "
                     "`trace`: the drill-down shows it. "
+                    "A system name belongs to its first submitter (the signed-in Hub user where the board asks you "
+                    "to sign in, else the name you type): another submitter's name, or one that differs from it "
+                    "only in case, width or invisible characters, is refused. "
                     "The file is checked at once; an accepted one is queued and scored by the worker.")
         benchmark = gr.Radio(label="Benchmark", choices=[(get_benchmark(b).title, b) for b in benchmarks],
                              value=benchmarks[0], elem_id="submit-benchmark")

@@ -21,7 +21,6 @@ from sciwrite.core.results import SideFiles, per_paper_record
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import Submission
 from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
-from sciwrite.scoring.checks import check_scored
 from sciwrite.scoring.core import ModelCache, score_systems
 from sciwrite.scoring.request import ScoringRequest, metric_names
 
@@ -72,11 +71,8 @@ class SuiteEvaluator:
                    if summary.reported(key) is None and key not in summary.not_computed
                    and metrics is not None and key not in metrics}
         summary = summary.with_(not_computed={**summary.not_computed, **skipped})
-        rows = _board_rows(result.rows, benchmark, result.files.side_files)
-        # no impossible number reaches the board: the FAILED reason names the metric and the paper
-        check_scored(benchmark, summary, rows, summary_path=f"submission {submission.id}",
-                     rows_path=f"submission {submission.id} per-paper rows")
-        return summary, rows
+        # checked by the worker before it is stored (`sciwrite.leaderboard.worker.checked`)
+        return summary, _board_rows(result.rows, benchmark, result.files.side_files)
 
 
 def _board_rows(rows: Sequence[PaperRow], benchmark: Benchmark, side_files: SideFiles | None) -> list[PaperRow]:

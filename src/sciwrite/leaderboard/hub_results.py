@@ -26,9 +26,10 @@ from typing import Any
 from sciwrite.benchmark import Benchmark
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.eval_results import HubTask, ResultsFile, read_results_files, task_id
-from sciwrite.core.metric_scales import check_value
+from sciwrite.core.metric_scales import check_result, check_value
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission
+from sciwrite.scoring.checks import result_rules
 
 SOURCE = "hub .eval_results (self-reported)"
 
@@ -108,6 +109,8 @@ def plan_results(bench: Benchmark, source: str, files: Mapping[str, ResultsFile]
             values = {key: check_value(key, entry.value, bench.suite.scales.get(key),
                                        Where(results.origin, line, entry.task_id, "value"), text_numbers=True)
                       for key, (entry, line) in found.items()}
+            # the one validator every door runs (a self-reported score has no per-paper rows to check it against)
+            check_result(Summary.from_json(dict(values)), None, result_rules(bench), summary_path=results.origin)
             entries = [entry for entry, _ in found.values()]
             planned.append(PlannedResult(
                 bench, source, results, config, values, notes=next((e.notes for e in entries if e.notes), ""),

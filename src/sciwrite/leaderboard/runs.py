@@ -3,8 +3,9 @@
 An evaluation folder holds ``summary.json`` and ``per_paper.jsonl``; the summary names its predictions file (an
 absolute path, or one relative to where `evaluate` ran, looked for as `sciwrite.core.summary_files` says), whose
 lines carry the run's metadata (model, method, retriever, as `sciwrite generate` writes them). The summary is not
-trusted: every value must be in its metric's declared range and each results-table mean must be what the per-paper
-rows give (`sciwrite.scoring.checks`). Each run becomes a FINISHED submission with its predictions, summary and
+trusted: it is checked with its rows as every door checks a result (`sciwrite.core.metric_scales.check_result`:
+types, declared ranges, counts, intervals, finite numbers, and each results-table mean what the per-paper rows
+give). Each run becomes a FINISHED submission with its predictions, summary and
 per-paper rows, in one transaction; a run already on the board (same predictions, by sha256) is left as it is. A
 batch of folders is read and checked whole before the first is added, so one bad folder adds nothing.
 
@@ -28,6 +29,7 @@ from typing import Any
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.jsonl import iter_json_lines
+from sciwrite.core.metric_scales import check_result
 from sciwrite.core.paper_row import SYSTEM, PaperRow
 from sciwrite.core.predictions import with_text
 from sciwrite.core.results import load_summary
@@ -36,7 +38,7 @@ from sciwrite.core.summary_files import predictions_file
 from sciwrite.generation.runner import TRACE, traces_path_for
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission, default_store_path
 from sciwrite.leaderboard.submission import content_digest
-from sciwrite.scoring.checks import check_recomputed, check_scored
+from sciwrite.scoring.checks import result_rules
 
 #: Who the board says submitted the quick start's runs.
 QUICKSTART_SUBMITTER = "sciwrite quickstart"
@@ -88,9 +90,8 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     if not split:
         raise InputError("no split field; is it a `sciwrite evaluate` summary?", Where(summary_path, field="split"))
     rows, lines = board_rows(folder / "per_paper.jsonl")
-    check_scored(bench, summary, rows, summary_path=summary_path, rows_path=folder / "per_paper.jsonl",
+    check_result(summary, rows, result_rules(bench), summary_path=summary_path, rows_path=folder / "per_paper.jsonl",
                  row_lines=lines)
-    check_recomputed(bench, summary, rows, summary_path=summary_path, rows_path=folder / "per_paper.jsonl")
     predictions_path = Path(predictions) if predictions else predictions_file(summary.predictions, summary_path)
     records = [with_text(record) for record in _objects(predictions_path, "predictions file")[0]]
     text = predictions_path.read_bytes().decode("utf-8-sig")

@@ -8,6 +8,13 @@ FINISHED | FAILED. A worker claims the oldest PENDING one (or a RUNNING one whos
 died), beats while it scores, and writes the summary, the per-paper rows and the FINISHED status in one
 transaction, so a killed worker leaves nothing half-written. Each connection lives for one operation, so the
 store can be shared by threads and processes alike.
+
+A system name belongs to its first submitter: each row keeps its name's `name_key` (case, width and invisible
+characters set aside), and a submission whose name's key is held by another submitter is refused
+(`NameTakenError`). The submitter is the Space's signed-in Hub user, or locally the name the submitter typed (the
+``submitter`` column: there is no other identity off a Space), compared by its key too. A store written before the
+keys existed gets them when it is opened; where two submitters already share one, both rows stay, and the name is
+the first one's from then on.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.paths import data_root
 from sciwrite.core.sqlite_file import SqliteFile
 from sciwrite.core.summary import Summary
+from sciwrite.leaderboard.names import name_key
 
 PENDING, RUNNING, FINISHED, FAILED = "PENDING", "RUNNING", "FINISHED", "FAILED"
 STATUSES = (PENDING, RUNNING, FINISHED, FAILED)
@@ -90,16 +98,31 @@ CREATE TABLE IF NOT EXISTS paper_scores (
 
 
 #: Columns added after the first release, with their definitions: a store written before gets them on open.
-_ADDED_COLUMNS = {"client": "TEXT NOT NULL DEFAULT ''"}
+#: ``name_key`` is the system name's `name_key`, the form in which names are compared (not a `Submission` field:
+#: it is derived from ``system``, and the Hub mirror's files do not carry it).
+_ADDED_COLUMNS = {"client": "TEXT NOT NULL DEFAULT ''", "name_key": "TEXT NOT NULL DEFAULT ''"}
 
 
 class DuplicateSubmissionError(ValueError):
-    """The same predictions (by sha256) were already submitted for this benchmark and split."""
+    """The submission repeats one already on the board, `existing`: the same predictions (by sha256) for this
+    benchmark and split, or (`NameTakenError`) another submitter's system name."""
 
-    def __init__(self, existing: Submission):
-        super().__init__(f"these predictions were already submitted as {existing.system!r} (submission "
-                         f"{existing.id}, {existing.status})")
+    def __init__(self, existing: Submission, message: str | None = None):
+        super().__init__(message or f"these predictions were already submitted as {existing.system!r} (submission "
+                                    f"{existing.id}, {existing.status})")
         self.existing = existing
+
+
+class NameTakenError(DuplicateSubmissionError):
+    """The system name, compared by `name_key`, belongs to another submitter: `existing` is its first row. The
+    message names that row, never its submitter."""
+
+    def __init__(self, existing: Submission, system: str):
+        same = ("" if existing.system == system
+                else f" ({system!r} reads as {existing.system!r} once case, width and invisible characters are set aside)")
+        super().__init__(existing, f"system name {system!r} is taken: submission {existing.id} ({existing.benchmark}, "
+                                   f"{existing.system!r}) was submitted under it first, by another submitter{same}. A "
+                                   "name belongs to its first submitter; choose another name")
 
 
 class RateLimitedError(ValueError):
@@ -169,6 +192,18 @@ class ResultsStore(SqliteFile):
                         if "duplicate column" not in str(err):
                             raise
             conn.execute("CREATE INDEX IF NOT EXISTS submissions_client ON submissions (client, submitted_at)")
+            conn.execute("CREATE INDEX IF NOT EXISTS submissions_name ON submissions (name_key, submitted_at)")
+        self._key_names()
+
+    def _key_names(self) -> None:
+        """Give every row without a name key its key (a store written before the keys, or a row restored by an
+        older release); rows that already share a key across submitters all stay."""
+        with self._connect() as conn:
+            unkeyed = conn.execute("SELECT id, system FROM submissions WHERE name_key=''").fetchall()
+        keys = [(key, row["id"]) for row in unkeyed if (key := name_key(row["system"]))]
+        if keys:  # the write lock only when there is something to write
+            with self._write() as conn:
+                conn.executemany("UPDATE submissions SET name_key=? WHERE id=? AND name_key=''", keys)
 
     # -- submissions --------------------------------------------------------------------------------------------
 
@@ -179,7 +214,9 @@ class ResultsStore(SqliteFile):
                        **form: Any) -> Submission:
         """Record a submission and its predictions (and, for an already-scored run, its `summary` and per-paper
         `rows`) in one transaction; `DuplicateSubmissionError` when the same predictions are already there for this
-        benchmark and split. `form` holds the other text columns (model, method, retriever, weights, url, source,
+        benchmark and split, `NameTakenError` when the system name (by `name_key`) belongs to another submitter (a
+        row the Hub mirror holds, restored with its `mirrored_at`, was accepted before and comes back as it was).
+        `form` holds the other text columns (model, method, retriever, weights, url, source,
         profile, error, client) and, for a restore, the timestamps and counters. `rate_limit` (n, seconds) refuses,
         in the same transaction, a submitter name or a `client` (``form["client"]``: the Hub user or the client
         address) that already made n submissions in the last `seconds` (`RateLimitedError`): a new name typed
@@ -191,7 +228,7 @@ class ResultsStore(SqliteFile):
             raise ValueError(f"unknown status {status!r}; choose one of {STATUSES}")
         now = time.time() if now is None else now
         new_id = submission_id or uuid.uuid4().hex
-        row = {"id": new_id, "benchmark": benchmark, "split": split, "system": system,
+        row = {"id": new_id, "benchmark": benchmark, "split": split, "system": system, "name_key": name_key(system),
                "submitter": submitter, "sha256": sha256, "n_predictions": n_predictions, "status": status,
                "submitted_at": now, "updated_at": now, **({"finished_at": now} if status == FINISHED else {}),
                **{k: ("" if v is None and k in _TEXT_COLUMNS else v) for k, v in form.items()}}
@@ -200,6 +237,8 @@ class ResultsStore(SqliteFile):
                                     (benchmark, split, sha256)).fetchone()
             if existing is not None:
                 raise DuplicateSubmissionError(_submission(existing))
+            if "mirrored_at" not in form:
+                self._check_name(conn, system, submitter)
             if rate_limit is not None:
                 self._check_rate(conn, submitter, form.get("client") or "", now, *rate_limit)
             conn.execute(f"INSERT INTO submissions ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
@@ -209,6 +248,18 @@ class ResultsStore(SqliteFile):
             if summary is not None:
                 self._write_results(conn, new_id, summary, rows)
         return self.get(new_id)
+
+    @staticmethod
+    def _check_name(conn: sqlite3.Connection, system: str, submitter: str) -> None:
+        """`NameTakenError` when the first row holding `system`'s key is another submitter's."""
+        owner = _name_owner(conn, system)
+        if owner is not None and name_key(owner.submitter) != name_key(submitter):
+            raise NameTakenError(owner, system)
+
+    def name_owner(self, system: str) -> Submission | None:
+        """The first submission under `system`'s name (by `name_key`), whose submitter owns it; None when free."""
+        with self._connect() as conn:
+            return _name_owner(conn, system)
 
     @staticmethod
     def _check_rate(conn: sqlite3.Connection, submitter: str, client: str, now: float, allowed: int,
@@ -405,6 +456,14 @@ class ResultsStore(SqliteFile):
 
 def _submission(row: sqlite3.Row) -> Submission:
     return Submission(**{k: row[k] for k in _COLUMNS})
+
+
+def _name_owner(conn: sqlite3.Connection, system: str) -> Submission | None:
+    """The oldest row whose name key is `system`'s (None for a name with nothing visible in it)."""
+    key = name_key(system)
+    row = conn.execute("SELECT * FROM submissions WHERE name_key=? ORDER BY submitted_at, id LIMIT 1",
+                       (key,)).fetchone() if key else None
+    return None if row is None else _submission(row)
 
 
 def _where(prefix: str = "", **equal: Any) -> tuple[str, tuple[Any, ...]]:

@@ -24,6 +24,7 @@ from typing import Any
 from sciwrite.core.jsonl import parse_json_lines
 from sciwrite.core.predictions import record_problem, with_text
 from sciwrite.generation.runner import TRACE
+from sciwrite.leaderboard.names import name_key
 
 #: Submissions larger than this are refused (the RWGBench test split's predictions are a few MiB). Sizes are said
 #: in MiB everywhere (`mib`).
@@ -98,8 +99,9 @@ def form_problems(form: SubmissionForm, benchmarks: Collection[str]) -> list[str
     if form.benchmark not in benchmarks:
         problems.append(f"benchmark: choose one of {sorted(benchmarks)}, got {form.benchmark!r}")
     for name in ("system", "submitter"):
-        if not getattr(form, name):
-            problems.append(f"{name}: required")
+        value = getattr(form, name)
+        if not name_key(value):  # empty, or only invisible characters: nothing a reader could tell apart
+            problems.append(f"{name}: required" + (" (it holds only invisible characters)" if value else ""))
     for name, limit in FIELD_LIMITS.items():
         value = getattr(form, name)
         if len(value) > limit:

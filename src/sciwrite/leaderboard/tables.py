@@ -24,6 +24,7 @@ from sciwrite.core.summary import Summary
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.leaderboard.conditions import condition_order, row_condition, summary_condition
 from sciwrite.leaderboard.store import ResultsStore
+from sciwrite.metrics.judge_panel import incomplete_text
 
 #: Metrics where a lower value is better (everything else: higher is better), as each benchmark's scales declare
 #: them (`BenchmarkSuite.scales`, the one place that says so).
@@ -139,12 +140,16 @@ def papers_text(summary: Summary) -> str:
 
 def judge_text(summary: Summary) -> str:
     """The LLM judge a row was scored with, from its provenance: ``gpt-5.5 (gpt-5.5-2026-04-23)``, the snapshots
-    joined when several answered; empty when no judge ran (or the summary predates provenance)."""
+    joined when several answered, and for a panel a judge of which gave some paper no usable score, what is missing
+    (``; panel incomplete: B scored 0 of 2 papers``); empty when no judge ran (or the summary predates provenance)."""
     judge = summary.provenance.judge if summary.provenance is not None else None
     if judge is None or not judge.model:
         return ""
     snapshots = ", ".join(judge.snapshots)
-    return f"{judge.model} ({snapshots})" if snapshots else judge.model
+    text = f"{judge.model} ({snapshots})" if snapshots else judge.model
+    if judge.panel_complete is False:
+        text += f"; {incomplete_text(judge.judges, reasons=False) or 'panel incomplete'}"
+    return text
 
 
 def ci_text(value: float | None, low: float | None = None, high: float | None = None) -> str:

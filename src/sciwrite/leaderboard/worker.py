@@ -2,9 +2,10 @@
 
 `Worker.run_once` claims the oldest PENDING submission (or a RUNNING one whose worker died: its heartbeat is
 stale), scores it while a background thread beats every `heartbeat_s` seconds, and writes the results and the
-FINISHED status in one transaction (`ResultsStore.finish`). An evaluation error marks the submission FAILED
-with the reason, shown on the page. A worker killed mid-run leaves the submission RUNNING with a heartbeat
-that goes stale; the next worker retries it (up to `MAX_ATTEMPTS` times). The worker runs as a thread of the
+FINISHED status in one transaction (`ResultsStore.finish`), once they pass the one check of a result (`checked`:
+nothing impossible is stored). An evaluation error, or a result the check refuses, marks the submission FAILED with
+the reason, shown on the page. A worker killed mid-run leaves the submission RUNNING with a heartbeat that goes
+stale; the next worker retries it (up to `MAX_ATTEMPTS` times). The worker runs as a thread of the
 app (`start`) or alone (`sciwrite leaderboard worker`). Every time it writes (claim, heartbeat, result) and the
 staleness it judges are read from one clock, `time.time` unless given (a test moves its own).
 """
@@ -20,9 +21,12 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.metric_scales import check_result
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import MAX_ATTEMPTS, STALE_AFTER_S, NotClaimedError, ResultsStore, Submission
+from sciwrite.scoring.checks import result_rules
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +34,15 @@ logger = logging.getLogger(__name__)
 Evaluate = Callable[[Submission, str], tuple[Summary, list[PaperRow]]]
 #: Longest FAILED reason kept (the full traceback goes to the log).
 MAX_ERROR_CHARS = 2000
+
+
+def checked(submission: Submission, summary: Summary, rows: list[PaperRow]) -> tuple[Summary, list[PaperRow]]:
+    """An evaluation's (summary, rows), once the one check of a result passes (`check_result`): nothing impossible
+    is stored; an `InputError` (the FAILED reason) names the metric, and the paper for a row."""
+    where = f"submission {submission.id}"  # its hex id: never a name a user chose
+    check_result(summary, rows, result_rules(get_benchmark(submission.benchmark)), summary_path=where,
+                 rows_path=f"{where} per-paper rows")
+    return summary, rows
 
 
 class Worker:
@@ -61,7 +74,7 @@ class Worker:
                                   name=f"heartbeat-{claimed.id[:8]}")
         beater.start()
         try:
-            summary, rows = self.evaluate(claimed, self.store.predictions(claimed.id))
+            summary, rows = checked(claimed, *self.evaluate(claimed, self.store.predictions(claimed.id)))
         except Exception as err:  # any failure of the suite is the submission's FAILED reason
             logger.error("submission %s failed:\n%s", claimed.id, traceback.format_exc())
             self._end(beating, beater)

@@ -20,9 +20,12 @@ retries, key handling and the scrubbing of keys from error texts live in one pla
   rerun answered by a different snapshot is visible.
 - Requests are shaped per model family (`sciwrite.llm.capabilities`: a judge's temperature 0 is not sent to
   GPT-5.5, ``max_tokens`` goes as ``max_completion_tokens``), with the user's `options` over the table.
-- With a `ledger` (a `UsageLedger` or its path), every reply that came back is written to it (tokens, cost);
-  with a ``max_cost`` each request first reserves its worst case (`sciwrite.llm.ledger.BudgetGate`), so the spend
-  never passes it; a request that cannot fit is not sent and its item says so.
+- With a `ledger` (a `UsageLedger` or its path), every reply that came back is written to it (tokens, cost, and
+  ``prompt_id``: the start of its cache key); with a ``max_cost`` each request first reserves its worst case
+  (`sciwrite.llm.ledger.BudgetGate`), so the spend never passes it; a request that cannot fit is not sent and its
+  item says so. A reply charged more than its reservation (an endpoint billing past what the request allowed) is
+  kept, and no request through that ledger is sent after it (`sciwrite.llm.ledger.Overrun`); the ones in flight are
+  settled and recorded.
 """
 
 from __future__ import annotations
@@ -53,6 +56,9 @@ from sciwrite.llm.backends import (
 from sciwrite.llm.ledger import BudgetGate, Reservation, UsageLedger, open_ledger
 from sciwrite.llm.types import BudgetExceededError, Completion, GenerationError, GenerationSettings, Message
 from sciwrite.models.registry import ModelUnavailableError
+
+#: Hex digits of a request's cache key that name it in the usage ledger (``prompt_id``) and in a budget warning.
+PROMPT_ID_CHARS = 12
 
 
 class LLMNotConfiguredError(ModelUnavailableError):
@@ -299,12 +305,12 @@ class ChatClient:
             completion = await backend.complete(messages, settings, params=params)
         except GenerationError as err:  # already scrubbed of the key by the backend
             if err.completion is not None:
-                self._record(err.completion, reservation)
+                self._record(err.completion, reservation, key)
             return ChatResult(error=str(err))
         except Exception as err:  # noqa: BLE001 - one failed item must not stop the batch
             return ChatResult(error=scrub_keys(scrub(f"{type(err).__name__}: {err}", [self._key]))[:500])
         else:
-            self._record(completion, reservation)
+            self._record(completion, reservation, key)
         finally:
             if reservation is not None and gate is not None:
                 await gate.free(reservation)
@@ -318,9 +324,11 @@ class ChatClient:
         return ChatResult(completion.text, finish_reason=completion.finish_reason, snapshot=completion.snapshot,
                           system_fingerprint=completion.system_fingerprint)
 
-    def _record(self, completion: Completion, reservation: Reservation | None = None) -> None:
+    def _record(self, completion: Completion, reservation: Reservation | None, key: str) -> None:
+        """Settle one reply in the ledger, naming its request by the start of its cache key (``prompt_id``)."""
         if self.ledger is not None:
-            self.ledger.record(completion, model=self.model, purpose=self.purpose, reservation=reservation)
+            self.ledger.record(completion, model=self.model, purpose=self.purpose, reservation=reservation,
+                               prompt_id=key[:PROMPT_ID_CHARS])
 
     def _read_cache(self) -> tuple[dict[str, dict[str, Any]], bool]:
         """Records of earlier runs; a line cut short by an interrupted write is skipped."""

@@ -127,7 +127,8 @@ class GenerationError(RuntimeError):
 
 
 class BudgetExceededError(RuntimeError):
-    """The usage ledger reached the run's ``--max-cost``: no further request is sent (what is done is kept)."""
+    """The usage ledger reached the run's ``--max-cost``, or a reply was charged more than its reservation: no
+    further request is sent (what is done is kept)."""
 
 
 class Backend(Protocol):

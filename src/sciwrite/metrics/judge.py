@@ -10,10 +10,11 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from sciwrite.core.paper_row import PaperRow
+from sciwrite.core.summary import JudgePanel as SummaryPanel
 from sciwrite.core.summary import JudgeRecord, LLMUsage
 from sciwrite.llm.client import ChatClient
 from sciwrite.llm.ledger import Totals, UsageLedger
@@ -139,6 +140,7 @@ class Reading:
     snapshot: str | None = None  # the model snapshot that gave the last reply
     system_fingerprint: str | None = None  # and its system fingerprint
     panel: dict[str, list[Any]] | None = None  # a judge panel's: judge -> the value of each of its samples
+    panel_errors: dict[str, str] | None = None  # and judge -> why it gave no usable value (the judges that gave none)
 
 
 def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, str]]],
@@ -231,13 +233,16 @@ def snapshot_counts(rows: Sequence[PaperRow], field: str) -> dict[str, int]:
     return counts
 
 
-def judge_record(model: str | None, snapshots: Mapping[str, int] | None,
-                 fingerprints: Mapping[str, int] | None) -> JudgeRecord | None:
-    """The provenance's judge: its model and the snapshots and fingerprints that answered (`snapshot_counts`); None
-    when the judge did not run (no snapshots counted)."""
+def judge_record(model: str | None, snapshots: Mapping[str, int] | None, fingerprints: Mapping[str, int] | None,
+                 panel: SummaryPanel | None = None) -> JudgeRecord | None:
+    """The provenance's judge: its model and the snapshots and fingerprints that answered (`snapshot_counts`), and
+    for a panel (the summary's block) whether it is complete and how many papers each judge scored and failed on
+    (the reasons stay in the block and the rows); None when the judge did not run (no snapshots counted)."""
     if snapshots is None:
         return None
-    return JudgeRecord(model=model, snapshots=dict(snapshots), system_fingerprints=dict(fingerprints or {}))
+    judges = {judge: replace(papers, failures=()) for judge, papers in (panel.papers_by_judge if panel else {}).items()}
+    return JudgeRecord(model=model, snapshots=dict(snapshots), system_fingerprints=dict(fingerprints or {}),
+                       panel_complete=panel.complete if panel is not None else None, judges=judges)
 
 
 def llm_usage(ledger: UsageLedger | None) -> LLMUsage | None:

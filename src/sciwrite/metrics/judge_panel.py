@@ -7,7 +7,15 @@ A `JudgePanel` stands where a benchmark's judge client stands. The shared send-r
 each through the judge's own `ChatClient` (capabilities, thinking-trace stripping, ledger, cache, budget), and the
 reading it returns holds the panel's aggregate (each judge's mean over its samples, then the `mean` or `median`
 over judges) and every value it was made from (`Reading.panel`). Each benchmark writes the latter into its rows as
-``judge_panel``: judge -> criterion -> the per-sample values, on the metric's scale.
+``judge_panel``: judge -> criterion -> the per-sample values, on the metric's scale (None: no usable answer).
+
+A panel never hides a dead judge. A judge fails on a paper when none of its samples gave a usable score (an API
+error after the retries, a reply no score can be read from); the reading names each such judge and why
+(`Reading.panel_errors`), each benchmark keeps that in its rows as ``judge_panel_errors`` (judge -> why), and the
+aggregate is over the judges that answered. `failed_judges` reads a row's failures from its typed scores, the
+suites count a paper in ``judge_failures`` when any judge failed on it, and the summary's block says per judge how
+many papers it scored and failed on and whether the panel is ``complete``; the provenance's judge record and the
+board say the same, and ``sciwrite evaluate`` exits 4 on an incomplete panel unless ``--accept-partial-panel``.
 
 `panel_summary` turns those rows into the summary's ``judge_panel`` block, per criterion:
 - each judge's mean over papers with its bootstrap interval (`sciwrite.stats.mean_interval`);
@@ -33,11 +41,17 @@ from scipy import stats
 
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.summary import JudgePanel as SummaryPanel
+from sciwrite.core.summary import PanelJudgePapers, Summary
 from sciwrite.stats import mean_interval
 from sciwrite.stats_agreement import alpha
 
 #: How a panel combines its judges' scores.
 AGGREGATES = ("mean", "median")
+#: A per-paper row's record of the panel judges that gave the paper no usable score: judge -> why (absent when
+#: every judge scored it).
+JUDGE_PANEL_ERRORS = "judge_panel_errors"
+#: How many failed papers (with their reasons) the summary lists per judge; every paper's is in its row.
+FAILURES_SHOWN = 3
 
 
 @dataclass(frozen=True)
@@ -105,9 +119,8 @@ class JudgePanel:
     def readings(self, read_replies: Callable[..., dict[Any, Any]], conversations: Mapping[Any, Any],
                  read: Callable[..., Any], follow_up: Callable[..., str], *, seed: int | None, desc: str = "LLM judge",
                  **options: Any) -> dict[Any, Any]:
-        """`read_replies` once per judge and sample (sample k seeded `seed` + k), then one reading per conversation:
-        the aggregate value, the first judge's first reply (its reply, snapshot and error when none could be read)
-        and ``panel``: judge -> the value of each sample."""
+        """`read_replies` once per judge and sample (sample k seeded `seed` + k), then one reading per conversation
+        (`panel_reading`)."""
         runs: dict[str, list[dict[Any, Any]]] = {}
         for client in self.clients:
             runs[client.model] = [
@@ -115,20 +128,79 @@ class JudgePanel:
                              desc=f"{desc} {client.model}" + (f" sample {k + 1}" if self.spec.samples > 1 else ""),
                              **options)
                 for k in range(self.spec.samples)]
-        out = {}
-        first = runs[self.clients[0].model][0]
-        for key in conversations:
-            panel = {judge: [run[key].value for run in samples] for judge, samples in runs.items()}
-            per_judge = [combine(values) for values in panel.values()]
-            reading = first[key]
-            value = combine(per_judge, self.spec.aggregate)
-            errors = [f"{judge}: {run[key].error}" for judge, samples in runs.items() for run in samples
-                      if run[key].value is None and run[key].error]
-            out[key] = type(reading)(value=value, reply=reading.reply, snapshot=reading.snapshot,
-                                     system_fingerprint=reading.system_fingerprint,
-                                     error=None if value is not None else "; ".join(errors) or reading.error,
-                                     panel=panel)
-        return out
+        return {key: self.panel_reading({judge: [run[key] for run in samples] for judge, samples in runs.items()})
+                for key in conversations}
+
+    def panel_reading(self, samples: Mapping[str, Sequence[Any]]) -> Any:
+        """One conversation's reading from each judge's sample readings: the aggregate value, the first judge's first
+        reply (its reply, snapshot and error when no judge gave a value), ``panel`` (judge -> the value of each
+        sample) and ``panel_errors`` (judge -> why it gave no usable value, for each judge that gave none), so that a
+        judge that failed is never hidden behind the others' aggregate."""
+        panel = {judge: [reading.value for reading in readings] for judge, readings in samples.items()}
+        failures = {judge: why for judge, readings in samples.items() if (why := judge_failure(readings)) is not None}
+        first = samples[self.clients[0].model][0]
+        value = combine([combine(values) for values in panel.values()], self.spec.aggregate)
+        error = None if value is not None else "; ".join(f"{judge}: {why}" for judge, why in failures.items())
+        return type(first)(value=value, reply=first.reply, snapshot=first.snapshot,
+                           system_fingerprint=first.system_fingerprint, error=error,
+                           panel=panel, panel_errors=failures)
+
+
+def judge_failure(readings: Sequence[Any]) -> str | None:
+    """Why one judge gave a conversation no usable value in any of its samples (each sample's reason once, in
+    order); None when a sample gave one."""
+    if any(reading.value is not None for reading in readings):
+        return None
+    reasons = dict.fromkeys(reading.error or "no usable score" for reading in readings)
+    return "; ".join(reasons)
+
+
+def failed_judges(row: PaperRow, judges: Sequence[str] = ()) -> dict[str, str]:
+    """The judges of a panel that gave the row's paper no usable score (every repeat of one of its criteria failed,
+    or the judge is absent from a row that has a panel), each with why (the row's `JUDGE_PANEL_ERRORS`); empty for
+    a row without a panel (one judge asked once, or a paper no judge was asked about)."""
+    if not row.judge_panel:
+        return {}
+    reasons = row.details.get(JUDGE_PANEL_ERRORS)
+    reasons = reasons if isinstance(reasons, Mapping) else {}
+    failed = {}
+    for judge in dict.fromkeys([*judges, *row.judge_panel]):
+        scores = row.judge_panel.get(judge)
+        if not scores or any(all(v is None for v in values) for values in scores.values()):
+            failed[judge] = str(reasons.get(judge) or "no usable score")
+    return failed
+
+
+def judge_papers(rows: Sequence[PaperRow], judges: Sequence[str]) -> dict[str, PanelJudgePapers]:
+    """Per judge, the papers asked (rows with a panel) it scored and those it failed on (`failed_judges`), with the
+    first `FAILURES_SHOWN` failures' paper and reason."""
+    asked = [row for row in rows if row.judge_panel]
+    failures: dict[str, list[str]] = {judge: [] for judge in judges}
+    for row in asked:
+        for judge, why in failed_judges(row, judges).items():
+            failures.setdefault(judge, []).append(f"{row.paper_id}: {why}")
+    return {judge: PanelJudgePapers(papers_scored=len(asked) - len(failed), papers_failed=len(failed),
+                                    failures=tuple(failed[:FAILURES_SHOWN]))
+            for judge, failed in failures.items()}
+
+
+def incomplete_text(papers_by_judge: Mapping[str, PanelJudgePapers], reasons: bool = True) -> str | None:
+    """``panel incomplete: judge-b scored 0 of 2 papers`` for the judges that failed on some paper (with `reasons`,
+    the first failure's paper and reason after each); None when every judge scored every paper."""
+    missing = []
+    for judge, papers in papers_by_judge.items():
+        if papers.papers_failed:
+            asked = (papers.papers_scored or 0) + papers.papers_failed
+            first = f" (e.g. {papers.failures[0]})" if reasons and papers.failures else ""
+            missing.append(f"{judge} scored {papers.papers_scored or 0} of {asked} papers{first}")
+    return f"panel incomplete: {'; '.join(missing)}" if missing else None
+
+
+def panel_mark(summary: Summary) -> str:
+    """What a results table adds to a system's label when its judge panel is incomplete (a judge gave some paper
+    no usable score): ``" (panel incomplete)"``, else ""."""
+    panel = summary.judge_panel
+    return " (panel incomplete)" if panel is not None and panel.complete is False else ""
 
 
 def _matrix(rows: Sequence[PaperRow], judges: Sequence[str], criterion: str) -> np.ndarray:
@@ -180,12 +252,13 @@ def noise_share(rows: Sequence[PaperRow], judges: Sequence[str], criterion: str,
 def panel_summary(rows: Sequence[PaperRow], spec: PanelSpec | None = None, n_resamples: int = 1000,
                   seed: int = 0) -> SummaryPanel | None:
     """The summary's ``judge_panel`` block from rows that carry judge panels (None when none does): the judges,
-    the samples each gave per paper, the panel asked for (`spec`: its aggregate and samples), and per criterion each
-    judge's mean and interval with the panel's agreement and noise."""
+    the samples each gave per paper, the panel asked for (`spec`: its aggregate and samples), per criterion each
+    judge's mean and interval with the panel's agreement and noise, what each judge scored (`judge_papers`) and
+    whether every judge scored every paper (``complete``)."""
     panels = [row.judge_panel for row in rows if row.judge_panel]
     if not panels:
         return None
-    judges = list(dict.fromkeys(judge for panel in panels for judge in panel))
+    judges = list(dict.fromkeys(judge for panel in panels for judge in panel))  # every judge asked is in each panel
     criteria = list(dict.fromkeys(c for panel in panels for scores in panel.values() for c in scores))
     samples = max((len(values) for panel in panels for scores in panel.values() for values in scores.values()),
                   default=1)
@@ -201,8 +274,10 @@ def panel_summary(rows: Sequence[PaperRow], spec: PanelSpec | None = None, n_res
                                 "n_papers": len(values)}
         blocks[criterion] = {"judges": per_judge, "krippendorff_alpha_ordinal": ordinal_alpha(matrix),
                              **noise_share(rows, judges, criterion, samples)}
+    papers = judge_papers(rows, judges)
     return SummaryPanel(judges=tuple(judges), samples=samples, aggregate=spec.aggregate if spec else None,
-                        samples_asked=spec.samples if spec else None, criteria=blocks)
+                        samples_asked=spec.samples if spec else None, criteria=blocks,
+                        complete=not any(p.papers_failed for p in papers.values()), papers_by_judge=papers)
 
 
 def systems_agreement(panels: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
@@ -228,5 +303,6 @@ def systems_agreement(panels: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]
     return out
 
 
-__all__ = ["AGGREGATES", "JudgePanel", "PanelSpec", "combine", "noise_share", "ordinal_alpha",
-           "panel_summary", "systems_agreement"]
+__all__ = ["AGGREGATES", "panel_mark", "FAILURES_SHOWN", "JUDGE_PANEL_ERRORS", "JudgePanel", "PanelSpec", "combine", "failed_judges",
+           "incomplete_text", "judge_failure", "judge_papers", "noise_share", "ordinal_alpha", "panel_summary",
+           "systems_agreement"]

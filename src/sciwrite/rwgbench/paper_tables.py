@@ -34,6 +34,7 @@ from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.human_eval import table5 as human_table5
 from sciwrite.rwgbench.metrics.report import TABLE2_METRICS, table2
 from sciwrite.rwgbench.metrics.specs import METRICS, TABLE3
+from sciwrite.rwgbench.scales import SCALES
 from sciwrite.sources.markers import MARKER_GROUP
 
 #: Config -> Table 1 column, as the paper names it.
@@ -113,12 +114,12 @@ def build_table1(options: Mapping[str, Any]) -> TableData:
 
 
 #: What Table 2 reads: RWGBench summaries holding its metrics.
-TABLE2_SUMMARIES = SummaryKind("rwgbench-table2", "rwgbench", "RWGBench", TABLE2_METRICS)
+TABLE2_SUMMARIES = SummaryKind("rwgbench-table2", "rwgbench", "RWGBench", TABLE2_METRICS, SCALES)
 
 
 def build_table2(options: Mapping[str, Any]) -> TableData:
-    return table2([TABLE2_SUMMARIES.read(p) for p in [*options["summary"], *([options["human_gt"]]
-                                                                            if options.get("human_gt") else [])]])
+    return table2(TABLE2_SUMMARIES.read_all([*options["summary"], *([options["human_gt"]]
+                                                                   if options.get("human_gt") else [])]))
 
 
 #: Table 3's metrics as the paper labels them, in its order (declared with each metric).
@@ -153,12 +154,11 @@ def table3(summaries: Mapping[str, Summary]) -> TableData:
 
 
 #: What Table 3 reads: RWGBench summaries holding its seven metrics.
-TABLE3_SUMMARIES = SummaryKind(TABLE3, "rwgbench", "RWGBench", tuple(key for key, _ in TABLE3_METRICS))
+TABLE3_SUMMARIES = SummaryKind(TABLE3, "rwgbench", "RWGBench", tuple(key for key, _ in TABLE3_METRICS), SCALES)
 
 
 def build_table3(options: Mapping[str, Any]) -> TableData:
-    for folder in options["evals"]:
-        TABLE3_SUMMARIES.read(folder)
+    TABLE3_SUMMARIES.read_all(options["evals"])  # each checked, and no run given twice: it would count as two
     return table3(load_summaries(options["evals"]))
 
 

@@ -2,8 +2,9 @@
 
 The task arguments are ``sciwrite generate sciig``'s options (their defaults are the declared ones) and
 ``sciwrite evaluate``'s; the shared adapter (`sciwrite.harness.inspect_tasks.benchmark_task`) plans the run, builds the
-samples, the solvers and the scorer from the benchmark's own parts. Needs the ``inspect`` extra; registered through
-``sciwrite.harness.inspect_registry``.
+samples, the solvers and the scorer from the benchmark's own parts. Each argument is checked as its flag is, and a bad
+one fails the task in one line (``-T temperature: expected a finite number >= 0, got nan``). Needs the ``inspect``
+extra; registered through ``sciwrite.harness.inspect_registry``.
 """
 
 from __future__ import annotations

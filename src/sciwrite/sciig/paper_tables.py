@@ -41,12 +41,14 @@ from sciwrite.sciig.generation.prompts import FULL_INPUTS, INPUT_LABELS, INPUTS,
 from sciwrite.sciig.human_eval import table5 as human_table5
 from sciwrite.sciig.metrics.specs import METRICS, TABLE2, TABLE3, TABLE4
 from sciwrite.sciig.metrics.tables import (
+    SAME_PROMPT,
     TABLE3_COLUMNS,
     TABLE3_ROWS,
     column_coverage,
     column_value,
     summaries_by_column,
 )
+from sciwrite.sciig.scales import SCALES
 
 #: Config -> the name the paper gives its dataset.
 DATASET_NAMES = {"naacl_2025": "NAACL 2025", "iclr_2025": "ICLR 2025", "sample": "Sample"}
@@ -209,19 +211,25 @@ def table4(summaries: Mapping[str, Summary]) -> TableData:
 
 def summaries_of(table: str) -> SummaryKind:
     """What SciIG's Table 2, 3 or 4 reads: SciIG summaries holding the paper's metrics (Table 3's rows)."""
-    return SummaryKind(table, "sciig", "SciIG", tuple(key for _, _, key in TABLE3_ROWS))
+    return SummaryKind(table, "sciig", "SciIG", tuple(key for _, _, key in TABLE3_ROWS), SCALES)
+
+
+def same_prompt(first: str, second: str) -> bool:
+    """Whether two prompt levels are one prompt (ELABORATE and ZERO_SHOT, Table 11), so one run may fill both."""
+    try:
+        return SAME_PROMPT.get(normalize_level(first)) == normalize_level(second)
+    except ValueError:  # not a level: Table 3 refuses it by name
+        return False
 
 
 def read_summaries(specs: Sequence[tuple[str, str]], table: str) -> dict[str, Summary]:
     """NAME=PATH pairs -> the summaries (PATH: a summary.json or the folder holding one), each checked to be a SciIG
-    summary holding the table's metrics (`SummaryKind`)."""
-    kind, out = summaries_of(table), {}
-    for name, path in specs:
-        try:
-            out[name] = kind.read(path)
-        except ValueError as err:
-            raise ValueError(f"{name}={err}") from None
-    return out
+    summary holding the table's metrics, and no run given for two names (`SummaryKind.read_all`; Table 3's
+    ELABORATE and ZERO_SHOT may share one: they are one prompt)."""
+    names = [name for name, _ in specs]
+    summaries = summaries_of(table).read_all([path for _, path in specs], labels=names,
+                                             may_share=same_prompt if table == TABLE3 else None)
+    return dict(zip(names, summaries, strict=True))
 
 
 def named_path(text: str) -> tuple[str, str]:

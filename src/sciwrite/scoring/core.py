@@ -189,14 +189,15 @@ def _summary(benchmark: Benchmark, file: PredictionFile, scored: Scored, models:
     version, coverage, memorisation, the judge panel, the cutoff split and the provenance."""
     steps = benchmark.suite.steps
     summary = steps.summarize(file, scored, models, split=split, request=request, system=system)
+    # a judge panel or repeated judging: each judge's means, their agreement, the noise, what each judge scored
+    panel = panel_summary(scored.rows, request.judge.panel, request.bootstrap, request.seed)
     judge = judge_record(summary.models.get("judge"), summary.judge_snapshots,
-                         summary.details.get(JUDGE_SYSTEM_FINGERPRINTS))
+                         summary.details.get(JUDGE_SYSTEM_FINGERPRINTS), panel)
     return summary.with_(
         schema_version=SUMMARY_SCHEMA_VERSION, coverage=Coverage(len(file.targets), len(split.paper_ids)),
         memorisation=summarize_memorisation(scored.rows, request.bootstrap, request.seed)
         if steps.memorisation_texts is not None else None,
-        # a judge panel or repeated judging: each judge's means, their agreement, the noise
-        judge_panel=panel_summary(scored.rows, request.judge.panel, request.bootstrap, request.seed),
+        judge_panel=panel,
         cutoff=cutoff_comparison(scored.rows, file.targets, [*steps.metrics, *MEMORISATION_KEYS[:1]], request.cutoff,
                                  request.bootstrap, request.seed) if request.cutoff is not None else None,
         provenance=run_provenance(

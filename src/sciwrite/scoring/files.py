@@ -9,10 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sciwrite.benchmark import Benchmark
+from sciwrite.core.errors import Where
+from sciwrite.core.metric_scales import check_result
 from sciwrite.core.predictions import SystemPredictions
 from sciwrite.core.results import check_output_folder, write_results
+from sciwrite.core.system_names import system_path
 from sciwrite.llm.ledger import LEDGER_NAME, UsageLedger
-from sciwrite.scoring.checks import check_scored
+from sciwrite.scoring.checks import result_rules
 from sciwrite.scoring.core import SystemResult, score_systems, system_names
 from sciwrite.scoring.request import ScoringRequest
 from sciwrite.scoring.run_tables import run_tables, write_run_tables
@@ -52,10 +55,10 @@ def evaluate_files(benchmark: Benchmark, predictions: Sequence[str | Path], requ
     names = system_names(predictions, systems)
     if out_dir is not None:
         check_output_folder(out_dir)
-        for system in names if system_folders else ():
-            if (Path(out_dir) / system).exists() and not (Path(out_dir) / system).is_dir():
-                raise ValueError(f"--out {out_dir}: {Path(out_dir) / system} (system {system!r}) is a file, not a "
-                                 "folder")
+        for system, path in zip(names, predictions) if system_folders else ():
+            folder = system_path(out_dir, system, Where(field="--system") if systems else Where(path=path))
+            if folder.exists() and not folder.is_dir():
+                raise ValueError(f"--out {out_dir}: {folder} (system {system!r}) is a file, not a folder")
     if not system_folders and len(predictions) != 1:
         raise ValueError("one prediction file only when its results go into the output folder itself")
     sources = [SystemPredictions.from_file(path, name) for path, name in zip(predictions, names)]
@@ -68,7 +71,7 @@ def evaluate_files(benchmark: Benchmark, predictions: Sequence[str | Path], requ
                for result, path in zip(results, predictions, strict=True)]
     if out_dir is not None:
         for result in results:
-            write_system(benchmark, result, Path(out_dir) / result.system if system_folders else Path(out_dir))
+            write_system(benchmark, result, system_path(out_dir, result.system) if system_folders else Path(out_dir))
         write_run_tables(run_tables(benchmark, [result.summary for result in results]), out_dir)
     return results
 
@@ -86,10 +89,10 @@ def with_usage_ledger(request: ScoringRequest, out_dir: str | Path) -> ScoringRe
 def write_system(benchmark: Benchmark, result: SystemResult, folder: str | Path) -> list[Path]:
     """Write one system's files to `folder`, whole or not at all; returns the paths written.
 
-    A value its metric's scale makes impossible (NaN, infinity, out of range) is refused first, so none reaches a
-    table.
+    The result is checked first (`sciwrite.core.metric_scales.check_result`: types, declared ranges, counts,
+    intervals, finite numbers, each mean what the rows give), so that nothing impossible reaches a table.
     """
-    check_scored(benchmark, result.summary, result.rows, summary_path=Path(folder) / "summary.json",
+    check_result(result.summary, result.rows, result_rules(benchmark), summary_path=Path(folder) / "summary.json",
                  rows_path=Path(folder) / "per_paper.jsonl")
     return write_results(Path(folder), result.system, result.rows, result.summary.to_json(), result.files.table_rows,
                          rejected=result.rejected, extra_json=result.files.extra_json,

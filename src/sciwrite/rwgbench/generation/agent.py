@@ -29,7 +29,8 @@ returned), ``read``, ``seen`` (every doc_id a tool showed; all three in first-se
 ``budget_exhausted``, ``tools_refused``, ``malformed_calls``, ``cutoff`` (``YYYY-MM-DD``, a year or None) and
 ``cutoff_source``, ``max_tool_calls`` and ``unresolved_markers``. The trace (each turn: the model's reasoning when
 the provider returns it, its calls with their arguments, the doc_ids each showed or the error; the answer) goes to
-``<output stem>.traces.jsonl`` (`sciwrite.generation.runner.TRACE`), not into the line.
+``<output stem>.traces.jsonl`` (`sciwrite.generation.runner.TRACE`), not into the line; a paper that fails (a
+request that failed, no section once the budget ran out) has its turns so far there too, with the error.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sciwrite.generation.runner import TRACE, Generated, PaperLLM, prompt_text
+from sciwrite.generation.runner import TRACE, Generated, PaperLLM, prompt_text, traced
 from sciwrite.llm.types import Completion, GenerationError, Message
 from sciwrite.rwgbench.generation.agent_tools import MAX_SEARCH_K, SEARCH_K, TOOLS, CorpusTools, ToolSession
 from sciwrite.rwgbench.generation.prompts import clean_section, fill, target_block
@@ -114,9 +115,13 @@ class Agent(CandidatesMethod):
     async def run(self, record: Mapping[str, Any], llm: PaperLLM) -> Generated:
         if self.tools is None:
             raise ValueError("the agent method searches the corpus itself: it needs a retriever and the corpus")
-        session = self.tools.session(record)
+        with traced([]) as trace:  # a paper that fails keeps the calls it made (the runner writes them)
+            return await self.converse(record, llm, self.tools.session(record), trace)
+
+    async def converse(self, record: Mapping[str, Any], llm: PaperLLM, session: ToolSession,
+                       trace: list[dict[str, Any]]) -> Generated:
+        """The loop of `run` on one paper, each turn appended to `trace` as it happens."""
         messages: list[Message] = self.prompt(record)
-        trace: list[dict[str, Any]] = []
         calls = malformed = 0
         called = exhausted = False
         while True:

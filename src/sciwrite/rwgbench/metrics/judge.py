@@ -23,6 +23,9 @@ Decisions the paper leaves open:
 - A failed item (API error after the client's retries, or a reply no score can be read from) is retried once more
   (`retries`), an unreadable reply with a follow-up asking for the JSON answer; what still fails has
   ``llm_judge`` None and ``judge_error`` saying why, and is left out of the mean, never scored 0.
+- A judge panel (`sciwrite.metrics.judge_panel`): each judge's samples go to the row's ``judge_panel``, and each
+  judge that gave the section no usable score to ``judge_panel_errors`` (judge -> why), even when the others' aggregate
+  stands as ``llm_judge``.
 """
 from __future__ import annotations
 
@@ -41,6 +44,7 @@ from sciwrite.metrics.judge import (
     read_replies,
     truncate_section,
 )
+from sciwrite.metrics.judge_panel import JUDGE_PANEL_ERRORS
 from sciwrite.rwgbench.metrics.row_fields import (
     EMPTY_SECTION,
     JUDGE_ERROR,
@@ -152,6 +156,8 @@ def judge_sections(sections: Sequence[str], client: ChatClient, titles: Sequence
         if reading.panel is not None:  # a judge panel: each judge's samples, on the metric's [0, 1] scale
             rows[i][JUDGE_PANEL] = {judge: {LLM_JUDGE.key: [None if v is None else normalise_score(v) for v in values]}
                                     for judge, values in reading.panel.items()}
+        if reading.panel_errors:  # the judges that gave no usable score, and why: never hidden by the aggregate
+            rows[i][JUDGE_PANEL_ERRORS] = dict(reading.panel_errors)
     return rows
 
 

@@ -20,6 +20,7 @@ from sciwrite.core.summary import Interval, JoinSummary, RunDescription, Summary
 from sciwrite.core.tables import MISSING_CELL, format_table
 from sciwrite.grounding.online import lookups_note
 from sciwrite.grounding.scoring import INVALID, OUTSIDE_RATE
+from sciwrite.metrics.judge_panel import panel_mark
 from sciwrite.metrics.summary import EMPTY_CITATION_RATE, UNRESOLVED_MARKERS
 from sciwrite.rwgbench.metrics.grounding import CANDIDATES, GROUNDING_COLUMNS
 from sciwrite.rwgbench.metrics.suite import PAPER_LABELS, TABLE2_GROUPS
@@ -65,9 +66,11 @@ def table2(summaries: Sequence[Summary]) -> TableData:
             if block != previous:
                 blocks[len(rows)], previous = block, block
             method = PAPER_METHODS.get(str(runs[i].method).lower(), runs[i].method)
-            labels: tuple[str, ...] = ("", str(runs[i].model), with_coverage(str(method), summaries[i].scored))
+            labels: tuple[str, ...] = ("", str(runs[i].model),
+                                       with_coverage(str(method), summaries[i].scored) + panel_mark(summaries[i]))
         else:
-            labels = (with_coverage(str(summaries[i].system or "system"), summaries[i].scored),)
+            labels = (with_coverage(str(summaries[i].system or "system"), summaries[i].scored)
+                      + panel_mark(summaries[i]),)
         rows.append(TableRow(labels, values, {key: table2_cell(v) for key, v in values.items()}))
     return TableData("Table 2. Experimental results across all models, baselines, and retrievers.",
                      ("Retriever", "Model", "Method") if by_run else ("System",), metrics, tuple(rows),

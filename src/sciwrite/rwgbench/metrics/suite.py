@@ -32,6 +32,7 @@ from sciwrite.grounding.scoring import GROUNDING_KEYS
 from sciwrite.llm.ledger import UsageLedger
 from sciwrite.metrics.judge import load_chat_model, snapshot_counts
 from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
+from sciwrite.metrics.judge_panel import failed_judges
 from sciwrite.metrics.summary import (
     EMPTY_CITATION_OUTPUT,
     EMPTY_CITATION_RATE,
@@ -361,7 +362,8 @@ def summarize_rwgbench(rows: Sequence[PaperRow], models: RWGBenchModels) -> Summ
     means[UNRESOLVED_MARKERS] = sum(r.value(UNRESOLVED_MARKERS) or 0 for r in rows)
     judged = LLM_JUDGE.key not in models.not_computed
     if judged:
-        means[JUDGE_FAILURES] = sum(1 for r in rows if r.details.get(JUDGE_ERROR))
+        # a paper the judge failed on, or any judge of a panel (the others' aggregate standing as its score)
+        means[JUDGE_FAILURES] = sum(1 for r in rows if r.details.get(JUDGE_ERROR) or failed_judges(r))
     return Summary(
         n_papers=n, profile=models.profile, metrics=means,
         not_computed={m: why for m, why in models.not_computed.items() if why != "not requested"},

@@ -19,7 +19,9 @@ that a triple quote inside an inserted text is written ``'\'\'`` so that it cann
 key spelling loose; else a labelled value ``Consistency: 0.8``); a reply that lacks one of its prompt's scores, or
 gives one off the 0-1 scale, is unreadable: it is retried with a follow-up (`retries`), and what still fails is
 None with the reason, left out of the means, never scored 0. Generated introductions longer than
-`MAX_SECTION_CHARS` are cut at a word boundary and flagged ``truncated``.
+`MAX_SECTION_CHARS` are cut at a word boundary and flagged ``truncated``. Under a judge panel
+(`sciwrite.metrics.judge_panel`) each judge that gave a prompt no usable answer is named in the row's
+``judge_panel_errors`` (judge -> ``prompt: why``), even when the others' aggregate stands as the score.
 """  # noqa: D301 - it quotes the escaped triple quotes the prompts use
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from sciwrite.metrics.judge import (
     read_replies,
     truncate_section,
 )
+from sciwrite.metrics.judge_panel import JUDGE_PANEL_ERRORS
 from sciwrite.sciig.metrics.inputs import check_same_length, check_sciig_inputs
 from sciwrite.sciig.metrics.model_roles import SCIIG_JUDGE
 from sciwrite.sciig.metrics.row_fields import (
@@ -290,6 +293,9 @@ def judge_sciig(predictions: Sequence[str], references: Sequence[str], titles: S
             scores = row.setdefault(JUDGE_PANEL, {}).setdefault(judge, {})
             for score in PROMPT_OF[name].scores:
                 scores[judge_score_key(score)] = [None if v is None else v.get(score) for v in values]
+        for judge, why in (reading.panel_errors or {}).items():  # the judges with no usable answer to this prompt
+            failed = row.setdefault(JUDGE_PANEL_ERRORS, {})
+            failed[judge] = "; ".join(filter(None, (failed.get(judge), f"{name}: {why}")))
     return rows
 
 

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from sciwrite.metrics.lexical import rouge_l_batch
+from sciwrite.metrics.text import scanned
 from sciwrite.sciig.metrics.inputs import check_same_length, check_texts
 from sciwrite.sciig.metrics.specs import BLEU, METEOR, ROUGE1, ROUGE2, ROUGE_L
 
@@ -59,7 +60,7 @@ def meteor_tokens(text: str) -> list[str]:
     """nltk's Treebank word tokens of `text`, without its punkt sentence splitter (which has no offline data)."""
     from nltk.tokenize import word_tokenize
 
-    return word_tokenize(text, preserve_line=True)
+    return scanned("word tokenizer", lambda line: word_tokenize(line, preserve_line=True), text)
 
 
 def score_meteor(predictions: Sequence[str], references: Sequence[str], wordnet: Any) -> list[dict[str, float]]:

@@ -20,6 +20,7 @@ from sciwrite.benchmark import table_labels
 from sciwrite.core.predictions import rejected_lines_text
 from sciwrite.core.summary import Interval, JoinSummary, Summary
 from sciwrite.core.tables import cell, format_table
+from sciwrite.metrics.judge_panel import panel_mark
 from sciwrite.sciig.metrics.citations import N_NEAR_MISS, N_PAPERS_CITING, N_UNMATCHED, UNMATCHED_INTERVAL
 from sciwrite.sciig.metrics.model_line import format_model_line
 from sciwrite.sciig.metrics.specs import UNMATCHED_CITATION_RATE
@@ -60,7 +61,8 @@ def report_text(summaries: Sequence[Summary], out: Path) -> str:
     for summary in summaries:
         join = summary.join or JoinSummary()
         coverage = summary.scored
-        lines.append(f"\n{summary.system}: SciIG {summary.split} (test split; holdout papers are never scored): "
+        lines.append(f"\n{summary.system}{panel_mark(summary)}: SciIG {summary.split} (test split; holdout papers are "
+                     "never scored): "
                      f"{summary.n_papers if coverage.complete else coverage.fraction} papers scored "
                      f"({join.n_missing} missing, {join.n_extra} extra, "
                      f"{join.n_holdout} holdout, {join.n_rejected_lines} rejected lines); profile "

@@ -31,6 +31,7 @@ from sciwrite.core.summary import Summary
 from sciwrite.llm.ledger import UsageLedger
 from sciwrite.metrics.judge import load_chat_model, snapshot_counts
 from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
+from sciwrite.metrics.judge_panel import failed_judges
 from sciwrite.metrics.summary import JUDGE_FAILURES, check_string_fields, merge_row, paper_name
 from sciwrite.models.bleurt import load_bleurt
 from sciwrite.models.causal_lm import load_causal_lm
@@ -440,7 +441,8 @@ def summarize_sciig(rows: Sequence[PaperRow], models: SciIGModels) -> Summary:
         means.update(summarize_unmatched(scored))  # apart from citation precision (Table 7's counterpart)
     judged = models.wants("judge")
     if judged:
-        means[JUDGE_FAILURES] = sum(1 for r in rows if r.details.get(JUDGE_ERRORS))
+        # a paper the judge failed on, or any judge of a panel (the others' aggregate standing as its score)
+        means[JUDGE_FAILURES] = sum(1 for r in rows if r.details.get(JUDGE_ERRORS) or failed_judges(r))
         details[JUDGE_SYSTEM_FINGERPRINTS] = snapshot_counts(rows, JUDGE_SYSTEM_FINGERPRINTS)
     errors: dict[str, dict[str, str]] = {}
     for row in rows:
