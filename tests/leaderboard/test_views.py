@@ -728,6 +728,13 @@ def test_summary_condition_reads_provenance_then_the_old_profile_field():
     assert summary_condition(Summary.from_json({"profile": "paper", "precision": 0.1})) == Condition("paper", None)  # schema 0
     assert summary_condition(Summary.from_json({"profile": "paper"}), "lite") == Condition("lite", None)  # the submission's first
     assert summary_condition(Summary.from_json({})).label == UNKNOWN
+    panel = {**scored_by("paper", "panel(a + b)")}
+    partial = {**panel, "judge": {**panel["judge"], "panel_complete": False}}
+    assert summary_condition(Summary.from_json({"provenance": {**panel, "judge": {**panel["judge"],
+                                                                                   "panel_complete": True}}})) == \
+        Condition("paper", "panel(a + b)")
+    assert summary_condition(Summary.from_json({"provenance": partial})) == Condition(
+        "paper", "panel(a + b) (panel incomplete)")  # its own group: never ranked with the complete panels
     big, small = {"profile": "lite", "judge_model": ""}, {"profile": "lite", "judge_model": "gpt-4o"}
     assert condition_order([small, big, big]) == [Condition("lite", ""), Condition("lite", "gpt-4o")]  # by size
 

@@ -69,7 +69,10 @@ def summary_condition(summary: Summary, profile: str = "") -> Condition:
         return Condition(fallback, None)
     if block.judge is None or not block.judge.to_json():  # no judge ran
         return Condition(block.profile or fallback, "")
-    return Condition(block.profile or fallback, block.judge.model)
+    judge = block.judge.model
+    if judge is not None and block.judge.panel_complete is False:  # never ranked with the complete panels
+        judge = f"{judge} (panel incomplete)"
+    return Condition(block.profile or fallback, judge)
 
 
 def row_condition(row: Mapping[str, Any]) -> Condition:
