@@ -1,16 +1,18 @@
-"""How many bad inputs ``tests/cli/test_no_tracebacks.py`` runs, at HEAD and in the working tree.
+"""How many bad inputs ``tests/cli/test_no_tracebacks.py`` runs, at a commit (HEAD by default) and in the working tree.
 
 Each test of that file is collected (``pytest --collect-only -q``: every parametrised case is one item) from the
-file as HEAD holds it (``git show HEAD:...``, read-only) and as it is now. A bad input is one collected item that
+file as the commit holds it (``git show REV:...``, read-only) and as it is now. A bad input is one collected item that
 runs the command line on something wrong (an argv, a flag's value, a full disk, a huge prediction); the two tests
 that only check the case tables themselves (`TABLE_CHECKS`) are not. Printed: the items of each test function,
 before and after, and the totals.
 
-    .venv/bin/python scripts/bench/bad_inputs.py
+    .venv/bin/python scripts/bench/bad_inputs.py                    # HEAD against the working tree
+    .venv/bin/python scripts/bench/bad_inputs.py --before ac0b5f8   # the commit before issue 48's
 """
 
 from __future__ import annotations
 
+import argparse
 import collections
 import os
 import subprocess
@@ -36,11 +38,11 @@ def collected(path: Path) -> collections.Counter[str]:
     return collections.Counter(line.split("::", 1)[1].split("[", 1)[0] for line in items)
 
 
-def head_copy(folder: Path) -> Path:
-    """The test file as HEAD holds it, written under `folder`."""
-    text = subprocess.run(["git", "show", f"HEAD:{TEST_FILE}"], cwd=ROOT, capture_output=True, text=True,
+def copy_at(rev: str, folder: Path) -> Path:
+    """The test file as commit `rev` holds it, written under `folder`."""
+    text = subprocess.run(["git", "show", f"{rev}:{TEST_FILE}"], cwd=ROOT, capture_output=True, text=True,
                           check=True).stdout
-    path = folder / "test_no_tracebacks_head.py"
+    path = folder / "test_no_tracebacks_before.py"
     path.write_text(text, encoding="utf-8")
     return path
 
@@ -50,15 +52,18 @@ def bad_inputs(counts: collections.Counter[str]) -> int:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", default="HEAD", metavar="REV", help="the commit to compare with (default: HEAD)")
+    rev = parser.parse_args().before
     with tempfile.TemporaryDirectory() as folder:
-        before = collected(head_copy(Path(folder)))
+        before = collected(copy_at(rev, Path(folder)))
     after = collected(ROOT / TEST_FILE)
     width = max(map(len, {*before, *after}))
-    print(f"{'test':<{width}}  {'HEAD':>6}  {'now':>6}")
+    print(f"{'test':<{width}}  {rev[:8]:>8}  {'now':>6}")
     for name in sorted({*before, *after}):
         mark = "  (checks the tables)" if name in TABLE_CHECKS else ""
-        print(f"{name:<{width}}  {before.get(name, 0):>6}  {after.get(name, 0):>6}{mark}")
-    print(f"bad inputs run by {TEST_FILE}: {bad_inputs(before)} at HEAD, {bad_inputs(after)} now")
+        print(f"{name:<{width}}  {before.get(name, 0):>8}  {after.get(name, 0):>6}{mark}")
+    print(f"bad inputs run by {TEST_FILE}: {bad_inputs(before)} at {rev}, {bad_inputs(after)} now")
 
 
 if __name__ == "__main__":

@@ -141,3 +141,12 @@ def test_a_trace_of_any_shape_becomes_text_cells():
         {"Turn": "2", "Tool": "answer", "Arguments": "", "Result": "wrote the section", "Reasoning": "", "Text": ""},
     ]
     assert trace_frame(None).empty and trace_frame("not a list").empty
+
+
+def test_the_trace_of_a_failed_paper_is_not_an_orphan(tmp_path):
+    from sciwrite.leaderboard.runs import read_traces
+
+    path = tmp_path / "run.traces.jsonl"
+    path.write_text('{"paper_id": "p1", "trace": [{"turn": 1}]}\n'
+                    '{"paper_id": "p9", "trace": [{"turn": 1}], "error": "HTTP 500"}\n', encoding="utf-8")
+    assert read_traces(path, {"p1"}) == {"p1": [{"turn": 1}]}  # p9 failed: no prediction, and no error either

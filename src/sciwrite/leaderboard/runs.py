@@ -133,11 +133,13 @@ def read_traces(path: Path, paper_ids: Collection[str]) -> dict[str, list[Any]]:
         paper_id = str(value.get("paper_id"))
         if not isinstance(value.get(TRACE), list):
             raise InputError("no list of turns", Where(path=path, line=number, record=paper_id, field=TRACE), fix)
+        if "error" in value:  # the trace of a paper not written (it failed, or the budget stopped it)
+            continue
         if paper_id not in paper_ids:
             raise InputError("no prediction of this paper in the predictions file beside it",
                              Where(path=path, line=number, record=paper_id, field="paper_id"),
                              "resume the run with `sciwrite generate` (it drops the traces of papers it did not "
-                             "write) or remove the line")
+                             "write and that did not fail) or remove the line")
         traces[paper_id] = value[TRACE]
     return traces
 
