@@ -43,6 +43,8 @@ _ENV_KNOBS = ("SCIWRITE_PROFILE", "SCIWRITE_MODEL_DENSE_ENCODER", "SCIWRITE_HUB_
 MINI_PAPERS = ("E06-1051", "P02-1051", "P06-1112")
 # Three test papers and one holdout paper of the SciIG sample builder, with short introductions.
 SCIIG_MINI_PAPERS = ("2020.aacl-main.67", "2020.acl-main.547", "2020.acl-main.443", "2020.acl-main.573")
+# Two papers of the SurGE sample builder (each with three sections or more and five resolved citations or more).
+SURGE_MINI_PAPERS = ("E06-1051", "P06-1112")
 
 
 @pytest.fixture(autouse=True)
@@ -118,6 +120,20 @@ def mini_sample_folder(tmp_path_factory):
 def mini_sample_copy(mini_sample_folder, tmp_path):
     """A private, writable copy of the mini sample (tests that write indexes next to the data use it)."""
     return shutil.copytree(mini_sample_folder, tmp_path / "mini_sample")
+
+
+@pytest.fixture(scope="session")
+def surge_mini_folder(tmp_path_factory):
+    """A SurGE sample built from 2 aclsum papers (read-only: copy first)."""
+    from sciwrite.sources.aclsum import aclsum_paper_dir
+    from sciwrite.surge.data.sample_folder import write_sample_folder
+
+    papers = tmp_path_factory.mktemp("surge_papers")
+    for stem in SURGE_MINI_PAPERS:
+        shutil.copy(aclsum_paper_dir() / f"{stem}.json", papers)
+    folder = tmp_path_factory.mktemp("surge_mini") / "surge"
+    write_sample_folder(folder, paper_dir=papers, show_progress=False)
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""The `Benchmark` interface both benchmarks implement, and the registry the CLI and quick start use."""
+"""The `Benchmark` interface every benchmark implements, and the registry the CLI and quick start use."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ from sciwrite.rwgbench.metrics.suite import SUITE_METRICS as RWGBENCH_METRICS
 from sciwrite.sciig import load_sciig
 from sciwrite.sciig.generation.prompts import LEVELS
 from sciwrite.sciig.metrics.suite import SUITE_METRICS as SCIIG_METRICS
+from sciwrite.surge.data.loading import load_surge
 
 
-def test_both_benchmarks_are_registered_by_name():
-    assert sorted(BENCHMARKS) == ["rwgbench", "sciig"]
+def test_the_benchmarks_are_registered_by_name():
+    assert sorted(BENCHMARKS) == ["rwgbench", "sciig", "surge"]
     assert get_benchmark("rwgbench").data.load is load_rwgbench and get_benchmark("sciig").data.load is load_sciig
-    with pytest.raises(ValueError, match=r"unknown benchmark 'x'; choose one of \['rwgbench', 'sciig'\]"):
+    assert get_benchmark("surge").data.load is load_surge
+    with pytest.raises(ValueError, match=r"unknown benchmark 'x'; choose one of \['rwgbench', 'sciig', 'surge'\]"):
         get_benchmark("x")
 
 
@@ -37,7 +39,8 @@ def test_without_the_judge_drops_exactly_the_judge(name):
     bench = BENCHMARKS[name]
     kept = bench.suite.metrics_without_judge(None)
     dropped = set(bench.suite.metrics) - set(kept)
-    assert dropped and all("judge" in m for m in dropped) and not any("judge" in m for m in kept)
+    judged = {metric for stage in bench.suite.stages if stage.judge for metric in stage.metrics}
+    assert dropped and dropped == judged == set(bench.suite.judge_metrics)
 
 
 def test_configs_prompts_and_prediction_fields():

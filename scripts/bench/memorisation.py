@@ -19,10 +19,11 @@ from tqdm.auto import tqdm
 
 from sciwrite.core.predictions import JoinReport
 from sciwrite.core.tables import format_table
+from sciwrite.generation.corpus_lookup import CorpusLookup
 from sciwrite.generation.extractive import ExtractiveRWGBench, ExtractiveSciIG
 from sciwrite.metrics.memorisation import memorisation
 from sciwrite.rwgbench.data.loading import load_rwgbench
-from sciwrite.rwgbench.generation.methods import CorpusLookup, prepare_records
+from sciwrite.rwgbench.generation.methods import prepare_records
 from sciwrite.rwgbench.metrics import evaluation as rwgbench_steps
 from sciwrite.sciig.data.loading import load_sciig
 from sciwrite.sciig.metrics import evaluation as sciig_steps

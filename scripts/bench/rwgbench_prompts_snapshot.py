@@ -28,11 +28,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from sciwrite.generation.corpus_lookup import CorpusLookup
 from sciwrite.generation.runner import prompt_text
 from sciwrite.retrieval.bm25 import BM25Retriever
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.data.sample_folder import write_sample_folder
-from sciwrite.rwgbench.generation.methods import METHODS, CorpusLookup, make_method, prepare_records
+from sciwrite.rwgbench.generation.methods import METHODS, make_method, prepare_records
 
 SINGLE = ("direct", "rag", "alce", "tag")
 #: Stop-word-free keyword queries that find nothing in the sample (BM25 gives no hit for unknown terms).

@@ -83,7 +83,7 @@ def build(docs: Path, metrics: Path = ROOT / "metrics") -> list[Path]:
              "built, so a page and its module never disagree. Each page gives the paper's definition, the inputs "
              "the module takes, what it returns, and every choice the paper leaves open. Load a module with "
              "`evaluate.load(\"metrics/<name>\")` in a checkout or `sciwrite.load_metric(\"<name>\")` anywhere; "
-             "the `rwgbench` and `sciig` modules run a whole benchmark's suite, as `sciwrite evaluate` does "
+             "the `rwgbench`, `sciig` and `surge` modules run a whole benchmark's suite, as `sciwrite evaluate` does "
              "([Score predictions](../../scoring.md)).\n",
              "| module | what it measures |", "|---|---|",
              *(f"| [{name}]({name}.md) | {table_cell(card_description(card))} |" for name, card in cards.items())]

@@ -14,8 +14,8 @@ from sciwrite.cli import baseline_config as cli_common
 from sciwrite.cli import build_parser, main
 from sciwrite.cli import generate as gen_cli
 from sciwrite.generation.runner import prompt_text
+from sciwrite.retrieval.build import RETRIEVERS
 from sciwrite.rwgbench.benchmark import RWGBENCH
-from sciwrite.rwgbench.generation import plan as gen_rwgbench
 from sciwrite.rwgbench.generation.methods import resolve_methods
 from sciwrite.sciig.benchmark import SCIIG
 from sciwrite.sciig.generation import plan as gen_sciig
@@ -65,7 +65,7 @@ def test_every_config_loads_and_names_a_valid_setting(path):
     values = load(path)
     if path.parent.name == "rwgbench":
         assert len(resolve_methods(values["method"])) == 1
-        assert values.get("retriever", "bm25") in gen_rwgbench.RETRIEVERS
+        assert values.get("retriever", "bm25") in RETRIEVERS
         assert values["split"] == "test" and isinstance(values["oracle"], bool)
     else:
         assert len(parse_levels(values["level"])) == 1

@@ -132,11 +132,12 @@ def test_usage_errors_exit_2(capsys):
     assert exit_info.value.code == 2
 
 
-def test_quickstart(mini_sample_copy, sciig_mini_folder, tmp_path, capsys, patch_encoder):
-    """The main job end to end on the mini samples: retrieval, extractive generation, both evaluations."""
+def test_quickstart(mini_sample_copy, sciig_mini_folder, surge_mini_folder, tmp_path, capsys, patch_encoder):
+    """The main job end to end on the mini samples: retrieval, extractive generation, every benchmark's evaluation."""
     out = tmp_path / "qs"
-    argv = ["quickstart", "--source", f"rwgbench={mini_sample_copy}", "--source", f"sciig={sciig_mini_folder}", "--out",
-            str(out)]
+    surge_folder = shutil.copytree(surge_mini_folder, tmp_path / "surge_mini")
+    argv = ["quickstart", "--source", f"rwgbench={mini_sample_copy}", "--source", f"sciig={sciig_mini_folder}",
+            "--source", f"surge={surge_folder}", "--out", str(out)]
     assert main(argv) == 0
     stdout = capsys.readouterr().out
     assert "2 target papers, 26 corpus documents" in stdout  # the prebuilt folder was used, not rebuilt
@@ -179,22 +180,28 @@ def test_quickstart(mini_sample_copy, sciig_mini_folder, tmp_path, capsys, patch
     assert sciig["n_papers"] == 3 and sciig["citation_precision"] == pytest.approx(1.0)
     assert 0 < sciig["rougeL"] < 1 and sciig["perplexity"] is None
     assert "RWGBench sample, 2 papers" in stdout and "SciIG sample, 3 papers" in stdout
+    surge = json.loads((out / "surge" / "rag_bm25" / "summary.json").read_text())
+    assert surge["n_papers"] == 2 and 0 < surge["reference_coverage"] <= 1 and surge["relevance_paper"] is None
+    assert "SurGE sample, 2 survey-shaped targets" in stdout and "built the SurGE sample" not in stdout
     # The scored systems are on the default leaderboard store, and the command that opens it is printed.
     from sciwrite.leaderboard.store import ResultsStore, default_store_path
 
     board = ResultsStore(default_store_path())
-    on_board = {(s.benchmark, s.system): s for s, _ in [*board.finished("rwgbench"), *board.finished("sciig")]}
+    on_board = {(s.benchmark, s.system): s for s, _ in [*board.finished("rwgbench"), *board.finished("sciig"),
+                                                        *board.finished("surge")]}
     assert set(on_board) == {("rwgbench", "rag-bm25"), ("rwgbench", "rag-dense"), ("rwgbench", "oracle"),
-                             ("sciig", "extractive")}
+                             ("sciig", "extractive"), ("surge", "rag_bm25")}
     assert on_board[("rwgbench", "oracle")].retriever == "oracle" and on_board[("sciig", "extractive")].model == "extractive"
     assert len(board.paper_rows(on_board[("rwgbench", "oracle")].id)) == 2
-    assert "put 4 new system(s) on the leaderboard store" in stdout
-    assert f"leaderboard serve --source rwgbench={mini_sample_copy} --source sciig={sciig_mini_folder}" in stdout
+    assert "put 5 new system(s) on the leaderboard store" in stdout
+    assert (f"leaderboard serve --source rwgbench={mini_sample_copy} --source sciig={sciig_mini_folder} "
+            f"--source surge={surge_folder}") in stdout
 
     # A rerun generates nothing again (resume) and gives the same tables.
     assert main(argv) == 0
     rerun = capsys.readouterr().out
     assert "0 generated, 2 already there" in rerun and "put 0 new system(s)" in rerun
+    assert "SurGE: 0 generated, 2 already there" in rerun
     assert {r["system"]: r for r in json.loads((out / "rwgbench_table2.json").read_text())} == table2
 
 

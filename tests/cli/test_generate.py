@@ -96,9 +96,10 @@ def test_quickstart_rejects_a_bad_limit(tmp_path, bad, capsys):
     assert "argument --limit: expected a whole number 1 or more, got 0" in capsys.readouterr().err
 
 
-def test_quickstart_with_a_model_runs_the_same_pipeline(mini_sample_copy, tmp_path, monkeypatch, capsys,
-                                                        patch_encoder):
-    """`--model` swaps the extractive floor for a language model: RAG prompts for RWGBench, three-shot for SciIG."""
+def test_quickstart_with_a_model_runs_the_same_pipeline(mini_sample_copy, surge_mini_folder, tmp_path, monkeypatch,
+                                                        capsys, patch_encoder):
+    """`--model` swaps the extractive floor for a language model: RAG prompts for RWGBench and SurGE, three-shot for
+    SciIG."""
     from sciwrite.sciig.data.builder import write_sciig_sample
 
     sciig = tmp_path / "sciig"
@@ -113,10 +114,11 @@ def test_quickstart_with_a_model_runs_the_same_pipeline(mini_sample_copy, tmp_pa
 
     out = tmp_path / "qs"
     with chat_server(answer) as server:
-        assert main(["quickstart", "--source", f"rwgbench={mini_sample_copy}", "--source", f"sciig={sciig}", "--out",
-                     str(out), "--model", "tiny-chat", "--base-url", server.base_url, "--limit", "2"]) == 0
+        assert main(["quickstart", "--source", f"rwgbench={mini_sample_copy}", "--source", f"sciig={sciig}",
+                     "--source", f"surge={surge_mini_folder}", "--out", str(out), "--model", "tiny-chat",
+                     "--base-url", server.base_url, "--limit", "2"]) == 0
         assert {r["model"] for r in server.requests} == {"tiny-chat"}
-        assert len(server.requests) == 3 * 2 + 2  # three RWGBench systems and SciIG, two papers each
+        assert len(server.requests) == 3 * 2 + 2 + 2  # three RWGBench systems, SciIG and SurGE, two papers each
     for system in ("rag-bm25", "rag-dense", "oracle"):
         lines = [json.loads(x) for x in (out / "generations" / "rwgbench" / f"{system}.jsonl").read_text().splitlines()]
         assert [x["method"] for x in lines] == ["rag", "rag"] and {x["model"] for x in lines} == {"tiny-chat"}
@@ -126,6 +128,8 @@ def test_quickstart_with_a_model_runs_the_same_pipeline(mini_sample_copy, tmp_pa
     assert table2["oracle"]["CQ P"] == pytest.approx(1.0)  # [1] and [2] of a gold-only list are gold
     summary = json.loads((out / "sciig" / "three_shot" / "summary.json").read_text())
     assert summary["n_papers"] == 2 and summary["no_citation_rate"] == 1.0
+    surge_lines = [json.loads(x) for x in (out / "generations" / "surge" / "rag_bm25.jsonl").read_text().splitlines()]
+    assert [x["method"] for x in surge_lines] == ["rag", "rag"] and {x["model"] for x in surge_lines} == {"tiny-chat"}
     printed = capsys.readouterr().out
     assert "tiny-chat writer" in printed
 

@@ -69,6 +69,29 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("release-badjson", "--release", "{badjson}", "--venue", "ACL", "--out", "{out}"),
         case("from-arxiv-empty", "--split", "arxiv", "--from-arxiv", "{folder}", "--out", "{out}"),
     ],
+    ("build", "surge"): [
+        case("no-files", "--out", "{out}"),
+        case("data-dir-missing", "--data-dir", "{missing}", "--out", "{out}"),
+        case("surveys-badjson", "--surveys", "{badjson}", "--corpus", "{listjson}", "--out", "{out}"),
+        case("surveys-latin1", "--surveys", "{latin1}", "--corpus", "{listjson}", "--out", "{out}"),
+        case("surveys-not-records", "--surveys", "{listjson}", "--corpus", "{listjson}", "--out", "{out}"),
+        case("from-arxiv-no-corpus-source", "--from-arxiv", "{folder}", "--out", "{out}"),
+        case("from-arxiv-not-fetched", "--from-arxiv", "{folder}", "--corpus-source", "{folder}", "--out", "{out}"),
+        case("from-arxiv-share-above-1", "--from-arxiv", "{folder}", "--corpus-source", "{folder}",
+             "--min-resolved-share", "1.5", "--out", "{out}"),
+        case("from-arxiv-corpus-config-survey", "--from-arxiv", "{folder}", "--corpus-source", "{folder}",
+             "--corpus-config", "surveys", "--out", "{out}"),
+    ],
+    ("build", "surge-sample"): [
+        case("missing", "--paper-dir", "{missing}", "--out", "{out}"),
+        case("latin1-paper", "--paper-dir", "{latin1_dir}", "--out", "{out}"),
+        case("out-is-file", "--out", "{empty}"),
+    ],
+    ("build", "surge-expert"): [
+        case("offline-surveys", "--split", "surveys", "--out", "{out_file}"),
+        case("missing-source", "--source", "{missing}", "--out", "{out_file}"),
+        case("offline-hub", "--source", HUB_ID, "--out", "{out_file}"),
+    ],
     ("index", "build"): [
         case("offline-corpus", "--kind", "bm25", "--corpus", "corpus"),
         case("offline-hub", "--kind", "bm25", "--source", HUB_ID),
@@ -95,6 +118,14 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         *(case(name, "--predictions", "{%s}" % name, *EVAL_OPTS) for name in ("missing", "empty", "latin1", "badjson")),
         case("offline-naacl", "--predictions", "{good_jsonl}", "--split", "naacl_2025", *EVAL_OPTS),
         case("prices-yaml", "--predictions", "{good_jsonl}", "--prices", "{badyaml}", *EVAL_OPTS),
+    ],
+    ("evaluate", "surge"): [
+        *(case(name, "--predictions", "{%s}" % name, *EVAL_OPTS) for name in ("missing", "empty", "latin1", "badjson")),
+        case("empty-folder", "--predictions", "{folder}", *EVAL_OPTS),
+        case("offline-surveys", "--predictions", "{good_jsonl}", "--split", "surveys", *EVAL_OPTS),
+        case("arxiv-not-a-fresh-folder", "--predictions", "{good_jsonl}", "--split", "arxiv", "--source", "{folder}",
+             *EVAL_OPTS),
+        case("no-match", "--predictions", "{good_jsonl}", *EVAL_OPTS),
     ],
     ("compare",): [
         case("missing", "{missing}", "{missing}"),
@@ -123,6 +154,12 @@ CASES: dict[tuple[str, ...], list[Case]] = {
     ("generate", "sciig"): [
         case("offline-default", "--model", "extractive", "--out", "{out}"),
         case("config-yaml", "--model", "extractive", "--config", "{badyaml}", "--out", "{out}"),
+    ],
+    ("generate", "surge"): [
+        case("offline-surveys", "--model", "extractive", "--split", "surveys", "--out", "{out}"),
+        case("config-yaml", "--model", "extractive", "--config", "{badyaml}", "--out", "{out}"),
+        case("naive-extractive", "--model", "extractive", "--method", "naive", "--out", "{out}"),
+        case("k-0", "--model", "extractive", "--k", "0", "--out", "{out}"),
     ],
     ("meta-eval", "correlation"): [
         *(case(name, "--evals", "{%s}" % name, "{%s}" % name) for name in ("missing", "strprov", "corrupt_summary")),
@@ -210,6 +247,7 @@ CASES: dict[tuple[str, ...], list[Case]] = {
     ],
     **{("paper-table", table): [case(name, "--summary", "%s={%s}" % (key, name)) for name in SUMMARY_INPUTS]
        for table, key in (("sciig-table2", "gpt-4o"), ("sciig-table3", "SHORT"), ("sciig-table4", "SHORT"))},
+    ("paper-table", "surge-table1"): [case(name, "--summary", "rag={%s}" % name) for name in SUMMARY_INPUTS],
     ("paper-table", "sciig-table5"): [
         *(case(name, "--analysis", "{%s}" % name) for name in ("missing", "empty", "latin1", "badjson", "listjson")),
     ],

@@ -117,7 +117,7 @@ def test_other_benchmarks_entries_are_left_out(tmp_path):
     assert report.skipped == [f"{folder / 'hle.yaml'}:1: cais/hle / default is not a RWGBench task (another dataset)"]
 
 
-@pytest.mark.parametrize("name", ["rwgbench", "sciig"])
+@pytest.mark.parametrize("name", ["rwgbench", "sciig", "surge"])
 def test_eval_yaml_is_the_generated_one_and_names_every_task(name):
     from sciwrite.core.eval_results import eval_yaml, task_id
 

@@ -33,13 +33,13 @@ from inspect_ai.tool import ToolCall as InspectToolCall  # noqa: E402
 from inspect_ai.tool import ToolDef, ToolError, ToolFunction  # noqa: E402
 
 from sciwrite.cli import main  # noqa: E402
+from sciwrite.generation.agent_tools import TOOLS, CorpusTools  # noqa: E402
 from sciwrite.generation.runner import traces_path_for  # noqa: E402
 from sciwrite.harness.inspect_logs import prediction  # noqa: E402
 from sciwrite.harness.inspect_model import InspectLLM, call_arguments, inspect_tool_choice, tool_infos  # noqa: E402
 from sciwrite.harness.inspect_tools import paper_tools  # noqa: E402
 from sciwrite.llm.types import GenerationSettings  # noqa: E402
 from sciwrite.retrieval.bm25 import BM25Retriever  # noqa: E402
-from sciwrite.rwgbench.generation.agent_tools import TOOLS, CorpusTools  # noqa: E402
 from sciwrite.rwgbench.inspect_task import rwgbench  # noqa: E402
 from tests.fakes.openai_server import ChatServer, Reply, like_real_endpoints  # noqa: E402
 from tests.rwgbench.test_agent import CORPUS, NUMBERED, PAPER, SHOWN_NEVER, TITLE, mini_plans, read_jsonl  # noqa: E402

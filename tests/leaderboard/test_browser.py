@@ -133,7 +133,7 @@ def test_a_headline_score_is_visible_without_scrolling_at_1280_px(launch_board, 
     from playwright.sync_api import expect, sync_playwright
 
     served = launch_board(cheap_evaluator)
-    for benchmark in ("rwgbench", "sciig"):
+    for benchmark in ("rwgbench", "sciig", "surge"):
         _finished(served.store, benchmark, BASELINE)
     for system, model, method, retriever, weights, offset in PICTURED:
         _finished(served.store, "rwgbench", system, offset, model, method, retriever, weights)
@@ -142,7 +142,7 @@ def test_a_headline_score_is_visible_without_scrolling_at_1280_px(launch_board, 
         try:
             page = browser.new_page(viewport=LAPTOP)
             page.goto(served.url, wait_until="domcontentloaded")
-            for benchmark in ("rwgbench", "sciig"):
+            for benchmark in ("rwgbench", "sciig", "surge"):
                 bench = get_benchmark(benchmark)
                 page.get_by_role("tab", name=bench.title, exact=True).click()
                 table = page.locator(f"#table-{benchmark}")
@@ -304,4 +304,74 @@ def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_
     try:
         shutil.copyfile(screenshot, SCREENSHOT_COPY)
     except OSError:  # a read-only or shared /tmp: the copy in tmp_path is enough
+        pass
+
+
+#: Where a human can look at the SurGE board of the last run (1280 px wide).
+SURGE_SCREENSHOT = Path("/tmp/surge_board.png")
+
+
+def test_a_surge_run_shows_its_scores_and_its_drilldown(launch_board, cheap_evaluator, tmp_path, mini_sample_folder,
+                                                        sciig_mini_folder, surge_mini_folder):
+    """A SurGE run as `sciwrite evaluate surge` scored it (the extractive floor on the offline sample, one reference
+    written as HTML), imported: its tab shows the run with its Coverage first, inside a 1280 px window; its
+    drill-down lists the survey's references (the HTML one not found, as text), the expert survey's cited papers it
+    misses, the expert survey's outline and its Coverage."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from sciwrite.leaderboard.runs import import_evaluation
+    from tests.surge.test_surge_drilldown import write_extractive_run
+
+    run = write_extractive_run(surge_mini_folder, tmp_path / "surge", listed=INVENTED)
+    served = launch_board(cheap_evaluator, sources={"rwgbench": str(mini_sample_folder),
+                                                    "sciig": str(sciig_mini_folder), "surge": str(surge_mini_folder)})
+    submission, _ = import_evaluation(served.store, "surge", run)
+    summary = json.loads((run / "summary.json").read_text(encoding="utf-8"))
+    coverage = summary["reference_coverage"]
+    low, high = summary["intervals"]["reference_coverage"]
+    dialogs: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport=LAPTOP)
+            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+            page.goto(served.url, wait_until="domcontentloaded")
+            page.get_by_role("tab", name="SurGE", exact=True).click()
+            table = page.locator("#table-surge")
+            expect(table.get_by_role("gridcell", name=submission.system, exact=True)).to_be_visible(timeout=WAIT_MS)
+            headers = [h.strip() for h in table.get_by_role("columnheader").all_inner_texts()]
+            assert headers.index(metric_columns("surge")[0][2]) == 2  # right after Rank and System
+            cell = table.get_by_role("row").nth(1).get_by_role("gridcell").nth(2)
+            assert cell.inner_text().strip() == f"{coverage:.3f} [{low:.3f}, {high:.3f}]"
+            page.evaluate("() => window.scrollTo(0, 0)")
+            box = cell.bounding_box()
+            assert box["x"] + box["width"] <= LAPTOP["width"] and box["y"] + box["height"] <= LAPTOP["height"], box
+            page.screenshot(path=str(tmp_path / "surge-board.png"))
+
+            page.get_by_role("tab", name="Drill-down").click()
+            page.get_by_role("radio", name="SurGE", exact=True).locator("visible=true").check()
+            _choose(page, "#drilldown-system", submission.system, expect)
+            page.locator("#drilldown-paper input").click()
+            page.get_by_role("option").first.click()
+            page.locator("#drilldown-show").click()
+            references = page.locator("#drilldown-citations")
+            expect(references.get_by_role("gridcell", name=INVENTED, exact=True)).to_be_visible(timeout=WAIT_MS)
+            expect(references.get_by_role("gridcell", name="not found", exact=True)).to_be_visible()
+            expect(references.get_by_role("gridcell", name="yes", exact=True).first).to_be_visible()
+            expect(references).to_contain_text("Exact corpus title")
+            expect(page.locator("#drilldown-extra")).to_contain_text("what Coverage misses")
+            notes = page.get_by_role("textbox", name="Notes", exact=True)
+            expect(notes).to_have_value(re.compile(r"^Coverage \d\.\d{3}: "), timeout=WAIT_MS)
+            # the expert survey's outline: its section titles, without the tree's root
+            outline = page.get_by_role("textbox", name="Reference", exact=True)
+            expect(outline).to_have_value(re.compile(r"^(?!root\n)\S.*\n", re.DOTALL))
+            assert page.locator('img[src="y"]').count() == 0 and page.locator("#drilldown-citations b").count() == 0
+            page.screenshot(path=str(tmp_path / "surge-drilldown.png"), full_page=True)
+        finally:
+            browser.close()
+    assert dialogs == [], f"the page ran a script: {dialogs}"
+    try:
+        shutil.copyfile(tmp_path / "surge-board.png", SURGE_SCREENSHOT)
+        shutil.copyfile(tmp_path / "surge-drilldown.png", SURGE_SCREENSHOT.with_name("surge_drilldown.png"))
+    except OSError:  # a read-only or shared /tmp: the copies in tmp_path are enough
         pass

@@ -327,7 +327,7 @@ def test_another_datasets_results_need_the_benchmark_they_belong_to(tmp_path, ca
     store = tmp_path / "board.sqlite"
     assert main(["leaderboard", "import", "--store", str(store), "--hub-eval-results", str(repo),
                  "--dataset-id", "org/mirror"]) == 2
-    assert "add --benchmark (rwgbench, sciig)" in _error(capsys)
+    assert "add --benchmark (rwgbench, sciig, surge)" in _error(capsys)
     assert not store.exists() or ResultsStore(store).submissions() == []
 
 

@@ -128,7 +128,7 @@ def test_frame_layout_and_interval_text(store):
     assert empty.empty and list(empty.columns)[:len(LEAD)] == LEAD and list(empty.columns)[-len(TRAIL):] == TRAIL
 
 
-@pytest.mark.parametrize("benchmark", ["rwgbench", "sciig"])
+@pytest.mark.parametrize("benchmark", ["rwgbench", "sciig", "surge"])
 def test_the_system_and_the_papers_headline_metrics_lead_the_table(store, benchmark):
     """Issue 37: the scores come right after the system (the paper's headline metrics, its Hub tasks, in its
     table's order, then the board's own columns); the identity and provenance columns follow, each still a column
@@ -172,7 +172,7 @@ def test_grounding_columns_follow_the_papers_table_and_rank_lower_hallucination_
     assert sciig.iloc[0]["Grounding \u00b7 Unmatched cit."] == "0.200 [0.100, 0.300]"
 
 
-@pytest.mark.parametrize("benchmark", ["rwgbench", "sciig"])
+@pytest.mark.parametrize("benchmark", ["rwgbench", "sciig", "surge"])
 def test_every_column_has_a_width_wide_enough_for_its_header_words(benchmark):
     """One width per column of the frame, and none narrower than the longest word of its header (about 9 px a
     character of the table's monospace font), so the browser never splits a word such as "Retriever"."""

@@ -138,15 +138,26 @@ def _card_rows() -> dict[str, list[str]]:
     rows = {}
     for line in CARD.read_text(encoding="utf-8").splitlines():
         cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
-        if cells[0] in ("rwgbench", "sciig"):
+        if cells[0] in ("rwgbench", "sciig", "surge"):
             rows[cells[0]] = cells[1:]
     return rows
 
 
-@pytest.mark.parametrize("name", ["rwgbench", "sciig"])
-def test_the_card_counts_the_offline_samples_pairs(name, sample_folder, sciig_sample):
+@pytest.fixture(scope="module")
+def surge_sample(tmp_path_factory):
+    """SurGE's offline sample, built from the packaged aclsum papers (read-only)."""
+    from sciwrite.surge.data.sample_folder import write_sample_folder
+
+    folder = tmp_path_factory.mktemp("surge_sample") / "surge"
+    write_sample_folder(folder, show_progress=False)
+    return folder
+
+
+@pytest.mark.parametrize("name", ["rwgbench", "sciig", "surge"])
+def test_the_card_counts_the_offline_samples_pairs(name, request):
     bench = get_benchmark(name)
-    papers = sample_papers(bench, str(sample_folder if name == "rwgbench" else sciig_sample))
+    fixture = {"rwgbench": "sample_folder", "sciig": "sciig_sample", "surge": "surge_sample"}[name]
+    papers = sample_papers(bench, str(request.getfixturevalue(fixture)))
     pairs = sample_pairs(bench, papers)
     counts = collections.Counter(p.kind for p in pairs)
     expected = [str(len({p.paper_id for p in pairs})), str(len(pairs)), *(str(counts[k]) for k in KINDS),

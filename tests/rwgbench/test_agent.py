@@ -13,15 +13,16 @@ from pathlib import Path
 import pytest
 
 from sciwrite.cli import main
+from sciwrite.generation.agent import NOT_RUN, read_answer
+from sciwrite.generation.agent_tools import TOOLS, CorpusTools, parse_arguments
+from sciwrite.generation.cutoff import ANTHOLOGY_ID, NO_DATE, anthology_year, target_cutoff
 from sciwrite.generation.runner import TRACE, Generated, prompt_text, run_generation, traces_path_for
 from sciwrite.llm.types import BudgetExceededError, Completion, GenerationError, ToolCall
 from sciwrite.retrieval.bm25 import BM25Retriever
 from sciwrite.rwgbench.generation import plan as gen
-from sciwrite.rwgbench.generation.agent import NOT_RUN, Agent, read_answer
-from sciwrite.rwgbench.generation.agent_tools import TOOLS, CorpusTools, parse_arguments
-from sciwrite.rwgbench.generation.cutoff import ANTHOLOGY_ID, NO_DATE, anthology_year, target_cutoff
+from sciwrite.rwgbench.generation.agent import Agent
 from sciwrite.rwgbench.generation.methods import make_method, resolve_methods
-from sciwrite.rwgbench.generation.prompts import target_block
+from sciwrite.rwgbench.generation.prompts import clean_section, target_block
 from tests.fakes.openai_server import ChatServer, Reply, like_real_endpoints
 
 TITLE = "Aspect level sentiment style transfer"
@@ -206,7 +207,7 @@ def test_the_answer_cites_by_number_or_by_shown_doc_id_and_drops_a_reference_lis
     numbers = {"d-a": 1, "d-b": 2, "d-c": 3}
     pred, cited, unresolved = read_answer(
         "Related Work\n\nA [d-b] and B [`d-a`, 3] and C [7] and [CLS] tokens.\n\nReferences:\n[1] A\n[2] B",
-        list(numbers), numbers)
+        list(numbers), numbers, clean_section)
     assert pred == "A [1] and B [2, 3] and C and [CLS] tokens."
     assert cited == ["d-b", "d-a", "d-c"] and unresolved == 1
 
@@ -496,8 +497,9 @@ def test_generate_and_evaluate_the_agent_end_to_end(mini_sample_folder, tmp_path
         assert line["candidates"] == [plan["gold_a"], plan["gold_b"], plan["other"]]
         assert line["pred"] == "Prior work [1] and [2]; also [3]." and line["method"] == "agent"
         record = line["agent"]
+        # the sample's papers carry the year their Anthology id names, so the cutoff reads it from `year`
         assert (record["tool_calls"], record["cutoff"], record["cutoff_source"]) == \
-            (4, anthology_year(paper["paper_id"]), ANTHOLOGY_ID)
+            (4, anthology_year(paper["paper_id"]), "year")
         assert record["read"] == [plan["gold_a"], plan["gold_b"], plan["other"]]
         # the title query returns neither the target nor anything after its year
         assert paper["paper_id"] not in record["seen"] and record["searched"]

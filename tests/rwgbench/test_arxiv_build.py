@@ -14,9 +14,9 @@ from sciwrite.cli import main
 from sciwrite.rwgbench.data.arxiv_build import build_rwgbench_from_arxiv
 from sciwrite.rwgbench.data.configs import card_configs_yaml, write_dataset_folder
 from sciwrite.rwgbench.data.loading import load_rwgbench
-from sciwrite.rwgbench.data.schema import CORPUS_FEATURES
 from sciwrite.sources.arxiv import ArxivClient
 from sciwrite.sources.arxiv_fetch import fetch_arxiv
+from sciwrite.sources.corpus import CORPUS_FEATURES
 from sciwrite.sources.licences import LicenceRule
 from tests.fakes.arxiv import ArxivServer
 from tests.latexml_pages import Page, Work

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from sciwrite.rwgbench.data.builder import LINK_METHODS, build_paper_candidates, build_rwgbench_folder, link_entry
-from sciwrite.rwgbench.data.corpus import MIN_TITLE_TOKENS_IN_TEXT, CorpusTitleIndex
+from sciwrite.rwgbench.data.builder import build_paper_candidates, build_rwgbench_folder
+from sciwrite.sources.bib_links import LINK_METHODS, link_entry
+from sciwrite.sources.corpus import MIN_TITLE_TOKENS_IN_TEXT, CorpusTitleIndex
 from sciwrite.sources.latexml import BibEntry, parse_arxiv_html, parse_bib_entry
 
 

@@ -7,7 +7,9 @@ import json
 import pytest
 from datasets import Dataset
 
-from sciwrite.rwgbench.data.corpus import (
+from sciwrite.sources.bibliography import parse_authors, parse_year
+from sciwrite.sources.corpus import (
+    CORPUS_FEATURES,
     AssemblyReport,
     CorpusTitleIndex,
     arxiv_doc_id,
@@ -15,8 +17,6 @@ from sciwrite.rwgbench.data.corpus import (
     read_arxiv_records,
     read_surge_corpus,
 )
-from sciwrite.rwgbench.data.schema import CORPUS_FEATURES
-from sciwrite.sources.bibliography import parse_authors, parse_year
 
 SURGE = [
     {"doc_id": 0, "Title": "Attention Is All You Need", "Authors": ["Ashish Vaswani", " Noam Shazeer "],

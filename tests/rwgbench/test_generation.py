@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from sciwrite.cli import generate as gen_cli
+from sciwrite.generation.corpus_lookup import CorpusLookup
 from sciwrite.generation.runner import prompt_text, run_generation
 from sciwrite.llm.types import Completion
 from sciwrite.rwgbench.benchmark import RWGBENCH
@@ -24,7 +25,6 @@ from sciwrite.rwgbench.generation.methods import (
     METHODS,
     RAG,
     TAG,
-    CorpusLookup,
     Direct,
     Workflow,
     make_method,

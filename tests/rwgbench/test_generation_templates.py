@@ -10,11 +10,12 @@ from importlib import resources
 
 import pytest
 
+from sciwrite.generation.corpus_lookup import CorpusLookup
 from sciwrite.generation.runner import prompt_text
 from sciwrite.generation.templates import TEMPLATE_FOLDER, fill_placeholders, read_template
 from sciwrite.retrieval.bm25 import BM25Retriever
 from sciwrite.rwgbench.generation import prompts
-from sciwrite.rwgbench.generation.methods import ALCE, RAG, TAG, CorpusLookup, Direct, Workflow
+from sciwrite.rwgbench.generation.methods import ALCE, RAG, TAG, Direct, Workflow
 from sciwrite.sciig.generation import prompts as sciig_prompts
 
 PAPER = "RWGBench (Xie et al., \"RWGBench: Evaluating Scholarly Positioning in Related Work Generation\", arXiv:2606.24894)"

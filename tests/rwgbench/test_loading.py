@@ -20,7 +20,8 @@ from sciwrite.rwgbench.data.configs import (
     write_dataset_folder,
 )
 from sciwrite.rwgbench.data.loading import load_rwgbench
-from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES, validate_dataset
+from sciwrite.rwgbench.data.schema import PAPER_FEATURES, validate_dataset
+from sciwrite.sources.corpus import CORPUS_FEATURES
 
 PAPER_ROW = {"paper_id": "p1", "title": "T", "abstract": "A", "introduction": "I", "related_work": "RW [1].",
              "citations": ["d1"], "venue": "ACL", "year": 2020}

@@ -11,7 +11,7 @@ import yaml
 
 from sciwrite.rwgbench.data.sample import build_sample, is_introduction_heading
 from sciwrite.rwgbench.data.sample_folder import REPORT_FILE, write_sample_folder
-from sciwrite.sources.aclsum import anthology_venue
+from sciwrite.sources.aclsum import anthology_venue, anthology_year
 from sciwrite.sources.grobid import (
     Paragraph,
     author_names,
@@ -340,6 +340,27 @@ def test_anthology_venue():
     assert anthology_venue("zzz") == "unknown"
 
 
+@pytest.mark.parametrize(("paper_id", "year"), [
+    ("2020.aacl-main.33", 2020), ("P18-1001", 2018), ("W99-0101", 1999), ("J60-1001", 1960), ("N59-1001", 2059),
+    ("2403.01234", None), ("P18-1001a", None), ("zzz", None), ("", None),
+])
+def test_anthology_year(paper_id, year):
+    # two-digit years: 19xx from 60 on (the old ids run 1965-2019), so 59 reads as 2059
+    assert anthology_year(paper_id) == year
+
+
+def test_sample_year_falls_back_to_the_anthology_id(tmp_path):
+    body = [para("Prior work [1] matters.", "Related Work", "2", [("[1]", "BIBREF0")])]
+    folder = write_papers(tmp_path / "papers", {"D19-1001": paper("No year", body, {"BIBREF0": bib("A work")}, year=""),
+                                                "2021.acl-long.9": paper("Own year", body, {"BIBREF0": bib("A work")},
+                                                                         year=2020)})
+    papers, corpus, _ = build_sample(folder, show_progress=False)
+    # the grobid year wins where there is one (2020, not the id's 2021); an empty one gives way to the id's
+    assert {p["paper_id"]: p["year"] for p in papers} == {"D19-1001": 2019, "2021.acl-long.9": 2020}
+    assert {d["doc_id"]: d["year"] for d in corpus if d["source"] == "aclsum"} == {"D19-1001": 2019,
+                                                                                  "2021.acl-long.9": 2020}
+
+
 # ---------------------------------------------------------------- the real aclsum sample
 
 
@@ -368,6 +389,15 @@ def test_real_sample_markers_and_citations_are_consistent(real_sample):
     # every target paper is itself a corpus document with its abstract
     for p in papers:
         assert p["paper_id"] in known
+
+
+def test_real_sample_papers_carry_years(real_sample):
+    papers, corpus, _ = real_sample
+    # aclsum's grobid2json leaves every paper's `year` empty: the years come from the Anthology ids
+    years = {p["paper_id"]: p["year"] for p in papers}
+    assert all(isinstance(y, int) and 1965 <= y <= 2022 for y in years.values()), years
+    assert (years["2020.aacl-main.33"], years["D07-1016"]) == (2020, 2007)
+    assert {d["doc_id"]: d["year"] for d in corpus if d["doc_id"] in years} == years
 
 
 def test_real_sample_has_no_more_markers_than_linked_citation_spans(real_sample):

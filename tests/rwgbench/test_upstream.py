@@ -6,8 +6,9 @@ import pytest
 from datasets import Dataset, DatasetDict
 
 from sciwrite.core.schema import SchemaError
-from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES
+from sciwrite.rwgbench.data.schema import PAPER_FEATURES
 from sciwrite.rwgbench.data.upstream import UPSTREAM_COLUMN_ALIASES, import_upstream, resolve_columns
+from sciwrite.sources.corpus import CORPUS_FEATURES
 
 
 def upstream_papers(**overrides):

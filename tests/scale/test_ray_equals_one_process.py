@@ -1,7 +1,7 @@
 """The Ray engine equals one process, in one module so that one test worker (`make test`: pytest-xdist,
 ``--dist loadfile``) runs every test that starts the session's local Ray:
 
-- `evaluate rwgbench|sciig --engine ray`: the same per-paper rows (floats within 1e-6) and the same summaries,
+- `evaluate rwgbench|sciig|surge --engine ray`: the same per-paper rows (floats within 1e-6) and the same summaries,
   corpus-level quantities (SciIG's corpus BLEU, bootstrap intervals) included, every system's papers in one Ray run;
 - a third benchmark of the tests' own (`tests.toy_benchmark`) on Ray, through the same generic actor;
 - the Ray Data index build: the same doc_ids in the same order, the same vectors and search results, in the layout
@@ -31,6 +31,7 @@ from sciwrite.scale import ray_evaluate
 from sciwrite.sciig import load_sciig
 from sciwrite.scoring.files import evaluate_files
 from sciwrite.scoring.request import ScoringRequest
+from sciwrite.surge.data.loading import load_surge
 from tests.toy_benchmark import TOY
 
 TOLERANCE = 1e-6
@@ -150,6 +151,37 @@ def test_sciig_on_ray_equals_one_process(local_ray, sciig_mini_folder, tmp_path,
         for log in sorted((tmp_path / "local" / system / "keyphrase_outputs").iterdir()):
             assert_same(json.loads((tmp_path / "ray" / system / "keyphrase_outputs" / log.name).read_text()),
                         json.loads(log.read_text()), log.name)
+
+
+@pytest.mark.slow
+def test_surge_on_ray_equals_one_process(local_ray, surge_mini_folder, tmp_path, ray_runs):
+    """SurGE's actors score prepared surveys (references resolved and their corpus papers looked up on the driver,
+    `ray_items`), and the driver grounds the reference lists after them (`after_ray`)."""
+    surveys = load_surge("sample", source=surge_mini_folder).to_list()
+    corpus = load_surge("sample_corpus", source=surge_mini_folder)
+    titles = dict(zip(corpus["doc_id"], corpus["title"]))
+
+    def survey(record, cited):
+        sections = "\n".join(f"## {s['title']}\n{s['content'][:300]} As shown before [{i + 1}]."
+                             for i, s in enumerate(record["structure"][1:4]))
+        refs = "\n".join(f"[{i + 1}] {title}" for i, title in enumerate(cited))
+        return f"# {record['title']}\n{sections}\n## References\n{refs}\n"
+
+    predictions = write_jsonl(tmp_path / "preds.jsonl", [
+        {"survey_id": r["paper_id"], "text": survey(r, [titles[c] for c in r["all_cites"][:3]] + ["An Invented Title"])}
+        for r in surveys])
+    options = {"source": surge_mini_folder, "profile": "lite", "bootstrap": 200, "show_progress": False}
+    local = evaluate("surge", [predictions], tmp_path / "local", **options)
+    on_ray = evaluate("surge", [predictions], tmp_path / "ray", engine="ray", ray_actors=1, **options)
+    assert ray_runs == [len(surveys)]
+    for ray_summary, local_summary in zip(on_ray, local):
+        assert set(ray_summary.pop("stage_seconds")) == set(local_summary.pop("stage_seconds"))
+        ray_block, local_block = ray_summary.pop("provenance"), local_summary.pop("provenance")
+        assert (ray_block["engine"], local_block["engine"]) == ("ray", "local")
+    assert_same(on_ray, local, "summaries")
+    assert 0 < local[0]["reference_coverage"] < 1 and local[0]["grounding"]["counts"]["not_found"] == len(surveys)
+    assert_same(read_rows(tmp_path / "ray" / "preds" / "per_paper.jsonl"),
+                read_rows(tmp_path / "local" / "preds" / "per_paper.jsonl"), "preds")
 
 
 def test_a_third_benchmark_runs_on_ray_through_the_generic_actor(local_ray, monkeypatch, tmp_path, ray_runs):

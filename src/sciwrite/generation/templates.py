@@ -1,4 +1,5 @@
-"""Prompt templates shipped as package data, shared by both benchmarks' generation methods.
+"""Prompt templates shipped as package data, shared by the benchmarks' generation methods, and how a record's field
+reads in a prompt (`field_text`, `NO_ABSTRACT`).
 
 A benchmark keeps each prompt in ``<package>/templates/<name>.txt``: the file opens with ``#`` lines saying
 where the text comes from (the paper's table or section, or that the wording is ours), then the prompt with
@@ -13,8 +14,11 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 from importlib import resources
+from typing import Any
 
 TEMPLATE_FOLDER = "templates"
+#: What a prompt shows for a paper without an abstract.
+NO_ABSTRACT = "(no abstract available)"
 
 
 def _raw(package: str, name: str) -> str:
@@ -44,4 +48,9 @@ def fill_placeholders(template: str, names: Iterable[str], values: Mapping[str, 
     return _pattern(names).sub(lambda m: values[m.group(1)], template)
 
 
-__all__ = ["TEMPLATE_FOLDER", "fill_placeholders", "read_template"]
+def field_text(value: Any) -> str:
+    """A record field as prompt text: the string stripped, anything else (None, a missing field) empty."""
+    return value.strip() if isinstance(value, str) else ""
+
+
+__all__ = ["NO_ABSTRACT", "TEMPLATE_FOLDER", "field_text", "fill_placeholders", "read_template"]

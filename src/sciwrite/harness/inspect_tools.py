@@ -1,5 +1,5 @@
 """A generation method's tools as Inspect tools, so that Inspect's own agents can use them: RWGBench's agent's
-``search`` and ``read`` (`sciwrite.rwgbench.generation.agent_tools`) in ``react(tools=...)``, say.
+``search`` and ``read`` (`sciwrite.generation.agent_tools`) in ``react(tools=...)``, say.
 
 `paper_tools` takes the tools as the method declares them (OpenAI's chat ``tools``: name, description, JSON schema of
 the arguments) and the session that serves them for one paper (an object with ``await session.call(name,
@@ -13,7 +13,7 @@ session still rejects (a blank query) is a `ToolError` with the session's reason
 
 One paper's tools in Inspect's ``react``, from a solver that knows the sample's paper::
 
-    session = CorpusTools(retriever, corpus).session(record)   # sciwrite.rwgbench.generation.agent_tools
+    session = CorpusTools(retriever, corpus).session(record)   # sciwrite.generation.agent_tools
     agent = react(tools=paper_tools(TOOLS, session))
 
 (``inspect eval sciwrite/rwgbench -T method=agent`` runs sciwrite's own agent loop instead, through

@@ -108,8 +108,10 @@ def build_app(board: Leaderboard, title: str = "sciwrite leaderboard") -> gr.Blo
     """The app for `board` (the worker runs separately: `launch` starts one in a thread)."""
     benchmarks = list(board.benchmarks)
     with gr.Blocks(title=title) as app:
-        gr.Markdown(f"# {title}\nRelated-work generation (RWGBench) and introduction generation (SciIG), scored with "
-                    "the papers' metrics. Each score is the mean over papers with its 95% bootstrap interval.")
+        titles = [get_benchmark(name).title for name in benchmarks]
+        named = " and ".join(filter(None, [", ".join(titles[:-1]), titles[-1]])) if titles else "no benchmark"
+        gr.Markdown(f"# {title}\n{named}, each scored with its paper's metrics. Each score is the mean over papers "
+                    "with its 95% bootstrap interval.")
         with gr.Tabs():
             for benchmark in benchmarks:
                 _benchmark_tab(app, board, benchmark)
@@ -137,10 +139,8 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
     metrics = board_columns(benchmark)
     with gr.Tab(info.title, id=f"tab-{benchmark}"):
         gr.Markdown(f"{info.title} ({info.paper}), split `{board.split_of(benchmark)}`. Each system's scores "
-                    "come first, in the paper's table order, then the **Grounding** columns: which generated "
-                    "references name a real paper (RWGBench: found in the corpus, not found, and the found papers' "
-                    "precision and recall against the gold citations; SciIG: citations matching no cited work), "
-                    "which are not in the paper's table and never change it. After the scores: the scoring "
+                    "come first, in the paper's table order, then the columns beside the paper's table (the **Grounding**: "
+                    "which generated references name a real paper), which never change it. After the scores: the scoring "
                     "condition, the system's model, method, retriever and weights, the Profile (which models scored "
                     "it: `paper` on a GPU, `lite` otherwise), the Judge (which LLM judged it) and the papers scored. "
                     "Scores under different profiles or judges are not comparable, so rows are grouped by **Scored "
@@ -350,10 +350,20 @@ def _drilldown_tab(board: Leaderboard, benchmarks: list[str]) -> None:
                    api_name="paper")
 
 
+def _record_format(benchmark: str) -> str:
+    """A benchmark's prediction record as a submission carries it (its join key, the text, the rest), for the page:
+    ``{"paper_id", "text"} for SciIG``."""
+    bench = get_benchmark(benchmark)
+    key, *others = bench.data.prediction_fields
+    fields = ", ".join(f'"{name}"' for name in (key, "text", *others))
+    return f"`{{{fields}}}` for {bench.title}"
+
+
 def _submit_tab(board: Leaderboard, benchmarks: list[str]) -> None:
     with gr.Tab("Submit", id="tab-submit"):
-        gr.Markdown("Upload one JSON Lines file of predictions — `{\"paper_id\", \"text\", \"candidates\"}` per paper "
-                    "for RWGBench, `{\"paper_id\", \"text\"}` for SciIG — or give the Hub id of a run pushed with "
+        formats = "; ".join(_record_format(name) for name in benchmarks)
+        gr.Markdown(f"Upload one JSON Lines file of predictions, one record per paper ({formats}), "
+                    "or give the Hub id of a run pushed with "
                     "`sciwrite push` (`org/name` or `org/name:config`). Every paper of the split needs a prediction. "
                     "An agent's trace of a paper (the `<run>.traces.jsonl` line's `trace`) may ride in its record as "
                     "`trace`: the drill-down shows it. "

@@ -50,6 +50,11 @@ def bib_entries(doc: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return dict(_parse(doc).get("bib_entries") or {})
 
 
+def bib_title(entry: dict[str, Any] | None) -> str:
+    """A bibliography entry's title, stripped ("" for an entry without one, or no entry)."""
+    return ((entry or {}).get("title") or "").strip()
+
+
 def section_paragraphs(doc: Mapping[str, Any], is_heading: Callable[[str], bool]) -> tuple[str, list[Paragraph]]:
     """The first section whose heading satisfies `is_heading`, with its numbered subsections.
 

@@ -33,13 +33,13 @@ from sciwrite.core.datasets import write_json
 from sciwrite.core.schema import ARXIV_PROVENANCE
 from sciwrite.rwgbench.data.builder import PapersReport, paper_candidate, parse_pages, statistics, write_unresolved
 from sciwrite.rwgbench.data.configs import card_configs_yaml, write_dataset_folder
-from sciwrite.rwgbench.data.corpus import CorpusTitleIndex, arxiv_doc_id
 from sciwrite.rwgbench.data.loading import load_rwgbench
-from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES
+from sciwrite.rwgbench.data.schema import PAPER_FEATURES
 from sciwrite.rwgbench.data.selection import RULES, read_accepted_titles, select_test_papers
 from sciwrite.sources.arxiv import ArxivClient, ArxivPaper
 from sciwrite.sources.arxiv_cited import LOOKUPS_FILE, CitedLookups
 from sciwrite.sources.arxiv_fetch import MANIFEST_FILE, fetched_papers, read_manifest
+from sciwrite.sources.corpus import CORPUS_FEATURES, CorpusTitleIndex, arxiv_doc_id
 from sciwrite.sources.licences import LicenceRule
 from sciwrite.sources.titles import normalize_title
 

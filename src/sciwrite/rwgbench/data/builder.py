@@ -19,11 +19,17 @@ from tqdm.auto import tqdm
 
 from sciwrite.core.datasets import write_json
 from sciwrite.rwgbench.data.configs import card_configs_yaml, write_dataset_folder
-from sciwrite.rwgbench.data.corpus import CorpusTitleIndex, assemble_corpus, read_arxiv_records, read_surge_corpus
-from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES
+from sciwrite.rwgbench.data.schema import PAPER_FEATURES
 from sciwrite.rwgbench.data.selection import read_accepted_titles, select_test_papers
+from sciwrite.sources.bib_links import LINK_METHODS, link_entry
+from sciwrite.sources.corpus import (
+    CORPUS_FEATURES,
+    CorpusTitleIndex,
+    assemble_corpus,
+    read_arxiv_records,
+    read_surge_corpus,
+)
 from sciwrite.sources.latexml import (
-    BibEntry,
     LatexmlParseError,
     MissingRelatedWorkError,
     ParsedArxivPaper,
@@ -42,12 +48,6 @@ def arxiv_year(arxiv_id: str) -> int | None:
     return 2000 + int(match.group(1)) if match else None
 
 
-# How a cited bibliography entry was linked to the corpus (counted in `PapersReport.link_methods`):
-#   structured    the title block of a multi-block entry equals a corpus title (normalised)
-#   parsed_title  the title parsed out of a single-block entry equals a corpus title
-#   title_in_text a corpus title (>= MIN_TITLE_TOKENS_IN_TEXT tokens, the longest) occurs in the entry text
-#   unlinked      none of these
-LINK_METHODS = ("structured", "parsed_title", "title_in_text", "unlinked")
 
 
 @dataclass
@@ -63,23 +63,6 @@ class PapersReport:
 
     def skip(self, reason: str, paper_id: str) -> None:
         self.skipped.setdefault(reason, []).append(paper_id)
-
-
-def link_entry(entry: BibEntry, index: CorpusTitleIndex) -> tuple[str | None, str]:
-    """(corpus doc_id or None, link method) for one cited bibliography entry.
-
-    The entry's own title is tried first (exact normalised match; "structured" for a multi-block entry,
-    "parsed_title" for one parsed out of a single block); failing that, the longest corpus title
-    contained in the entry's text ("title_in_text", see `CorpusTitleIndex.find_in_text`).
-    """
-    if entry.title_source != "text_match":
-        doc_id = index.lookup(entry.title)
-        if doc_id is not None:
-            return doc_id, "structured" if entry.title_source == "blocks" else "parsed_title"
-    match = index.find_in_text(entry.raw)
-    if match is not None:
-        return match.doc_id, "title_in_text"
-    return None, "unlinked"
 
 
 def paper_candidate(parsed: ParsedArxivPaper, index: CorpusTitleIndex, report: PapersReport) -> dict[str, Any]:

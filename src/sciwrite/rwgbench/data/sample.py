@@ -5,7 +5,8 @@ citation span that GROBID linked to a titled bibliography entry replaced by a nu
 (adjacent markers merged into ``[1, 2]``), k being 1-based into ``citations``. The corpus holds the target
 papers themselves plus every distinct work their bibliographies list (title, authors, year; the abstract
 where known, which for cited works is never: GROBID bibliographies have none). Citations are aligned to
-the corpus by normalised title.
+the corpus by normalised title. A paper's ``year`` is its grobid2json year or, where that is empty (as in every
+aclsum paper), the year its ACL Anthology id names (`sciwrite.sources.aclsum.anthology_year`).
 """
 
 from __future__ import annotations
@@ -21,19 +22,19 @@ from tqdm.auto import tqdm
 
 from sciwrite.core.errors import InputError
 from sciwrite.core.skips import describe_skips
-from sciwrite.rwgbench.data.corpus import AssemblyReport, CorpusTitleIndex, assemble_corpus
-from sciwrite.sources.aclsum import aclsum_paper_dir, anthology_venue
+from sciwrite.sources.aclsum import aclsum_paper_dir, anthology_venue, anthology_year, cited_work_records
 from sciwrite.sources.bibliography import parse_year
+from sciwrite.sources.corpus import AssemblyReport, CorpusTitleIndex, assemble_corpus
 from sciwrite.sources.grobid import (
     author_names,
     bib_entries,
+    bib_title,
     load_grobid_json,
     replace_cite_spans,
     section_paragraphs,
 )
 from sciwrite.sources.headings import is_introduction_heading, is_related_work_heading
 from sciwrite.sources.markers import neutralize_markers, renumber_by_first_appearance
-from sciwrite.sources.titles import title_doc_id
 
 logger = logging.getLogger(__name__)
 
@@ -65,10 +66,6 @@ class SampleReport:
         }
 
 
-def _bib_title(entry: dict[str, Any] | None) -> str:
-    return ((entry or {}).get("title") or "").strip()
-
-
 def _related_work(doc: dict[str, Any], report: SampleReport, paper_id: str) -> tuple[str, list[str], dict[str, Any]] | None:
     """Related-work text with [k] markers into the returned bib keys, and the paper's extraction figures."""
     heading, paras = section_paragraphs(doc, is_related_work_heading)
@@ -84,7 +81,7 @@ def _related_work(doc: dict[str, Any], report: SampleReport, paper_id: str) -> t
             reason = "no-link"
         elif ref_id not in bibs:
             reason = "missing-bib-entry"
-        elif not _bib_title(bibs[ref_id]):
+        elif not bib_title(bibs[ref_id]):
             reason = "no-title"
         else:
             keys.append(ref_id)
@@ -131,18 +128,13 @@ def build_sample(paper_dir: str | Path | None = None, show_progress: bool = True
             "abstract": (doc.get("abstract") or "").strip(),
             "introduction": "\n\n".join(p.text for p in intro if p.text.strip()),
             "related_work": text,
-            "_cited_titles": [_bib_title(bibs[k]) for k in keys],
+            "_cited_titles": [bib_title(bibs[k]) for k in keys],
             "venue": anthology_venue(paper_id),
-            "year": parse_year(doc.get("year")),
+            "year": parse_year(doc.get("year")) or anthology_year(paper_id),  # aclsum leaves `year` empty
             "_authors": author_names(doc.get("authors")),
             "_figures": figures,
         })
-        for entry in bibs.values():
-            title = _bib_title(entry)
-            if title:
-                cited_records.append({"doc_id": title_doc_id(title, "aclbib"), "title": title, "abstract": "",
-                                      "authors": author_names(entry.get("authors")),
-                                      "year": parse_year(entry.get("year")), "source": "aclsum-bibliography"})
+        cited_records.extend(cited_work_records(bibs))
     target_records = [{"doc_id": t["paper_id"], "title": t["title"], "abstract": t["abstract"], "authors": t["_authors"],
                        "year": t["year"], "source": "aclsum"} for t in targets]
     # Target papers come first, so a cited work that is itself a target paper merges into the paper's record.

@@ -11,9 +11,9 @@ from datasets import Dataset
 
 from sciwrite.core.datasets import write_json
 from sciwrite.rwgbench.data.configs import card_configs_yaml, rwgbench_repo_id, write_dataset_folder
-from sciwrite.rwgbench.data.corpus import AssemblyReport
 from sciwrite.rwgbench.data.sample import build_sample
-from sciwrite.rwgbench.data.schema import CORPUS_FEATURES, PAPER_FEATURES
+from sciwrite.rwgbench.data.schema import PAPER_FEATURES
+from sciwrite.sources.corpus import CORPUS_FEATURES, AssemblyReport
 
 logger = logging.getLogger(__name__)
 

@@ -1,10 +1,12 @@
-"""The RWGBench schema, defined once as `datasets.Features`: target papers and the corpus."""
+"""The RWGBench schema, defined once as `datasets.Features`: target papers, and the corpus (every benchmark's corpus
+features, `sciwrite.sources.corpus.CORPUS_FEATURES`)."""
 
 from __future__ import annotations
 
 from datasets import Dataset, DatasetDict, Features, Sequence, Value
 
 from sciwrite.core.schema import validate_features
+from sciwrite.sources.corpus import CORPUS_FEATURES
 
 PAPER_FEATURES = Features(
     {
@@ -21,18 +23,6 @@ PAPER_FEATURES = Features(
     }
 )
 """The target papers' features: ids, inputs, the reference related-work section and its gold citations."""
-
-CORPUS_FEATURES = Features(
-    {
-        "doc_id": Value("string"),
-        "title": Value("string"),
-        "abstract": Value("string"),
-        "authors": Sequence(Value("string")),
-        "year": Value("int32"),
-        "source": Value("string"),
-    }
-)
-"""The corpus documents' features: what a prediction cites (`doc_id`) and what retrieval indexes."""
 
 FEATURES_BY_KIND: dict[str, Features] = {"paper": PAPER_FEATURES, "corpus": CORPUS_FEATURES}
 

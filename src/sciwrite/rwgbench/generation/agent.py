@@ -2,109 +2,34 @@
 writes the related-work section citing the papers it chose. It is sciwrite's own baseline (issue 40; the RWGBench
 paper has none), so its prompts are our wording (``templates/agent_*.txt``).
 
-`Agent.run`, on one paper, through OpenAI-style tool calling (``llm.complete(messages, tools=..., tool_choice=...)``):
+The loop is the shared one (`sciwrite.generation.agent.ToolAgent`: the tools `sciwrite.generation.agent_tools.TOOLS`,
+the date cutoff `sciwrite.generation.cutoff`, the budget, the reading of the answer, the line's ``agent`` record and
+the trace); RWGBench's agent gives it its messages:
 
-- the first request (what ``--dry-run`` prints, and the line's ``desc``): the system message (the tools, the budget,
-  the citation format) and the target paper (title, abstract, introduction, as every RWGBench prompt shows it), with
-  the tools `sciwrite.rwgbench.generation.agent_tools.TOOLS` (``search``, ``read``; no ``cited_by``/``cites``: the
-  corpus has no citation links). Every tool result holds only works published before the target, never the target
-  itself (`sciwrite.rwgbench.generation.cutoff`);
-- a reply with tool calls: each call runs in order and is answered by a tool message ending with the calls left. A
-  malformed call (not JSON, an unknown tool, a missing, mistyped or undeclared argument) is answered by one error
-  message and counts against the budget;
-- a call past the budget (``--max-tool-calls``, default 10) is not run: it is answered "not run", the model is told
-  once to write with what it has (``agent_budget.txt``), and that last request offers no tool call (tool_choice
-  ``"none"``); its reply is the answer whatever it holds;
-- the first reply without a tool call is the answer. A model that answers before calling any tool is recorded as
-  such (``no_tool_calls``), as is an endpoint that refused the tools (``tools_refused``, from the client).
+- the first request: the system message (the tools, the budget, the citation format) and the target paper (title,
+  abstract, introduction, as every RWGBench prompt shows it);
+- once the budget is spent, ``agent_budget.txt``: write with what you have;
+- the answer loses a leading 'Related Work' heading (`sciwrite.rwgbench.generation.prompts.clean_section`).
 
-The answer cites by the numbers the tools gave the papers (``[n]``, in the order first shown; a bracket holding the
-doc_ids of shown papers is read too). Its markers are renumbered by first appearance
-(`sciwrite.sources.markers.renumber_by_first_appearance`): the cited papers, in that order, are the line's
-``candidates``, so ``[i]`` resolves to ``candidates[i-1]`` and every RWGBench metric scores it as it scores RAG. A
-number no tool showed is removed (``unresolved_markers``): the agent cites only what it was shown.
-
-Each line carries an ``agent`` record: ``tool_calls`` (run, malformed ones included), ``searched`` (what search
-returned), ``read``, ``seen`` (every doc_id a tool showed; all three in first-seen order), ``no_tool_calls``,
-``budget_exhausted``, ``tools_refused``, ``malformed_calls``, ``cutoff`` (``YYYY-MM-DD``, a year or None) and
-``cutoff_source``, ``max_tool_calls`` and ``unresolved_markers``. The trace (each turn: the model's reasoning when
-the provider returns it, its calls with their arguments, the doc_ids each showed or the error; the answer) goes to
-``<output stem>.traces.jsonl`` (`sciwrite.generation.runner.TRACE`), not into the line; a paper that fails (a
-request that failed, no section once the budget ran out) has its turns so far there too, with the error.
+The cited papers, in marker order, are the line's ``candidates``, so every RWGBench metric scores the agent as it
+scores RAG.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from sciwrite.generation.runner import TRACE, Generated, PaperLLM, prompt_text, traced
-from sciwrite.llm.types import Completion, GenerationError, Message
-from sciwrite.rwgbench.generation.agent_tools import MAX_SEARCH_K, SEARCH_K, TOOLS, CorpusTools, ToolSession
+from sciwrite.generation.agent import ToolAgent
+from sciwrite.generation.agent_tools import MAX_SEARCH_K, SEARCH_K
+from sciwrite.llm.types import Message
 from sciwrite.rwgbench.generation.prompts import clean_section, fill, target_block
-from sciwrite.rwgbench.generation.records import CandidatesMethod
-from sciwrite.sources.markers import order_of_first_appearance, renumber_by_first_appearance
-
-#: Tool calls per paper before the agent must write (``--max-tool-calls``).
-MAX_TOOL_CALLS = 10
-#: The tool result of a call past the budget.
-NOT_RUN = "Not run: you have no tool calls left."
-
-_REFERENCES = re.compile(r"^\s*(?:#+\s*|\*\*)?\s*(?:references|bibliography|reference list|cited papers)\s*"
-                         r"(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$", re.IGNORECASE | re.MULTILINE)
-_BRACKET = re.compile(r"\[([^\[\]\n]{1,400})\]")
-_PARTS = re.compile(r"\s*[,;]\s*")
 
 
-def assistant_message(completion: Completion) -> dict[str, Any]:
-    """The reply as the next request's history needs it: the client's `Completion.message`, or (a backend that
-    builds none) the text and tool calls in the OpenAI shape."""
-    if completion.message is not None:
-        return dict(completion.message)
-    return {"role": "assistant", "content": completion.text or None,
-            "tool_calls": [{"id": call.id, "type": "function", "function": {"name": call.name,
-                                                                            "arguments": call.arguments}}
-                           for call in completion.tool_calls]}
-
-
-def cite_doc_ids(text: str, numbers: Mapping[str, int]) -> str:
-    """Brackets citing shown papers by doc_id (``[doc_id]``, ``[doc_id, 4]``) rewritten with their numbers."""
-
-    def rewrite(match: re.Match[str]) -> str:
-        parts = [p.strip().strip("`'\"") for p in _PARTS.split(match.group(1).strip())]
-        if not any(p in numbers for p in parts) or not all(p in numbers or p.isdigit() for p in parts):
-            return match.group(0)
-        return "[" + ", ".join(str(numbers[p]) if p in numbers else p for p in parts) + "]"
-
-    return _BRACKET.sub(rewrite, text)
-
-
-def read_answer(text: str, shown: Sequence[str], numbers: Mapping[str, int]) -> tuple[str, list[str], int]:
-    """The section (markers renumbered by first appearance), the cited doc_ids in marker order, and how many
-    distinct numbers cited no shown paper (removed)."""
-    matches = list(_REFERENCES.finditer(text or ""))
-    if matches and text[: matches[-1].start()].strip():  # a reference list after the section: not part of it
-        text = text[: matches[-1].start()]
-    section = clean_section(cite_doc_ids(text or "", numbers))
-    unresolved = sum(not 1 <= n <= len(shown) for n in order_of_first_appearance(section))
-    pred, cited = renumber_by_first_appearance(section, list(shown))
-    return pred.strip(), [str(doc_id) for doc_id in cited], unresolved
-
-
-class Agent(CandidatesMethod):
-    """The model chooses what to search, read and cite (see the module docstring). `retriever` and `corpus` are the
-    run's (the plan's BM25 or dense retriever over the split's corpus); searches are served one at a time."""
+class Agent(ToolAgent):
+    """RWGBench's agent: the shared loop with RWGBench's prompts (see the module docstring)."""
 
     name = "agent"
-
-    def __init__(self, retriever: Any = None, corpus: Any = None, *, retriever_name: str | None = None,
-                 max_tool_calls: int = MAX_TOOL_CALLS) -> None:
-        super().__init__(retriever_name, None)
-        if not isinstance(max_tool_calls, int) or isinstance(max_tool_calls, bool) or max_tool_calls < 1:
-            raise ValueError(f"--max-tool-calls must be an integer >= 1, got {max_tool_calls!r}")
-        self.max_tool_calls = max_tool_calls
-        self.tools = None if retriever is None or corpus is None else CorpusTools(retriever, corpus)
 
     def prompt(self, record: Mapping[str, Any]) -> list[Message]:
         """The first request: the system message and the target paper."""
@@ -112,65 +37,13 @@ class Agent(CandidatesMethod):
                                                     search_k=SEARCH_K, max_search_k=MAX_SEARCH_K)},
                 {"role": "user", "content": fill("agent_user", target=target_block(record))}]
 
-    async def run(self, record: Mapping[str, Any], llm: PaperLLM) -> Generated:
-        if self.tools is None:
-            raise ValueError("the agent method searches the corpus itself: it needs a retriever and the corpus")
-        with traced([]) as trace:  # a paper that fails keeps the calls it made (the runner writes them)
-            return await self.converse(record, llm, self.tools.session(record), trace)
+    def budget_message(self) -> str:
+        """The user message sent once the tool-call budget is spent."""
+        return fill("agent_budget", max_tool_calls=self.max_tool_calls)
 
-    async def converse(self, record: Mapping[str, Any], llm: PaperLLM, session: ToolSession,
-                       trace: list[dict[str, Any]]) -> Generated:
-        """The loop of `run` on one paper, each turn appended to `trace` as it happens."""
-        messages: list[Message] = self.prompt(record)
-        calls = malformed = 0
-        called = exhausted = False
-        while True:
-            forced = exhausted
-            completion = await llm.complete(messages, tools=TOOLS, tool_choice="none" if forced else None)
-            turn: dict[str, Any] = {"turn": len(trace) + 1, "reasoning": completion.reasoning}
-            trace.append(turn)
-            if forced or not completion.tool_calls:
-                turn.update(answer=completion.text, forced=forced,
-                            **({"ignored_calls": len(completion.tool_calls)} if completion.tool_calls else {}))
-                break
-            called = True
-            if completion.text.strip():
-                turn["text"] = completion.text
-            messages.append(assistant_message(completion))
-            turn["calls"] = []
-            for call in completion.tool_calls:
-                entry: dict[str, Any] = {"id": call.id, "tool": call.name}
-                if calls >= self.max_tool_calls:
-                    exhausted = True
-                    content = NOT_RUN
-                    entry.update(arguments=call.arguments, doc_ids=[], not_run="over the tool-call budget")
-                else:
-                    calls += 1
-                    result = await session.call(call.name, call.arguments)
-                    malformed += result.error is not None
-                    content = f"{result.content}\n(tool calls left: {self.max_tool_calls - calls})"
-                    entry.update(arguments=result.arguments, doc_ids=result.doc_ids,
-                                 **({"error": result.error} if result.error is not None else {}))
-                turn["calls"].append(entry)
-                messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
-            if exhausted:
-                messages.append({"role": "user", "content": fill("agent_budget", max_tool_calls=self.max_tool_calls)})
-        pred, cited, unresolved = read_answer(completion.text, session.seen, session.numbers)
-        if forced and not pred:
-            raise GenerationError("the agent wrote no section when its tool-call budget ran out")
-        agent = self.record(session, calls=calls, malformed=malformed, called=called, exhausted=exhausted,
-                            tools_refused=bool(getattr(llm, "tools_refused", False)), unresolved=unresolved)
-        return Generated(pred, prompt_text(self.prompt(record)),
-                         self._extra([{"doc_id": d} for d in cited], agent=agent, **{TRACE: trace}))
-
-    def record(self, session: ToolSession, *, calls: int, malformed: int, called: bool, exhausted: bool,
-               tools_refused: bool, unresolved: int) -> dict[str, Any]:
-        """The line's ``agent`` record (see the module docstring)."""
-        return {"tool_calls": calls, "searched": list(session.searched), "read": list(session.read),
-                "seen": session.seen, "no_tool_calls": not called, "budget_exhausted": exhausted,
-                "tools_refused": tools_refused, "malformed_calls": malformed, "cutoff": session.cutoff.value,
-                "cutoff_source": session.cutoff.source, "max_tool_calls": self.max_tool_calls,
-                "unresolved_markers": unresolved}
+    def clean(self, text: str) -> str:
+        """The answer without a leading 'Related Work' heading line and surrounding blank space."""
+        return clean_section(text)
 
 
-__all__ = ["MAX_TOOL_CALLS", "NOT_RUN", "Agent", "assistant_message", "cite_doc_ids", "read_answer"]
+__all__ = ["Agent"]

@@ -7,15 +7,19 @@ answer).
 configures one for a run. The parts live in small modules, one job each, and their names are importable from
 here too:
 
-- `sciwrite.rwgbench.generation.records` — the records a method reads (`prepare_records`, `CorpusLookup`,
-  `oracle_order`): the paper without its answer, and its ordered candidates, marker ``[i]`` resolving to
-  ``candidates[i-1]``;
+- `sciwrite.rwgbench.generation.records` — the records a method reads (`prepare_records`, `oracle_order`): the
+  paper without its answer, and its ordered candidates, marker ``[i]`` resolving to ``candidates[i-1]``;
 - `sciwrite.rwgbench.generation.prompts` — the prompt templates (package data, ``templates/*.txt``, each with a
   ``#`` note on where its wording comes from: the paper prints none of them) and the blocks that fill them;
 - `sciwrite.rwgbench.generation.single_prompt` — Direct, RAG, ALCE, TAG: one request each;
 - `sciwrite.rwgbench.generation.workflow` — Workflow: planning, searches, draft, coverage checks, revisions;
-- `sciwrite.rwgbench.generation.agent` — the agent: tool calls over the corpus (`agent_tools`), never past the
-  target's date (`cutoff`), then the section citing the papers it chose.
+- `sciwrite.rwgbench.generation.agent` — the agent: RWGBench's prompts over the shared loop
+  (`sciwrite.generation.agent`): tool calls over the corpus (`sciwrite.generation.agent_tools`), never past the
+  target's date (`sciwrite.generation.cutoff`), then the section citing the papers it chose.
+
+What every benchmark shares is imported from its own place: the corpus read by doc_id
+(`sciwrite.generation.corpus_lookup.CorpusLookup`), a model's JSON reply (`sciwrite.generation.json_reply`), the
+agent's budget (`sciwrite.generation.agent.MAX_TOOL_CALLS`).
 
 A paper without candidates (no query text, nothing retrieved, no gold citation in the corpus) fails with a
 clear error and lands in the runner's failures file; it is never dropped.
@@ -26,10 +30,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sciwrite.rwgbench.generation.agent import MAX_TOOL_CALLS, Agent
+from sciwrite.generation.agent import MAX_TOOL_CALLS
+from sciwrite.rwgbench.generation.agent import Agent
 from sciwrite.rwgbench.generation.prompts import (
     MARKER_INSTRUCTION,
-    NO_ABSTRACT,
     OUTPUT_INSTRUCTION,
     alce_documents_block,
     clean_section,
@@ -41,13 +45,12 @@ from sciwrite.rwgbench.generation.prompts import (
 from sciwrite.rwgbench.generation.records import (
     ANSWER_FIELDS,
     DEFAULT_K,
-    CorpusLookup,
     oracle_order,
     paper_inputs,
     prepare_records,
 )
 from sciwrite.rwgbench.generation.single_prompt import ALCE, RAG, TAG, Direct
-from sciwrite.rwgbench.generation.workflow import MAX_REFINEMENTS, WORKFLOW_K, Workflow, parse_json_reply
+from sciwrite.rwgbench.generation.workflow import MAX_REFINEMENTS, WORKFLOW_K, Workflow
 
 #: Method name -> class.
 METHODS: dict[str, type] = {"direct": Direct, "rag": RAG, "alce": ALCE, "tag": TAG, "workflow": Workflow,
@@ -93,8 +96,7 @@ def make_method(name: str, *, retriever: Any = None, corpus: Any = None, retriev
     return METHODS[name]("oracle" if oracle else retriever_name, None if oracle else k)
 
 
-__all__ = ["ALCE", "ANSWER_FIELDS", "DEFAULT_K", "MARKER_INSTRUCTION", "MAX_REFINEMENTS", "MAX_TOOL_CALLS", "METHODS",
-           "NO_ABSTRACT", "OUTPUT_INSTRUCTION", "RAG", "TAG", "WORKFLOW_K", "Agent", "CorpusLookup", "Direct", "Workflow",
-           "alce_documents_block", "clean_section", "make_method", "oracle_order", "paper_inputs",
-           "parse_json_reply", "prepare_records", "rag_candidates_block", "resolve_methods", "target_block",
-           "titles_block", "user"]
+__all__ = ["ALCE", "ANSWER_FIELDS", "DEFAULT_K", "MARKER_INSTRUCTION", "MAX_REFINEMENTS", "METHODS",
+           "OUTPUT_INSTRUCTION", "RAG", "TAG", "WORKFLOW_K", "Agent", "Direct", "Workflow", "alce_documents_block",
+           "clean_section", "make_method", "oracle_order", "paper_inputs", "prepare_records", "rag_candidates_block",
+           "resolve_methods", "target_block", "titles_block", "user"]

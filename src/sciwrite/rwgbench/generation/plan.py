@@ -8,9 +8,9 @@ Every line carries ``paper_id``, ``pred``, ``desc`` (the exact prompt), ``benchm
 ``oracle``, ``candidates`` (the doc_ids the markers resolve to, in marker order) and what the method adds.
 
 Candidates come from a saved retriever (``--index``, see ``sciwrite index build``) or from one built here from
-the split's corpus (BM25, or dense with the ``--profile``'s encoder); the retrieval query is the target's title
-and abstract (``--query-with-introduction`` adds the introduction). ``--model extractive`` runs the non-LLM
-extractive floor over the same candidates instead of a method. The retriever is built once, and each candidate
+the split's corpus (BM25, or dense with the ``--profile``'s encoder; `sciwrite.retrieval.build.build_retriever`); the
+retrieval query is the target's title and abstract (``--query-with-introduction`` adds the introduction). ``--model
+extractive`` runs the non-LLM extractive floor over the same candidates instead of a method. The retriever is built once, and each candidate
 mode (top-k, oracle, none) is prepared once, when the first method needing it runs.
 
 The agent (``--method agent``) searches that retriever itself, at most ``--max-tool-calls`` times per paper; its file
@@ -27,21 +27,18 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.commands import Option
+from sciwrite.generation.agent import MAX_TOOL_CALLS
+from sciwrite.generation.corpus_lookup import CorpusLookup
 from sciwrite.generation.extractive import ExtractiveRWGBench
 from sciwrite.generation.jobs import GenerationJob, GenerationRequest, file_label
 from sciwrite.models.registry import PROFILES
-from sciwrite.retrieval.base import read_config
-from sciwrite.retrieval.bm25 import BM25Retriever
-from sciwrite.retrieval.dense import DenseRetriever
-from sciwrite.retrieval.saved import load_retriever
+from sciwrite.retrieval.build import RETRIEVERS, build_retriever
 from sciwrite.rwgbench.data.configs import config_info
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.generation.methods import (
     DEFAULT_K,
-    MAX_TOOL_CALLS,
     METHODS,
     WORKFLOW_K,
-    CorpusLookup,
     make_method,
     prepare_records,
     resolve_methods,
@@ -50,7 +47,6 @@ from sciwrite.rwgbench.generation.methods import (
 logger = logging.getLogger(__name__)
 
 SPLITS = {"sample": "sample", "test": "test"}  # --split -> paper config
-RETRIEVERS = ("bm25", "dense")
 #: The methods that read a retrieved top-k candidate list.
 TOPK_METHODS = ("rag", "alce", "tag", "extractive")
 #: What the command says before an agent run: the baseline is ours, not the paper's.
@@ -101,21 +97,6 @@ def load_split(split: str, source: str | None, corpus_source: str | None) -> tup
         raise ValueError(f"the RWGBench split {split!r} ({source or 'default source'}) has no papers")
     corpus = load_rwgbench(corpus_config, source=corpus_source or source)
     return papers, corpus
-
-
-def build_retriever(kind: str, corpus: Any, index: str | None = None, profile: str | None = None) -> Any:
-    """A saved retriever (its kind must be `kind`), or one built from `corpus`."""
-    if kind not in RETRIEVERS:
-        raise ValueError(f"unknown retriever {kind!r}; choose one of {', '.join(RETRIEVERS)}")
-    if index:
-        saved = read_config(Path(index))[0].get("kind")
-        if saved != kind:
-            raise ValueError(f"--index {index} holds a {saved!r} retriever but --retriever is {kind!r}; pass "
-                             f"--retriever {saved}")
-        return load_retriever(index)
-    if kind == "bm25":
-        return BM25Retriever.from_corpus(corpus)
-    return DenseRetriever.from_corpus(corpus, profile=profile)
 
 
 #: The methods --oracle cannot serve, in the order they are checked: (the error when it is the only method asked
@@ -207,5 +188,4 @@ def plan_generation(request: GenerationRequest) -> Iterator[GenerationJob]:
                             retrieved_field="candidate_docs" if listed else None)
 
 
-__all__ = ["GENERATE_OPTIONS", "RETRIEVERS", "SPLITS", "build_retriever", "load_split", "method_names",
-           "output_path", "plan_generation"]
+__all__ = ["GENERATE_OPTIONS", "SPLITS", "load_split", "method_names", "output_path", "plan_generation"]

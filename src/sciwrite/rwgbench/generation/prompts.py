@@ -10,7 +10,8 @@ The blocks are the data every prompt shows, laid out the same way everywhere: th
 (`target_block`: title, abstract and, except in Workflow's coverage check, the introduction, with the paper's
 own numeric brackets turned into parentheses so that they cannot pose as candidate numbers), the numbered
 candidates (`rag_candidates_block`, ALCE's `alce_documents_block`, `titles_block`), and `clean_section`, which
-takes a leading 'Related Work' heading off a reply.
+takes a leading 'Related Work' heading off a reply. A field reads as `sciwrite.generation.templates.field_text` makes
+it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sciwrite.generation.templates import fill_placeholders, read_template
+from sciwrite.generation.templates import NO_ABSTRACT, field_text, fill_placeholders, read_template
 from sciwrite.sources.markers import neutralize_markers
 
 #: The package whose ``templates/`` folder holds the files.
@@ -36,7 +37,6 @@ PLACEHOLDERS: tuple[str, ...] = (
     "target", "candidates", "documents", "titles", "n_candidates", "themes", "uncovered", "draft", "added",
     "first_new", "max_themes", "queries_per_theme", "marker_instruction", "output_instruction", "numbered_list",
     "max_tool_calls", "search_k", "max_search_k")
-NO_ABSTRACT = "(no abstract available)"
 NO_INTRODUCTION = "(no introduction available)"
 
 
@@ -62,11 +62,6 @@ def marker_instruction(numbered_list: str = "numbered list") -> str:
 MARKER_INSTRUCTION = marker_instruction()
 ALCE_MARKER_INSTRUCTION = marker_instruction("numbered documents")
 OUTPUT_INSTRUCTION = template("output_instruction")
-
-
-def field_text(value: Any) -> str:
-    """A record field as prompt text: the string stripped, anything else (None, a missing field) empty."""
-    return value.strip() if isinstance(value, str) else ""
 
 
 def target_block(record: Mapping[str, Any], introduction: bool = True) -> str:
@@ -113,6 +108,6 @@ def clean_section(text: str) -> str:
     return "\n".join(lines).strip()
 
 
-__all__ = ["ALCE_MARKER_INSTRUCTION", "MARKER_INSTRUCTION", "NO_ABSTRACT", "NO_INTRODUCTION", "OUTPUT_INSTRUCTION",
-           "PLACEHOLDERS", "TEMPLATE_FILES", "TEMPLATE_PACKAGE", "alce_documents_block", "clean_section", "field_text",
-           "fill", "marker_instruction", "rag_candidates_block", "target_block", "template", "titles_block", "user"]
+__all__ = ["ALCE_MARKER_INSTRUCTION", "MARKER_INSTRUCTION", "NO_INTRODUCTION", "OUTPUT_INSTRUCTION", "PLACEHOLDERS",
+           "TEMPLATE_FILES", "TEMPLATE_PACKAGE", "alce_documents_block", "clean_section", "fill", "marker_instruction",
+           "rag_candidates_block", "target_block", "template", "titles_block", "user"]

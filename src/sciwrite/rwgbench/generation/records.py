@@ -5,7 +5,8 @@ A record (`prepare_records`) holds the paper's fields except the answer (`ANSWER
 ``{"doc_id", "title", "abstract"}`` that marker ``[i]`` resolves into (``candidates[i-1]``). The candidates are
 the retriever's top-k (§5.1: k = 50), the Oracle's gold citations in a seeded order, or none (Direct, and
 Workflow, which retrieves by itself). The extractive floor (`sciwrite.generation.extractive.ExtractiveRWGBench`)
-runs on the same records. `CandidatesMethod` is what every method's output says of them.
+runs on the same records. `CandidatesMethod` is what every method's output says of them. The corpus is read through
+a `sciwrite.generation.corpus_lookup.CorpusLookup`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from sciwrite.generation.corpus_lookup import as_lookup
 from sciwrite.retrieval.query import build_query
 
 logger = logging.getLogger(__name__)
@@ -23,55 +25,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_K = 50
 #: Fields of a paper record that are the answer, never shown to (or kept for) a method.
 ANSWER_FIELDS = ("related_work", "citations")
-
-
-class CorpusLookup:
-    """doc_id -> ``{"doc_id", "title", "abstract"}`` over a corpus (a `datasets.Dataset` or a list of dicts).
-
-    Only a doc_id -> row map is held in memory; rows are read on demand (cheap on an Arrow-backed dataset).
-    """
-
-    def __init__(self, corpus: Any) -> None:
-        self._corpus = corpus
-        if hasattr(corpus, "column_names"):
-            ids = corpus["doc_id"]
-        else:
-            self._corpus = list(corpus)
-            ids = [doc["doc_id"] for doc in self._corpus]
-        self._row = {doc_id: i for i, doc_id in enumerate(ids)}
-
-    def __len__(self) -> int:
-        return len(self._row)
-
-    def __contains__(self, doc_id: object) -> bool:
-        return doc_id in self._row
-
-    def row(self, doc_id: str) -> dict[str, Any]:
-        """The corpus record of `doc_id` with every column it has (authors, year, ...)."""
-        return dict(self._corpus[self._row[doc_id]])
-
-    def doc(self, doc_id: str) -> dict[str, str]:
-        row = self._corpus[self._row[doc_id]]
-        return {"doc_id": doc_id, "title": (row.get("title") or "").strip(),
-                "abstract": (row.get("abstract") or "").strip()}
-
-    def docs(self, doc_ids: Iterable[str], what: str = "") -> list[dict[str, str]]:
-        """The docs of `doc_ids` in order; ids missing from the corpus are left out with a warning."""
-        found, missing = [], []
-        for doc_id in doc_ids:
-            if doc_id in self._row:
-                found.append(self.doc(doc_id))
-            else:
-                missing.append(doc_id)
-        if missing:
-            logger.warning("%d doc_id(s)%s are not in the corpus and were left out, e.g. %s", len(missing),
-                           f" ({what})" if what else "", missing[:3])
-        return found
-
-
-def as_lookup(corpus: Any) -> CorpusLookup:
-    """`corpus` as a `CorpusLookup` (itself if it is one)."""
-    return corpus if isinstance(corpus, CorpusLookup) else CorpusLookup(corpus)
 
 
 def oracle_order(doc_ids: Sequence[str], seed: int | None, paper_id: str) -> list[str]:
@@ -156,5 +109,5 @@ class CandidatesMethod:
         return {"candidates": [d["doc_id"] for d in candidates], "retriever": self.retriever_name, "k": self.k, **more}
 
 
-__all__ = ["ANSWER_FIELDS", "DEFAULT_K", "CandidatesMethod", "CorpusLookup", "as_lookup", "oracle_order",
-           "paper_inputs", "prepare_records", "require_candidates"]
+__all__ = ["ANSWER_FIELDS", "DEFAULT_K", "CandidatesMethod", "oracle_order", "paper_inputs", "prepare_records",
+           "require_candidates"]

@@ -8,57 +8,42 @@ meaning. Every step is kept in ``extra["steps"]``. With the Oracle list (``oracl
 the whole search space: its queries rank them (BM25 over them). The candidate list is only what the model was
 shown: a gold paper no query found is not in it, so no marker can resolve to a paper the model never saw (§5.1:
 "Each citation marker [i] is mapped back to the i-th supplied candidate paper"). Replies are read leniently
-(`parse_json_reply`): a plan without usable JSON becomes one theme per line, an unreadable coverage check
-ends the refinements.
+(`sciwrite.generation.json_reply.parse_json_reply`): a plan without usable JSON becomes one theme per line, an
+unreadable coverage check ends the refinements.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sciwrite.generation.corpus_lookup import as_lookup
+from sciwrite.generation.json_reply import parse_json_reply
 from sciwrite.generation.runner import Generated, PaperLLM, prompt_text
 from sciwrite.generation.stages import MethodStage, run_stages
+from sciwrite.generation.templates import field_text
 from sciwrite.retrieval.bm25 import BM25Retriever
 from sciwrite.rwgbench.generation.prompts import (
     MARKER_INSTRUCTION,
     OUTPUT_INSTRUCTION,
     clean_section,
-    field_text,
     fill,
     rag_candidates_block,
     target_block,
     titles_block,
     user,
 )
-from sciwrite.rwgbench.generation.records import CandidatesMethod, as_lookup
+from sciwrite.rwgbench.generation.records import CandidatesMethod
 from sciwrite.sources.markers import marker_numbers
 
 #: Papers retrieved per query (§5.2: "k=20 per query").
 WORKFLOW_K = 20
 #: Refinement iterations at most (§5.2: "up to 2 iterations").
 MAX_REFINEMENTS = 2
-
-
-def parse_json_reply(text: str) -> Any:
-    """The JSON object (or list) in a model reply, fenced or not; None when there is none."""
-    text = (text or "").strip()
-    fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.DOTALL)
-    if fenced:
-        text = fenced.group(1).strip()
-    for opener, closer in (("{", "}"), ("[", "]")):
-        start, end = text.find(opener), text.rfind(closer)
-        if start != -1 and end > start:
-            try:
-                return json.loads(text[start:end + 1])
-            except json.JSONDecodeError:
-                continue
-    return None
 
 
 def _themes_from(value: Any, key: str) -> list[dict[str, Any]] | None:
@@ -328,4 +313,4 @@ class Workflow(CandidatesMethod):
         progress.refinements += 1
 
 
-__all__ = ["MAX_REFINEMENTS", "WORKFLOW_K", "Workflow", "WorkflowProgress", "parse_json_reply"]
+__all__ = ["MAX_REFINEMENTS", "WORKFLOW_K", "Workflow", "WorkflowProgress"]

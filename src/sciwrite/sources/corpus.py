@@ -1,8 +1,10 @@
-"""Corpus assembly: read SurGE and arXiv records, merge them into one deduplicated corpus, index it by title.
+"""A benchmark's corpus of papers: its features, the readers of its sources, its assembly, its title index.
 
-The RWGBench corpus is the SurGE corpus plus arXiv records fetched for cited papers SurGE lacks.
-Every record that does not make it into the corpus is counted by reason in an `AssemblyReport`,
-so that nothing is dropped silently.
+Every corpus row has the same features (`CORPUS_FEATURES`). The readers turn a source into such rows (SurGE's
+`corpus.json`, arXiv records); `assemble_corpus` merges record streams into one deduplicated corpus (a corpus may be
+SurGE's plus arXiv records fetched for cited papers it lacks, or the works an offline sample's bibliographies list),
+and `CorpusTitleIndex` aligns cited titles to it. Every record that does not make it into the corpus is counted by
+reason in an `AssemblyReport`, so that nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -15,13 +17,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from datasets import Dataset
+from datasets import Dataset, Features, Sequence, Value
 
 from sciwrite.core.jsonl import iter_json_lines
 from sciwrite.sources.bibliography import parse_authors, parse_year
 from sciwrite.sources.titles import normalize_title
 
 logger = logging.getLogger(__name__)
+
+CORPUS_FEATURES = Features(
+    {
+        "doc_id": Value("string"),
+        "title": Value("string"),
+        "abstract": Value("string"),
+        "authors": Sequence(Value("string")),
+        "year": Value("int32"),
+        "source": Value("string"),
+    }
+)
+"""The corpus documents' features: what a prediction cites (`doc_id`) and what retrieval indexes."""
 
 _ARXIV_PREFIX = re.compile(r"^(?:https?://arxiv\.org/(?:abs|pdf)/|arxiv:)", re.IGNORECASE)
 _ARXIV_VERSION = re.compile(r"v\d+$")

@@ -1,18 +1,18 @@
-"""The agent's tools over a split's corpus: ``search(query, k)`` and ``read(doc_id)``, never past the target's date.
+"""An agent's tools over a split's corpus: ``search(query, k)`` and ``read(doc_id)``, never past the target's date.
 
 `TOOLS` declares them in the OpenAI chat ``tools`` shape (the descriptions are model-facing text, our wording);
 `CorpusTools` serves them for a run (the plan's retriever, BM25 or dense, and the corpus), and
 `CorpusTools.session` for one target paper (`ToolSession`):
 
-- ``search`` asks the run's retriever (one search at a time, under a lock, in a worker thread, as Workflow's) and
-  keeps the hits the paper's `sciwrite.rwgbench.generation.cutoff.Cutoff` allows (never the target, nothing
+- ``search`` asks the run's retriever (one search at a time, under a lock, in a worker thread) and
+  keeps the hits the paper's `sciwrite.generation.cutoff.Cutoff` allows (never the target, nothing
   published after it), asking for more hits until ``k`` pass or the corpus is exhausted;
 - ``read`` shows one paper's title, authors (when the corpus lists them), year and abstract; a paper the cutoff
   holds back reads exactly like an unknown doc_id, so the answer does not tell that it exists.
 
 Every paper a tool shows gets a number, ``[n]``, in the order first shown; it keeps it for the paper's whole run,
-and the agent cites by it. No ``cited_by``/``cites`` tool: RWGBench's corpus (``doc_id, title, abstract, authors,
-year, source``) holds no citation links.
+and the agent cites by it. No ``cited_by``/``cites`` tool: a corpus (``doc_id, title, abstract, authors, year,
+source``: `sciwrite.sources.corpus.CORPUS_FEATURES`) holds no citation links.
 
 Arguments are checked against the declared schema (`parse_arguments`): a call that is not JSON, names no tool we
 have, lacks a required argument, has one of the wrong type or out of range, or one not declared, is malformed; its
@@ -28,9 +28,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sciwrite.rwgbench.generation.cutoff import Cutoff, doc_date, target_cutoff
-from sciwrite.rwgbench.generation.prompts import NO_ABSTRACT, field_text
-from sciwrite.rwgbench.generation.records import CorpusLookup, as_lookup
+from sciwrite.generation.corpus_lookup import CorpusLookup, as_lookup
+from sciwrite.generation.cutoff import Cutoff, doc_date, target_cutoff
+from sciwrite.generation.templates import NO_ABSTRACT, field_text
 
 #: Papers a search returns when the call names no k, and the most it may ask for.
 SEARCH_K = 10

@@ -1,17 +1,19 @@
 """No looking ahead: the date before which a target paper's agent may see the corpus, and which corpus papers pass.
+Shared by every benchmark whose agent searches a corpus; a benchmark whose targets are dated otherwise builds its own
+`Cutoff`.
 
 The cutoff of a target paper (`target_cutoff`) is, in this order:
 
 - its ``published`` date (``YYYY-MM-DD``; the fresh arXiv splits carry the first version's): source ``published``.
   One that is not a date is the paper's error (it lands in the failures file): guessing would move the cutoff;
 - its ``year``: source ``year``;
-- the year its ACL Anthology id names (``2020.aacl-main.33``, ``P19-1081``; the offline sample's papers have no
-  ``year``, but every one has such an id): source ``paper_id (ACL Anthology id)``. Other ids (arXiv's ``2403.01234``
-  included) give no year;
+- the year its ACL Anthology id names (``2020.aacl-main.33``, ``P19-1081``; for a target without ``year``: the
+  offline sample's papers now carry the year their id names): source ``paper_id (ACL Anthology id)``. Other ids
+  (arXiv's ``2403.01234`` included) give no year;
 - none: ``cutoff`` None, source ``none: the target has no date`` (then only the target itself is held back).
 
 A corpus paper passes (`Cutoff.allows`) when it was published before the target: with a full date on both sides,
-strictly before; otherwise by year, **the same year included** (RWGBench's corpus has only years, and a paper cites
+strictly before; otherwise by year, **the same year included** (a corpus may have only years, and a paper cites
 works of its own year: excluding them would hide gold citations); a corpus paper with no date at all is kept (the
 corpus does not say it is later). Its date is its ``published`` or ``date`` column (``YYYY-MM-DD``) when the corpus
 has one and it reads, else its ``year``. Dates read as `sciwrite.metrics.cutoff.published_date` reads them (``evaluate
