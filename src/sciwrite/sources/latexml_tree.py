@@ -50,8 +50,8 @@ ROOT = 0
 _OPEN, _CLOSE = "\ue000", "\ue001"
 _SENTINEL = re.compile(f"{_OPEN}(\\d+){_CLOSE}")
 _CUT = "\x00"
-# Tidying the holes, as the SurGE sample tidies GROBID's removed citation spans (`sciwrite.surge.data.sample`): a
-# run of cites and the separators between them go as one, then brackets holding only cites, then the spaces before.
+# Tidying the holes the removed citations leave: a run of cites and the separators between them go as one, then
+# brackets holding only cites, then the spaces before.
 _CUT_RUN = re.compile(r"\x00(?:[ \t]*[;,]?[ \t]*\x00)+")
 _CUT_BRACKETED = re.compile(r"\([ \t]*\x00[ \t]*\)|\[[ \t]*\x00[ \t]*\]")
 _CUT_BEFORE_PUNCT = re.compile(r"[ \t]*\x00[ \t]*(?=[.,;:!?)\]]|$)")
