@@ -123,6 +123,16 @@ def mini_sample_copy(mini_sample_folder, tmp_path):
 
 
 @pytest.fixture(scope="session")
+def surge_sample_folder(tmp_path_factory):
+    """The SurGE sample built from all 250 aclsum papers, once per test worker (read-only: copy first)."""
+    from sciwrite.surge.data.sample_folder import write_sample_folder
+
+    folder = tmp_path_factory.mktemp("surge_sample") / "surge"
+    write_sample_folder(folder, show_progress=False)
+    return folder
+
+
+@pytest.fixture(scope="session")
 def surge_mini_folder(tmp_path_factory):
     """A SurGE sample built from 2 aclsum papers (read-only: copy first)."""
     from sciwrite.sources.aclsum import aclsum_paper_dir

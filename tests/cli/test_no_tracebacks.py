@@ -120,12 +120,13 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("prices-yaml", "--predictions", "{good_jsonl}", "--prices", "{badyaml}", *EVAL_OPTS),
     ],
     ("evaluate", "surge"): [
-        *(case(name, "--predictions", "{%s}" % name, *EVAL_OPTS) for name in ("missing", "empty", "latin1", "badjson")),
-        case("empty-folder", "--predictions", "{folder}", *EVAL_OPTS),
+        *(case(name, "--predictions", "{%s}" % name, "--source", "{surge_sample}", *EVAL_OPTS)
+          for name in ("missing", "empty", "latin1", "badjson")),
+        case("empty-folder", "--predictions", "{folder}", "--source", "{surge_sample}", *EVAL_OPTS),
         case("offline-surveys", "--predictions", "{good_jsonl}", "--split", "surveys", *EVAL_OPTS),
         case("arxiv-not-a-fresh-folder", "--predictions", "{good_jsonl}", "--split", "arxiv", "--source", "{folder}",
              *EVAL_OPTS),
-        case("no-match", "--predictions", "{good_jsonl}", *EVAL_OPTS),
+        case("no-match", "--predictions", "{good_jsonl}", "--source", "{surge_sample}", *EVAL_OPTS),
     ],
     ("compare",): [
         case("missing", "{missing}", "{missing}"),
@@ -158,7 +159,8 @@ CASES: dict[tuple[str, ...], list[Case]] = {
     ("generate", "surge"): [
         case("offline-surveys", "--model", "extractive", "--split", "surveys", "--out", "{out}"),
         case("config-yaml", "--model", "extractive", "--config", "{badyaml}", "--out", "{out}"),
-        case("naive-extractive", "--model", "extractive", "--method", "naive", "--out", "{out}"),
+        case("naive-extractive", "--model", "extractive", "--method", "naive", "--source", "{surge_sample}",
+             "--out", "{out}"),
         case("k-0", "--model", "extractive", "--k", "0", "--out", "{out}"),
     ],
     ("meta-eval", "correlation"): [
@@ -308,10 +310,11 @@ def test_every_command_has_bad_inputs():
 
 
 @pytest.fixture(scope="module")
-def bad_inputs(tmp_path_factory) -> dict[str, str]:
+def bad_inputs(tmp_path_factory, surge_mini_folder) -> dict[str, str]:
     """Paths of bad (and a few good) inputs, by the names the argv templates use."""
     root = tmp_path_factory.mktemp("bad_inputs")
     paths: dict[str, str] = {"missing": str(root / "no-such-file.jsonl"), "store": str(root / "store.sqlite"),
+                             "surge_sample": str(surge_mini_folder),  # a built SurGE sample: no case rebuilds one
                              "out_file": str(root / "out" / "written.jsonl")}
 
     def write(name: str, data: bytes | str, file_name: str | None = None) -> str:

@@ -143,20 +143,10 @@ def _card_rows() -> dict[str, list[str]]:
     return rows
 
 
-@pytest.fixture(scope="module")
-def surge_sample(tmp_path_factory):
-    """SurGE's offline sample, built from the packaged aclsum papers (read-only)."""
-    from sciwrite.surge.data.sample_folder import write_sample_folder
-
-    folder = tmp_path_factory.mktemp("surge_sample") / "surge"
-    write_sample_folder(folder, show_progress=False)
-    return folder
-
-
 @pytest.mark.parametrize("name", ["rwgbench", "sciig", "surge"])
 def test_the_card_counts_the_offline_samples_pairs(name, request):
     bench = get_benchmark(name)
-    fixture = {"rwgbench": "sample_folder", "sciig": "sciig_sample", "surge": "surge_sample"}[name]
+    fixture = {"rwgbench": "sample_folder", "sciig": "sciig_sample", "surge": "surge_sample_folder"}[name]
     papers = sample_papers(bench, str(request.getfixturevalue(fixture)))
     pairs = sample_pairs(bench, papers)
     counts = collections.Counter(p.kind for p in pairs)

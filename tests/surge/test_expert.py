@@ -13,7 +13,6 @@ from sciwrite.cli import main
 from sciwrite.surge.benchmark import SURGE
 from sciwrite.surge.data.expert import expert_markdown, join_references, listed_title, split_references
 from sciwrite.surge.data.loading import load_surge
-from sciwrite.surge.data.sample_folder import write_sample_folder
 from sciwrite.surge.generation.prompts import TOPICS
 from sciwrite.surge.generation.records import survey_inputs
 from sciwrite.surge.metrics.coverage import surge_normalize
@@ -129,11 +128,9 @@ def test_the_upstream_build_writes_each_surveys_text(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def surge_sample(tmp_path_factory):
+def surge_sample(surge_sample_folder):
     """The SurGE sample built from the packaged ACL papers (read-only)."""
-    folder = tmp_path_factory.mktemp("surge_sample")
-    write_sample_folder(folder, show_progress=False)
-    return folder
+    return surge_sample_folder
 
 
 def _tree(structure) -> list[tuple[str, int]]:

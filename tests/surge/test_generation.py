@@ -21,7 +21,6 @@ from sciwrite.generation.writer import RunOptions, WriterModel
 from sciwrite.llm.types import Completion, GenerationError, GenerationSettings, ToolCall
 from sciwrite.retrieval.bm25 import BM25Retriever
 from sciwrite.surge.data.loading import load_surge
-from sciwrite.surge.data.sample_folder import write_sample_folder
 from sciwrite.surge.generation import plan
 from sciwrite.surge.generation.agent import SurveyAgent
 from sciwrite.surge.generation.methods import Naive
@@ -37,11 +36,9 @@ QUIET = RunOptions(settings=GenerationSettings(concurrency=1), show_progress=Fal
 
 
 @pytest.fixture(scope="module")
-def surge_sample(tmp_path_factory):
+def surge_sample(surge_sample_folder):
     """The SurGE sample built from the packaged ACL papers (read-only)."""
-    folder = tmp_path_factory.mktemp("surge_sample")
-    write_sample_folder(folder, show_progress=False)
-    return folder
+    return surge_sample_folder
 
 
 @pytest.fixture(scope="module")

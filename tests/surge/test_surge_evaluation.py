@@ -21,7 +21,6 @@ from sciwrite.scoring.checks import result_rules
 from sciwrite.scoring.core import score_systems
 from sciwrite.scoring.request import ScoringRequest
 from sciwrite.surge.data.loading import load_surge
-from sciwrite.surge.data.sample_folder import write_sample_folder
 from sciwrite.surge.metrics.coverage import surge_normalize
 from sciwrite.surge.metrics.suite import SCORING_ERRORS
 from tests.cli.error_line import error_line
@@ -34,10 +33,8 @@ PARAGRAPH = ("Neural sequence models have replaced phrase tables in translation 
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("surge_sample")
-    write_sample_folder(folder, show_progress=False)
-    return folder
+def sample(surge_sample_folder) -> Path:
+    return surge_sample_folder
 
 
 @pytest.fixture(scope="module")

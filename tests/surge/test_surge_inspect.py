@@ -8,7 +8,6 @@ import pytest
 
 pytest.importorskip("inspect_ai", reason="the Inspect task needs the inspect extra (pip install sciwrite[inspect])")
 
-from sciwrite.surge.data.sample_folder import write_sample_folder  # noqa: E402
 from sciwrite.surge.inspect_task import surge  # noqa: E402
 from tests.inspect_tasks.test_inspect_tasks import Recorder, check_scores, cli_prompts, run  # noqa: E402
 
@@ -21,10 +20,8 @@ REPLY = ("<think>a trace that must not be scored</think># A survey\n\n## Backgro
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("surge_sample")
-    write_sample_folder(folder, show_progress=False)
-    return folder
+def sample(surge_sample_folder):
+    return surge_sample_folder
 
 
 def test_surge_task_rag_two_surveys(sample, tmp_path):

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.core.commands import BuildCommand, BuildResult, Option
+from sciwrite.core.errors import InputError, Where
 from sciwrite.surge.data.arxiv_build import ARXIV_OPTIONS, build_from_arxiv
 from sciwrite.surge.data.configs import SCORED_SPLITS, UPSTREAM_FILES_URL, default_surge_dir
 from sciwrite.surge.data.loading import load_surge
@@ -38,6 +39,8 @@ def build_from_files(options: Mapping[str, Any]) -> BuildResult:
 
 def build_sample(options: Mapping[str, Any]) -> BuildResult:
     out = Path(options.get("out") or default_surge_dir())
+    if out.is_file():  # before the build, not after it
+        raise InputError("is a file, not a folder", Where(out), hint="name a folder to write the sample to")
     figures = write_sample_folder(out, paper_dir=options.get("paper_dir"))
     return BuildResult(f"SurGE offline sample written to {out}", figures)
 
