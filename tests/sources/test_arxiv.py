@@ -297,11 +297,16 @@ def test_a_line_recorded_without_its_date_is_not_done_and_a_rerun_handles_the_pa
     assert latest_states(tmp_path)["2607.00002"]["metadata"]["published"] == "2026-07-02"
 
 
-def test_a_body_cut_short_is_retried_like_any_network_error(tmp_path, capsys):
+def test_a_body_cut_short_is_retried_like_any_network_error(tmp_path, capsys, monkeypatch):
+    import sciwrite.sources.api_client as api_client
+
+    waits: list[float] = []  # the backoff the client sleeps, recorded rather than slept (9 s of the suite)
+    monkeypatch.setattr(api_client.time, "sleep", lambda seconds: waits.append(seconds))
     one = paper(1)
     with ArxivServer([one], pages(one), cut_bodies=2) as server:
         assert main(fetch_command(server, tmp_path)) == 0
         assert len(server.api_requests()) == 3  # two answers cut short, then a whole one
+    assert [w for w in waits if w >= 3.0] == [3.0, 6.0]  # the CLI client's backoff: 3 s, doubling
     assert [p.arxiv_id for p, _ in fetched_papers(tmp_path)] == ["2607.00001"]
     with ArxivServer([one], pages(one), cut_bodies=99) as server:
         stubborn = ArxivClient(server.api_url, server.html_url, min_interval=0.0, max_retries=1, backoff=0.01)
