@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sciwrite.generation.templates import fill_placeholders, read_template
+from sciwrite.generation.templates import NO_ABSTRACT, fill_placeholders, read_template
 from sciwrite.sources.markers import neutralize_markers
 
 TEMPLATE_PACKAGE = "sciwrite.surge.generation"
@@ -30,7 +30,6 @@ PLACEHOLDERS = ("topic", "papers", "n_papers", "n_sections", "outline", "heading
 #: The topic a method is given: the survey's title (SurGE's baselines), or its title and abstract.
 TITLE, TITLE_ABSTRACT = "title", "title-abstract"
 TOPICS = (TITLE, TITLE_ABSTRACT)
-NO_ABSTRACT = "(no abstract available)"
 
 
 @functools.cache
@@ -84,5 +83,5 @@ def user(content: str) -> list[dict[str, str]]:
     return [{"role": "user", "content": content}]
 
 
-__all__ = ["NO_ABSTRACT", "PLACEHOLDERS", "TEMPLATES", "TEMPLATE_PACKAGE", "TITLE", "TITLE_ABSTRACT", "TOPICS", "fill",
+__all__ = ["PLACEHOLDERS", "TEMPLATES", "TEMPLATE_PACKAGE", "TITLE", "TITLE_ABSTRACT", "TOPICS", "fill",
            "one_line", "papers_block", "template", "topic_block", "topic_text", "user"]
