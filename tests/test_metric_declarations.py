@@ -34,6 +34,8 @@ SHARED_SPEC_MODULES = ("grounding/specs.py",)
 OTHER_MEANINGS: dict[str, tuple[str, ...]] = {
     # rouge_score's own names for the scores it computes (``RougeScorer(["rouge1", "rouge2"])``, ``scores["rouge1"]``)
     "sciig/metrics/lexical.py": ("rouge1", "rouge2"),
+    # HALLMARK's own JSON key for a tier's precision (its published baseline_results files), written as it writes it
+    "meta_eval/hallmark_metrics.py": ("precision",),
 }
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """Issue 24's figures for the reference resolver: the title index over a synthetic corpus (build seconds, memory),
 references resolved per second on one core and on every core, and the resolver's precision and recall on the
-calibration set at the chosen threshold and at two others.
+calibration set at the chosen threshold and at two others; issue 50's: references checked per second on one core
+with the verdict taxonomy (`sciwrite.grounding.checker`) over the same corpus.
 
 The synthetic corpus is the offline sample corpus's titles plus generated ones (5-14 words drawn from the sample's
 title vocabulary, seeded) up to ``--n`` titles. The references are the calibration set's kinds (`sciwrite.grounding
@@ -19,12 +20,15 @@ import os
 import random
 import resource
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from sciwrite.core.tables import format_table
 from sciwrite.grounding import Reference, ReferenceResolver, TitleIndex
 from sciwrite.grounding.calibration import calibration_set, choose_threshold, evaluate_thresholds
+from sciwrite.grounding.checker import ReferenceChecker
+from sciwrite.grounding.record_index import RecordIndex
 from sciwrite.grounding.resolver import DEFAULT_THRESHOLD
 from sciwrite.rwgbench.data.loading import load_rwgbench
 
@@ -81,6 +85,18 @@ def main() -> int:
     print(f"resolved: {one_core:,.0f} references/s on one core, {all_cores:,.0f}/s on {workers} cores "
           f"({len(titles):,} references; goal 2,000/s)")
 
+    # The checker's taxonomy (sciwrite.grounding.checker) over the same corpus: its own record index (built once
+    # per run, as the benchmarks build it), each reference compared field by field with the work it names.
+    started = time.perf_counter()
+    records_index = RecordIndex.from_corpus(records, complete=True)
+    checker_build_s = time.perf_counter() - started
+    started = time.perf_counter()
+    checks = ReferenceChecker(records_index).check([Reference(t) for t in titles])
+    checked = len(titles) / (time.perf_counter() - started)
+    verdicts = Counter(c.verdict for c in checks)
+    print(f"checked with the taxonomy: {checked:,.0f} references/s on one core (record index built in "
+          f"{checker_build_s:.1f} s; goal 2,000/s): " + ", ".join(f"{n:,} {v}" for v, n in verdicts.most_common()))
+
     sample_index = TitleIndex.from_corpus(load_rwgbench("sample_corpus"))
     calibration = calibration_set(sample_index, n_papers=300, seed=args.seed)
     points = evaluate_thresholds(sample_index, calibration)
@@ -97,7 +113,8 @@ def main() -> int:
     if args.out:
         Path(args.out).write_text(json.dumps({
             "titles": len(_INDEX), "build_s": build_s, "peak_rss_mib": rss_after, "per_s_one_core": one_core,
-            "per_s_all_cores": all_cores, "cores": workers, "chosen_threshold": chosen.threshold,
+            "per_s_all_cores": all_cores, "cores": workers, "checked_per_s_one_core": checked,
+            "checker_build_s": checker_build_s, "chosen_threshold": chosen.threshold,
             "calibration": [p.as_dict() for p in points]}, indent=2), encoding="utf-8")
         print(f"wrote {args.out}")
     return 0

@@ -180,6 +180,15 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("out-under-file", "--benchmark", "rwgbench", "--profile", "lite", "--out", "{empty}/table"),
         case("unknown-metric", "--benchmark", "sciig", "--profile", "lite", "--metrics", "no_such_metric"),
     ],
+    ("meta-eval", "hallmark"): [
+        case("data-missing", "--data", "{missing}", "--snapshot", "{badjson}"),
+        case("split-unknown", "--data", "{folder}", "--snapshot", "{badjson}"),
+        case("no-source", "--data", "{folder}"),
+        *(case(f"snapshot-{name}", "--data", "{folder}", "--snapshot", "{%s}" % name)
+          for name in ("missing", "empty", "latin1", "badjson", "folder")),
+        case("service-unknown", "--data", "{folder}", "--check-online", "google"),
+        case("limit-0", "--data", "{folder}", "--snapshot", "{badjson}", "--limit", "0"),
+    ],
     ("meta-eval", "judge-check"): [
         case("no-endpoint", "--benchmark", "rwgbench", "--judge", "judge-x", "--out", "{out}"),
         case("source-missing", "--benchmark", "sciig", "--judge", "judge-x", "--source", "{missing}", "--out", "{out}"),
@@ -273,6 +282,8 @@ CASES: dict[tuple[str, ...], list[Case]] = {
     ("verify-references",): [
         *(case(name, "{%s}" % name) for name in ("missing", "folder", "empty", "latin1")),
         case("bib-latin1", "{latin1_bib}"),
+        *(case(f"snapshot-{name}", "{good_titles}", "--snapshot", "{%s}" % name)
+          for name in ("missing", "empty", "badjson", "folder")),
         case("offline-corpus", "--corpus", "corpus", "{good_titles}"),
         case("offline-hub", "--source", HUB_ID, "{good_titles}"),
     ],

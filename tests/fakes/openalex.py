@@ -5,7 +5,8 @@ optionally failing its first calls, recording every request.
   most with the words (rapidfuzz ``token_set_ratio`` 60 or more), best first, at most N, each cut to the
   ``select`` fields: ``{"meta": {"count": ...}, "results": [...]}``. A filter that is not one
   ``title.search:`` (a comma starts a second filter) is a 400, as the real API answers an unknown filter;
-- ``GET /works/<id>``: one work (a singleton), else 404;
+- ``GET /works/<id>``: one work (a singleton), cut to the ``select`` fields, else 404; ``/works/https://doi.org/
+  <doi>`` looks a work up by its DOI (case-insensitively);
 - every answer carries ``x-ratelimit-cost-usd``, its price by the documented tier (`price_of`, `PRICE_USD`), and
   ``x-ratelimit-remaining-usd``; once `allowance_usd` is spent, 429 (the daily limit);
 - a call `fail_first` makes fail answers that status with the documented body (``{"error", "message"}``): 403
@@ -64,12 +65,15 @@ class OpenAlexServer(JsonServer):
         cost = price_of(request["path"], request["query"])
         if self.remaining < cost:
             return 429, ERRORS[429], {}
+        select = [f for f in request["query"].get("select", "").split(",") if f]
         if request["path"].startswith("/works/"):
-            wanted = request["path"].rsplit("/", 1)[1]
-            found = next((w for w in self.works if str(w.get("id", "")).rsplit("/", 1)[-1] == wanted), None)
+            wanted = request["path"].removeprefix("/works/")
+            found = next((w for w in self.works if str(w.get("id", "")).rsplit("/", 1)[-1] == wanted
+                          or (wanted.startswith("https://doi.org/") and str(w.get("doi") or "").lower() == wanted.lower())),
+                         None)
             if found is None:
                 return 404, {"error": "Not Found", "message": f"no work {wanted}"}, {}
-            return 200, dict(found), self._priced(cost)
+            return 200, {k: v for k, v in found.items() if not select or k in select}, self._priced(cost)
         if request["path"] != "/works":
             return 404, {"error": "Not Found", "message": f"no endpoint {request['path']}"}, {}
         field, _, words = request["query"].get("filter", "").partition(":")
@@ -80,7 +84,6 @@ class OpenAlexServer(JsonServer):
                          for i, w in enumerate(self.works)), key=lambda pair: -pair[0])
         hits = [self.works[i] for score, i in scored if score >= MATCH_CUTOFF]
         per_page = int(request["query"].get("per_page", 25))
-        select = [f for f in request["query"].get("select", "").split(",") if f]
         results = [{k: v for k, v in w.items() if not select or k in select} for w in hits[:per_page]]
         return 200, {"meta": {"count": len(hits), "per_page": per_page}, "results": results}, self._priced(cost)
 

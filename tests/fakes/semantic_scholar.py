@@ -4,7 +4,11 @@ failing its first calls, recording every request.
 - ``GET /graph/v1/paper/search/match?query=<title>``: like the real endpoint, the one paper whose title is
   closest to the query (``{"data": [{...paper, "matchScore": ...}]}``), when it is close enough (normalised
   titles at rapidfuzz ratio `MATCH_CUTOFF` or more), else 404 ``{"error": "Title match not found"}``;
-- ``GET /graph/v1/paper/<paperId>``: that paper, else 404;
+- ``GET /graph/v1/paper/search?query=<words>&limit=N``: like the real relevance search, the papers whose
+  normalised title shares the query's words (rapidfuzz ``token_set_ratio`` `SEARCH_CUTOFF` or more), best first, at
+  most N: ``{"total": M, "offset": 0, "data": [...]}`` (``data`` ``[]`` when none);
+- ``GET /graph/v1/paper/<paperId>``: that paper, else 404; ``DOI:<doi>`` and ``ARXIV:<id>`` look a paper up by
+  its ``externalIds`` (a DOI case-insensitively);
 - any other path: 404.
 
 ``fields`` works as the Graph API documents it (api.semanticscholar.org/api-docs/graph): a paper carries
@@ -29,6 +33,7 @@ from sciwrite.sources.titles import normalize_title
 from tests.fakes import JsonServer
 
 MATCH_CUTOFF = 80.0
+SEARCH_CUTOFF = 70.0
 #: The paper fields the Graph API documents (a dotted sub-field, ``authors.name``, selects within one of them).
 PAPER_FIELDS = frozenset({
     "paperId", "corpusId", "externalIds", "url", "title", "abstract", "venue", "publicationVenue", "year",
@@ -43,6 +48,17 @@ def selected(paper: Mapping[str, Any], fields: str | None) -> dict[str, Any]:
     return {k: v for k, v in paper.items() if k == "paperId" or k in wanted}
 TOO_MANY_REQUESTS = {"message": "Too Many Requests. Please wait and try again or apply for a key for higher rate "
                                 "limits. https://www.semanticscholar.org/product/api#api-key-form", "code": "429"}
+
+
+def _known_as(paper: Mapping[str, Any], wanted: str) -> bool:
+    """Whether `wanted` (a paperId, ``DOI:<doi>`` or ``ARXIV:<id>``) names `paper`."""
+    kind, _, value = wanted.partition(":")
+    ids = paper.get("externalIds") or {}
+    if kind == "DOI" and value:
+        return str(ids.get("DOI") or "").lower() == value.lower()
+    if kind == "ARXIV" and value:
+        return ids.get("ArXiv") == value
+    return paper.get("paperId") == wanted
 
 
 class SemanticScholarServer(JsonServer):
@@ -75,8 +91,15 @@ class SemanticScholarServer(JsonServer):
             if best is None:
                 return 404, {"error": "Title match not found"}, {}
             return 200, {"data": [{**selected(papers[best[2]], fields), "matchScore": round(best[1], 2)}]}, {}
+        if request["path"] == "/graph/v1/paper/search":
+            query = normalize_title(request["query"].get("query", ""))
+            scored = sorted(((fuzz.token_set_ratio(query, normalize_title(p["title"])), i, p)
+                             for i, p in enumerate(self.papers.values())), key=lambda t: -t[0])
+            hits = [p for score, _, p in scored if score >= SEARCH_CUTOFF]
+            limit = int(request["query"].get("limit", 10))
+            return 200, {"total": len(hits), "offset": 0, "data": [selected(p, fields) for p in hits[:limit]]}, {}
         if request["path"].startswith("/graph/v1/paper/"):
-            wanted = urllib.parse.unquote(request["path"].rsplit("/", 1)[1])
-            found = next((p for p in self.papers.values() if p.get("paperId") == wanted), None)
+            wanted = urllib.parse.unquote(request["path"].removeprefix("/graph/v1/paper/"))
+            found = next((p for p in self.papers.values() if _known_as(p, wanted)), None)
             return (200, selected(found, fields), {}) if found else (404, {"error": "Paper not found"}, {})
         return 404, {"error": "no such endpoint"}, {}

@@ -50,3 +50,35 @@ def test_an_empty_list_is_named(tmp_path):
     else:
         raise AssertionError("an empty list was accepted")
     assert main(["verify-references", str(tmp_path / "missing.bib")]) == 2
+
+
+def test_a_draft_bibliography_is_checked_field_by_field_against_a_snapshot(mini_sample_folder, tmp_path, capsys):
+    snapshot = tmp_path / "dblp.jsonl"
+    snapshot.write_text("\n".join(json.dumps(r) for r in [
+        {"key": "conf/iclr/WongK21", "title": "Learning perturbation sets for robust machine learning",
+         "authors": ["Eric Wong 0001", "J. Zico Kolter"], "year": 2021, "venue": "ICLR"},
+        {"key": "journals/corr/abs-2602-12345", "title": "Sparse Mixtures of Tiny Experts",
+         "authors": ["Li Chen", "Maria Rossi"], "year": 2026, "journal": "CoRR", "eprint": "2602.12345"},
+    ]) + "\n", encoding="utf-8")
+    draft = tmp_path / "draft.bib"
+    draft.write_text(
+        "@inproceedings{wong, title = {Learning Perturbation Sets for Robust Machine Learning},\n"
+        "  author = {Wong, Eric and Kolter, J. Zico}, booktitle = {ICLR}, year = {2021}}\n"
+        "@inproceedings{wongyear, title = {Learning perturbation sets for robust machine learning},\n"
+        "  author = {Eric Wong and J. Zico Kolter}, booktitle = {ICLR}, year = {2019}}\n"
+        "@inproceedings{chen, title = {Sparse Mixtures of Tiny Experts}, author = {Li Chen and Maria Rossi},\n"
+        "  booktitle = {NeurIPS}, year = {2026}, eprint = {2602.12345}, archivePrefix = {arXiv}}\n"
+        "@article{ghost, title = {Quantum Origami for Sentiment Analysis}, author = {A. Nobody}, year = {2020},\n"
+        "  doi = {10.88880/ghost.1}}\n", encoding="utf-8")
+    out = tmp_path / "checked.jsonl"
+    assert main(["verify-references", str(draft), "--source", str(mini_sample_folder), "--snapshot", str(snapshot),
+                 "--cutoff-year", "2026", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "1 verified, 0 fabricated, 2 metadata_mismatch, 0 title_mismatch, 0 anachronistic, 1 unresolved" in printed
+    checks = [json.loads(line)["check"] for line in out.read_text().splitlines()]
+    assert [c["verdict"] for c in checks] == ["verified", "metadata_mismatch", "metadata_mismatch", "unresolved"]
+    assert checks[1]["fields"] == ["year"] and checks[1]["matched"]["id"] == "conf/iclr/WongK21"
+    assert checks[2]["mismatches"][0]["kind"] == "preprint_as_published"
+    assert main(["verify-references", str(draft), "--source", str(mini_sample_folder), "--snapshot", str(snapshot),
+                 "--complete-snapshot", "--out", str(out)]) == 0
+    assert json.loads(out.read_text().splitlines()[-1])["check"]["verdict"] == "fabricated"

@@ -254,6 +254,10 @@ def test_the_page_shows_submits_and_escapes(served_board, tmp_path, mini_sample_
             expect(references.get_by_role("gridcell", name=INVENTED, exact=True)).to_be_visible(timeout=WAIT_MS)
             expect(references.get_by_role("gridcell", name="not found", exact=True)).to_be_visible()
             expect(references.get_by_role("gridcell", name="found", exact=True)).to_be_visible()
+            # the reference checker's verdicts beside the resolver's: the invented title is fabricated (the corpus as
+            # the closed world), the gold one verified
+            expect(references.get_by_role("gridcell", name="fabricated", exact=True)).to_be_visible()
+            expect(references.get_by_role("gridcell", name="verified", exact=True)).to_be_visible()
             assert page.locator('img[src="y"]').count() == 0 and page.locator("#drilldown-citations b").count() == 0
             # the agent's trace: its call, what it returned and its reasoning, as text
             trace = page.locator("#drilldown-trace")

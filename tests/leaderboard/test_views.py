@@ -153,7 +153,8 @@ def test_the_system_and_the_papers_headline_metrics_lead_the_table(store, benchm
 
 def test_grounding_columns_follow_the_papers_table_and_rank_lower_hallucination_first(store):
     assert [label for _, _, label in board_columns("rwgbench")][len(RWG.suite.metrics):] == [
-        "Grounding \u00b7 Found", "Grounding \u00b7 Not found", "Grounding \u00b7 G-Prec.", "Grounding \u00b7 G-Rec."]
+        "Grounding \u00b7 Found", "Grounding \u00b7 Not found", "Grounding \u00b7 G-Prec.", "Grounding \u00b7 G-Rec.",
+        "Grounding \u00b7 Fabricated", "Grounding \u00b7 Meta. mismatch"]
     assert [label for _, _, label in board_columns("sciig")][len(SCIIG.suite.metrics):] == ["Grounding \u00b7 Unmatched cit."]
     grounding = {"grounding_found_rate": 0.75, "grounding_hallucination_rate": 0.25, "grounded_precision": 0.5,
                  "grounded_recall": 0.125, "intervals": {"grounding_found_rate": [0.6, 0.9]}}
@@ -166,6 +167,31 @@ def test_grounding_columns_follow_the_papers_table_and_rank_lower_hallucination_
     assert list(frame["System"]) == ["direct-b", "direct-a", "rag"]  # less hallucination first, no value last
     assert frame.iloc[1]["Grounding \u00b7 Found"] == "0.750 [0.600, 0.900]"
     assert frame.iloc[2]["Grounding \u00b7 Not found"] == MISSING
+    assert frame.iloc[2]["Grounding \u00b7 Fabricated"] == MISSING  # scored before the checker: no value
+
+
+def test_the_checkers_fabricated_and_metadata_mismatch_rates_follow_the_scores(store):
+    """The board shows two of the checker's six verdict rates, after the grounding scores, for both benchmarks that
+    ground listed references; a lower fabricated rate ranks first."""
+    for name, bench in (("rwgbench", RWG), ("surge", get_benchmark("surge"))):
+        labels = [label for _, _, label in board_columns(name)][len(bench.suite.metrics):]
+        assert labels[-2:] == ["Grounding \u00b7 Fabricated", "Grounding \u00b7 Meta. mismatch"], name
+    grounding = {"grounding_found_rate": 0.5, "grounding_verdict_verified_rate": 0.4,
+                 "grounding_verdict_fabricated_rate": 0.3, "grounding_verdict_metadata_mismatch_rate": 0.2,
+                 "grounding_verdict_title_mismatch_rate": 0.1, "grounding_verdict_anachronistic_rate": 0.0,
+                 "grounding_verdict_unresolved_rate": 0.0,
+                 "intervals": {"grounding_verdict_fabricated_rate": [0.1, 0.5]}}
+    add(store, "direct-a", means={"grounding": grounding})
+    add(store, "direct-b", means={"grounding": {**grounding, "grounding_verdict_fabricated_rate": 0.05,
+                                                "grounding_verdict_metadata_mismatch_rate": 0.25, "intervals": {}}})
+    rows = leaderboard_rows(store, "rwgbench")
+    assert (rows[0]["grounding_verdict_fabricated_rate"], rows[0]["grounding_verdict_fabricated_rate_low"],
+            rows[0]["grounding_verdict_fabricated_rate_high"]) == (0.3, 0.1, 0.5)
+    frame = leaderboard_frame(rows, "rwgbench", sort_by="grounding_verdict_fabricated_rate")
+    assert list(frame["System"]) == ["direct-b", "direct-a"]
+    assert list(frame["Grounding \u00b7 Fabricated"]) == ["0.050", "0.300 [0.100, 0.500]"]
+    assert list(frame["Grounding \u00b7 Meta. mismatch"]) == ["0.250", "0.200"]
+    assert "Grounding \u00b7 Title mismatch" not in frame.columns  # declared, kept off the board
     add(store, "intro", benchmark="sciig", means={"unmatched_citation_rate": 0.2,
                                                    "unmatched_citation_interval": [0.1, 0.3]})
     sciig = leaderboard_frame(leaderboard_rows(store, "sciig"), "sciig", sort_by="unmatched_citation_rate")
@@ -476,6 +502,7 @@ def test_rwgbench_drilldown_on_the_mini_sample(store, mini_sample_folder):
 
 
 def test_rwgbench_drilldown_marks_each_listed_reference(store, mini_sample_folder):
+    from sciwrite.grounding.corpus_check import lazy_checker
     from sciwrite.grounding.resolver import lazy_resolver
     from sciwrite.rwgbench.data.loading import load_rwgbench
     from sciwrite.rwgbench.metrics.grounding import score_reference_grounding
@@ -487,7 +514,8 @@ def test_rwgbench_drilldown_marks_each_listed_reference(store, mini_sample_folde
     gold = list(papers.paper(pid)["citations"])
     listed = [{"n": 1, "title": titles[gold[0]].lower()}, {"n": 2, "title": XSS + " Hyperbolic Llama Parsing"}]
     text = "Earlier systems [1] used patterns."
-    grounded, = score_reference_grounding([text], [[]], [listed], [gold], [pid], lambda ids: {}, lazy_resolver(corpus))
+    grounded, = score_reference_grounding([text], [[]], [listed], [gold], [pid], lambda ids: {}, lazy_resolver(corpus),
+                                          checker=lazy_checker(corpus), years=[papers.paper(pid)["year"]])
     prediction = json.dumps({"paper_id": pid, "text": text, "candidates": [], "references": listed})
     sub = add(store, "direct", predictions=prediction + "\n", rows=[paper_row(pid, recall=0.0, **grounded)])
     view = paper_view(store, sub.id, pid, papers)
@@ -497,6 +525,12 @@ def test_rwgbench_drilldown_marks_each_listed_reference(store, mini_sample_folde
     assert "title similarity" in first["Evidence"]
     assert (second["Listed title"], second["Verdict"], second["Cited in text"]) == (
         XSS + " Hyperbolic Llama Parsing", "not found", "no")  # returned verbatim: escaping is the page's job
+    # the reference checker's verdict, the fields that differ, the record matched and the evidence, as text
+    assert (first["Check"], first["Fields differing"], first["Matched record"]) == (
+        "verified", "", f"{titles[gold[0]]} (corpus {gold[0]})")
+    assert first["Check evidence"].startswith(f"title matches corpus {gold[0]}")
+    assert (second["Check"], second["Matched record"]) == ("fabricated", "")
+    assert "no work in corpus has this title" in second["Check evidence"]
     assert list(view.extra["doc_id"]) == gold[1:] and list(view.extra["Title"]) == [titles[d] for d in gold[1:]]
     assert "no listed reference names" in view.extra_caption
     scores = dict(zip(view.scores["Metric"], view.scores["Score"]))
@@ -505,6 +539,7 @@ def test_rwgbench_drilldown_marks_each_listed_reference(store, mini_sample_folde
     old = add(store, "old", predictions=prediction + " \n", rows=[paper_row(pid, recall=0.0)])
     view = paper_view(store, old.id, pid, papers)
     assert list(view.citations["Verdict"]) == [MISSING, MISSING] and "shown unchecked" in view.notes[0]
+    assert list(view.citations["Check"]) == [MISSING, MISSING]
 
 
 def test_rwgbench_drilldown_notes_why_a_listed_reference_list_was_not_read():

@@ -76,6 +76,10 @@ def test_candidates_are_found_by_construction_and_equal_table2():
     assert [(e["n"], e["doc_id"], e["verdict"], e["why"]) for e in row["grounding_references"]] == [
         (1, "d1", "found", BY_CONSTRUCTION), (3, "d3", "found", BY_CONSTRUCTION)]
     assert row["grounding_found_rate"] == 1.0 and row["grounding_hallucination_rate"] == 0.0
+    # and, for the reference checker, verified without a lookup
+    assert [(e["check"]["verdict"], e["check"]["matched"]["id"], e["check"]["why"])
+            for e in row["grounding_references"]] == [("verified", "d1", BY_CONSTRUCTION), ("verified", "d3", BY_CONSTRUCTION)]
+    assert (row["grounding_verdict_verified_rate"], row["grounding_verdict_fabricated_rate"]) == (1.0, 0.0)
     table2, = score_citation_precision_recall(texts, [["d1", "d4"]], candidates)
     assert row["grounded_precision"] == table2["precision"] and row["grounded_recall"] == table2["recall"]
 

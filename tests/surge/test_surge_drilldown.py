@@ -14,6 +14,7 @@ from sciwrite.benchmarks import get_benchmark
 from sciwrite.cli import main
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.tables import MISSING_CELL
+from sciwrite.grounding.check_cells import verdict_text
 from sciwrite.leaderboard.drilldown import BenchmarkPapers, paper_view
 from sciwrite.leaderboard.runs import import_evaluation
 from sciwrite.leaderboard.store import ResultsStore
@@ -199,7 +200,7 @@ def test_the_board_shows_a_surge_run_with_its_scores_first(tmp_path, extractive_
     frame = leaderboard_frame(leaderboard_rows(store, "surge"), "surge")
     labels = [label for _, _, label in board_columns("surge")]
     assert list(frame.columns) == LEAD + labels + TRAIL
-    assert labels[0] == "Information collection \u00b7 Coverage" and labels[-5] == "Citations \u00b7 Cit. prec."
+    assert labels[0] == "Information collection \u00b7 Coverage" and labels[-7] == "Citations \u00b7 Cit. prec."
     summary = json.loads((extractive_run / "summary.json").read_text(encoding="utf-8"))
     row = frame.iloc[0]
     mean, (low, high) = summary["reference_coverage"], summary["intervals"]["reference_coverage"]
@@ -209,6 +210,8 @@ def test_the_board_shows_a_surge_run_with_its_scores_first(tmp_path, extractive_
     assert row["Survey content \u00b7 Logic"] == MISSING  # no judge
     assert row["Citations \u00b7 Cit. prec."].startswith(f"{summary['citation_precision']:.3f} [")
     assert row["Grounding \u00b7 G-Rec."].startswith(f"{summary['grounding']['grounded_recall']:.3f} [")
+    assert row["Grounding \u00b7 Fabricated"].startswith(
+        f"{summary['grounding']['grounding_verdict_fabricated_rate']:.3f} [")
     assert (row["Model"], row["Method"], row["Retriever"], row["Weights"], row["Papers"]) == (
         "extractive", "rag", "bm25", "open", "2")
 
@@ -232,6 +235,8 @@ def test_the_drilldown_of_an_imported_surge_run_agrees_with_its_rows(tmp_path, e
         assert list(table["Fuzzy verdict"]) == [
             {"found": "found", "ambiguous": "ambiguous", "not_found": "not found"}[g["verdict"]]
             for g in scored["grounding_references"]]
+        assert list(table["Check"]) == [verdict_text(g["check"]) for g in scored["grounding_references"]]
+        assert list(table["Check evidence"]) == [g["check"]["why"] for g in scored["grounding_references"]]
         named = set(table["Exact doc_id"])
         assert list(view.extra["doc_id"]) == [d for d in dict.fromkeys(survey["all_cites"]) if d not in named]
         assert all(view.extra["Title"])  # every cited paper is in the corpus

@@ -141,11 +141,15 @@ def test_table_lines_follow_the_evaluator_groups():
 def test_board_values_read_citation_precision_and_the_grounding_with_intervals():
     assert BOARD_GROUPS == {"Citations": (("citation_precision", "Cit. prec."),),
                             "Grounding": (("grounding_found_rate", "Found"), ("grounding_hallucination_rate", "Not found"),
-                                          ("grounded_precision", "G-Prec."), ("grounded_recall", "G-Rec."))}
+                                          ("grounded_precision", "G-Prec."), ("grounded_recall", "G-Rec."),
+                                          ("grounding_verdict_fabricated_rate", "Fabricated"),
+                                          ("grounding_verdict_metadata_mismatch_rate", "Meta. mismatch"))}
     assert board_values(report_summary()) == {
         "citation_precision": (0.375, 0.0, 0.75), "grounding_found_rate": (0.25, 0.0, 0.5),
         "grounding_hallucination_rate": (0.625, 0.25, 1.0), "grounded_precision": (0.25, 0.0, 0.5),
-        "grounded_recall": (0.0435, 0.0, 0.087)}
+        "grounded_recall": (0.0435, 0.0, 0.087),  # scored before the checker: no verdict rates
+        "grounding_verdict_fabricated_rate": (None, None, None),
+        "grounding_verdict_metadata_mismatch_rate": (None, None, None)}
 
 
 def test_board_values_without_intervals_or_grounding():
@@ -153,7 +157,9 @@ def test_board_values_without_intervals_or_grounding():
     assert values["citation_precision"] == (0.375, None, None)
     assert {key: values[key] for key in values if key != "citation_precision"} == {
         key: (None, None, None) for key in ("grounding_found_rate", "grounding_hallucination_rate",
-                                            "grounded_precision", "grounded_recall")}
+                                            "grounded_precision", "grounded_recall",
+                                            "grounding_verdict_fabricated_rate",
+                                            "grounding_verdict_metadata_mismatch_rate")}
 
 
 def test_the_table_is_listed(capsys):

@@ -30,6 +30,7 @@ from sciwrite.cli.options import (
 from sciwrite.core.engine import ENGINES, LOCAL
 from sciwrite.core.predictions import BAD_RECORDS, DEFAULT_BAD_RECORDS
 from sciwrite.llm.types import GenerationSettings
+from sciwrite.sources.bib_services import SERVICES as BIB_SERVICES
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,19 @@ CUTOFF = Flag("--cutoff", "a model's training cutoff: split every metric into pa
                           "after it, with intervals and a test of the difference (written to <out>/cutoff.csv)",
               {"type": iso_date, "metavar": "YYYY-MM-DD"})
 DRY_RUN = Flag("--dry-run", "everything but the command's effect", {"action": "store_true"})
+
+# ------------------------------------------------------------------------------------- reference checking
+SNAPSHOT = Flag("--snapshot", "a local bibliographic snapshot to check references against: JSON Lines (HALLMARK's "
+                              "entry shape or flat), BibTeX or a DBLP XML dump; read once and cached; repeatable",
+                {"action": "append", "metavar": "FILE"})
+COMPLETE_SNAPSHOT = Flag("--complete-snapshot", "the snapshots list every work the references may cite: a title they "
+                                                "lack is fabricated (default: unresolved)", {"action": "store_true"})
+CHECK_ONLINE = Flag("--check-online", "also check references against this bibliographic service; repeatable",
+                    {"action": "append", "choices": sorted(BIB_SERVICES), "metavar": "SERVICE"})
+RESPONSE_CACHE = Flag("--response-cache", "the SQLite cache of the bibliographic services' answers (default: "
+                                          "$SCIWRITE_CACHE_DIR/online/responses.sqlite)", {"metavar": "SQLITE"})
+CUTOFF_YEAR = Flag("--cutoff-year", "references dated after this year are anachronistic (default: this year)",
+                   {"type": int, "metavar": "YEAR"})
 
 # ---------------------------------------------------------------------------------------------------- the Hub
 PUSH_TO_HUB = Flag("--push-to-hub", "the Hub dataset repo to publish to, e.g. user/sciwrite-predictions",

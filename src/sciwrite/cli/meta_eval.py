@@ -1,6 +1,7 @@
-"""`sciwrite meta-eval correlation|agreement|judges|sensitivity|judge-check`: metric-metric correlations across
-systems, metric-human agreement, judge-judge agreement, metric sensitivity to controlled perturbations of the
-reference, and whether a judge scores reference sections above damaged copies of them (see `sciwrite.meta_eval`)."""
+"""`sciwrite meta-eval correlation|agreement|judges|sensitivity|judge-check|hallmark`: metric-metric correlations
+across systems, metric-human agreement, judge-judge agreement, metric sensitivity to controlled perturbations of the
+reference, whether a judge scores reference sections above damaged copies of them (see `sciwrite.meta_eval`), and
+the reference checker on HALLMARK (`sciwrite.cli.hallmark`)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from sciwrite.cli.flags import (
     add_bootstrap_flags,
     add_judge_flags,
 )
+from sciwrite.cli.hallmark import add_hallmark_command
 from sciwrite.cli.judge_client import judge_config, usage_ledger
 from sciwrite.core.results import check_output_folder
 from sciwrite.core.tables import cell, format_table, write_table
@@ -231,7 +233,7 @@ def add_judge_check_command(msub: argparse._SubParsersAction) -> None:
 
 def add_meta_eval_commands(sub: argparse._SubParsersAction) -> None:
     """`meta-eval correlation`, `meta-eval agreement`, `meta-eval judges`, `meta-eval sensitivity`,
-    `meta-eval judge-check`."""
+    `meta-eval judge-check`, `meta-eval hallmark`."""
     p = sub.add_parser("meta-eval", help="meta-evaluation: metric correlations, metric-human and judge agreement, "
                                           "sensitivity, the judge check")
     msub = p.add_subparsers(dest="meta_eval_command", required=True)
@@ -269,3 +271,4 @@ def add_meta_eval_commands(sub: argparse._SubParsersAction) -> None:
     TABLE_OUT.add(s, "write the table to STEM.json and STEM.csv")
     s.set_defaults(func=cmd_sensitivity)
     add_judge_check_command(msub)
+    add_hallmark_command(msub)

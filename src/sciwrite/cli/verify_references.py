@@ -6,7 +6,14 @@ Reads JSON Lines (titles, reference objects, or `sciwrite generate` prediction l
 (`sciwrite.grounding`; offline: the sample corpus, corpus only), prints each verdict with its evidence and the
 counts, and writes the verdicts as JSON Lines with ``--out``. An entry that cannot be read is listed as ``invalid``
 with its problem; the others are still checked. ``--verify-online semantic_scholar|openalex`` looks what the corpus
-lacks up on that service (`sciwrite.grounding.online`), for a fourth verdict, ``exists_outside_corpus``."""
+lacks up on that service (`sciwrite.grounding.online`), for a fourth verdict, ``exists_outside_corpus``.
+
+Every entry is also checked field by field (`sciwrite.grounding.checker`): against the corpus, the local snapshots
+given (``--snapshot``: JSON Lines, BibTeX or a DBLP XML dump) and the services named (``--check-online``: Crossref,
+DBLP, Semantic Scholar, OpenAlex, arXiv, answers cached in one SQLite file), for a verdict of the taxonomy
+(verified, fabricated, metadata_mismatch, title_mismatch, anachronistic, unresolved) with the fields that differ,
+the record matched and its source. The entries that are not verified are listed with their evidence: what an
+author checking a bibliography before submission fixes."""
 
 from __future__ import annotations
 
@@ -17,15 +24,30 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sciwrite.cli.flags import CORPUS, OUT, SOURCE
+from sciwrite.cli.flags import (
+    CHECK_ONLINE,
+    COMPLETE_SNAPSHOT,
+    CORPUS,
+    CUTOFF_YEAR,
+    OUT,
+    RESPONSE_CACHE,
+    SNAPSHOT,
+    SOURCE,
+)
 from sciwrite.cli.index import add_corpus_benchmark, corpus_configs_text, corpus_of
 from sciwrite.cli.options import add_options
 from sciwrite.core.tables import format_table
 from sciwrite.grounding import ReferenceResolver, TitleIndex
+from sciwrite.grounding.checker import ReferenceChecker
 from sciwrite.grounding.online import OFFLINE, ONLINE_OPTIONS, OnlineLookup, lookups_note
+from sciwrite.grounding.record_index import RecordIndex, corpus_records
 from sciwrite.grounding.reference_lists import ListedReference, read_reference_list
 from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, EXISTS_OUTSIDE_CORPUS, VERDICTS, Verdict
 from sciwrite.grounding.scoring import INVALID
+from sciwrite.grounding.snapshot import load_snapshot
+from sciwrite.grounding.taxonomy import CHECK_VERDICTS, VERIFIED, Check
+from sciwrite.sources.bib_services import open_services
+from sciwrite.sources.response_cache import SqliteResponseCache, default_cache_path
 
 
 def cmd_verify_references(args: argparse.Namespace) -> int:
@@ -36,10 +58,14 @@ def cmd_verify_references(args: argparse.Namespace) -> int:
     resolver = ReferenceResolver(TitleIndex.from_corpus(corpus), threshold=args.threshold)
     online = (OnlineLookup.for_service(args.verify_online, cache_path=args.online_cache, threshold=args.threshold)
               if args.verify_online else None)
-    verdicts = resolver.resolve([e.reference for e in entries if e.reference is not None])
+    readable = [e.reference for e in entries if e.reference is not None]
+    verdicts = resolver.resolve(readable)
     if online is not None:
         verdicts = online.second_opinions(verdicts, show_progress=True)
+    checker = _checker(args, corpus)
+    checks = iter(checker.check(readable))
     checked = _with_verdicts(entries, verdicts)
+    entry_checks = [next(checks) if entry.reference is not None else None for entry, _ in checked]
     rows = [_table_row(entry, verdict) for entry, verdict in checked]
     print(format_table(rows, left=4))
     counts = Counter(r["verdict"] for r in rows)
@@ -49,14 +75,48 @@ def cmd_verify_references(args: argparse.Namespace) -> int:
           + ", ".join(f"{counts[v]} {v}" for v in shown))
     if online is not None:
         print(lookups_note([online.report()], "the verdicts, each with its reason"))
+    wrong = [_problem_row(entry, check) for (entry, _), check in zip(checked, entry_checks)
+             if check is not None and check.verdict != VERIFIED]
+    check_counts = Counter(c.verdict for c in entry_checks if c is not None)
+    print(f"\nChecked field by field against {', '.join(checker.sources)} (a title no source has is "
+          f"{'fabricated' if checker.services or args.complete_snapshot else 'unresolved'}): "
+          + ", ".join(f"{check_counts[v]} {v}" for v in CHECK_VERDICTS))
+    if wrong:
+        print(format_table(wrong, left=6))
+    for name, failed in checker.service_failures.items():
+        print(f"{name}: {failed} lookup(s) failed; those entries are unresolved: rerun the same command to retry")
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
         with out.open("w", encoding="utf-8") as f:
-            for entry, verdict in checked:
-                f.write(json.dumps(_verdict_line(entry, verdict), ensure_ascii=False) + "\n")
+            for (entry, verdict), check in zip(checked, entry_checks):
+                line = _verdict_line(entry, verdict)
+                if check is not None:
+                    line["check"] = {k: v for k, v in check.as_dict().items() if k != "title"}
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
         print(f"wrote {out}")
     return 0
+
+
+def _checker(args: argparse.Namespace, corpus: Any) -> ReferenceChecker:
+    """The field-by-field checker over the corpus, the snapshots given and the services named."""
+    records = corpus_records(corpus)
+    names = ["corpus"]
+    for path in args.snapshot or []:
+        records += load_snapshot(path, show_progress=True).records
+        names.append(f"snapshot:{Path(path).name}")
+    index = RecordIndex(records, "+".join(names), complete=args.complete_snapshot)
+    services = open_services(args.check_online, SqliteResponseCache(args.response_cache or default_cache_path())) \
+        if args.check_online else []
+    return ReferenceChecker(index, services, cutoff_year=args.cutoff_year)
+
+
+def _problem_row(entry: ListedReference, check: Check) -> dict[str, Any]:
+    """The printed line of an entry whose check is not verified: what differs, the record and the evidence."""
+    matched = check.matched
+    return {"where": entry.where, "check": check.verdict, "fields": ", ".join(check.fields_differing()) or None,
+            "matched": f"{matched.title[:60]} ({matched.source} {matched.id})" if matched else None,
+            "confidence": check.confidence, "evidence": check.why[:160]}
 
 
 def _with_verdicts(entries: Sequence[ListedReference],
@@ -99,4 +159,10 @@ def add_verify_references_command(sub: argparse._SubParsersAction) -> None:
                    help=f"score a candidate needs to be found (default: {DEFAULT_THRESHOLD}, calibrated on the corpus)")
     OUT.add(p, "also write every verdict, with its candidates and evidence, as JSON Lines")
     add_options(p, ONLINE_OPTIONS)
+    SNAPSHOT.add(p)
+    COMPLETE_SNAPSHOT.add(p, "the corpus and the snapshots list every work the entries may cite: a title they lack "
+                             "is fabricated (default: unresolved)")
+    CHECK_ONLINE.add(p)
+    RESPONSE_CACHE.add(p)
+    CUTOFF_YEAR.add(p, "entries dated after this year are anachronistic (default: this year)")
     p.set_defaults(func=cmd_verify_references)

@@ -330,6 +330,7 @@ class GroundingSummary(JsonBlock):
     threshold: float | None = None  # the title similarity a match needs
     online: Mapping[str, Any] | None = None  # what the online lookups did, when asked
     error: str | None = None  # why the grounding could not run (the block then holds nothing else)
+    checker: str | None = None  # what the reference checker's verdict rates were checked against (its world)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GroundingSummary:
@@ -348,7 +349,8 @@ class GroundingSummary(JsonBlock):
                    n_invalid_lists=_count(data.get("n_invalid_lists")),
                    problems=tuple(str(p) for p in problems) if isinstance(problems, list) else (),
                    lookup=_text(data.get("lookup")), threshold=_number(data.get("threshold")),
-                   online=_mapping(data.get("online")) or None, error=_text(data.get("error")), raw=dict(data))
+                   online=_mapping(data.get("online")) or None, error=_text(data.get("error")),
+                   checker=_text(data.get("checker")), raw=dict(data))
 
     ALWAYS = frozenset({"interval_method"})  # null: no intervals asked for
 
@@ -375,7 +377,7 @@ class GroundingSummary(JsonBlock):
                 "n_papers": self.n_papers, "n_papers_listing": self.n_papers_listing, "sources": list(self.sources),
                 "n_invalid_lists": self.n_invalid_lists, "problems": list(self.problems), "lookup": self.lookup,
                 "threshold": self.threshold, "online": encode(self.online), "error": self.error,
-                "intervals": encode(dict(self.intervals)), "interval_method": self.interval_method,
+                "checker": self.checker, "intervals": encode(dict(self.intervals)), "interval_method": self.interval_method,
                 "n_resamples": self.n_resamples, "confidence": self.confidence}
 
 

@@ -51,10 +51,10 @@ class ColumnTable(Protocol):
     def __iter__(self) -> Iterator[Mapping[str, Any]]: ...
 
 
-def _title_records(corpus: ColumnTable | Iterable[Mapping[str, Any]] | Mapping[str, Any]
+def title_records(corpus: ColumnTable | Iterable[Mapping[str, Any]] | Mapping[str, Any]
                    ) -> Iterable[Mapping[str, Any]]:
-    """The records of a corpus as `TitleIndex.from_corpus` reads them: a table's title columns only; a
-    doc_id -> record (or -> title) mapping as records with their doc_id."""
+    """The records of a corpus as `TitleIndex.from_corpus` (and the checker's `RecordIndex.from_corpus`) reads them:
+    a table's title columns only; a doc_id -> record (or -> title) mapping as records with their doc_id."""
     if isinstance(corpus, ColumnTable) and corpus.column_names is not None:
         names = corpus.column_names
         return corpus.select_columns([c for c in ("doc_id", "title", "authors", "year") if c in names])
@@ -99,7 +99,7 @@ class TitleIndex:
                     show_progress: bool = False) -> TitleIndex:
         """The index of a corpus's records: a `datasets.Dataset` (read for its title fields only, not its
         abstracts), an iterable of records, or a doc_id -> record (or -> title) mapping."""
-        records = _title_records(corpus)
+        records = title_records(corpus)
         papers = []
         for record in tqdm(records, desc="title index", unit=" papers", disable=not show_progress,
                            total=len(records) if isinstance(records, Sized) else None):
@@ -140,4 +140,4 @@ class TitleIndex:
         return hits[best].tolist()
 
 
-__all__ = ["ColumnTable", "IndexedPaper", "TitleIndex"]
+__all__ = ["ColumnTable", "IndexedPaper", "TitleIndex", "title_records"]

@@ -43,9 +43,14 @@ def without_subtitle(title: str | None) -> str:
     return normalize_title(head) if sep else ""
 
 
+# DBLP's homonym numbers: "Wei Wang 0001" is one of several authors named Wei Wang.
+_HOMONYM = re.compile(r"\s+\d{4}$")
+
+
 def surname(name: str) -> str:
-    """The normalised surname of an author name: "Jacob Devlin", "Devlin, J." and "J. Devlin" -> "devlin"."""
-    name = html.unescape(name or "").strip()
+    """The normalised surname of an author name: "Jacob Devlin", "Devlin, J." and "J. Devlin" -> "devlin"; DBLP's
+    homonym number is not part of it ("Wei Wang 0001" -> "wang")."""
+    name = _HOMONYM.sub("", html.unescape(name or "").strip())
     if "," in name:
         name = name.split(",", 1)[0]
     else:

@@ -37,7 +37,7 @@ from sciwrite.grounding.resolver import (
     score_candidate,
 )
 from sciwrite.sources.api_client import ApiError, JsonApiClient, QuotaExceededError
-from sciwrite.sources.online_work import OnlineWork
+from sciwrite.sources.bib_record import BibRecord
 from sciwrite.sources.openalex import OpenAlexClient
 from sciwrite.sources.semantic_scholar import SemanticScholarClient
 
@@ -73,7 +73,7 @@ class OnlineLookup:
     sent before.
 
     Args:
-        client: Any object with ``match_title(title) -> [OnlineWork]`` and a ``name``.
+        client: Any object with ``match_title(title) -> [BibRecord]`` and a ``name``.
         service: The service's name in reports.
         threshold: The score a work must reach to count as the paper.
     """
@@ -142,7 +142,7 @@ class OnlineLookup:
                        f"{f', {work.year}' if work.year else ''}): {evidence(best)}", verdict.candidates,
                        outside={**work.as_dict(), "title_similarity": best.title_similarity, "score": best.score})
 
-    def score(self, verdict: Verdict, title: str, work: OnlineWork) -> Candidate:
+    def score(self, verdict: Verdict, title: str, work: BibRecord) -> Candidate:
         """A work scored as a corpus candidate would be."""
         paper = IndexedPaper(work.id, work.title, normalize_reference_title(work.title), without_subtitle(work.title),
                              frozenset(s for s in map(surname, work.authors) if s), work.year)

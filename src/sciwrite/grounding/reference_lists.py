@@ -19,6 +19,7 @@ from bibtexparser.model import Block, ParsingFailedBlock
 
 from sciwrite.core.jsonl import decoded_lines, iter_json_lines, line_ref
 from sciwrite.grounding.resolver import Reference
+from sciwrite.sources.identifiers import arxiv_id_of
 
 
 @dataclass(frozen=True)
@@ -103,16 +104,27 @@ def _bibtex(path: Path) -> list[ListedReference]:
         library = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
     entries = []
     for entry in library.entries:
-        fields = {key: field.value for key, field in entry.fields_dict.items()}
+        fields = {key.lower(): field.value for key, field in entry.fields_dict.items()}
         where = f"{_block_line(path, entry)} @{entry.entry_type}{{{entry.key}}}"
         if not fields.get("title"):
             entries.append(ListedReference(where, None, "no title field"))
             continue
         year = str(fields.get("year") or "").strip()[:4]  # "2019a", "2019--2020": the year it starts with
         entries.append(_entry(where, {"title": fields["title"], "authors": fields.get("author") or "",
-                                      "year": int(year) if year.isdigit() else None}))
+                                      "year": int(year) if year.isdigit() else None,
+                                      "venue": fields.get("booktitle") or fields.get("journal"),
+                                      "doi": fields.get("doi"), "arxiv_id": _arxiv_eprint(fields),
+                                      "entry_type": entry.entry_type.lower()}))
     entries.extend(_failed_block(path, text, block) for block in library.failed_blocks)
     return entries
+
+
+def _arxiv_eprint(fields: dict[str, Any]) -> str | None:
+    """The arXiv id an entry gives: its ``eprint`` when ``archiveprefix`` is arXiv (or absent and the eprint has an
+    arXiv id's shape)."""
+    eprint = str(fields.get("eprint") or "").strip()
+    prefix = str(fields.get("archiveprefix") or fields.get("eprinttype") or "arxiv").strip().lower()
+    return eprint if eprint and prefix == "arxiv" and arxiv_id_of(eprint)[0] else None
 
 
 def _block_line(path: Path, block: Block) -> str:

@@ -41,17 +41,27 @@ MAX_TITLE_CHARS = 500
 
 @dataclass(frozen=True)
 class Reference:
-    """What a generated reference says: a title, and optionally its authors (any name format) and year.
+    """What a generated reference says: a title, and optionally its authors (any name format), year, venue, DOI,
+    arXiv id and entry type. The resolver reads the first three; the checker (`sciwrite.grounding.checker`)
+    compares every field given with the record it matches.
 
     Attributes:
         title: The title as written.
         authors: Author names, in any format ("Jacob Devlin", "Devlin, J.").
         year: The year, when given.
+        venue: Where it says the work appeared (a booktitle or journal), when given.
+        doi: Its DOI, when given (any form: ``10.x/y``, ``https://doi.org/10.x/y``).
+        arxiv_id: Its arXiv id, when given.
+        entry_type: Its BibTeX entry type, when given.
     """
 
     title: str
     authors: tuple[str, ...] = ()
     year: int | None = None
+    venue: str | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    entry_type: str | None = None
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any] | str) -> Reference:
@@ -79,7 +89,13 @@ class Reference:
             year = int(year)
         if year is not None and not isinstance(year, int):
             raise ValueError(f"field 'year' must be a number, got {year!r}")
-        return cls(title, tuple(authors), year)
+        extra = {}
+        for name in ("venue", "doi", "arxiv_id", "entry_type"):
+            value = record.get(name)
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"field {name!r} must be a string, got {type(value).__name__}")
+            extra[name] = value.strip() or None if isinstance(value, str) else None
+        return cls(title, tuple(authors), year, **extra)
 
 
 @dataclass(frozen=True)

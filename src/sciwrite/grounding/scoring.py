@@ -6,6 +6,12 @@ per verdict, the rates and the grounded precision and recall against the paper's
 
 - the **found rate**, **hallucination rate** (``not_found``) and **ambiguous rate** (and, online, the
   ``exists_outside_corpus`` rate) are shares of the paper's readable references;
+- beside the resolver's verdict, each listed reference gets the reference checker's (``check``: verified,
+  fabricated, metadata_mismatch, title_mismatch, anachronistic, unresolved; `sciwrite.grounding.checker`), checked
+  against the benchmark's corpus as a closed world: the corpus is the universe the benchmark's systems cite from,
+  so a title absent from it is ``fabricated`` there (`sciwrite.grounding.corpus_check`); a reference dated after the
+  target paper's year is ``anachronistic``. The **verdict rates** (``grounding_verdict_<verdict>_rate``) are shares
+  of the paper's checked references;
 - **grounded precision** is |found doc_ids in the gold set| over the paper's distinct citations, a found doc_id
   counted once and every other readable reference counted as one citation that names no gold paper (a
   hallucinated reference is a wrong citation decision; an ambiguous one is not credited, since which paper it
@@ -25,6 +31,8 @@ from typing import Any
 
 from sciwrite.core.paper_row import GROUNDING_ERROR, GROUNDING_REFERENCES, GROUNDING_SOURCE, PaperRow
 from sciwrite.core.summary import GroundingSummary
+from sciwrite.grounding.checker import ReferenceChecker
+from sciwrite.grounding.corpus_check import CLOSED_WORLD_NOTE, check_fields, cutoff_year
 from sciwrite.grounding.normalize import normalize_reference_title
 from sciwrite.grounding.resolver import (
     AMBIGUOUS,
@@ -41,7 +49,9 @@ from sciwrite.grounding.specs import (
     GROUNDING_AMBIGUOUS_RATE,
     GROUNDING_FOUND_RATE,
     GROUNDING_HALLUCINATION_RATE,
+    GROUNDING_VERDICT_RATES,
 )
+from sciwrite.grounding.taxonomy import Check
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +70,11 @@ def count_key(verdict: str) -> str:
 OUTSIDE_RATE = "grounding_outside_rate"
 RATE_KEYS = (GROUNDING_FOUND_RATE.key, GROUNDING_HALLUCINATION_RATE.key, GROUNDING_AMBIGUOUS_RATE.key, OUTSIDE_RATE)
 SCORE_KEYS = (GROUNDED_PRECISION.key, GROUNDED_RECALL.key)
-GROUNDING_KEYS = (*RATE_KEYS, *SCORE_KEYS)
+#: The checker's verdict rates, in `CHECK_VERDICTS` order (`sciwrite.grounding.specs.GROUNDING_VERDICT_RATES`).
+VERDICT_RATE_KEYS = tuple(spec.key for spec in GROUNDING_VERDICT_RATES.values())
+GROUNDING_KEYS = (*RATE_KEYS, *SCORE_KEYS, *VERDICT_RATE_KEYS)
+#: A paper's count of references the checker checked (the verdict rates' denominator).
+N_CHECKED = "grounding_n_checked"
 #: The verdicts a readable reference can get, in the order tables print them.
 COUNTED = (FOUND, AMBIGUOUS, NOT_FOUND, EXISTS_OUTSIDE_CORPUS)
 
@@ -90,13 +104,14 @@ def read_entries(listed: Any, paper: str) -> tuple[list[tuple[int, Reference | N
 
 def ground_reference_lists(lists: Sequence[Any], gold: Sequence[Sequence[str]], papers: Sequence[str],
                            resolver: Callable[[], ReferenceResolver], online: Any = None,
-                           show_progress: bool = False) -> list[dict[str, Any]]:
-    """Ground every paper's reference list: one row per paper with each entry's verdict, the rates and scores.
+                           show_progress: bool = False, checker: Callable[[], ReferenceChecker] | None = None,
+                           years: Sequence[Any] | None = None) -> list[dict[str, Any]]:
+    """Ground every paper's reference list: one row per paper with each entry's verdicts, the rates and scores.
 
     A row holds each entry (``grounding_references``), the counts per verdict, the found, hallucination
-    (``not_found``) and ambiguous rates over the paper's readable references, and the grounded precision and recall
-    of its found doc_ids against its gold ones. An entry that cannot be read is ``invalid``: listed with its
-    message and left out of the rates.
+    (``not_found``) and ambiguous rates over the paper's readable references, the grounded precision and recall
+    of its found doc_ids against its gold ones and, with a `checker`, each entry's ``check`` and the paper's verdict
+    rates. An entry that cannot be read is ``invalid``: listed with its message and left out of the rates.
 
     Args:
         lists: Each paper's reference list (None: the paper has none).
@@ -107,13 +122,25 @@ def ground_reference_lists(lists: Sequence[Any], gold: Sequence[Sequence[str]], 
         online: An `sciwrite.grounding.online.OnlineLookup` for the references the corpus does not hold, asked
             all at once after the corpus has decided.
         show_progress: Show the online lookups' progress bar.
+        checker: Returns the reference checker over the benchmark's corpus as a closed world
+            (`sciwrite.grounding.corpus_check.lazy_checker`); called once, and only when some list holds a
+            reference. None: no check verdicts (a caller that grounds against no corpus).
+        years: Each paper's year, every reference's cutoff (None, or None for a paper: the checker's default,
+            this year).
     """
     read = [read_entries(listed, name) for listed, name in zip(lists, papers)]
     wanted = [ref for entries, _ in read for _, ref, _ in entries if ref is not None]
     verdicts = resolver().resolve(wanted) if wanted else []
     if online is not None:
         verdicts = online.second_opinions(verdicts, show_progress=show_progress)
+    checks: list[Check | None] = [None] * len(wanted)
+    if checker is not None and wanted:  # every reference of the system in one call
+        cutoffs = [cutoff_year(year) for year in (years if years is not None else [None] * len(lists))]
+        wanted_cutoffs = [cutoff for (entries, _), cutoff in zip(read, cutoffs)
+                          for _, ref, _ in entries if ref is not None]
+        checks = list(checker().check(wanted, wanted_cutoffs))
     pending = iter(verdicts)
+    pending_checks = iter(checks)
     rows: list[dict[str, Any]] = []
     for listed, (entries, problem), golds, name in zip(lists, read, gold, papers):
         if problem is not None:
@@ -123,7 +150,8 @@ def ground_reference_lists(lists: Sequence[Any], gold: Sequence[Sequence[str]], 
         if listed is None:
             rows.append({GROUNDING_SOURCE: None})
             continue
-        out = [entry(n, ref, why, next(pending) if ref is not None else None, golds) for n, ref, why in entries]
+        out = [entry(n, ref, why, next(pending) if ref is not None else None, golds,
+                     next(pending_checks) if ref is not None else None) for n, ref, why in entries]
         for item in out:
             if item["verdict"] == INVALID:
                 logger.warning("%s", item["why"])
@@ -132,9 +160,10 @@ def ground_reference_lists(lists: Sequence[Any], gold: Sequence[Sequence[str]], 
 
 
 def entry(n: int, reference: Reference | None, problem: str | None, verdict: Verdict | None,
-          gold: Sequence[str]) -> dict[str, Any]:
-    """One reference as a row lists it: its number and title, verdict, doc_id, score, evidence and, when found,
-    the corpus title and whether it is a gold citation."""
+          gold: Sequence[str], check: Check | None = None) -> dict[str, Any]:
+    """One reference as a row lists it: its number and title, verdict, doc_id, score, evidence, when found the
+    corpus title and whether it is a gold citation, and the checker's verdict with its evidence (``check``, when
+    checked)."""
     if reference is None:
         return {"n": n, "title": "", "verdict": INVALID, "doc_id": None, "score": None, "why": problem,
                 "corpus_title": None, "gold": False}
@@ -146,7 +175,8 @@ def entry(n: int, reference: Reference | None, problem: str | None, verdict: Ver
             "score": verdict.score, "why": verdict.why,
             "corpus_title": best.title if found and best is not None else None,
             "gold": bool(found and verdict.doc_id in set(gold)),
-            **({"outside": dict(verdict.outside)} if verdict.outside else {})}
+            **({"outside": dict(verdict.outside)} if verdict.outside else {}),
+            **({"check": check_fields(check)} if check is not None else {})}
 
 
 def paper_row(source: str, entries: Sequence[Mapping[str, Any]], gold: Sequence[str]) -> dict[str, Any]:
@@ -162,6 +192,10 @@ def paper_row(source: str, entries: Sequence[Mapping[str, Any]], gold: Sequence[
         row[key] = counts[verdict] / readable if readable else None
     row[GROUNDED_PRECISION.key] = hits / cited if cited else 0.0
     row[GROUNDED_RECALL.key] = hits / len(set(gold)) if gold else 0.0
+    checked = [str(e["check"].get("verdict")) for e in entries if isinstance(e.get("check"), Mapping)]
+    row[N_CHECKED] = len(checked)
+    for verdict, spec in GROUNDING_VERDICT_RATES.items():
+        row[spec.key] = checked.count(verdict) / len(checked) if checked else None
     return row
 
 
@@ -170,8 +204,10 @@ def summarize_grounding(rows: Sequence[PaperRow], *, online: str | None = None,
     """A system's grounding summary from its per-paper rows; None when no paper has a reference list.
 
     It holds the mean of every rate and score over the papers where it is defined (rates: papers listing a
-    reference; scores: papers with a reference list), the pooled counts, the sources and the setting (`online`
-    service, `threshold`). Its intervals are the caller's (`with_intervals`).
+    reference; the checker's verdict rates: papers with a checked reference; scores: papers with a reference list),
+    the pooled counts, the sources and the setting (`online` service, `threshold`; ``checker``: the world the
+    verdict rates were checked against, the corpus as a closed world, where some reference was checked). Its
+    intervals are the caller's (`with_intervals`).
     """
     grounded = [(row, row.grounding) for row in rows if row.grounding is not None]
     listed = [(row, grounding) for row, grounding in grounded if grounding.listed]
@@ -191,8 +227,9 @@ def summarize_grounding(rows: Sequence[PaperRow], *, online: str | None = None,
         n_papers_listing=sum(1 for row, _ in listed if row.value(N_REFERENCES)),
         sources=tuple(sorted({str(grounding.source) for _, grounding in listed})), n_invalid_lists=len(failed),
         problems=tuple(failed[:10] + unreadable[:10]),
-        lookup=f"online second opinion: {online}" if online else "offline, corpus only", threshold=threshold)
+        lookup=f"online second opinion: {online}" if online else "offline, corpus only", threshold=threshold,
+        checker=CLOSED_WORLD_NOTE if any(row.value(N_CHECKED) for row, _ in listed) else None)
 
 
-__all__ = ["COUNTED", "EXISTS_OUTSIDE_CORPUS", "GROUNDING_KEYS", "INVALID", "RATE_KEYS", "SCORE_KEYS", "entry",
-           "ground_reference_lists", "paper_row", "read_entries", "summarize_grounding"]
+__all__ = ["COUNTED", "EXISTS_OUTSIDE_CORPUS", "GROUNDING_KEYS", "INVALID", "N_CHECKED", "RATE_KEYS", "SCORE_KEYS",
+           "VERDICT_RATE_KEYS", "entry", "ground_reference_lists", "paper_row", "read_entries", "summarize_grounding"]

@@ -5,9 +5,12 @@ rate-limited and retried (`PoliteHttpClient`), and JSON GETs that are also cache
 - retries with exponential back-off (honouring ``Retry-After``) on the statuses a service answers when it is
   busy (`retry_statuses`) and on network errors, a body cut short (``IncompleteRead``) included; a status that says the day's allowance is spent (`quota_statuses`, OpenAlex's 429)
   raises `QuotaExceededError` at once, since retrying cannot help before the allowance resets;
-- a JSON Lines cache of every answer, "not found" included, appended one whole line per answer: a rerun sends no
-  repeat request, and a run that stops (a crash, a spent quota) resumes where it stopped. An older cache written as
-  one JSON object (url -> answer) is still read. Credentials are never part of a cached key.
+- at most `max_concurrent` requests in flight at once, when a service sets such a limit (Crossref's public pool: 1);
+- a cache of every answer, "not found" included: a rerun sends no repeat request, and a run that stops (a crash, a
+  spent quota) resumes where it stopped. Either the SQLite file all services share
+  (`sciwrite.sources.response_cache.SqliteResponseCache`, keyed by the client's `service_id` and the request), or a
+  JSON Lines file of this client's own, appended one whole line per answer (an older one written as one JSON object,
+  url -> answer, is still read). Credentials are never part of a cached key.
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Mapping
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
 from sciwrite.core.jsonl import append_whole_line, parse_json_lines
+from sciwrite.sources.response_cache import SqliteResponseCache
 
 logger = logging.getLogger(__name__)
 
@@ -42,17 +47,21 @@ class PoliteHttpClient:
     who asks (`user_agent`). `fetch` answers the body, or None for a 404."""
 
     name = "the API"
+    service_id = "api"  # the service's short name: how the shared response cache files its answers
     user_agent = "sciwrite"
     error_class: type[ApiError] = ApiError  # what a failed request raises (a subclass names the service)
     retry_statuses: frozenset[int] = frozenset({429, 500, 502, 503, 504})
     quota_statuses: frozenset[int] = frozenset()
 
     def __init__(self, *, min_interval: float = 1.0, max_retries: int = 5, backoff: float = 1.0,
-                 timeout: float = 30.0) -> None:
+                 timeout: float = 30.0, max_concurrent: int | None = None) -> None:
         self.min_interval, self.max_retries, self.backoff, self.timeout = min_interval, max_retries, backoff, timeout
+        self.max_concurrent = max_concurrent  # requests in flight at once (None: no limit beyond the rate)
         self.n_requests = 0  # requests sent, retries included
         self._last_request = 0.0
         self._lock = threading.Lock()
+        self._slots: AbstractContextManager[Any] = (threading.BoundedSemaphore(max_concurrent) if max_concurrent
+                                                    else nullcontext())
 
     def auth_headers(self) -> dict[str, str]:
         return {}
@@ -73,7 +82,8 @@ class PoliteHttpClient:
         for attempt in range(self.max_retries + 1):
             self._wait_turn()
             try:
-                with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=self.timeout) as r:
+                with self._slots, urllib.request.urlopen(urllib.request.Request(url, headers=headers),
+                                                         timeout=self.timeout) as r:
                     self.on_response(r.headers)
                     body = r.read()
                 if not self.says_busy(body):
@@ -124,13 +134,21 @@ class PoliteHttpClient:
 
 class JsonApiClient(PoliteHttpClient):
     """GET JSON from one service (`name`, at `base_url`): cached, rate-limited, retried (see the module
-    docstring). Subclasses say which headers and query parameters authenticate (`auth_headers`, `auth_params`)."""
+    docstring). Subclasses say which headers and query parameters authenticate (`auth_headers`, `auth_params`).
 
-    def __init__(self, base_url: str, *, cache_path: str | Path | None = None, min_interval: float = 1.0,
-                 max_retries: int = 5, backoff: float = 1.0, timeout: float = 30.0) -> None:
-        super().__init__(min_interval=min_interval, max_retries=max_retries, backoff=backoff, timeout=timeout)
+    The cache is the shared SQLite file `cache` when given, else the JSON Lines file `cache_path` (not both)."""
+
+    def __init__(self, base_url: str, *, cache_path: str | Path | None = None,
+                 cache: SqliteResponseCache | None = None, min_interval: float = 1.0, max_retries: int = 5,
+                 backoff: float = 1.0, timeout: float = 30.0, max_concurrent: int | None = None) -> None:
+        if cache is not None and cache_path:
+            raise ValueError(f"{self.name}: give a shared response cache or a JSON Lines cache_path "
+                             f"({cache_path}), not both")
+        super().__init__(min_interval=min_interval, max_retries=max_retries, backoff=backoff, timeout=timeout,
+                         max_concurrent=max_concurrent)
         self.base_url = base_url.rstrip("/")
         self.cache_path = Path(cache_path) if cache_path else None
+        self.cache = cache
         self.n_cached = 0  # answers read from the cache instead
         self._cache, self._needs_newline = self._read_cache()
 
@@ -141,10 +159,15 @@ class JsonApiClient(PoliteHttpClient):
         """The JSON answer to ``GET base_url + path?params``, or None when the service says there is no such thing
         (404); from the cache when it was asked before."""
         key = f"{self.base_url}{path}?{urllib.parse.urlencode(params)}"
+        query = urllib.parse.urlencode({**params, **self.auth_params()})
+        if self.cache is not None:
+            answer, cached = self.cache.fetched(self.service_id, key,
+                                                lambda: self._request(f"{self.base_url}{path}?{query}", shown=key))
+            self.n_cached += int(cached)
+            return answer
         if key in self._cache:
             self.n_cached += 1
             return self._cache[key]
-        query = urllib.parse.urlencode({**params, **self.auth_params()})
         answer = self._request(f"{self.base_url}{path}?{query}", shown=key)
         self._remember(key, answer)  # "not found" is an answer, cached like any other
         return answer

@@ -18,6 +18,10 @@ included (`MIN_INTERVAL`). What the API answers that an ideal API would not, and
 - ids with their version (``2607.01234v2``): split into `ArxivPaper.arxiv_id` and `ArxivPaper.version`;
 - an entry without ``arxiv:license``: the licence is asked of arXiv's OAI-PMH interface (`ArxivClient.licence`,
   ``GetRecord`` in the ``arXiv`` metadata format, whose ``<license>`` element is documented), one request a paper.
+
+Given the shared response cache (`sciwrite.sources.response_cache`), a title search and a lookup by id
+(`ArxivClient.title_search`, `ArxivClient.by_id`) keep the papers they found there, so a rerun asks nothing again;
+category searches (new papers appear every day) are never cached.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from __future__ import annotations
 import re
 import urllib.parse
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import date
 from typing import Any
 from xml.etree import ElementTree
@@ -34,6 +38,7 @@ import feedparser
 
 from sciwrite.sources.api_client import ApiError, PoliteHttpClient
 from sciwrite.sources.licences import licence_name
+from sciwrite.sources.response_cache import SqliteResponseCache
 
 API_URL = "https://export.arxiv.org/api/query"
 HTML_URL = "https://arxiv.org/html"
@@ -192,17 +197,22 @@ class ArxivClient(PoliteHttpClient):
     """The arXiv API and HTML pages at one rate (`MIN_INTERVAL` between any two requests)."""
 
     name = "arXiv"
+    service_id = "arxiv"
     error_class = ArxivError
     user_agent = USER_AGENT
 
     def __init__(self, api_url: str = API_URL, html_url: str = HTML_URL, *, oai_url: str = OAI_URL,
                  min_interval: float = MIN_INTERVAL,
                  max_retries: int = 5, backoff: float = 3.0, timeout: float = 60.0, empty_page_retries: int = 3,
-                 page_size: int = PAGE_SIZE, contact: str | None = None) -> None:
+                 page_size: int = PAGE_SIZE, contact: str | None = None,
+                 cache: SqliteResponseCache | None = None) -> None:
         if not 1 <= page_size <= MAX_PAGE_SIZE:
             raise ValueError(f"page_size must be 1 to {MAX_PAGE_SIZE} papers a request, got {page_size}")
-        super().__init__(min_interval=min_interval, max_retries=max_retries, backoff=backoff, timeout=timeout)
+        super().__init__(min_interval=min_interval, max_retries=max_retries, backoff=backoff, timeout=timeout,
+                         max_concurrent=1)  # "from one connection"
         self.api_url, self.html_url, self.oai_url = api_url, html_url.rstrip("/"), oai_url
+        self.cache = cache
+        self.n_cached = 0  # title searches and lookups answered from the cache
         self.empty_page_retries, self.page_size = empty_page_retries, page_size
         if contact:
             self.user_agent = f"{USER_AGENT[:-1]}; mailto:{contact})"
@@ -211,16 +221,32 @@ class ArxivClient(PoliteHttpClient):
              sort_by: str = "submittedDate", ascending: bool = True) -> tuple[int, list[ArxivPaper]]:
         """One page of results, oldest submission first unless `sort_by` (one of `SORT_BY`) and `ascending` say
         otherwise."""
-        if sort_by not in SORT_BY:
-            raise ValueError(f"sort_by must be one of {SORT_BY}, got {sort_by!r}")
-        params: Mapping[str, str] = {
-            "search_query": query, "start": str(start), "max_results": str(max_results), "sortBy": sort_by,
-            "sortOrder": "ascending" if ascending else "descending", **({"id_list": ",".join(id_list)} if id_list else {})}
-        url = f"{self.api_url}?{urllib.parse.urlencode(params)}"
+        url = self._query_url(query, start, max_results, id_list, sort_by, ascending)
         body = self.fetch(url, accept="application/atom+xml")
         if body is None:
             raise ArxivError(f"arXiv API at {self.api_url} answered 404")
         return parse_feed(body, f"arXiv API ({url})")
+
+    def _query_url(self, query: str, start: int, max_results: int, id_list: Sequence[str], sort_by: str,
+                   ascending: bool) -> str:
+        if sort_by not in SORT_BY:
+            raise ValueError(f"sort_by must be one of {SORT_BY}, got {sort_by!r}")
+        params: Mapping[str, str] = {
+            **({"search_query": query} if query else {}), "start": str(start), "max_results": str(max_results),
+            "sortBy": sort_by, "sortOrder": "ascending" if ascending else "descending",
+            **({"id_list": ",".join(id_list)} if id_list else {})}
+        return f"{self.api_url}?{urllib.parse.urlencode(params)}"
+
+    def _found(self, query: str, max_results: int, id_list: Sequence[str] = ()) -> list[ArxivPaper]:
+        """The first page of a relevance search, from the cache when there is one and it was asked before."""
+        if self.cache is None:
+            return self.page(query, 0, max_results, id_list=id_list, sort_by="relevance", ascending=False)[1]
+        key = self._query_url(query, 0, max_results, id_list, "relevance", False)
+        answer, cached = self.cache.fetched(self.service_id, key, lambda: [p.as_dict() for p in self.page(
+            query, 0, max_results, id_list=id_list, sort_by="relevance", ascending=False)[1]])
+        self.n_cached += int(cached)
+        known = {f.name for f in fields(ArxivPaper)}
+        return [ArxivPaper(**{k: v for k, v in paper.items() if k in known}) for paper in answer]
 
     def search(self, query: str, limit: int | None = None) -> Iterator[ArxivPaper]:
         """Every paper the query finds (at most `limit`), `page_size` a request. An empty page before ``totalResults`` is
@@ -253,7 +279,13 @@ class ArxivClient(PoliteHttpClient):
         corpus is looked up). arXiv ranks by its relevance score, not by exact title: a look-alike sharing words
         can come first, so the caller compares titles."""
         phrase = re.sub(r"[\"():]", " ", title)
-        return self.page(f'ti:"{_squash(phrase)}"', 0, max_results, sort_by="relevance", ascending=False)[1]
+        return self._found(f'ti:"{_squash(phrase)}"', max_results)
+
+    def by_id(self, arxiv_id: str) -> ArxivPaper | None:
+        """The paper with this id (a version, ``v2``, is ignored: the latest is answered), or None when arXiv has
+        none; raises `ArxivError` for text that is not an arXiv id."""
+        wanted, _ = split_arxiv_id(arxiv_id)
+        return next((p for p in self._found("", 1, id_list=(wanted,)) if p.arxiv_id == wanted), None)
 
     def licence(self, arxiv_id: str) -> str:
         """The licence URL arXiv's OAI-PMH record of the paper gives ("" when the record names none); raises

@@ -6,7 +6,9 @@ generation did not cite are listed apart, with their place in the candidate list
 A prediction that lists its own references (Direct, which has no candidate list) is shown by its list instead: each
 reference with its grounding verdict from the per-paper row (`sciwrite.rwgbench.metrics.grounding`): found, with the
 corpus title it names, ambiguous, not found or, online, outside the corpus, with the evidence; whether a marker [n]
-of the text cites it; and the gold papers no listed reference names."""
+of the text cites it; the reference checker's verdict (`sciwrite.grounding.check_cells`: verified, fabricated,
+metadata or title mismatch, anachronistic, unresolved), the fields that differ, the record it matched and its
+evidence; and the gold papers no listed reference names."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import pandas as pd
 from sciwrite.benchmark import CitationView, DrilldownPapers, Source
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.tables import MISSING_CELL
+from sciwrite.grounding.check_cells import CHECK_COLUMNS, check_cells
 from sciwrite.rwgbench.data.loading import load_rwgbench
 from sciwrite.rwgbench.metrics.evaluation import SPLITS
 from sciwrite.rwgbench.metrics.formulas import parse_citation_markers
@@ -27,7 +30,7 @@ OUT_OF_RANGE = "not in the candidate list"
 CITATION_COLUMNS = ("Marker", "doc_id", "Cited title", "In gold set")
 UNCITED_GOLD_COLUMNS = ("doc_id", "Title", "In candidate list")
 REFERENCE_COLUMNS = ("Ref", "Listed title", "Verdict", "Corpus title", "doc_id", "In gold set", "Cited in text",
-                     "Evidence")
+                     "Evidence", *CHECK_COLUMNS)
 #: How the reference table words each verdict.
 VERDICT_TEXT = {"found": "found", "ambiguous": "ambiguous", "not_found": "not found",
                 "exists_outside_corpus": "exists outside the corpus", "invalid": "invalid"}
@@ -85,7 +88,8 @@ def listed_references_view(text: str, listed: Sequence[Any], row: PaperRow | Non
               "Verdict": VERDICT_TEXT.get(str(e.get("verdict")), MISSING_CELL),
               "Corpus title": str(e.get("corpus_title") or ""), "doc_id": str(e.get("doc_id") or ""),
               "In gold set": "yes" if e.get("gold") else "no" if e.get("verdict") else MISSING_CELL,
-              "Cited in text": "yes" if e.get("n") in markers else "no", "Evidence": str(e.get("why") or "")}
+              "Cited in text": "yes" if e.get("n") in markers else "no", "Evidence": str(e.get("why") or ""),
+              **check_cells(e.get("check"))}
              for e in entries]
     named = {e.get("doc_id") for e in entries if e.get("verdict") == "found"}
     missed = [d for d in dict.fromkeys(gold) if d not in named]

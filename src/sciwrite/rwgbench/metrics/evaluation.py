@@ -35,6 +35,8 @@ from sciwrite.core.predictions import (
     rejected_line,
 )
 from sciwrite.core.summary import GroundingSummary, Intervals, JoinSummary, RunDescription, Summary
+from sciwrite.grounding.checker import ReferenceChecker
+from sciwrite.grounding.corpus_check import lazy_checker
 from sciwrite.grounding.online import ONLINE_OPTIONS, OnlineLookup
 from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, ReferenceResolver, lazy_resolver
 from sciwrite.grounding.scoring import GROUNDING_KEYS, summarize_grounding
@@ -89,19 +91,22 @@ EVALUATE_OPTIONS = ONLINE_OPTIONS
 @dataclass(frozen=True)
 class RWGBenchSplit(OpenSplit):
     """An RWGBench split: its papers, its corpus (a `Dataset`, or a doc_id -> text mapping in memory), the corpus's
-    doc_ids (a prediction citing another is refused as read), the resolver over its titles and the optional
-    second opinion online."""
+    doc_ids (a prediction citing another is refused as read), the resolver over its titles, the optional
+    second opinion online and the reference checker over the corpus (each index built once for the run, when first
+    needed)."""
 
     corpus: Any
     doc_ids: frozenset[str]
     resolver: Callable[[], ReferenceResolver]
     online: OnlineLookup | None = None
+    checker: Callable[[], ReferenceChecker] | None = None
 
     @classmethod
     def of(cls, config: str, papers: Any, corpus: Any, online: OnlineLookup | None = None,
            show_progress: bool = True) -> RWGBenchSplit:
         doc_ids = frozenset(corpus) if isinstance(corpus, Mapping) else frozenset(corpus["doc_id"])
-        return cls(config, papers, corpus, doc_ids, lazy_resolver(corpus, show_progress=show_progress), online)
+        return cls(config, papers, corpus, doc_ids, lazy_resolver(corpus, show_progress=show_progress), online,
+                   lazy_checker(corpus))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -158,7 +163,8 @@ def score_file(file: RWGBenchFile, split: RWGBenchSplit, models: RWGBenchModels,
     before = split.online.counters() if split.online else None
     rows, seconds = score_rwgbench(file.texts, file.targets, models, candidates=file.candidates, corpus=split.corpus,
                                    batch_size=request.batch_size, show_progress=request.show_progress,
-                                   references=file.references, resolver=split.resolver, online=split.online)
+                                   references=file.references, resolver=split.resolver, online=split.online,
+                                   checker=split.checker)
     return Scored(typed_rows(rows), seconds, split.online.report(since=before) if split.online else None)
 
 
@@ -187,7 +193,8 @@ def after_ray(file: RWGBenchFile, split: RWGBenchSplit, rows: list[PaperRow], re
     grounding = score_reference_grounding(
         file.texts, file.candidates, file.references, [t["citations"] for t in file.targets],
         [t["paper_id"] for t in file.targets], lambda ids: corpus_titles(split.corpus, ids), split.resolver,
-        split.online, request.show_progress)
+        split.online, request.show_progress, split.checker or lazy_checker(split.corpus),
+        [t.get("year") for t in file.targets])
     done = [row.with_fields(extra) for row, extra in zip(rows, grounding, strict=True)]
     return Scored(done, {}, split.online.report(since=before) if split.online else None)
 

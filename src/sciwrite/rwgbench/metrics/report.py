@@ -20,6 +20,7 @@ from sciwrite.core.summary import Interval, JoinSummary, RunDescription, Summary
 from sciwrite.core.tables import MISSING_CELL, format_table
 from sciwrite.grounding.online import lookups_note
 from sciwrite.grounding.scoring import INVALID, OUTSIDE_RATE
+from sciwrite.grounding.specs import GROUNDING_VERDICT_RATES
 from sciwrite.metrics.judge_panel import panel_mark
 from sciwrite.metrics.summary import EMPTY_CITATION_RATE, UNRESOLVED_MARKERS
 from sciwrite.rwgbench.metrics.grounding import CANDIDATES, GROUNDING_COLUMNS
@@ -122,6 +123,10 @@ def report_text(summaries: Sequence[Summary], out: Path) -> str:
     return "\n".join(lines)
 
 
+#: The checker's verdict rates among the table's columns: shown only when some system has them.
+CHECK_RATE_KEYS = frozenset(spec.key for spec in GROUNDING_VERDICT_RATES.values())
+
+
 def format_grounding_table(summaries: Sequence[Summary]) -> str:
     """The Grounding table printed beside Table 2 (it never changes Table 2): per system, where its references
     come from and how many, the found / ambiguous / not-found (hallucinated) / outside-the-corpus rates and the
@@ -134,7 +139,7 @@ def format_grounding_table(summaries: Sequence[Summary]) -> str:
                   else "+".join(sources) or "none")
         row = {"System": str(summary.system or "system"), "References": f"{grounding.n_references} {origin}"}
         for key, label in GROUNDING_COLUMNS:
-            if key == OUTSIDE_RATE and grounding.metrics.get(key) is None:
+            if grounding.metrics.get(key) is None and (key == OUTSIDE_RATE or key in CHECK_RATE_KEYS):
                 continue
             row[label] = interval_cell(grounding.metrics.get(key), grounding.intervals.get(key))
         rows.append(row)
@@ -149,7 +154,11 @@ def format_grounding_table(summaries: Sequence[Summary]) -> str:
              "the papers that list any; G-Prec. / G-Rec.: found doc_ids against the gold citations, every unfound "
              "reference counted as a wrong citation.",
              "candidates (exact): a RAG-style method's references are the candidates its markers resolve to, corpus "
-             "papers by construction, so its Found is 1 and G-Prec. / G-Rec. are Table 2's P / R."]
+             "papers by construction, so its Found is 1 and G-Prec. / G-Rec. are Table 2's P / R.",
+             "Fabricated / Meta. mismatch / Title mismatch / Anachr.: the reference checker's verdicts, field by field "
+             "against the corpus as the closed world the systems cite from (a title no corpus paper has is "
+             "fabricated there), each paper's year its cutoff (sciwrite.grounding.checker; docs: Reference "
+             "checking)."]
     entries = sum(grounding.counts.get(INVALID, 0) for _, grounding in grounded)
     lists = sum(grounding.n_invalid_lists or 0 for _, grounding in grounded)
     if entries or lists:

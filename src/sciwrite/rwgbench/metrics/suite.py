@@ -27,6 +27,8 @@ from sciwrite.core.metric_spec import (
 )
 from sciwrite.core.paper_row import PAPER_ID, PaperRow, typed_rows
 from sciwrite.core.summary import Summary
+from sciwrite.grounding.checker import ReferenceChecker
+from sciwrite.grounding.corpus_check import lazy_checker
 from sciwrite.grounding.resolver import ReferenceResolver, lazy_resolver
 from sciwrite.grounding.scoring import GROUNDING_KEYS
 from sciwrite.llm.ledger import UsageLedger
@@ -212,7 +214,8 @@ def score_rwgbench(predictions: Sequence[str], papers: Sequence[Mapping[str, Any
                    candidates: Sequence[Sequence[str] | None], corpus: Mapping[str, str] | Any, batch_size: int = 64,
                    show_progress: bool = True, references: Sequence[Any] | None = None,
                    resolver: Callable[[], ReferenceResolver] | None = None,
-                   online: Any = None) -> tuple[list[dict[str, Any]], dict[str, float]]:
+                   online: Any = None, checker: Callable[[], ReferenceChecker] | None = None
+                   ) -> tuple[list[dict[str, Any]], dict[str, float]]:
     """(one row per prediction, aligned with `papers`; wall seconds per scorer): SciIG's `score_sciig` argument
     order and return shape, with RWGBench's two inputs more, each prediction's `candidates` and the `corpus`.
 
@@ -222,7 +225,8 @@ def score_rwgbench(predictions: Sequence[str], papers: Sequence[Mapping[str, Any
     Each row also holds its reference grounding (`sciwrite.rwgbench.metrics.grounding`): `references[i]` is the
     list prediction i carries (None: its candidates are its references), resolved by `resolver()` (default: one
     built over `corpus`'s titles the first time a prediction lists a reference) and, optionally, an `online`
-    second opinion.
+    second opinion, and checked by `checker()` (default: `lazy_checker` over `corpus`, the closed world), each
+    reference against its paper's year.
     """
     if not len(predictions) == len(candidates) == len(papers):
         raise ValueError(f"predictions ({len(predictions)}), candidates ({len(candidates)}) and papers "
@@ -253,7 +257,8 @@ def score_rwgbench(predictions: Sequence[str], papers: Sequence[Mapping[str, Any
                      show_progress)
     stages.append(("reference_grounding", lambda: score_reference_grounding(
         predictions, candidate_lists, listed or [None] * len(predictions), gold, paper_ids,
-        lambda ids: corpus_titles(corpus, ids), resolver or lazy_resolver(corpus, show_progress), online, show_progress)))
+        lambda ids: corpus_titles(corpus, ids), resolver or lazy_resolver(corpus, show_progress), online, show_progress,
+        checker or lazy_checker(corpus), [p.get("year") for p in papers])))
     timings: dict[str, float] = {}
     bar = tqdm(stages, desc="RWGBench metrics", disable=not show_progress)
     for name, run in bar:

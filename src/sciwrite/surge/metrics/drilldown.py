@@ -3,8 +3,9 @@
 - The generated survey's references, one row each: its number, its title as read
   (`sciwrite.surge.survey_markdown`), the corpus paper it resolves to by SurGE's exact normalised title (what
   Coverage and citation precision count: `sciwrite.surge.metrics.coverage`), the grounding resolver's verdict with
-  the paper it found (fuzzy title, the per-survey row's ``grounding_references``), and whether the expert survey
-  cites it.
+  the paper it found (fuzzy title, the per-survey row's ``grounding_references``), whether the expert survey
+  cites it, and the reference checker's verdict with the fields that differ, the record it matched and its evidence
+  (`sciwrite.grounding.check_cells`).
 - The expert survey's cited papers that no reference names by exact title (what Coverage misses), each with the
   reference the fuzzy resolver matched to it, if any.
 - As the reference text, the expert survey's heading outline; as notes, this survey's Coverage and citation
@@ -26,6 +27,7 @@ import pandas as pd
 from sciwrite.benchmark import CitationView, Drilldown, DrilldownPapers, Source
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.tables import MISSING_CELL
+from sciwrite.grounding.check_cells import CHECK_COLUMNS, check_cells
 from sciwrite.grounding.resolver import AMBIGUOUS, EXISTS_OUTSIDE_CORPUS, FOUND, NOT_FOUND
 from sciwrite.grounding.scoring import INVALID
 from sciwrite.surge.data.configs import SCORED_SPLITS, config_info
@@ -35,7 +37,7 @@ from sciwrite.surge.metrics.specs import CITATION_PRECISION, COVERAGE
 from sciwrite.surge.survey_markdown import parse_survey
 
 REFERENCE_COLUMNS = ("Ref", "Title as read", "Exact doc_id", "Exact corpus title", "Fuzzy verdict", "Fuzzy doc_id",
-                     "Fuzzy corpus title", "Cited by the expert survey", "Evidence")
+                     "Fuzzy corpus title", "Cited by the expert survey", "Evidence", *CHECK_COLUMNS)
 UNLISTED_COLUMNS = ("Title", "doc_id", "Fuzzy match")
 UNLISTED_CAPTION = ("Cited papers of the expert survey that no generated reference names by exact title (what "
                     "Coverage misses), with the reference the fuzzy resolver matched to each")
@@ -161,7 +163,8 @@ def references_frame(references: Sequence[ReferenceView], gold: Sequence[str]) -
             "Fuzzy doc_id": "" if g is None else str(g.get("doc_id") or ""),
             "Fuzzy corpus title": "" if g is None else str(g.get("corpus_title") or ""),
             "Cited by the expert survey": _expert_cites(ref, gold_set),
-            "Evidence": "" if g is None else str(g.get("why") or "")})
+            "Evidence": "" if g is None else str(g.get("why") or ""),
+            **check_cells(None if g is None else g.get("check"))})
     return pd.DataFrame(rows, columns=list(REFERENCE_COLUMNS))
 
 

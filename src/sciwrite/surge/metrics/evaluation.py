@@ -16,7 +16,7 @@ the grounding block beside the table, whose grounded recall is Coverage as fuzzy
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,9 @@ from sciwrite.benchmark import ScoredPapers, Source
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.predictions import JoinReport, SystemPredictions, join_by_paper_id, read_system, rejected_line
 from sciwrite.core.summary import GroundingSummary, Intervals, JoinSummary, Summary
-from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, lazy_resolver
+from sciwrite.grounding.checker import ReferenceChecker
+from sciwrite.grounding.corpus_check import lazy_checker
+from sciwrite.grounding.resolver import DEFAULT_THRESHOLD, ReferenceResolver, lazy_resolver
 from sciwrite.grounding.scoring import GROUNDING_KEYS, ground_reference_lists, summarize_grounding
 from sciwrite.metrics.judge import llm_requests, llm_usage
 from sciwrite.scoring.request import ScoringRequest
@@ -58,11 +60,15 @@ PER_SURVEY_METRICS: tuple[str, ...] = (*SUITE_METRICS, CITATION_PRECISION.key)
 
 @dataclass(frozen=True)
 class SurgeSplit(OpenSplit):
-    """A survey config, its corpus (a `datasets.Dataset`) and the corpus's exact-title index."""
+    """A survey config, its corpus (a `datasets.Dataset`), the corpus's exact-title index, and the grounding's
+    resolver and reference checker over the corpus (each built once for the run, when a survey first lists a
+    reference)."""
 
     corpus: Any = None
     titles: ExactTitleIndex | None = None
     rows_by_doc_id: Mapping[str, int] | None = None
+    resolver: Callable[[], ReferenceResolver] | None = None
+    checker: Callable[[], ReferenceChecker] | None = None
 
     @classmethod
     def of(cls, config: str, surveys: Any, corpus: Any) -> SurgeSplit:
@@ -73,7 +79,8 @@ class SurgeSplit(OpenSplit):
         doc_ids = corpus["doc_id"]
         return cls(config, surveys, corpus=corpus,
                    titles=ExactTitleIndex.from_records(zip(doc_ids, corpus["title"], strict=True)),
-                   rows_by_doc_id={doc_id: row for row, doc_id in enumerate(doc_ids)})
+                   rows_by_doc_id={doc_id: row for row, doc_id in enumerate(doc_ids)},
+                   resolver=lazy_resolver(corpus), checker=lazy_checker(corpus))
 
     def papers_of(self, doc_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
         """doc_id -> (title, abstract) of those the corpus holds, read in one selection."""
@@ -147,12 +154,16 @@ def ray_items(file: SurgeFile, split: SurgeSplit) -> list[SurveyItem]:
 
 
 def grounded(file: SurgeFile, split: SurgeSplit, rows: list[PaperRow], request: ScoringRequest) -> Scored:
-    """The rows with each survey's reference list grounded by sciwrite's resolver against the split's corpus."""
+    """The rows with each survey's reference list grounded by sciwrite's resolver, and checked by the reference
+    checker (the corpus as a closed world, each reference against its survey's year), against the split's corpus."""
     items = ray_items(file, split)
     lists = [[{"n": ref.number, "title": ref.title} for ref in item.references] for item in items]
     gold = [list(item.target["all_cites"]) for item in items]
     grounding = ground_reference_lists(lists, gold, [f"survey {item.survey_id!r}" for item in items],
-                                       lazy_resolver(split.corpus), show_progress=request.show_progress)
+                                       split.resolver or lazy_resolver(split.corpus),
+                                       show_progress=request.show_progress,
+                                       checker=split.checker or lazy_checker(split.corpus),
+                                       years=[item.target.get("year") for item in items])
     out = []
     for row, fields in zip(rows, grounding, strict=True):
         data = dict(row.to_json())
