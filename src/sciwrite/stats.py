@@ -38,6 +38,12 @@ def _values(values: Sequence[float | None]) -> np.ndarray:
     return x[np.isfinite(x)]
 
 
+def resample_indices(n_items: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """The paired bootstrap's draws: an (`n_resamples`, `n_items`) matrix of item positions drawn with replacement,
+    one ``rng.integers`` call (`mean_interval`, so compare's paired intervals, and the rank intervals draw this way)."""
+    return rng.integers(0, n_items, size=(n_resamples, n_items))
+
+
 def mean_interval(values: Sequence[float | None], n_resamples: int = 1000, confidence: float = 0.95,
                   rng: np.random.Generator | int | Sequence[int] | None = 0) -> tuple[float | None, float | None]:
     """Percentile bootstrap interval of the mean of `values`.
@@ -55,7 +61,7 @@ def mean_interval(values: Sequence[float | None], n_resamples: int = 1000, confi
     if len(x) < 2 or n_resamples < 1:
         return None, None
     rng = np.random.default_rng(rng)
-    means = x[rng.integers(0, len(x), size=(n_resamples, len(x)))].mean(axis=1)
+    means = x[resample_indices(len(x), n_resamples, rng)].mean(axis=1)
     alpha = (1 - confidence) / 2
     low, high = np.quantile(means, [alpha, 1 - alpha])
     # A mean lies within [min, max]; clipping removes float noise so a constant metric collapses to its value.
@@ -274,4 +280,5 @@ def _number(value: Any) -> TypeGuard[float]:
 
 
 __all__ = ["INTERVAL_METHOD", "PairedResult", "bootstrap_intervals", "format_intervals", "holm", "mean_interval",
-           "paired_results", "permutation_p_value", "summary_intervals", "two_sample_comparison"]
+           "paired_results", "permutation_p_value", "resample_indices", "summary_intervals",
+           "two_sample_comparison"]

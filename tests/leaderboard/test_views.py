@@ -47,7 +47,10 @@ SCIIG = get_benchmark("sciig")
 XSS = "<img src=x onerror=alert(1)>"
 #: The columns before the scores (the system, placed by its rank), and the identity and provenance columns after them.
 LEAD = ["Rank", "System"]
-TRAIL = ["Scored under", "Model", "Method", "Retriever", "Weights", "Profile", "Judge", "Papers"]
+TRAIL = ["Scored under", "Model", "Method", "Retriever", "Weights", "Profile", "Judge", "Papers", "Price table"]
+#: The cost columns, between the scores and the identity columns (issue 51).
+COSTS = ["$/paper (gen)", "$/paper (judge)", "$ total", "Tokens/paper in (gen)", "Tokens/paper out (gen)",
+         "Tokens/paper reasoning (gen)"]
 SCIIG_MINI_PAPERS = ("2020.aacl-main.67", "2020.acl-main.547", "2020.acl-main.443", "2020.acl-main.573")
 
 
@@ -115,13 +118,13 @@ def test_frame_layout_and_interval_text(store):
         means={"precision": 0.412, "recall": 0.5, "rougeL": 0.25},
         intervals={"precision": [0.38, 0.44], "recall": [0.4996, 0.5004]})
     frame = leaderboard_frame(leaderboard_rows(store, "rwgbench"), "rwgbench")
-    assert list(frame.columns) == LEAD + [label for _, _, label in board_columns("rwgbench")] + TRAIL
+    assert list(frame.columns) == LEAD + [label for _, _, label in board_columns("rwgbench")] + COSTS + TRAIL
     row = frame.iloc[0]
     assert row["CQ \u00b7 Prec."] == "0.412 [0.380, 0.440]"
     assert row["CQ \u00b7 Rec."] == "0.500 [0.500, 0.500]"
     assert row["TQ \u00b7 R-L"] == "0.250"  # a value without an interval
     assert row["TQ \u00b7 LLM"] == MISSING == "\u2013"
-    assert (row["Rank"], row["System"], row["Model"], row["Method"], row["Retriever"], row["Weights"],
+    assert (frame.attrs["ranks"][0], row["System"], row["Model"], row["Method"], row["Retriever"], row["Weights"],
             row["Profile"], row["Papers"]) == (1, "sys-a", "m1", "rag", "bm25", "open", "lite", "3")
     assert row["Scored under"] == "lite \u00b7 judge unknown"  # a summary without provenance
     empty = leaderboard_frame([], "sciig")
@@ -240,7 +243,8 @@ def test_search_is_a_case_insensitive_plain_substring(four):
 def test_sort_is_numeric_with_missing_values_last(four):
     frame = leaderboard_frame(four, "sciig", sort_by="rouge1")
     assert list(frame["System"]) == ["alpha", "abc", "Beta", "a.c-system"]  # 0.9, 0.5, 0.15, None
-    assert list(frame["Rank"]) == [1, 2, 3, 4]
+    assert frame.attrs["ranks"] == [1, 2, 3, 4]
+    assert list(frame["Rank"]) == ["1 (no per-paper scores)", *(f"{n} (no per-paper scores)" for n in (2, 3, 4))]
     ascending = leaderboard_frame(four, "sciig", sort_by="rouge1", descending=False)
     assert list(ascending["System"]) == ["Beta", "abc", "alpha", "a.c-system"]  # None still last
     # perplexity: lower is better, so ascending by default; 9.75 < 12.5 < 30 numerically (not as text)
@@ -717,21 +721,21 @@ def mixed(store):
 
 def test_rows_are_ranked_within_their_scoring_condition_only(mixed):
     frame = leaderboard_frame(mixed, "rwgbench", sort_by="precision")
-    shown = list(zip(frame["Scored under"], frame["System"], frame["Rank"]))
+    shown = list(zip(frame["Scored under"], frame["System"], frame.attrs["ranks"]))
     assert shown == [(PAPER_55, "B", 1), (PAPER_55, "A", 2),  # one judge model, two snapshots: one ranking
                      (PAPER_4O, "D", 1), (PAPER_NONE, "E", 1),  # another judge, no judge: each its own rank 1
                      (PAPER_OLD, "G", 1),  # the paper profile's groups first, unknown provenance last among them
                      (LITE_55, "C", 1), (LITE_OLD, "F", 1), (UNKNOWN, "H", 1)]
     assert frame.attrs["ids"] == [next(r["id"] for r in mixed if r["system"] == s) for s in frame["System"]]
     worst_first = leaderboard_frame(mixed, "rwgbench", sort_by="precision", descending=False)
-    assert list(zip(worst_first["System"], worst_first["Rank"]))[:2] == [("A", 1), ("B", 2)]
+    assert list(zip(worst_first["System"], worst_first.attrs["ranks"]))[:2] == [("A", 1), ("B", 2)]
 
 
 def test_a_filter_hides_rows_but_never_reranks_them(mixed):
     only = leaderboard_frame(mixed, "rwgbench", sort_by="precision", conditions=[PAPER_55])
-    assert list(zip(only["System"], only["Rank"])) == [("B", 1), ("A", 2)]
+    assert list(zip(only["System"], only.attrs["ranks"])) == [("B", 1), ("A", 2)]
     found = leaderboard_frame(mixed, "rwgbench", sort_by="precision", search="a")  # only "A" matches
-    assert list(zip(found["Scored under"], found["System"], found["Rank"])) == [(PAPER_55, "A", 2)]
+    assert list(zip(found["Scored under"], found["System"], found.attrs["ranks"])) == [(PAPER_55, "A", 2)]
     assert leaderboard_frame(mixed, "rwgbench", conditions=["no such condition"]).empty
     assert filter_choices(mixed)["condition"] == [PAPER_55, PAPER_4O, PAPER_NONE, PAPER_OLD, LITE_55, LITE_OLD,
                                                   UNKNOWN]
@@ -752,7 +756,7 @@ def test_the_same_profile_and_judge_share_one_ranking(store):
         add(store, f"s{i}", predictions=str(i), profile="paper", means={"precision": value},
             provenance=scored_by("paper", "gpt-5.5", f"snap-{i}"))
     frame = leaderboard_frame(leaderboard_rows(store, "rwgbench"), "rwgbench", sort_by="precision")
-    assert list(zip(frame["System"], frame["Rank"])) == [("s1", 1), ("s2", 2), ("s0", 3)]
+    assert list(zip(frame["System"], frame.attrs["ranks"])) == [("s1", 1), ("s2", 2), ("s0", 3)]
     assert set(frame["Scored under"]) == {PAPER_55}
 
 

@@ -1,7 +1,9 @@
 """The judge check: the damage on hand-made texts, the pairs on the mini samples (every kind, deterministic), the card's
-counts and digests against the offline samples, and ``sciwrite meta-eval judge-check`` over real HTTP against the
-fake OpenAI server, with a scripted judge that follows the damage (it passes) and one that answers at random (it
-fails), by the figures the command prints and writes."""
+counts and digests against the offline samples (building them checks every length-matched pair's length), and
+``sciwrite meta-eval judge-check`` over real HTTP against the fake OpenAI server, with a scripted judge that follows
+the damage (it passes), one that answers at random (it fails) and one that reads only length (it passes the kinds
+that shorten the text and fails once the length-matched kinds are in), by the figures the command prints and
+writes."""
 
 from __future__ import annotations
 
@@ -24,10 +26,19 @@ from sciwrite.meta_eval.damage import (
     word_overlap,
 )
 from sciwrite.meta_eval.judge_check import sample_pairs, sample_papers
-from sciwrite.meta_eval.judge_pairs import CARD, KINDS, JudgeCheck, JudgedText, Judgement, build_pairs, pairs_digest
+from sciwrite.meta_eval.judge_pairs import (
+    CARD,
+    KINDS,
+    LENGTH_MATCHED,
+    JudgeCheck,
+    JudgedText,
+    Judgement,
+    build_pairs,
+    pairs_digest,
+)
 from sciwrite.rwgbench.metrics.judge import JUDGE_SYSTEM_PROMPT
 from tests.fakes.openai_server import ChatServer, like_real_endpoints
-from tests.fakes.scripted_judges import FollowingJudge, RandomJudge
+from tests.fakes.scripted_judges import FollowingJudge, LengthJudge, RandomJudge
 
 # --- the damage, on hand-made texts -------------------------------------------------------------------------------
 
@@ -117,7 +128,8 @@ def test_every_kind_on_the_mini_samples_and_the_same_pairs_twice(name, mini_samp
     bench = get_benchmark(name)
     papers = sample_papers(bench, str(mini_sample_folder if name == "rwgbench" else sciig_mini_folder))
     pairs = sample_pairs(bench, papers)
-    assert {p.kind for p in pairs} == set(KINDS)
+    # SciIG's three introductions share no sentence of the same characters and words: no sentence to swap in
+    assert {p.kind for p in pairs} == set(KINDS) - ({"sentence_off_topic"} if name == "sciig" else set())
     again = sample_pairs(bench, sample_papers(bench, str(mini_sample_folder if name == "rwgbench" else sciig_mini_folder)))
     assert [p.as_dict() for p in again] == [p.as_dict() for p in pairs] and pairs_digest(again) == pairs_digest(pairs)
     reference = bench.data.answer_fields[0]
@@ -160,10 +172,10 @@ def test_the_card_counts_the_offline_samples_pairs(name, request):
 LIMIT = 12
 
 
-def _run(name, folder, answer, judge, out, *extra):
+def _run(name, folder, answer, judge, out, *extra, limit=LIMIT):
     with ChatServer(like_real_endpoints(answer)) as server:
         status = main(["meta-eval", "judge-check", "--benchmark", name, "--judge", judge, "--source", str(folder),
-                       "--limit", str(LIMIT), "--judge-base-url", server.base_url, "--out", str(out), *extra])
+                       "--limit", str(limit), "--judge-base-url", server.base_url, "--out", str(out), *extra])
         return status, list(server.requests)
 
 
@@ -224,6 +236,43 @@ def test_a_judge_that_follows_the_damage_passes_and_a_random_one_fails(name, sam
     assert all(rows[k]["unjudged"] == 0 for k in KINDS)
     assert any(not rows[k]["above_chance"] for k in KINDS if k not in outside)
     assert rows["in rubric"]["pass_rate"] < 0.75 and rows["in rubric"]["ci_low"] < 0.65
+
+
+SAMPLES = {"rwgbench": "sample_folder", "sciig": "sciig_sample", "surge": "surge_sample_folder"}
+
+
+@pytest.mark.parametrize("name", ["rwgbench", "sciig", "surge"])
+def test_a_length_only_judge_fails_once_the_length_matched_kinds_are_in(name, request, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
+    folder = request.getfixturevalue(SAMPLES[name])
+    status, _ = _run(name, folder, LengthJudge(), "acme/judge-length", tmp_path / "length")
+    printed = capsys.readouterr().out
+    assert status == 0 and "verdict: fails" in printed
+    rows = _rows(tmp_path / "length")
+    for kind in LENGTH_MATCHED:
+        row = rows[kind]
+        assert row["in_rubric"] is True and row["n_pairs"] >= LIMIT - 1 and row["unjudged"] == 0
+        assert row["above_chance"] is False and kind in printed.split("verdict: fails")[1].splitlines()[0]
+    if name != "surge":  # the judge reads the whole text: as many words, the same score, a tie on every pair
+        assert all(rows[k]["ties"] == rows[k]["n_pairs"] and rows[k]["passed"] == 0 for k in LENGTH_MATCHED)
+    else:  # SurGE's judges read each section's first 1,000 characters, cut at a "." that a reversal may move
+        assert rows["sentence_off_topic"]["passed"] == 0
+        assert rows["sentences_reversed"]["passed"] < rows["sentences_reversed"]["n_pairs"] / 2
+
+
+def test_a_length_only_judge_passes_rwgbench_without_the_length_matched_kinds(sample_folder, tmp_path, monkeypatch,
+                                                                            capsys):
+    """The shortcut the length-matched kinds close: every other in-rubric kind shortens the text."""
+    monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
+    before = [k for k in KINDS if k not in LENGTH_MATCHED]
+    status, _ = _run("rwgbench", sample_folder, LengthJudge(), "acme/judge-length", tmp_path / "before", "--kinds",
+                     *before, limit=40)
+    assert status == 0 and "verdict: passes" in capsys.readouterr().out
+    status, _ = _run("rwgbench", sample_folder, LengthJudge(), "acme/judge-length", tmp_path / "after", limit=40)
+    assert status == 0 and "verdict: fails: not above chance on sentences_reversed, sentence_off_topic" in \
+        capsys.readouterr().out
+    assert {k: r["passed"] for k, r in _rows(tmp_path / "before").items() if k in before} == \
+        {k: r["passed"] for k, r in _rows(tmp_path / "after").items() if k in before}  # the same pairs, judged alike
 
 
 def test_the_judge_cache_resumes_and_the_budget_stops(mini_sample_folder, tmp_path, monkeypatch, capsys):

@@ -15,6 +15,7 @@ from sciwrite.cli import main
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.grounding.check_cells import verdict_text
+from sciwrite.leaderboard.costs import COST_COLUMNS
 from sciwrite.leaderboard.drilldown import BenchmarkPapers, paper_view
 from sciwrite.leaderboard.runs import import_evaluation
 from sciwrite.leaderboard.store import ResultsStore
@@ -163,7 +164,7 @@ def test_the_heading_outline_walks_the_tree_and_survives_a_cycle():
 
 #: The columns before the scores, and the identity and provenance columns after them.
 LEAD = ["Rank", "System"]
-TRAIL = ["Scored under", "Model", "Method", "Retriever", "Weights", "Profile", "Judge", "Papers"]
+TRAIL = ["Scored under", "Model", "Method", "Retriever", "Weights", "Profile", "Judge", "Papers", "Price table"]
 
 
 def write_extractive_run(source: Path, out: Path, listed: str | None = None) -> Path:
@@ -199,7 +200,7 @@ def test_the_board_shows_a_surge_run_with_its_scores_first(tmp_path, extractive_
     assert added and submission.benchmark == "surge"
     frame = leaderboard_frame(leaderboard_rows(store, "surge"), "surge")
     labels = [label for _, _, label in board_columns("surge")]
-    assert list(frame.columns) == LEAD + labels + TRAIL
+    assert list(frame.columns) == LEAD + labels + [label for _, label in COST_COLUMNS] + TRAIL
     assert labels[0] == "Information collection \u00b7 Coverage" and labels[-7] == "Citations \u00b7 Cit. prec."
     summary = json.loads((extractive_run / "summary.json").read_text(encoding="utf-8"))
     row = frame.iloc[0]

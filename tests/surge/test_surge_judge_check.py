@@ -7,14 +7,14 @@ not citations."""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
 from sciwrite.cli import main
 from sciwrite.llm.client import ChatClient
+from sciwrite.meta_eval.damage import same_length
 from sciwrite.meta_eval.judge_check import sample_pairs, sample_papers
-from sciwrite.meta_eval.judge_pairs import KINDS, JudgedText, pairs_digest
+from sciwrite.meta_eval.judge_pairs import KINDS, LENGTH_MATCHED, JudgedText, pairs_digest
 from sciwrite.sources.markers import MARKER_GROUP
 from sciwrite.surge.benchmark import SURGE
 from sciwrite.surge.data.expert import expert_markdown
@@ -23,6 +23,7 @@ from sciwrite.surge.metrics.judge_prompts import target_outline
 from sciwrite.surge.metrics.specs import LOGIC, STRUCTURE_QUALITY
 from sciwrite.surge.survey_markdown import parse_survey
 from tests.fakes.openai_server import ChatServer, chat_server, isolate_from_real_endpoints, like_real_endpoints
+from tests.fakes.scripted_judges import CitationBlindJudge
 
 STRUCTURE = [
     {"id": "0", "parent_id": "", "title": "root", "content": ""},
@@ -67,6 +68,7 @@ def test_every_kind_on_the_mini_sample_and_the_same_pairs_twice(surge_mini_folde
     papers = sample_papers(SURGE, str(surge_mini_folder))
     pairs = sample_pairs(SURGE, papers)
     assert {p.kind for p in pairs} == set(KINDS) and len(pairs) == 2 * len(KINDS)
+    assert all(same_length(p.good.text, p.damaged.text) for p in pairs if p.kind in LENGTH_MATCHED)
     again = sample_pairs(SURGE, sample_papers(SURGE, str(surge_mini_folder)))
     assert pairs_digest(again) == pairs_digest(pairs)
     by_id = {p["paper_id"]: p for p in papers}
@@ -81,39 +83,6 @@ def test_every_kind_on_the_mini_sample_and_the_same_pairs_twice(surge_mini_folde
 
 
 # --- SurGE's judges, through the fake server -------------------------------------------------------------------
-
-def _between(text: str, start: str, end: str) -> str:
-    return text.split(start, 1)[1].split(end, 1)[0]
-
-
-def _passage(text: str) -> str:
-    """A passage without its markers: what a judge blind to citations compares."""
-    return re.sub(r"\s+([.,;:!?])", r"\1", re.sub(r"\s+", " ", MARKER_GROUP.sub("", text))).strip()
-
-
-class CitationBlindJudge:
-    """Answers SurGE's prompts as a judge that follows the damage but not citations: Structure Quality 5 when the
-    generated outline, without a "References" heading, is the expert's outline for that target (else 1); Logic 5
-    when the paragraph, without markers, is part of an expert survey's passage (else 1)."""
-
-    def __init__(self, surveys: list[dict]) -> None:
-        self.outlines = {target_outline(s["structure"]): self._outline(parse_survey(s["text"]).outline())
-                         for s in surveys}
-        self.passages = [_passage(p) for s in surveys for p in parse_survey(s["text"]).paragraphs()]
-
-    @staticmethod
-    def _outline(outline: str) -> str:
-        return "".join(line + "\n" for line in outline.splitlines() if line.lstrip("#").strip() != "References")
-
-    def __call__(self, body: dict) -> str:
-        prompt = body["messages"][1]["content"]
-        if "### Generated Titles:\n" in prompt:
-            target = _between(prompt, "### Target Titles:\n", "\n\n### Generated Titles:\n")
-            generated = _between(prompt, "### Generated Titles:\n", "\n\n## **Scoring Criteria:**")
-            return "5" if self.outlines.get(target) == self._outline(generated) else "1"
-        paragraph = _passage(_between(prompt, "### **Paragraph:**  \n", "  \n\n### **Output Format:**"))
-        return "5" if any(paragraph in passage for passage in self.passages) else "1"
-
 
 def test_score_asks_surges_two_judges_with_the_papers_expert_tree(surge_mini_folder):
     papers = sample_papers(SURGE, str(surge_mini_folder))
@@ -147,10 +116,13 @@ def test_the_command_against_the_fake_server(surge_mini_folder, tmp_path, monkey
     assert status == 0 and "SurGE judge check" in printed
     rows = {r["kind"]: r for r in json.loads((tmp_path / "judge_check.json").read_text())
             if r["criterion"] == "overall"}
-    for kind in ("truncated_half", "abstract", "off_topic"):  # the outline or the passages change: caught
+    for kind in ("truncated_half", "abstract", "off_topic", "sentences_reversed"):  # outline or passages change
         assert (rows[kind]["n_pairs"], rows[kind]["passed"], rows[kind]["in_rubric"]) == (2, 2, True)
+    # two surveys share a sentence of the same shape only past the first 1,000 characters of a section, which is
+    # all Logic reads of it: the judge does not see the intruder (on the whole sample it does, 244 of 246)
+    assert (rows["sentence_off_topic"]["n_pairs"], rows["sentence_off_topic"]["ties"]) == (2, 2)
     for kind in ("citations_swapped", "citations_removed"):  # a judge blind to citations ties
         assert (rows[kind]["n_pairs"], rows[kind]["ties"], rows[kind]["in_rubric"]) == (2, 2, False)
     assert rows["claim_contradicted"]["in_rubric"] is False and rows["claim_contradicted"]["unjudged"] == 0
-    # two papers pass every in-rubric pair, but six pairs cannot put a Wilson interval above chance
-    assert rows["in rubric"]["pass_rate"] == 1.0 and "verdict: fails" in printed
+    # two papers cannot put a Wilson interval above chance
+    assert rows["in rubric"]["pass_rate"] == 0.8 and "verdict: fails" in printed

@@ -5,7 +5,9 @@ and the Holm-adjusted p-value across the metrics compared.
 
 The comparison and every check on it (one benchmark and split, the summaries' provenance, shared papers, scores
 that are numbers, ``--metrics`` names the files score) are `sciwrite.scoring.compare`'s, the leaderboard's Compare
-tab's too; this module parses the arguments, prints the table and its notes, and writes the table and the plot."""
+tab's too; this module parses the arguments, prints the table and its notes, and writes the table and the plot.
+After the table: every system's rank on the first metric compared with its rank interval and whether it differs
+significantly from the system ranked above it (`sciwrite.leaderboard.rank_intervals`, the board's Rank cells)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.flags import BENCHMARK, CONFIDENCE, METRICS, PLOT, SYSTEM, TABLE_OUT, add_bootstrap_flags
 from sciwrite.core.errors import InputError
 from sciwrite.core.tables import format_table, headless_pyplot, save_figure, write_table
-from sciwrite.scoring.compare import Comparison, MetricDifference, check_same_benchmark, compare_systems
+from sciwrite.leaderboard.rank_intervals import RankIntervals, rank_intervals
+from sciwrite.scoring.compare import Comparison, MetricDifference, SystemScores, check_same_benchmark, compare_systems
 from sciwrite.scoring.per_paper_files import read_system
 from sciwrite.stats import INTERVAL_METHOD
 
@@ -58,11 +61,17 @@ def plot_differences(differences: Sequence[MetricDifference], metrics: Sequence[
     return save_figure(fig, path)
 
 
-def compare_from_args(args: argparse.Namespace) -> Comparison:
-    """The comparison the command's arguments ask for (`sciwrite.scoring.compare.compare_systems`)."""
+def read_systems(args: argparse.Namespace) -> list[SystemScores]:
+    """The systems the command's arguments name, read from their files."""
     if len(args.systems) < 2:
         raise InputError("compare needs two or more systems: the baseline, then the others")
-    systems = [read_system(path, BENCHMARKS) for path in args.systems]
+    return [read_system(path, BENCHMARKS) for path in args.systems]
+
+
+def compare_from_args(args: argparse.Namespace, systems: Sequence[SystemScores] | None = None) -> Comparison:
+    """The comparison the command's arguments ask for (`sciwrite.scoring.compare.compare_systems`), of `systems`
+    when already read."""
+    systems = read_systems(args) if systems is None else systems
     if args.system and len(args.system) != len(systems):
         raise InputError(f"--system needs one name per system ({len(systems)}), got {len(args.system)}")
     benchmark = get_benchmark(check_same_benchmark(systems, args.benchmark))
@@ -89,9 +98,46 @@ def print_comparison(comparison: Comparison) -> None:
     print(format_table(comparison.rows()))
 
 
+def ranks_from_args(args: argparse.Namespace, systems: Sequence[SystemScores],
+                    comparison: Comparison) -> RankIntervals:
+    """Every system's rank interval on the first metric compared, over the papers all of them scored, from the
+    bootstrap the comparison uses on that metric (its resamples, level and generator: ``[seed, 0]``, metric 0's
+    in `sciwrite.stats.paired_results`, so two systems' difference interval is the table's), in the order of the
+    systems' means there."""
+    metric = comparison.metrics[0]
+    scale = get_benchmark(comparison.benchmark).suite.scales.get(metric)
+    names = [comparison.baseline, *comparison.systems]
+    scores = {name: {pid: row.value(metric) for pid, row in system.rows.items()}
+              for name, system in zip(names, systems)}
+    return rank_intervals(scores, higher_is_better=scale.higher_is_better if scale is not None else True,
+                          n_resamples=comparison.n_resamples, confidence=comparison.confidence,
+                          rng=[args.bootstrap_seed, 0])
+
+
+def print_ranks(metric: str, ranks: RankIntervals) -> None:
+    """The systems' ranks with their intervals, and each against the system ranked above it."""
+    level = f"{100 * ranks.confidence:g}%"
+    print(f"\nRanks on {metric} over the {ranks.n_papers} papers every system scored ({level} rank interval: paired "
+          f"{INTERVAL_METHOD}, {ranks.n_resamples} resamples, ties share the better rank; vs above: sig. when the "
+          f"{level} interval of the difference from the system ranked above excludes 0; flip: share of resamples "
+          "in which it scores strictly better than the system above)")
+    rows = []
+    for rank in ranks.systems:
+        row = {"system": rank.system, "rank": rank.rank, "interval": rank.interval or "-", "vs_above": "",
+               "difference_ci": "", "flip": ""}
+        above = ranks.vs_above(rank.system)
+        if above is not None and above.ci_low is not None and above.ci_high is not None:
+            row.update(vs_above="sig." if above.significant else "n.s.",
+                       difference_ci=f"[{above.ci_low:.3f}, {above.ci_high:.3f}]", flip=f"{above.flip_share:.3f}")
+        rows.append(row)
+    print(format_table(rows))
+
+
 def cmd_compare(args: argparse.Namespace) -> None:
-    comparison = compare_from_args(args)
+    systems = read_systems(args)
+    comparison = compare_from_args(args, systems)
     print_comparison(comparison)
+    print_ranks(comparison.metrics[0], ranks_from_args(args, systems, comparison))
     if args.out:
         json_path, csv_path = write_table(comparison.rows(), args.out)
         print(f"\nwrote {json_path} and {csv_path}")
@@ -122,4 +168,4 @@ def add_compare_command(sub: argparse._SubParsersAction) -> None:
 
 
 __all__ = ["MIXED_PROVENANCE_HINT", "add_compare_command", "cmd_compare", "compare_from_args", "plot_differences",
-           "print_comparison"]
+           "print_comparison", "print_ranks", "ranks_from_args", "read_systems"]

@@ -8,7 +8,10 @@ the samples' outputs as ``sciwrite generate`` writes its lines. The same check a
 (`sciwrite.core.metric_scales.check_result`): every value of the summary and of each row in its range, nested
 ones included, each mean what the rows give: a log edited out of range, or whose means no longer match its rows, is
 refused; an in-range edit of rows and means together is not caught (nothing is scored again). A sample whose model
-gave a request no answer (an error, a context overflow) is refused too.
+gave a request no answer (an error, a context overflow) is refused too. The log keeps no usage ledger but each
+model call's token usage: `model_calls` reads them (the evaluated model's as the generator's, a grader's as the
+judge's) and `sciwrite.leaderboard.costs.priced_ledgers` prices them with the board's price table, where the log
+reports no cost, for the cost columns.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from sciwrite.generation.runner import TRACE
 from sciwrite.harness.inspect_model import output_failure
 from sciwrite.harness.inspect_scorers import ROW, interval_metric_names, logged_intervals
 from sciwrite.harness.inspect_solvers import GENERATED
+from sciwrite.leaderboard.costs import GENERATOR, JUDGE, ModelCall, priced_ledgers
 from sciwrite.leaderboard.runs import QUICKSTART_SUBMITTER, EvaluationRun, add_evaluation, board_row, run_fields
 from sciwrite.leaderboard.store import ResultsStore, Submission
 from sciwrite.leaderboard.submission import content_digest
@@ -131,6 +135,22 @@ def model_snapshots(log: EvalLog) -> dict[str, int]:
     return counts
 
 
+def model_calls(log: EvalLog) -> list[ModelCall]:
+    """Each model call of the log's samples with its token usage: the evaluated model's (no role) as the
+    generator's, any other role's (the grader) as the judge's; a call whose reply keeps no usage is left out."""
+    calls = []
+    for sample in log.samples or []:
+        paper = str((sample.metadata or {}).get("paper_id") or sample.id)
+        for event in sample.events or []:
+            if not isinstance(event, ModelEvent) or event.output is None or event.output.usage is None:
+                continue
+            usage = event.output.usage
+            calls.append(ModelCall(paper, GENERATOR if event.role is None else JUDGE, str(event.model),
+                                   usage.input_tokens, usage.output_tokens, usage.reasoning_tokens,
+                                   usage.input_tokens_cache_read, usage.total_cost))
+    return calls
+
+
 def code_provenance(log: EvalLog) -> dict[str, Any]:
     """What the run was made with and when, as a folder's provenance says it: the sciwrite version and git commit
     the task recorded in its metadata (the version Inspect lists among the packages for a log written before), and
@@ -172,7 +192,7 @@ def read_inspect_log(path: str | Path, *, system: str | None = None) -> Evaluati
     check_result(summary, rows, result_rules(bench), summary_path=path, rows_path=path)
     sha256 = content_digest(records, candidates="candidates" in bench.data.prediction_fields)
     return EvaluationRun(benchmark, path.parent, split, system, summary, rows, text, records, sha256,
-                         run_fields(records[0]), source=SOURCE)
+                         run_fields(records[0]), source=SOURCE, ledgers=priced_ledgers(model_calls(log)))
 
 
 def import_inspect_logs(store: ResultsStore, paths: Sequence[str | Path], submitter: str = QUICKSTART_SUBMITTER
@@ -182,5 +202,5 @@ def import_inspect_logs(store: ResultsStore, paths: Sequence[str | Path], submit
     return [add_evaluation(store, run, submitter) for run in checked]
 
 
-__all__ = ["SOURCE", "TASKS", "code_provenance", "import_inspect_logs", "model_snapshots", "read_inspect_log",
+__all__ = ["SOURCE", "TASKS", "code_provenance", "model_calls", "import_inspect_logs", "model_snapshots", "read_inspect_log",
            "read_log"]

@@ -21,7 +21,20 @@ OTHER = "Other metrics"
 #: Folder names of the suite modules (listed first in their benchmark's section).
 SUITES = tuple(BENCHMARKS)
 
-METHODS_MARKDOWN = f"""## How scores are computed
+METHODS_MARKDOWN = f"""## Reading a benchmark's table
+
+Each system's scores come first, in the paper's table order, then the columns beside the paper's table (the
+**Grounding**: which generated references name a real paper, and what is wrong with the others), which never change
+it. After the scores: the scoring condition, the system's model, method, retriever and weights, the Profile (which
+models scored it: `paper` on a GPU, `lite` otherwise), the Judge (which LLM judged it) and the papers scored. Scores
+under different profiles or judges are not comparable, so rows are grouped by **Scored under** (profile and judge
+model; the `paper` profile first, then the larger groups) and ranked only within their group. A rank comes with
+its 95% interval, "2 (1\u20133)", from a paired bootstrap over the papers the group's rows all scored (ties share the
+better rank), and "\u2191 sig." or "\u2191 n.s." says whether the row's difference from the row above excludes 0 at
+95% (the interval `sciwrite compare` gives). Choose a metric to sort, pick groups with *Scored under* (and a model, method or retriever under *More filters*), and click a row to
+see its provenance.
+
+## How scores are computed
 
 Each submission is scored paper by paper; a leaderboard cell is the metric's mean over the papers it could score
 (SciIG BLEU is corpus BLEU over all papers, as the paper reports it). {MISSING} marks a metric that was not computed

@@ -30,6 +30,7 @@ from sciwrite.human_eval.app import annotation_ui, folder_session
 from sciwrite.leaderboard.about import about_markdown
 from sciwrite.leaderboard.compare import compare_submissions
 from sciwrite.leaderboard.conditions import provenance_text
+from sciwrite.leaderboard.costs import COST_COLUMNS
 from sciwrite.leaderboard.drilldown import paper_scores_frame, paper_view
 from sciwrite.leaderboard.plots import category_bars, metric_chart
 from sciwrite.leaderboard.service import Leaderboard
@@ -138,30 +139,28 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
     info = get_benchmark(benchmark)
     metrics = board_columns(benchmark)
     with gr.Tab(info.title, id=f"tab-{benchmark}"):
-        gr.Markdown(f"{info.title} ({info.paper}), split `{board.split_of(benchmark)}`. Each system's scores "
-                    "come first, in the paper's table order, then the columns beside the paper's table (the **Grounding**: "
-                    "which generated references name a real paper), which never change it. After the scores: the scoring "
-                    "condition, the system's model, method, retriever and weights, the Profile (which models scored "
-                    "it: `paper` on a GPU, `lite` otherwise), the Judge (which LLM judged it) and the papers scored. "
-                    "Scores under different profiles or judges are not comparable, so rows are grouped by **Scored "
-                    "under** (profile and judge model; the `paper` profile first, then the larger groups) and "
-                    "ranked only within their group. Choose a metric below to sort, pick groups with *Scored "
-                    "under*, and click a row to see its provenance.")
+        # One line, so that the table's first rows show at 1280 x 900 without scrolling; how to read the columns is
+        # in About ("Reading a benchmark's table").
+        gr.Markdown(f"{info.title} ({info.paper}), split `{board.split_of(benchmark)}`: scores first, each ranked "
+                    "within its scoring condition (*Scored under*); click a row for its provenance, and see *About* "
+                    "for how to read the columns.")
         with gr.Row():
             search = gr.Textbox(label="Search", placeholder="system, model, method or retriever", scale=2)
-            # The choices arrive with the first load; API callers never get them, so any value is let through
-            # (an unknown one just matches no row).
-            models = gr.Dropdown(label="Model", multiselect=True, choices=[], allow_custom_value=True)
-            methods = gr.Dropdown(label="Method", multiselect=True, choices=[], allow_custom_value=True)
-            retrievers = gr.Dropdown(label="Retriever", multiselect=True, choices=[], allow_custom_value=True)
-        with gr.Row():
             # Default: every group, each ranked on its own (nothing is hidden; the paper profile's groups lead).
             conditions = gr.Dropdown(label="Scored under", multiselect=True, choices=[], allow_custom_value=True,
                                      elem_id=f"conditions-{benchmark}")
-            sort_by = gr.Dropdown(label="Sort by", choices=[(label, key) for _, key, label in metrics],
+            sort_by = gr.Dropdown(label="Sort by", choices=[*((label, key) for _, key, label in metrics),
+                                                            *((label, key) for key, label in COST_COLUMNS)],
                                   value=metrics[0][1])
             order = gr.Radio(label="Order", choices=["best first", "worst first"], value="best first")
             refresh = gr.Button("Refresh", elem_id=f"refresh-{benchmark}")
+        with gr.Accordion("More filters: model, method, retriever", open=False):
+            with gr.Row():
+                # The choices arrive with the first load; API callers never get them, so any value is let through
+                # (an unknown one just matches no row).
+                models = gr.Dropdown(label="Model", multiselect=True, choices=[], allow_custom_value=True)
+                methods = gr.Dropdown(label="Method", multiselect=True, choices=[], allow_custom_value=True)
+                retrievers = gr.Dropdown(label="Retriever", multiselect=True, choices=[], allow_custom_value=True)
         table = gr.Dataframe(label=f"{info.title} leaderboard", interactive=False, datatype="str", wrap=True,
                              elem_id=f"table-{benchmark}", max_height=700,
                              # a new list: Gradio asks for a list[str | int] (invariant), where a list[str] is fine

@@ -13,6 +13,12 @@ A method that keeps a trace per paper (the agent's tool calls: `sciwrite.generat
 ``<stem>.traces.jsonl`` beside the predictions; each paper's trace joins its stored prediction record under
 ``trace`` (`with_traces`), so that it lives, is mirrored and is restored with the predictions, and the drill-down
 shows it. The digest counts only what is scored, so a trace never makes a run "new".
+
+The run's usage ledgers come with it, for the cost columns (`sciwrite.leaderboard.costs`): the generator's
+(``usage.jsonl`` beside the predictions: the lines of this run, tagged with the predictions' stem) and the judge's
+(the one the summary's ``llm_usage`` names, else ``usage.jsonl`` in the folder or the folder above it: its
+evaluation lines). Each is checked against the predictions (`check_ledger`); a bad line refuses the run, naming the
+file and line.
 """
 
 from __future__ import annotations
@@ -36,8 +42,10 @@ from sciwrite.core.results import load_summary
 from sciwrite.core.summary import Summary
 from sciwrite.core.summary_files import predictions_file
 from sciwrite.generation.runner import TRACE, traces_path_for
+from sciwrite.leaderboard.costs import GENERATOR, JUDGE, LedgerFile, check_ledger, evaluation_lines, run_lines
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission, default_store_path
 from sciwrite.leaderboard.submission import content_digest
+from sciwrite.llm.ledger import LEDGER_NAME
 from sciwrite.scoring.checks import result_rules
 
 #: Who the board says submitted the quick start's runs.
@@ -60,6 +68,8 @@ class EvaluationRun:
     form: dict[str, str]
     #: where the board says the run came from
     source: str = "sciwrite evaluate"
+    #: the generator's and the judge's usage ledgers, checked against the predictions
+    ledgers: tuple[LedgerFile, ...] = ()
 
 
 def _objects(path: Path, what: str) -> tuple[list[dict[str, Any]], list[int]]:
@@ -78,9 +88,12 @@ def _objects(path: Path, what: str) -> tuple[list[dict[str, Any]], list[int]]:
 
 
 def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: str | Path | None = None,
-                    system: str | None = None, fields: Mapping[str, str] | None = None) -> EvaluationRun:
+                    system: str | None = None, fields: Mapping[str, str] | None = None,
+                    generator_ledger: str | Path | None = None, judge_ledger: str | Path | None = None
+                    ) -> EvaluationRun:
     """The run scored in `evaluation_dir`, checked (see the module docstring); `predictions` defaults to the file
-    the summary names; `fields` override the form fields read from the predictions' first line."""
+    the summary names; `fields` override the form fields read from the predictions' first line; the ledgers
+    default to those found beside the predictions and the summary (`run_ledgers`)."""
     bench = get_benchmark(benchmark)
     folder = Path(evaluation_dir)
     summary_path = folder / "summary.json" if folder.is_dir() else folder
@@ -99,12 +112,38 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     text = with_traces(text, traces)
     # the digest an upload of the same file gets (`content_digest`), so that neither path adds it twice
     sha256 = content_digest(records, candidates="candidates" in bench.data.prediction_fields)
+    ledgers = run_ledgers(predictions_path, summary, folder, {str(r.get("paper_id")) for r in records},
+                          generator_ledger, judge_ledger)
     form = {**run_fields(records[0] if records else {}), **(fields or {})}
     system = system or summary.system or predictions_path.stem
     # the board keeps the predictions themselves; of their path only the file name, so that a mirrored board
     # publishes no folder of the machine that scored them
     summary = summary.with_(system=system, predictions=predictions_path.name)
-    return EvaluationRun(benchmark, folder, split, system, summary, rows, text, records, sha256, form)
+    return EvaluationRun(benchmark, folder, split, system, summary, rows, text, records, sha256, form,
+                         ledgers=ledgers)
+
+
+def run_ledgers(predictions: Path, summary: Summary, folder: Path, paper_ids: Collection[str],
+                generator: str | Path | None = None, judge: str | Path | None = None) -> tuple[LedgerFile, ...]:
+    """The run's generator ledger (this run's lines of `generator`, default ``usage.jsonl`` beside the
+    `predictions`) and judge ledger (the evaluation lines of `judge`, default the ledger the summary's
+    ``llm_usage`` names, else ``usage.jsonl`` in `folder` or above it), each checked against `paper_ids`
+    (`check_ledger`: `InputError` naming the file and line); a ledger not found is left out (its cost unknown).
+    The board keeps each under its file name only."""
+    usage = summary.usage.ledger if summary.usage is not None else None
+    found = {GENERATOR: [Path(generator)] if generator else [predictions.parent / LEDGER_NAME],
+             JUDGE: [Path(judge)] if judge else [*([Path(usage)] if usage else []), folder / LEDGER_NAME,
+                                                  folder.parent / LEDGER_NAME]}
+    ledgers = []
+    for role, candidates in found.items():
+        path = next((p for p in candidates if p.is_file()), None)
+        if path is None:
+            continue
+        text = path.read_bytes().decode("utf-8-sig")
+        text = run_lines(text, predictions.stem) if role == GENERATOR else evaluation_lines(text)
+        check_ledger(LedgerFile(role, str(path), text), paper_ids)
+        ledgers.append(LedgerFile(role, path.name, text))
+    return tuple(ledgers)
 
 
 def board_row(record: Mapping[str, Any]) -> PaperRow:
@@ -171,7 +210,7 @@ def add_evaluation(store: ResultsStore, run: EvaluationRun, submitter: str = QUI
                                    predictions_jsonl=run.predictions_text, sha256=run.sha256,
                                    n_predictions=len(run.records), status=FINISHED, summary=run.summary,
                                    rows=run.rows, profile=run.summary.profile or "",
-                                   source=run.source, **text_columns)
+                                   source=run.source, ledgers=run.ledgers, **text_columns)
     return created, True
 
 

@@ -17,9 +17,11 @@ from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.predictions import prediction_file
+from sciwrite.leaderboard.costs import GENERATOR, LedgerFile, check_ledger, ledger_from_bytes, paper_ids_of
 from sciwrite.leaderboard.drilldown import BenchmarkPapers
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.mirror import HubMirror
+from sciwrite.leaderboard.names import name_key
 from sciwrite.leaderboard.store import FAILED, DuplicateSubmissionError, RateLimitedError, ResultsStore, Submission
 from sciwrite.leaderboard.submission import HUB_ID, MAX_BYTES, SubmissionForm, check_predictions, form_problems, mib
 from sciwrite.leaderboard.worker import MAX_ERROR_CHARS, Worker
@@ -27,6 +29,8 @@ from sciwrite.leaderboard.worker import MAX_ERROR_CHARS, Worker
 logger = logging.getLogger(__name__)
 
 ADMIN_TOKEN_ENV = "SCIWRITE_LEADERBOARD_ADMIN_TOKEN"
+#: The start of a FAILED submission's reason when its usage ledger was refused: it is kept, for `fix_ledger`.
+NEEDS_FIX = "needs a fix: the usage ledger was refused"
 #: What a board scores on by default: each benchmark's offline sample.
 DEFAULT_SPLITS = {name: bench.data.offline_config for name, bench in BENCHMARKS.items()}
 
@@ -136,11 +140,15 @@ class Leaderboard:
         return SubmitOutcome(submission, [])
 
     def submit(self, form: SubmissionForm, content: bytes | None = None, hub_id: str | None = None,
-               now: float | None = None, *, hub_user: str | None = None, address: str | None = None) -> SubmitOutcome:
+               now: float | None = None, *, hub_user: str | None = None, address: str | None = None,
+               ledger: bytes | None = None) -> SubmitOutcome:
         """Check and queue a submission given as file `content` or as the Hub id of a run pushed with
         `sciwrite push` (``org/name[:config]``); every problem found is returned at once. `hub_user` (the Hub login)
         is the submitter and the rate limit's key; without it (locally) the rate limit counts the typed submitter
-        and the client's `address` both. A board with `BoardSettings.hub_login` refuses a submission without one."""
+        and the client's `address` both. A board with `BoardSettings.hub_login` refuses a submission without one.
+        `ledger`: the generator's usage ledger (``usage.jsonl`` beside the predictions), for the cost columns; one
+        that disagrees with the predictions (`check_ledger`) keeps the submission FAILED with its one line
+        (`NEEDS_FIX`) until `fix_ledger` gives a good one."""
         form = form.cleaned()
         if hub_user:
             form = replace(form, submitter=hub_user)
@@ -174,8 +182,41 @@ class Leaderboard:
                                     candidates="candidates" in get_benchmark(form.benchmark).data.prediction_fields)
         if checked.problems:
             return SubmitOutcome(None, checked.problems)
-        return self._record(form, client, hub_id, now, predictions_jsonl=checked.text, sha256=checked.sha256,
-                            n_predictions=len(checked.records))
+        refused: str | None = None
+        ledgers: tuple[LedgerFile, ...] = ()
+        if ledger is not None:
+            try:
+                ledgers = (ledger_from_bytes(ledger, GENERATOR),)
+                check_ledger(ledgers[0], {str(r["paper_id"]) for r in checked.records})
+            except ValueError as err:
+                refused, ledgers = f"{NEEDS_FIX}: {err}", ()
+        outcome = self._record(form, client, hub_id, now, predictions_jsonl=checked.text, sha256=checked.sha256,
+                               n_predictions=len(checked.records), ledgers=ledgers,
+                               **({"status": FAILED, "error": refused[:MAX_ERROR_CHARS]} if refused else {}))
+        return SubmitOutcome(outcome.submission, [refused]) if refused and outcome.accepted else outcome
+
+    def fix_ledger(self, submission_id: str, ledger: bytes, submitter: str, now: float | None = None) -> list[str]:
+        """Give a submission kept for a refused ledger (`NEEDS_FIX`) a corrected one, as its `submitter` (the Hub
+        user on a board with a login): checked against its predictions, kept, and the submission queued again.
+        Returns the problems (one line; none when it was queued)."""
+        try:
+            submission = self.store.get(submission_id)
+        except KeyError as err:
+            return [str(err).strip("'\"")]
+        if name_key(submission.submitter) != name_key(submitter):
+            return [f"submission {submission_id} is another submitter's"]
+        if submission.status != FAILED or not submission.error.startswith(NEEDS_FIX):
+            return [f"submission {submission_id} is {submission.status}, not waiting for a ledger fix"]
+        try:
+            fixed = ledger_from_bytes(ledger, GENERATOR)
+            check_ledger(fixed, paper_ids_of(self.store.predictions(submission_id)))
+        except ValueError as err:
+            self.store.needs_fix(submission_id, f"{NEEDS_FIX}: {err}"[:MAX_ERROR_CHARS], now=now)
+            self.sync_mirror()
+            return [str(err)]
+        self.store.replace_ledgers(submission_id, [fixed], now=now)
+        self.sync_mirror()
+        return []
 
     # -- the admin's actions ------------------------------------------------------------------------------------
 

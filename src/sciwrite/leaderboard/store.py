@@ -33,6 +33,7 @@ from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.paths import data_root
 from sciwrite.core.sqlite_file import SqliteFile
 from sciwrite.core.summary import Summary
+from sciwrite.leaderboard.costs import LedgerFile, RunCost, paper_ids_of, run_cost, unknown_cost
 from sciwrite.leaderboard.names import name_key
 
 PENDING, RUNNING, FINISHED, FAILED = "PENDING", "RUNNING", "FINISHED", "FAILED"
@@ -87,6 +88,17 @@ CREATE TABLE IF NOT EXISTS predictions (
 CREATE TABLE IF NOT EXISTS results (
     submission_id TEXT PRIMARY KEY REFERENCES submissions (id) ON DELETE CASCADE,
     summary TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ledgers (
+    submission_id TEXT NOT NULL REFERENCES submissions (id) ON DELETE CASCADE,
+    role TEXT NOT NULL,
+    name TEXT NOT NULL,
+    jsonl TEXT NOT NULL,
+    PRIMARY KEY (submission_id, role)
+);
+CREATE TABLE IF NOT EXISTS costs (
+    submission_id TEXT PRIMARY KEY REFERENCES submissions (id) ON DELETE CASCADE,
+    cost TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS paper_scores (
     submission_id TEXT NOT NULL REFERENCES submissions (id) ON DELETE CASCADE,
@@ -211,7 +223,7 @@ class ResultsStore(SqliteFile):
                        sha256: str, n_predictions: int, status: str = PENDING, now: float | None = None,
                        submission_id: str | None = None, summary: Summary | None = None,
                        rows: Sequence[PaperRow] = (), rate_limit: tuple[int, float] | None = None,
-                       **form: Any) -> Submission:
+                       ledgers: Sequence[LedgerFile] = (), **form: Any) -> Submission:
         """Record a submission and its predictions (and, for an already-scored run, its `summary` and per-paper
         `rows`) in one transaction; `DuplicateSubmissionError` when the same predictions are already there for this
         benchmark and split, `NameTakenError` when the system name (by `name_key`) belongs to another submitter (a
@@ -220,7 +232,8 @@ class ResultsStore(SqliteFile):
         profile, error, client) and, for a restore, the timestamps and counters. `rate_limit` (n, seconds) refuses,
         in the same transaction, a submitter name or a `client` (``form["client"]``: the Hub user or the client
         address) that already made n submissions in the last `seconds` (`RateLimitedError`): a new name typed
-        from the same address counts against that address."""
+        from the same address counts against that address. `ledgers` (the generator's and the judge's usage ledgers, checked by
+        the caller) are kept with it, and its `RunCost` is worked out from them when it is scored."""
         unknown = set(form) - set(_COLUMNS) - {"mirrored_at"}
         if unknown:
             raise TypeError(f"unknown submission field(s) {sorted(unknown)}")
@@ -245,6 +258,7 @@ class ResultsStore(SqliteFile):
                          tuple(row.values()))
             conn.execute("INSERT INTO predictions (submission_id, jsonl) VALUES (?, ?)", (new_id, predictions_jsonl))
             conn.execute("DELETE FROM deletions WHERE submission_id=?", (new_id,))
+            self._write_ledgers(conn, new_id, ledgers)
             if summary is not None:
                 self._write_results(conn, new_id, summary, rows)
         return self.get(new_id)
@@ -408,6 +422,29 @@ class ResultsStore(SqliteFile):
                 raise KeyError(f"no submission {submission_id!r}")
             conn.execute("DELETE FROM results WHERE submission_id=?", (submission_id,))
             conn.execute("DELETE FROM paper_scores WHERE submission_id=?", (submission_id,))
+            conn.execute("DELETE FROM costs WHERE submission_id=?", (submission_id,))
+
+    def replace_ledgers(self, submission_id: str, ledgers: Sequence[LedgerFile], now: float | None = None) -> None:
+        """Keep `ledgers` (checked by the caller) in place of the submission's (its fix after a refused ledger) and
+        put it back in the queue, to be scored and costed with them."""
+        with self._write() as conn:
+            if conn.execute("SELECT 1 FROM submissions WHERE id=?", (submission_id,)).fetchone() is None:
+                raise KeyError(f"no submission {submission_id!r}")
+            conn.execute("DELETE FROM ledgers WHERE submission_id=?", (submission_id,))
+            self._write_ledgers(conn, submission_id, ledgers)
+        self.requeue(submission_id, now=now)
+
+    def needs_fix(self, submission_id: str, error: str, now: float | None = None) -> None:
+        """Mark a submission FAILED with `error` (a refused ledger's line): kept, not scored, until it is fixed."""
+        now = time.time() if now is None else now
+        with self._write() as conn:
+            conn.execute("UPDATE submissions SET status=?, error=?, worker='', finished_at=?, updated_at=? WHERE id=?",
+                         (FAILED, error, now, now, submission_id))
+
+    @staticmethod
+    def _write_ledgers(conn: sqlite3.Connection, submission_id: str, ledgers: Sequence[LedgerFile]) -> None:
+        conn.executemany("INSERT OR REPLACE INTO ledgers (submission_id, role, name, jsonl) VALUES (?, ?, ?, ?)",
+                         [(submission_id, ledger.role, ledger.name, ledger.text) for ledger in ledgers])
 
     @staticmethod
     def _check_claim(conn: sqlite3.Connection, submission_id: str, worker: str) -> None:
@@ -429,6 +466,8 @@ class ResultsStore(SqliteFile):
         conn.executemany("INSERT INTO paper_scores (submission_id, paper_id, row) VALUES (?, ?, ?)",
                          [(submission_id, str(row.paper_id), json.dumps(row.to_json(), ensure_ascii=False))
                           for row in rows])
+        conn.execute("INSERT OR REPLACE INTO costs (submission_id, cost) VALUES (?, ?)",
+                     (submission_id, json.dumps(_run_cost(conn, submission_id, summary).to_json())))
 
     # -- results ------------------------------------------------------------------------------------------------
 
@@ -446,6 +485,19 @@ class ResultsStore(SqliteFile):
                                 f"ON r.submission_id=s.id {where} ORDER BY s.submitted_at, s.id", args).fetchall()
         return [(_submission(r), Summary.from_json(json.loads(r["summary_json"]))) for r in rows]
 
+    def ledgers(self, submission_id: str) -> list[LedgerFile]:
+        """The usage ledgers kept with a submission (generator first)."""
+        with self._connect() as conn:
+            return _ledgers(conn, submission_id)
+
+    def costs(self, benchmark: str, split: str | None = None) -> dict[str, RunCost]:
+        """Submission id -> `RunCost` of every scored submission of `benchmark` (and `split`)."""
+        where, args = _where(benchmark=benchmark, split=split, prefix="s.")
+        with self._connect() as conn:
+            rows = conn.execute(f"SELECT s.id, c.cost FROM submissions s JOIN costs c ON c.submission_id=s.id {where}",
+                                args).fetchall()
+        return {r["id"]: RunCost.from_json(json.loads(r["cost"])) for r in rows}
+
     def paper_rows(self, submission_id: str) -> list[PaperRow]:
         """The per-paper rows of a scored submission, in paper order, typed (their JSON is read here, once)."""
         with self._connect() as conn:
@@ -456,6 +508,23 @@ class ResultsStore(SqliteFile):
 
 def _submission(row: sqlite3.Row) -> Submission:
     return Submission(**{k: row[k] for k in _COLUMNS})
+
+
+def _ledgers(conn: sqlite3.Connection, submission_id: str) -> list[LedgerFile]:
+    rows = conn.execute("SELECT role, name, jsonl FROM ledgers WHERE submission_id=? ORDER BY role",
+                        (submission_id,)).fetchall()
+    return [LedgerFile(r["role"], r["name"], r["jsonl"]) for r in rows]
+
+
+def _run_cost(conn: sqlite3.Connection, submission_id: str, summary: Summary) -> RunCost:
+    """The submission's `RunCost` from its kept ledgers and predictions, worked out once, as it is scored; a kept
+    ledger that no longer passes its check leaves every cost unknown, with the check's line as the reason."""
+    row = conn.execute("SELECT jsonl FROM predictions WHERE submission_id=?", (submission_id,)).fetchone()
+    paper_ids = paper_ids_of(row[0] if row else "")
+    try:
+        return run_cost(_ledgers(conn, submission_id), summary, paper_ids)
+    except ValueError as err:
+        return unknown_cost(summary.n_papers or len(paper_ids), str(err))
 
 
 def _name_owner(conn: sqlite3.Connection, system: str) -> Submission | None:

@@ -23,6 +23,8 @@ from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.summary import Summary
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.leaderboard.conditions import condition_order, row_condition, summary_condition
+from sciwrite.leaderboard.costs import COST_COLUMNS, COST_KEYS, cost_text, unknown_fields
+from sciwrite.leaderboard.rank_intervals import PAPER_SCORES, rank_cells, stored_paper_scores
 from sciwrite.leaderboard.store import ResultsStore
 from sciwrite.metrics.judge_panel import incomplete_text
 
@@ -44,20 +46,23 @@ LEAD_INFO = {"Rank": None, "System": "system"}
 #: The identity and provenance columns after the scores, and the row field each shows: a 1,280 px window shows
 #: the system's headline scores first, and these stay columns (sortable; the filters read the same fields).
 TRAIL_INFO = {"Scored under": "condition", "Model": "model", "Method": "method", "Retriever": "retriever",
-              "Weights": "weights", "Profile": "profile", "Judge": "judge", "Papers": "papers"}
+              "Weights": "weights", "Profile": "profile", "Judge": "judge", "Papers": "papers",
+              "Price table": "price_table"}
 #: Every text column of the displayed frame, and the row field each shows.
 DISPLAY_INFO = {**LEAD_INFO, **TRAIL_INFO}
 #: Pixel widths of the text columns, and of every metric column: wide enough that no header word is split
 #: across lines and "0.412 [0.380, 0.440]" fits on one (without them the browser squeezes the headers of columns
 #: whose cells are short, "–", down to a letter a line).
-INFO_WIDTHS = {"Rank": 64, "System": 220, "Scored under": 200, "Model": 150, "Method": 150, "Retriever": 110,
-               "Weights": 96, "Profile": 88, "Judge": 190, "Papers": 80}
+INFO_WIDTHS = {"Rank": 150, "System": 220, "Scored under": 200, "Model": 150, "Method": 150, "Retriever": 110,
+               "Weights": 96, "Profile": 88, "Judge": 190, "Papers": 80, "Price table": 260}
+#: Pixel width of each cost column ("$/paper (judge)", "Tokens/paper reasoning (gen)", "unknown").
+COST_WIDTH = 150
 METRIC_WIDTH = 190
 
 
 def higher_is_better(metric: str) -> bool:
-    """Whether a larger value of `metric` is better (False only for `LOWER_IS_BETTER` metrics)."""
-    return metric not in LOWER_IS_BETTER
+    """Whether a larger value of `metric` is better (False for `LOWER_IS_BETTER` metrics and the cost columns)."""
+    return metric not in LOWER_IS_BETTER and metric not in COST_KEYS
 
 
 def as_benchmark(benchmark: str | Benchmark) -> Benchmark:
@@ -84,8 +89,10 @@ def board_columns(benchmark: str | Benchmark) -> list[tuple[str, str, str]]:
 
 def frame_columns(benchmark: str | Benchmark) -> list[str]:
     """The displayed frame's columns in order: `LEAD_INFO` (Rank, System), the paper's headline metrics and the
-    board columns (`board_columns`), then `TRAIL_INFO` (Scored under, Model, ..., Papers)."""
-    return [*LEAD_INFO, *(label for _, _, label in board_columns(benchmark)), *TRAIL_INFO]
+    board columns (`board_columns`), the cost columns (`sciwrite.leaderboard.costs.COST_COLUMNS`: "$/paper (gen)",
+    ..., "unknown" without a ledger), then `TRAIL_INFO` (Scored under, Model, ..., Papers, Price table)."""
+    return [*LEAD_INFO, *(label for _, _, label in board_columns(benchmark)), *(label for _, label in COST_COLUMNS),
+            *TRAIL_INFO]
 
 
 def metric_labels(benchmark: str | Benchmark) -> dict[str, str]:
@@ -106,11 +113,16 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
     ``judge_model`` ("" without a judge, None when unknown) and ``condition`` (its label) of the row's scoring
     condition (`summary_condition`), ``schema_version``, ``n_papers``, ``papers`` (`papers_text`) and
     ``complete`` (`sciwrite.core.coverage`), per metric and board column (`board_columns`) ``<key>``, ``<key>_low``
-    and ``<key>_high`` (floats or None), and the summary's ``not_computed`` / ``interval_notes`` (metric -> reason) for `not_computed_note`."""
+    and ``<key>_high`` (floats or None), and the summary's ``not_computed`` / ``interval_notes`` (metric -> reason) for `not_computed_note`;
+    ``paper_scores``: the per-paper scores of the board's metrics (metric -> paper_id -> value, for the rank
+    intervals: `sciwrite.leaderboard.rank_intervals.stored_paper_scores`, read once per scored version)."""
     bench = as_benchmark(benchmark)
     rows = []
+    costs = store.costs(bench.name, split)
     for submission, summary in store.finished(bench.name, split):
         row: dict[str, Any] = {f: getattr(submission, f) for f in _INFO_FIELDS}
+        # the cost fields (`COST_COLUMNS`, None: unknown), ``price_table`` and ``cost_unknown`` (why)
+        row.update(costs[submission.id].fields() if submission.id in costs else unknown_fields())
         condition = summary_condition(summary, submission.profile)
         row["profile"], row["judge_model"], row["condition"] = condition.profile, condition.judge, condition.label
         row["self_reported"] = condition.self_reported
@@ -127,6 +139,7 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
             row[key], row[f"{key}_low"], row[f"{key}_high"] = (number(v) for v in values)
         row["not_computed"] = dict(summary.not_computed)
         row["interval_notes"] = summary.interval_notes
+        row[PAPER_SCORES] = stored_paper_scores(store, submission, bench.board_metrics)
         rows.append(row)
     return rows
 
@@ -199,30 +212,38 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
     Rows come grouped by scoring condition ("Scored under": profile and judge model, in `condition_order`), each
     group sorted by metric `sort_by` (default: the benchmark's first metric) numerically, in `descending` order
     (default: best first), rows without a value last; Rank is the row's place in its group, 1..n, counted before
-    any filter (a filter hides rows, it never re-ranks them). `search` is a case-insensitive plain substring
-    (never a pattern) of system, model, method or retriever; `models` / `methods` / `retrievers` / `conditions`
-    (condition labels) keep rows whose value is one of them (empty: all). ``frame.attrs["ids"]`` holds the
-    submission ids in row order (for a click on a row)."""
+    any filter (a filter hides rows, it never re-ranks them), shown with its rank interval and whether it differs
+    significantly from the row above (`sciwrite.leaderboard.rank_intervals.rank_cells`: "2 (1–3) ↑ n.s.").
+    `search` is a case-insensitive plain substring (never a pattern) of system, model, method or retriever;
+    `models` / `methods` / `retrievers` / `conditions` (condition labels) keep rows whose value is one of them
+    (empty: all). ``frame.attrs["ids"]`` holds the submission ids in row order (for a click on a row),
+    ``frame.attrs["ranks"]`` the bare ranks."""
     bench = as_benchmark(benchmark)
     columns = board_columns(bench)
     sort_by = sort_by or bench.suite.metrics[0]
-    if sort_by not in bench.board_metrics:
+    if sort_by not in bench.board_metrics and sort_by not in COST_KEYS:
         raise ValueError(f"cannot sort by {sort_by!r}: not a {bench.title} metric; choose one of "
-                         f"{list(bench.board_metrics)}")
+                         f"{[*bench.board_metrics, *(key for key, _ in COST_COLUMNS)]}")
     needle = search.strip().casefold()
     filters = {FILTER_FIELDS["models"]: set(models), FILTER_FIELDS["methods"]: set(methods),
                FILTER_FIELDS["retrievers"]: set(retrievers), FILTER_FIELDS["conditions"]: set(conditions)}
     labelled = [{**r, "condition": row_condition(r).label} for r in rows]
-    kept = [(rank, r) for rank, r in ranked_rows(labelled, sort_by, descending) if _matches(r, needle, filters)]
+    ranked = ranked_rows(labelled, sort_by, descending)
+    cells = rank_cells(ranked, sort_by, higher_is_better(sort_by) if descending is None else descending)
+    kept = [(cell, r) for cell, (_, r) in zip(cells, ranked) if _matches(r, needle, filters)]
+    bare = [rank for rank, r in ranked if _matches(r, needle, filters)]
     records = []
     for rank, row in kept:
         record: dict[str, Any] = {name: rank if field is None else row.get(field)
                                   for name, field in DISPLAY_INFO.items()}
         for _, key, label in columns:
             record[label] = ci_text(number(row.get(key)), number(row.get(f"{key}_low")), number(row.get(f"{key}_high")))
+        for key, label in COST_COLUMNS:  # "unknown" without a ledger, never 0
+            record[label] = cost_text(key, number(row.get(key)))
         records.append(record)
     frame = pd.DataFrame(records, columns=frame_columns(bench))
     frame.attrs["ids"] = [row.get("id") for _, row in kept]
+    frame.attrs["ranks"] = bare
     return frame
 
 
@@ -232,7 +253,9 @@ def column_widths(benchmark: str | Benchmark) -> list[str]:
     # a board header ("Grounding · Not found") is one label longer than the paper's short ones: wide enough to fit
     # on one line at about 9 px a character
     board = [f"{max(METRIC_WIDTH, 9 * len(label) + 24)}px" for _, _, label in board_columns(benchmark)[len(paper):]]
-    return ([f"{INFO_WIDTHS[name]}px" for name in LEAD_INFO] + paper + board
+    # cost headers on one line too, at the same 9 px a character ("Tokens/paper reasoning (gen)")
+    cost = [f"{max(COST_WIDTH, 9 * len(label) + 24)}px" for _, label in COST_COLUMNS]
+    return ([f"{INFO_WIDTHS[name]}px" for name in LEAD_INFO] + paper + board + cost
             + [f"{INFO_WIDTHS[name]}px" for name in TRAIL_INFO])
 
 

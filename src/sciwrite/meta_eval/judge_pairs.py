@@ -17,7 +17,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sciwrite.meta_eval.damage import contradict, least_similar, truncate_half
+from sciwrite.meta_eval.damage import (
+    contradict,
+    dissimilar_order,
+    replace_sentence,
+    reverse_sentences,
+    same_length,
+    sentence_shapes,
+    truncate_half,
+)
 
 #: The pair set's card: how it is built, its kinds, its counts and digests on the offline samples.
 CARD = Path(__file__).resolve().parents[1] / "resources" / "judge_check" / "README.md"
@@ -30,7 +38,13 @@ KINDS: dict[str, str] = {
     "abstract": "replaced by its paper's abstract",
     "citations_removed": "every citation removed",
     "off_topic": "the reference section of the sample's paper least similar to it by word overlap (Jaccard)",
+    "sentences_reversed": "every paragraph's sentences in reverse order (same characters and words)",
+    "sentence_off_topic": "its first sentence that can be replaced by one of exactly as many characters and words "
+                          "from the less similar half of the sample's papers (least similar first), replaced so",
 }
+#: The kinds whose damaged side keeps the good side's length exactly: as many characters and as many words
+#: (`sciwrite.meta_eval.damage.same_length`), so a judge that reads only length ties on every such pair.
+LENGTH_MATCHED = ("sentences_reversed", "sentence_off_topic")
 
 
 @dataclass(frozen=True)
@@ -113,7 +127,9 @@ def build_pairs(papers: Sequence[Mapping[str, Any]], reference_field: str, check
         raise ValueError(f"unknown kind(s) of damage {unknown}; choose from {list(KINDS)}")
     papers = [p for p in papers if (p.get(reference_field) or "").strip()]
     goods = [check.side(p, p[reference_field]) for p in papers]
-    off_topic = least_similar([g.text for g in goods])
+    orders = dissimilar_order([g.text for g in goods])
+    off_topic = [order[0] if order else None for order in orders]  # `least_similar`
+    shapes = [sentence_shapes(g.text) for g in goods] if "sentence_off_topic" in kinds else []
     pairs: list[JudgePair] = []
     for i, (paper, good) in enumerate(zip(papers, goods)):
         damaged: dict[str, tuple[JudgedText | None, str]] = {}
@@ -136,11 +152,31 @@ def build_pairs(papers: Sequence[Mapping[str, Any]], reference_field: str, check
         if "off_topic" in kinds and off_topic[i] is not None:
             other = papers[off_topic[i]]  # type: ignore[index]
             damaged["off_topic"] = (goods[off_topic[i]], f"section of {other['paper_id']}")  # type: ignore[index]
+        if "sentences_reversed" in kinds:
+            reversed_ = reverse_sentences(good.text)
+            damaged["sentences_reversed"] = (check.side(paper, reversed_) if reversed_ else None, "")
+        if "sentence_off_topic" in kinds:
+            partners = orders[i][:max(1, len(orders[i]) // 2)]  # the less similar half, least similar first
+            replaced = replace_sentence(good.text, [shapes[j] for j in partners])
+            damaged["sentence_off_topic"] = ((check.side(paper, replaced[0]),
+                                              f"sentence of {papers[partners[replaced[1]]]['paper_id']}")
+                                             if replaced else (None, ""))
         for kind in KINDS:
             side, note = damaged.get(kind, (None, ""))
             if side is not None and side.key() != good.key():
-                pairs.append(JudgePair(str(paper["paper_id"]), kind, good, side, note))
+                pair = JudgePair(str(paper["paper_id"]), kind, good, side, note)
+                check_length(pair)
+                pairs.append(pair)
     return pairs
+
+
+def check_length(pair: JudgePair) -> None:
+    """Raise when a pair of a `LENGTH_MATCHED` kind does not keep the good side's characters and words exactly."""
+    good, damaged = pair.good.text, pair.damaged.text
+    if pair.kind in LENGTH_MATCHED and not same_length(good, damaged):
+        raise ValueError(f"judge check: paper {pair.paper_id}, kind {pair.kind}: the damaged side has {len(damaged)} "
+                         f"characters and {len(damaged.split())} words, the reference {len(good)} and "
+                         f"{len(good.split())}; a length-matched kind must keep both exactly")
 
 
 def pairs_digest(pairs: Sequence[JudgePair]) -> str:
@@ -151,4 +187,5 @@ def pairs_digest(pairs: Sequence[JudgePair]) -> str:
     return digest.hexdigest()
 
 
-__all__ = ["CARD", "KINDS", "JudgeCheck", "JudgePair", "JudgedText", "Judgement", "build_pairs", "pairs_digest"]
+__all__ = ["CARD", "KINDS", "LENGTH_MATCHED", "JudgeCheck", "JudgePair", "JudgedText", "Judgement", "build_pairs",
+           "check_length", "pairs_digest"]
