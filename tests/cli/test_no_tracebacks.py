@@ -113,6 +113,12 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("judge-aggregate", "--predictions", "{good_jsonl}", "--judge-aggregate", "max", *EVAL_OPTS),
         case("max-cost-negative", "--predictions", "{good_jsonl}", "--max-cost", "-1", *EVAL_OPTS),
         case("max-cost-nan", "--predictions", "{good_jsonl}", "--max-cost", "nan", *EVAL_OPTS),
+        case("judge-check-missing", "--predictions", "{good_jsonl}", "--judge", "a", "--judge-check", "{missing}",
+             *EVAL_OPTS),
+        case("judge-check-file", "--predictions", "{good_jsonl}", "--judge", "a", "--judge-check", "{empty}",
+             *EVAL_OPTS),
+        case("judge-check-no-summary", "--predictions", "{good_jsonl}", "--judge", "a", "--judge-check", "{folder}",
+             *EVAL_OPTS),
     ],
     ("evaluate", "sciig"): [
         *(case(name, "--predictions", "{%s}" % name, *EVAL_OPTS) for name in ("missing", "empty", "latin1", "badjson")),
@@ -278,6 +284,14 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("quickstart-empty", "--store", "{store}", "--quickstart", "{folder}"),
         *(case(f"inspect-log-{name}", "--store", "{store}", "--inspect-log", "{%s}" % name)
           for name in ("missing", "folder", "empty", "badjson")),
+        case("ledger-missing", "--store", "{store}", "--benchmark", "rwgbench", "{strprov}", "--ledger", "{missing}"),
+        case("ledger-folder", "--store", "{store}", "--benchmark", "rwgbench", "{strprov}", "--ledger", "{folder}"),
+        case("ledger-two-folders", "--store", "{store}", "--benchmark", "rwgbench", "{strprov}", "{strprov}",
+             "--ledger", "{empty}"),
+        case("ledger-with-quickstart", "--store", "{store}", "--quickstart", "{folder}", "--ledger", "{empty}"),
+        case("ledger-with-inspect-log", "--store", "{store}", "--inspect-log", "{empty}", "--ledger", "{empty}"),
+        *(case(f"ledger-{name}", "--store", "{store}", "--benchmark", "rwgbench", "{good_eval}", "--ledger",
+               "{%s}" % name) for name in ("latin1", "badjson", "listjson", "bad_ledger")),
     ],
     ("verify-references",): [
         *(case(name, "{%s}" % name) for name in ("missing", "folder", "empty", "latin1")),
@@ -358,6 +372,15 @@ def bad_inputs(tmp_path_factory, surge_mini_folder) -> dict[str, str]:
     write("strprov_summary", json.dumps({"schema_version": 2, "system": "s", "provenance": "scored by hand"}),
           "strprov/summary.json")
     paths["strprov"] = str(root / "strprov")
+    # a well-formed evaluation folder (with its predictions), so that a bad --ledger is what the import meets
+    write("good_eval_predictions", "".join(json.dumps({"paper_id": p, "text": "See [1].", "candidates": ["d1"]}) + "\n"
+                                           for p in ("p1", "p2")), "good_eval/run-a.jsonl")
+    write("good_eval_summary", json.dumps({"system": "s", "split": "sample", "predictions": paths["good_eval_predictions"],
+                                           "precision": 0.5, "n_papers": 2}), "good_eval/summary.json")
+    write("good_eval_rows", "".join(json.dumps({"paper_id": p, "precision": 0.5}) + "\n" for p in ("p1", "p2")),
+          "good_eval/per_paper.jsonl")
+    paths["good_eval"] = str(root / "good_eval")
+    write("bad_ledger", json.dumps({"purpose": "generate", "paper_id": "p9", "cost_usd": 0.1}) + "\n", "bad_usage.jsonl")
     write("corrupt_rows", per_paper, "corrupt/per_paper.jsonl")
     write("corrupt_summary_file", '{"schema_version": 2, "system": "s", "n_pap', "corrupt/summary.json")
     paths["corrupt_summary"] = str(root / "corrupt")

@@ -116,7 +116,8 @@ def test_submit_score_rank_compare_and_drill_down(served_board, tmp_path, mini_s
 
     provenance = client.predict(first, api_name="/provenance")
     assert provenance.startswith(f"Alpha <i>RAG</i> (submission {first})\n")
-    block = json.loads(provenance.split("\n", 1)[1])
+    assert provenance.split("\n")[1] == "Trust card"  # the row's trust card, then the provenance block
+    block = json.loads(provenance[provenance.index("\n{") + 1:])
     assert block["scored under"] == "lite \u00b7 no judge" and block["schema_version"] == 2
     assert block["provenance"]["profile"] == "lite" and block["provenance"]["judge"] is None
     assert block["provenance"]["dataset"]["config"] == "sample"
@@ -192,7 +193,7 @@ def test_every_refused_api_call_gets_a_reason(launch_board, cheap_evaluator):
     """A file field Gradio itself refuses (a path on the server, a value that is not a file) is refused before the
     app sees it; the API client still gets the reason, never {"error": null}, and nothing is recorded."""
     served = launch_board(cheap_evaluator)
-    form = ["", "System", "", "", "", None, "", "ann"]
+    form = ["", "System", "", "", "", None, "", "ann", None]  # a raw HTTP call gives every field: no usage ledger
     server_file = {"path": "/etc/passwd", "meta": {"_type": "gradio.FileData"}}
     for file_field, reason in [(server_file, "not uploaded by a user"), ("not-a-file", "FileData")]:
         event, payload = _raw_call(served.url, "submit", ["rwgbench", file_field, *form])

@@ -16,8 +16,10 @@ from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
 from sciwrite.core.paper_row import typed_rows
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard import mirror as mirror_module
+from sciwrite.leaderboard.costs import COST_COLUMNS, GENERATOR, JUDGE, UNKNOWN, LedgerFile, RunCost
 from sciwrite.leaderboard.mirror import HubMirror, mirror_from_env
 from sciwrite.leaderboard.store import FINISHED, PENDING, RUNNING, ResultsStore
+from sciwrite.leaderboard.tables import leaderboard_frame, leaderboard_rows
 
 REQ, RES = "org/sciwrite-requests", "org/sciwrite-results"
 TOKEN = "hf_SecretTokenThatMustNeverLeak1234567890"
@@ -157,7 +159,8 @@ def test_sync_uploads_pending_then_finished_with_one_commit_per_repo(hub, mirror
     assert [c["repo"] for c in hub.commits[1:]] == [RES, REQ]
     assert len(hub.created) == 2
     results = hub.files(RES)
-    assert set(results) == {f"results/rwg/{sub.id}/summary.json", f"results/rwg/{sub.id}/per_paper.jsonl"}
+    assert set(results) == {f"results/rwg/{sub.id}/summary.json", f"results/rwg/{sub.id}/per_paper.jsonl",
+                            f"results/rwg/{sub.id}/cost.json"}
     assert json.loads(results[f"results/rwg/{sub.id}/summary.json"]) == SUMMARY
     per_paper = results[f"results/rwg/{sub.id}/per_paper.jsonl"].splitlines()
     # in paper order, as stored: the same JSON, key for key, unescaped
@@ -337,7 +340,7 @@ def test_no_file_on_the_hub_holds_the_token(hub, mirror, tmp_path):
     mirror.sync(store)
     assert hub.commits and all(c["token"] == TOKEN for c in hub.commits)  # the token authenticates ...
     every_file = [p.read_bytes() for p in (tmp_path / "hub").rglob("*") if p.is_file()]
-    assert len(every_file) == 4
+    assert len(every_file) == 5  # the request, its predictions, the summary, the per-paper rows, the cost
     assert not any(TOKEN.encode() in content for content in every_file)  # ... and is never written
     assert TOKEN not in repr(mirror)
 
@@ -449,3 +452,82 @@ def test_a_board_mirrors_every_change_and_a_restarted_space_gets_it_all_back(hub
     assert back.status == "FINISHED" and back.system == "<b>mine</b>"
     assert restarted.store.summary(sid).to_json() == {"precision": 0.5}
     assert restarted.store.predictions(sid) == text
+
+
+# -- usage ledgers and costs ----------------------------------------------------------------------------------------
+
+#: A generator ledger of `_predictions(3, ...)`: $0.01 + $0.02 over 3 papers; a judge ledger of $0.003.
+GEN_LEDGER = "".join(json.dumps({"purpose": "generate", "model": "m", "paper_id": p, "prompt_tokens": 100,
+                                 "completion_tokens": 10, "cost_usd": c, "cost_source": "endpoint"}) + "\n"
+                     for p, c in (("P0", 0.01), ("P2", 0.02)))
+JUDGE_LEDGER = json.dumps({"purpose": "judge", "model": "j", "prompt_tokens": 50, "completion_tokens": 5,
+                           "cost_usd": 0.003, "cost_source": "endpoint"}) + "\n"
+LEDGERS = (LedgerFile(GENERATOR, "usage.jsonl", GEN_LEDGER), LedgerFile(JUDGE, "judge.usage.jsonl", JUDGE_LEDGER))
+
+
+def _cost_cells(store: ResultsStore) -> dict[str, list[str]]:
+    """System -> its cost cells on the board's table (every `COST_COLUMNS` column)."""
+    frame = leaderboard_frame(leaderboard_rows(store, "rwgbench"), "rwgbench").set_index("System")
+    return {system: [str(frame.loc[system, label]) for _, label in COST_COLUMNS] for system in frame.index}
+
+
+def test_ledgers_and_costs_travel_with_their_submission_both_ways(hub, mirror, tmp_path):
+    store = ResultsStore(tmp_path / "a.sqlite")
+    costed = _add(store, "costed", now=1.0, ledgers=LEDGERS, benchmark="rwgbench")
+    bare = _add(store, "bare", now=2.0, benchmark="rwgbench")
+    queued = _add(store, "queued", now=3.0, ledgers=LEDGERS[:1], benchmark="rwgbench")
+    _score(store, costed.id, now=10.0)
+    _score(store, bare.id, now=20.0)
+    assert store.cost(costed.id).total_usd == pytest.approx(0.033)  # by hand: 0.01 + 0.02 + 0.003
+    assert mirror.sync(store)["errors"] == []
+    requests, results = hub.files(REQ), hub.files(RES)
+    assert requests[f"requests/rwgbench/{costed.id}.ledgers/generator/usage.jsonl"] == GEN_LEDGER
+    assert requests[f"requests/rwgbench/{costed.id}.ledgers/judge/judge.usage.jsonl"] == JUDGE_LEDGER
+    assert requests[f"requests/rwgbench/{queued.id}.ledgers/generator/usage.jsonl"] == GEN_LEDGER  # PENDING: its ledger
+    assert not any(f"{bare.id}.ledgers" in path for path in requests)
+    assert RunCost.from_json(json.loads(results[f"results/rwgbench/{costed.id}/cost.json"])) == store.cost(costed.id)
+
+    # a price change after the run does not change a restored row: the cost comes back as it was shown
+    fresh = ResultsStore(tmp_path / "fresh.sqlite")
+    assert mirror.restore(fresh) == {"restored": 3, "skipped": 0}
+    for sub in (costed, bare, queued):
+        assert fresh.ledgers(sub.id) == store.ledgers(sub.id)
+        assert fresh.cost(sub.id) == store.cost(sub.id)
+    assert _cost_cells(fresh) == _cost_cells(store)
+    assert _cost_cells(fresh)["sys-costed"][2] == "$0.033" and _cost_cells(fresh)["sys-bare"][2] == UNKNOWN
+    assert fresh.unmirrored() == []
+    # the queued one is costed from its restored ledger once it is scored
+    _score(fresh, queued.id, now=30.0)
+    assert fresh.cost(queued.id).generator.cost_usd == pytest.approx(0.03)
+
+    # a deletion removes the ledgers and the cost with the rest
+    store.delete(costed.id)
+    assert mirror.sync(store)["deleted"] == 1
+    assert not any(costed.id in path for path in [*hub.files(REQ), *hub.files(RES)])
+
+
+def test_a_mirror_written_before_the_ledgers_restores_costs_unknown_never_zero(hub, mirror, tmp_path):
+    store = ResultsStore(tmp_path / "a.sqlite")
+    old = _add(store, "old", ledgers=LEDGERS, benchmark="rwgbench")
+    _score(store, old.id, now=10.0)
+    mirror.sync(store)
+    for repo in (REQ, RES):  # the files an older release wrote: no ledgers, no cost.json
+        for path in hub.repo(repo).rglob("*"):
+            if path.is_file() and (".ledgers" in str(path) or path.name == "cost.json"):
+                path.unlink()
+    fresh = ResultsStore(tmp_path / "fresh.sqlite")
+    assert mirror.restore(fresh) == {"restored": 1, "skipped": 0}
+    assert fresh.ledgers(old.id) == [] and fresh.cost(old.id).total_usd is None
+    assert _cost_cells(fresh)["sys-old"] == [UNKNOWN] * len(COST_COLUMNS)
+
+
+def test_a_malformed_mirrored_cost_skips_that_submission_only(hub, mirror, tmp_path):
+    store = ResultsStore(tmp_path / "a.sqlite")
+    bad, good = _add(store, "bad", now=1.0, ledgers=LEDGERS), _add(store, "good", now=2.0, ledgers=LEDGERS)
+    _score(store, bad.id, now=10.0)
+    _score(store, good.id, now=20.0)
+    mirror.sync(store)
+    (hub.repo(RES) / mirror_module.cost_path("rwg", bad.id)).write_text('{"generator": {"dollars": 1}}')
+    fresh = ResultsStore(tmp_path / "fresh.sqlite")
+    assert mirror.restore(fresh) == {"restored": 1, "skipped": 1}
+    assert fresh.cost(good.id) == store.cost(good.id)

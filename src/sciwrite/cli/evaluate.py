@@ -23,6 +23,7 @@ from sciwrite.cli.flags import (
     BATCH_SIZE,
     CUTOFF,
     JUDGE,
+    JUDGE_CHECK,
     METRICS,
     MODEL_ROLE,
     NO_JUDGE,
@@ -38,13 +39,16 @@ from sciwrite.cli.flags import (
 )
 from sciwrite.cli.judge_client import judge_config, usage_ledger
 from sciwrite.cli.options import add_options, option_values
-from sciwrite.core.summary import LLMUsage, Summary
+from sciwrite.core.summary import JudgeCheckRecord, LLMUsage, Summary
 from sciwrite.core.tables import format_table
 from sciwrite.llm.capabilities import describe_adjustment
 from sciwrite.llm.ledger import breach_line
+from sciwrite.meta_eval.judge_check_file import check_for_run, read_judge_check
 from sciwrite.metrics.cutoff import format_cutoff
 from sciwrite.metrics.judge_panel import AGGREGATES, PanelSpec, incomplete_text
 from sciwrite.metrics.memorisation import format_memorisation
+from sciwrite.models.plan import resolve_plan
+from sciwrite.models.registry import ModelUnavailableError, roles_named
 from sciwrite.scoring.files import evaluate_files
 from sciwrite.scoring.request import ScoringRequest
 from sciwrite.scoring.run_tables import RunTables, run_tables
@@ -139,6 +143,32 @@ def fmt(value: object) -> str:
     return "n/a" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
+def run_judges(args: argparse.Namespace, bench: Benchmark, models: dict[str, str]) -> tuple[str, ...]:
+    """The run's LLM judges as written: ``--judge`` (each, for a panel), else the judge roles' models of the plan
+    (``--model-role`` over the profile's); none with ``--no-judge`` or when the plan has no judge."""
+    if args.judge:
+        return tuple(args.judge)
+    roles = judge_roles(bench)
+    if args.no_judge or not roles:
+        return ()
+    plan = resolve_plan(roles_named(bench.suite.roles, roles), args.profile, models)
+    found = []
+    for role in roles:
+        try:
+            found.append(plan.model_id(role))
+        except ModelUnavailableError:
+            continue
+    return tuple(dict.fromkeys(found))
+
+
+def recorded_judge_check(args: argparse.Namespace, bench: Benchmark, models: dict[str, str]) -> JudgeCheckRecord | None:
+    """``--judge-check DIR`` read and matched to the run's judge (`check_for_run`: another judge's or benchmark's
+    check is refused, one line, before any model loads); None without the flag."""
+    if not args.judge_check:
+        return None
+    return check_for_run(read_judge_check(args.judge_check), run_judges(args, bench, models), bench.name)
+
+
 def scoring_request(args: argparse.Namespace, bench: Benchmark, out: Path) -> ScoringRequest:
     """The run's options as the scoring core takes them."""
     metrics = bench.suite.metrics_without_judge(args.metrics) if args.no_judge else args.metrics
@@ -152,7 +182,8 @@ def scoring_request(args: argparse.Namespace, bench: Benchmark, out: Path) -> Sc
                           bootstrap=args.bootstrap, seed=args.bootstrap_seed, engine=args.engine, ray_address=args.ray_address,
                           ray_actors=args.ray_actors, bad_records=args.bad_records,
                           require_complete=args.require_complete, cutoff=args.cutoff,
-                          options=option_values(args, bench.suite.options))
+                          options=option_values(args, bench.suite.options),
+                          judge_check=recorded_judge_check(args, bench, models))
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
@@ -225,6 +256,7 @@ def add_benchmark_evaluate(evaluate: argparse._SubParsersAction, bench: Benchmar
     p.add_argument("--judge-aggregate", choices=AGGREGATES, default="mean",
                    help="how a panel combines its judges' scores (default mean)")
     ACCEPT_PARTIAL_PANEL.add(p)
+    JUDGE_CHECK.add(p)
     add_judge_flags(p, "its paper's judge score is left out")
     BAD_RECORDS_FLAG.add(p)
     p.add_argument("--require-complete", action="store_true",

@@ -69,6 +69,8 @@ TASKS = Flag("--tasks", "the task folder `human-eval tasks` wrote", {"required":
 STORE = Flag("--store", "the SQLite store the command reads and writes")
 INSPECT_LOG = Flag("--inspect-log", "logs of finished `inspect eval sciwrite/rwgbench` or `sciwrite/sciig` runs "
                                     "(the inspect extra)", {"nargs": "+", "metavar": "LOG"})
+LEDGER = Flag("--ledger", "the generator's usage ledger (usage.jsonl) of the predictions, for the cost columns",
+              {"metavar": "FILE"})
 DATASET_ID = Flag("--dataset-id", "the benchmark's Hub dataset repo id, as `.eval_results` entries name it")
 BAD_RECORDS_FLAG = Flag("--bad-records", "a malformed line (or a paper predicted twice, differently): 'error' refuses "
                                          "the file naming every such line (default); 'skip' scores the other lines "
@@ -132,6 +134,9 @@ NO_JUDGE = Flag("--no-judge", "skip the LLM judge", {"action": "store_true"})
 ACCEPT_PARTIAL_PANEL = Flag("--accept-partial-panel", "exit 0 when a judge of a panel gave some papers no usable score "
                                                       "(the panel is still reported incomplete; default: exit status "
                                                       f"{EXIT_FAILED})", {"action": "store_true"})
+JUDGE_CHECK = Flag("--judge-check", "the folder `sciwrite meta-eval judge-check --out` wrote for this run's judge: its "
+                                    "verdict, pass rate and interval are recorded in each summary's provenance (a "
+                                    "check of another judge or benchmark is refused)", {"metavar": "DIR"})
 
 # ------------------------------------------------------------------------------------------------ statistics
 BOOTSTRAP = Flag("--bootstrap", "bootstrap resamples of the intervals (default: 1000; 0: no intervals)",
@@ -214,7 +219,7 @@ def add_generation_flags(parser: argparse.ArgumentParser) -> None:
 __all__ = ["ACCEPT_PARTIAL_PANEL", "BAD_RECORDS_FLAG", "BASE_URL", "BATCH_SIZE", "BENCHMARK", "BOOTSTRAP",
            "BOOTSTRAP_SEED", "CONCURRENCY", "CONFIDENCE", "CORPUS", "CUTOFF", "DATASET_ID", "DRY_RUN", "ENGINE",
            "EVALS", "HOST", "HUB_CONFIG", "INDEX",
-           "INSPECT_LOG", "JUDGE", "JUDGE_BASE_URL", "JUDGE_CACHE", "JUDGE_OPTION", "K", "LIMIT", "MAX_COST",
+           "INSPECT_LOG", "JUDGE", "JUDGE_BASE_URL", "JUDGE_CACHE", "JUDGE_CHECK", "JUDGE_OPTION", "K", "LEDGER", "LIMIT", "MAX_COST",
            "MAX_TOKENS", "METRICS", "MODEL", "MODEL_ROLE", "NO_JUDGE", "OUT", "PLOT", "PORT", "PREDICTIONS",
            "PRICES", "PRIVATE", "PROFILE", "PUSH_TO_HUB", "RATINGS", "RAY_ACTORS", "RAY_ADDRESS", "SEED", "SOURCE",
            "SOURCES", "SPLIT", "SPLITS", "STORE", "SYSTEM", "TABLE_OUT", "TASKS", "Flag", "add_bootstrap_flags",

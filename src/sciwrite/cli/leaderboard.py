@@ -15,6 +15,7 @@ from sciwrite.cli.flags import (
     DATASET_ID,
     HOST,
     INSPECT_LOG,
+    LEDGER,
     PORT,
     PROFILE,
     SOURCES,
@@ -25,10 +26,11 @@ from sciwrite.cli.options import key_value, known_benchmark
 from sciwrite.core.errors import InputError, Where
 from sciwrite.harness import inspect_logs_module
 from sciwrite.leaderboard.app import launch
+from sciwrite.leaderboard.costs import GENERATOR, ledger_from_bytes
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.hub_results import import_hub_repos
 from sciwrite.leaderboard.mirror import mirror_from_env
-from sciwrite.leaderboard.runs import import_evaluations, import_quickstart
+from sciwrite.leaderboard.runs import add_evaluation, import_evaluations, import_quickstart, read_evaluation
 from sciwrite.leaderboard.service import BoardSettings, open_board
 from sciwrite.leaderboard.store import STALE_AFTER_S
 
@@ -78,7 +80,22 @@ def cmd_worker(args: argparse.Namespace) -> None:
     print(f"scored {done} submission(s)")
 
 
+def _check_ledger_use(args: argparse.Namespace) -> None:
+    """``--ledger`` goes with one evaluation folder (`--benchmark` and one folder), and names a file."""
+    if args.ledger is None:
+        return
+    if args.hub_eval_results or args.inspect_log or args.quickstart or not args.benchmark or len(args.evaluation) != 1:
+        raise InputError("goes with one evaluation folder (--benchmark and one folder): an Inspect log, a quick "
+                         "start or several folders find each run's own ledger", Where(field="--ledger"),
+                         hint="import that folder on its own with --ledger, or leave --ledger out")
+    if not Path(args.ledger).is_file():
+        raise InputError("no such file (the usage ledger)", Where(path=args.ledger),
+                         hint="give --ledger the usage.jsonl `sciwrite generate` wrote for these predictions")
+    ledger_from_bytes(Path(args.ledger).read_bytes(), GENERATOR, args.ledger)  # not UTF-8: its file and line
+
+
 def cmd_import(args: argparse.Namespace) -> None:
+    _check_ledger_use(args)
     board = open_board(args.store, mirror=mirror_from_env())
     if args.hub_eval_results:
         if args.dataset_id and not args.benchmark and len(BENCHMARKS) > 1:
@@ -108,7 +125,11 @@ def cmd_import(args: argparse.Namespace) -> None:
         if not args.benchmark or not args.evaluation:
             raise ValueError("give --quickstart DIR, --inspect-log LOG, or --benchmark and one or more evaluation "
                              "folders")
-        results = import_evaluations(board.store, [(args.benchmark, folder) for folder in args.evaluation])
+        if args.ledger is not None:  # the one folder, with the generator ledger given (checked as a found one)
+            run = read_evaluation(args.benchmark, args.evaluation[0], generator_ledger=args.ledger)
+            results = [add_evaluation(board.store, run)]
+        else:
+            results = import_evaluations(board.store, [(args.benchmark, folder) for folder in args.evaluation])
     for submission, added in results:
         print(f"{'added' if added else 'already there'}: {submission.benchmark} {submission.system} ({submission.id})")
     board.sync_mirror()
@@ -153,6 +174,8 @@ def add_leaderboard_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quickstart", help="a quick-start output folder: import every run it scored")
     BENCHMARK.add(p, "benchmark of the evaluation folders", choices=sorted(BENCHMARKS))
     p.add_argument("evaluation", nargs="*", help="folders holding summary.json and per_paper.jsonl")
+    LEDGER.add(p, "with one evaluation folder: the generator's usage ledger of its predictions, where it is not the "
+                  "usage.jsonl beside them (its lines of this run are kept, checked against the predictions)")
     INSPECT_LOG.add(p, "logs of `inspect eval sciwrite/rwgbench` or `sciwrite/sciig` runs: import each with its "
                        "per-paper rows (the inspect extra)")
     p.add_argument("--hub-eval-results", nargs="+", metavar="MODEL_REPO",

@@ -200,6 +200,54 @@ def _flag(value: Any) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
+def _interval_pair(value: Any) -> tuple[float | None, float | None]:
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return _number(value[0]), _number(value[1])
+    return None, None
+
+
+@dataclass(frozen=True)
+class JudgeCheckRecord(JsonBlock):
+    """The judge check a run's judge passed or failed (``sciwrite meta-eval judge-check``), as ``sciwrite evaluate
+    --judge-check DIR`` records it under the provenance's ``judge.check``: the judge checked, the verdict, the pass
+    rate over the pairs of the kinds of damage in the judge's rubric with its interval and confidence, the kinds
+    tried, the pairs, the pair set's digest, the date and the folder it was read from."""
+
+    judge: str | None = None
+    benchmark: str | None = None
+    verdict: str | None = None  # "passes" or "fails"
+    pass_rate: float | None = None
+    interval: tuple[float | None, float | None] = (None, None)
+    confidence: float | None = None
+    kinds: tuple[str, ...] = ()
+    n_pairs: int | None = None
+    pair_set_digest: str | None = None
+    date: str | None = None  # YYYY-MM-DD
+    source: str | None = None  # the folder `meta-eval judge-check --out` wrote
+
+    ALWAYS = frozenset({"judge", "verdict", "pass_rate", "interval"})
+
+    @property
+    def failed(self) -> bool:
+        """Whether the judge failed its check (an unknown verdict is not a failure)."""
+        return self.verdict == "fails"
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> JudgeCheckRecord:
+        """The block read from its JSON object (`raw` keeps it as read)."""
+        kinds = data.get("kinds")
+        return cls(judge=_text(data.get("judge")), benchmark=_text(data.get("benchmark")),
+                   verdict=_text(data.get("verdict")), pass_rate=_number(data.get("pass_rate")),
+                   interval=_interval_pair(data.get("interval")), confidence=_number(data.get("confidence")),
+                   kinds=tuple(str(k) for k in kinds) if isinstance(kinds, list) else (),
+                   n_pairs=_count(data.get("n_pairs")), pair_set_digest=_text(data.get("pair_set_digest")),
+                   date=_text(data.get("date")), source=_text(data.get("source")), raw=dict(data))
+
+
+def _snapshots_by_judge(value: Any) -> dict[str, dict[str, Any]]:
+    return {str(judge): _mapping(found) for judge, found in _mapping(value).items() if isinstance(found, Mapping)}
+
+
 @dataclass(frozen=True)
 class JudgeRecord(JsonBlock):
     """The LLM judge a summary's judge scores came from (the provenance's ``judge``); for a panel, also whether
@@ -209,10 +257,13 @@ class JudgeRecord(JsonBlock):
     snapshots: Mapping[str, int] = field(default_factory=dict)  # the model snapshots that answered, with counts
 
     ALWAYS = frozenset({"model"})
-    WHEN_SET = frozenset({"judges"})
+    WHEN_SET = frozenset({"judges", "snapshots_by_judge"})
     system_fingerprints: Mapping[str, int] = field(default_factory=dict)  # the backends' fingerprints, with counts
     panel_complete: bool | None = None  # a panel: every judge gave every paper a usable score (None: no panel)
     judges: Mapping[str, PanelJudgePapers] = field(default_factory=dict)  # a panel's judge -> what it scored
+    #: a panel's judge -> the snapshots that answered it, with the papers each answered (absent: not recorded)
+    snapshots_by_judge: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    check: JudgeCheckRecord | None = None  # the judge check recorded with ``--judge-check`` (None: none)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> JudgeRecord:
@@ -220,6 +271,8 @@ class JudgeRecord(JsonBlock):
         return cls(model=_text(data.get("model")), snapshots=_mapping(data.get("snapshots")),
                    system_fingerprints=_mapping(data.get("system_fingerprints")),
                    panel_complete=_flag(data.get("panel_complete")), judges=_judge_papers(data.get("judges")),
+                   snapshots_by_judge=_snapshots_by_judge(data.get("snapshots_by_judge")),
+                   check=JudgeCheckRecord.from_json(check) if isinstance(check := data.get("check"), Mapping) else None,
                    raw=dict(data))
 
 
@@ -729,6 +782,7 @@ def _coverage(data: Mapping[str, Any]) -> Coverage | None:
 
 
 __all__ = ["CutoffSplit", "DatasetRef", "GroundingSummary", "InspectRun", "Interval", "Intervals", "JoinSummary", "JsonBlock", "JudgePanel",
-           "JudgeRecord", "LLMUsage", "MemorisationSummary", "MetricValue", "PanelJudgePapers", "Provenance",
+           "JudgeCheckRecord", "JudgeRecord", "LLMUsage", "MemorisationSummary", "MetricValue", "PanelJudgePapers",
+           "Provenance",
            "RunDescription",
            "Summary", "encode", "is_number", "written_back"]

@@ -30,11 +30,12 @@ from sciwrite.human_eval.app import annotation_ui, folder_session
 from sciwrite.leaderboard.about import about_markdown
 from sciwrite.leaderboard.compare import compare_submissions
 from sciwrite.leaderboard.conditions import provenance_text
+from sciwrite.leaderboard.cost_plot import cost_chart
 from sciwrite.leaderboard.costs import COST_COLUMNS
 from sciwrite.leaderboard.drilldown import paper_scores_frame, paper_view
 from sciwrite.leaderboard.plots import category_bars, metric_chart
-from sciwrite.leaderboard.service import Leaderboard
-from sciwrite.leaderboard.store import STALE_AFTER_S, Submission
+from sciwrite.leaderboard.service import NEEDS_FIX, Leaderboard, SubmitOutcome
+from sciwrite.leaderboard.store import FAILED, STALE_AFTER_S, Submission
 from sciwrite.leaderboard.submission import WEIGHTS, SubmissionForm
 from sciwrite.leaderboard.tables import (
     LEAD_INFO,
@@ -48,6 +49,7 @@ from sciwrite.leaderboard.tables import (
     metric_columns,
     not_computed_note,
 )
+from sciwrite.leaderboard.trust import card_text
 from sciwrite.leaderboard.worker import Worker
 
 logger = logging.getLogger(__name__)
@@ -86,8 +88,9 @@ def submission_provenance(board: Leaderboard, submission_id: str) -> str:
         submission = board.store.get((submission_id or "").strip())
     except KeyError as err:
         return str(err).strip("'\"")
-    return (f"{submission.system} (submission {submission.id})\n"
-            + provenance_text(board.store.summary(submission.id), submission.profile))
+    summary = board.store.summary(submission.id)  # its trust card (judges, check, panel), then the provenance
+    return (f"{submission.system} (submission {submission.id})\n" + card_text(summary, submission.profile)
+            + provenance_text(summary, submission.profile))
 
 
 def row_keys(frame: pd.DataFrame) -> dict[str, str]:
@@ -154,13 +157,15 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
                                   value=metrics[0][1])
             order = gr.Radio(label="Order", choices=["best first", "worst first"], value="best first")
             refresh = gr.Button("Refresh", elem_id=f"refresh-{benchmark}")
-        with gr.Accordion("More filters: model, method, retriever", open=False):
+        with gr.Accordion("More filters: model, method, retriever, cost frontier", open=False):
             with gr.Row():
                 # The choices arrive with the first load; API callers never get them, so any value is let through
                 # (an unknown one just matches no row).
                 models = gr.Dropdown(label="Model", multiselect=True, choices=[], allow_custom_value=True)
                 methods = gr.Dropdown(label="Method", multiselect=True, choices=[], allow_custom_value=True)
                 retrievers = gr.Dropdown(label="Retriever", multiselect=True, choices=[], allow_custom_value=True)
+                frontier = gr.Checkbox(label="Frontier only (score against $/paper)", value=False,
+                                       elem_id=f"frontier-{benchmark}")
         table = gr.Dataframe(label=f"{info.title} leaderboard", interactive=False, datatype="str", wrap=True,
                              elem_id=f"table-{benchmark}", max_height=700,
                              # a new list: Gradio asks for a list[str | int] (invariant), where a list[str] is fine
@@ -169,19 +174,29 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
         details = gr.Textbox(label="Provenance of the selected row (click a row)", interactive=False, lines=10,
                              elem_id=f"provenance-{benchmark}")
         note = gr.Textbox(label="Not computed", interactive=False, lines=2)
+        # issue 51: the headline score against $/paper of the rows shown, each condition's Pareto frontier drawn
+        cost_plot = gr.Plot(label="Score against cost", elem_id=f"cost-plot-{benchmark}")
+        cost_note = gr.Textbox(label="Left out of the plot", interactive=False, elem_id=f"cost-note-{benchmark}")
         shown_rows = gr.State({})  # (Scored under, Rank) -> submission id of the rows shown
+        plotted = gr.State(([], []))  # (rows, ids of the rows shown) for the plot, drawn after the table
 
         def show(text: str, chosen_models: list[str], chosen_methods: list[str], chosen_retrievers: list[str],
-                 metric: str, direction: str, chosen_conditions: list[str] | None = None):
+                 metric: str, direction: str, chosen_conditions: list[str] | None = None,
+                 frontier_only: bool = False):
             rows = leaderboard_rows(board.store, benchmark, board.split_of(benchmark))
             frame = leaderboard_frame(rows, benchmark, search=text or "", models=chosen_models or (),
                                       methods=chosen_methods or (), retrievers=chosen_retrievers or (),
                                       conditions=chosen_conditions or (), sort_by=metric,
-                                      descending=_descending(benchmark, metric, direction))
+                                      descending=_descending(benchmark, metric, direction),
+                                      frontier_only=bool(frontier_only))
             choices = filter_choices(rows)
             return (frame, gr.Dropdown(choices=choices["model"]), gr.Dropdown(choices=choices["method"]),
                     gr.Dropdown(choices=choices["retriever"]), not_computed_note(rows, benchmark),
-                    gr.Dropdown(choices=choices["condition"]), row_keys(frame))
+                    gr.Dropdown(choices=choices["condition"]), row_keys(frame), (rows, frame.attrs["ids"]))
+
+        def draw(shown: tuple[list[dict[str, Any]], list[str]]):
+            chart = cost_chart(shown[0], benchmark, set(shown[1]))
+            return chart.figure, chart.note
 
         at = frame_columns(benchmark)
 
@@ -192,14 +207,17 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
             sid = keys.get(_row_key(value[at.index("Scored under")], value[at.index("Rank")]))
             return submission_provenance(board, sid) if sid else "this row is no longer shown; press Refresh"
 
-        inputs = [search, models, methods, retrievers, sort_by, order, conditions]
-        outputs = [table, models, methods, retrievers, note, conditions, shown_rows]
-        refresh.click(show, inputs, outputs, api_name=f"leaderboard_{benchmark}")
+        inputs = [search, models, methods, retrievers, sort_by, order, conditions, frontier]
+        # the plot's state is a State output, which the API leaves out: an API caller gets the table as before
+        outputs = [table, models, methods, retrievers, note, conditions, shown_rows, plotted]
+        events = [refresh.click(show, inputs, outputs, api_name=f"leaderboard_{benchmark}")]
         table.select(pick, shown_rows, details, api_visibility="private")
-        for control in (models, methods, retrievers, conditions, sort_by, order):
-            control.change(show, inputs, outputs, api_visibility="private")
-        search.submit(show, inputs, outputs, api_visibility="private")
-        app.load(show, inputs, outputs, api_visibility="private")
+        for control in (models, methods, retrievers, conditions, sort_by, order, frontier):
+            events.append(control.change(show, inputs, outputs, api_visibility="private"))
+        events.append(search.submit(show, inputs, outputs, api_visibility="private"))
+        events.append(app.load(show, inputs, outputs, api_visibility="private"))
+        for event in events:  # the plot follows the table
+            event.then(draw, plotted, [cost_plot, cost_note], api_visibility="private")
 
 
 def _descending(benchmark: str, metric: str, direction: str) -> bool:
@@ -358,6 +376,36 @@ def _record_format(benchmark: str) -> str:
     return f"`{{{fields}}}` for {bench.title}"
 
 
+def submit_message(outcome: SubmitOutcome) -> str:
+    """The Submit tab's answer: queued; kept (not queued) because its usage ledger was refused, with the ledger's one
+    line and how to fix it; or not accepted, with every problem."""
+    s = outcome.submission
+    if s is None:  # not accepted
+        return "Not accepted:\n" + "\n".join(f"- {p}" for p in outcome.problems)
+    if s.status == FAILED and s.error.startswith(NEEDS_FIX):
+        reason = s.error.removeprefix(NEEDS_FIX).removeprefix(": ")
+        return (f"Kept, not queued: the usage ledger was refused: {reason}\n"
+                f"The predictions of {s.system} are kept as submission {s.id}: give a corrected ledger on the "
+                "Submissions tab (Fix the ledger) and it is queued.")
+    return (f"Accepted: {s.system} is queued as PENDING (submission {s.id}, {s.n_predictions} predictions). "
+            "Its status is on the Submissions tab.")
+
+
+def fix_ledger_message(board: Leaderboard, submission_id: str, content: bytes | None, submitter: str,
+                       hub_user: str | None = None) -> str:
+    """The Submissions tab's "Fix the ledger": a corrected usage ledger for a submission kept for a refused one,
+    given by its submitter (the signed-in Hub user on a board with a login), and what came of it."""
+    submission_id = (submission_id or "").strip()
+    if board.settings.hub_login and not hub_user:
+        return "Not fixed: sign in with your Hugging Face account first (the button on the Submit tab)"
+    if not submission_id or not content:
+        return "Not fixed: give the submission id and upload the corrected usage ledger (usage.jsonl)"
+    problems = board.fix_ledger(submission_id, content, hub_user or submitter or "")
+    if problems:
+        return "Not fixed: " + "; ".join(problems)
+    return f"Fixed: submission {submission_id} is queued again as PENDING, to be scored and costed with this ledger."
+
+
 def _submit_tab(board: Leaderboard, benchmarks: list[str]) -> None:
     with gr.Tab("Submit", id="tab-submit"):
         formats = "; ".join(_record_format(name) for name in benchmarks)
@@ -369,13 +417,18 @@ def _submit_tab(board: Leaderboard, benchmarks: list[str]) -> None:
                     "A system name belongs to its first submitter (the signed-in Hub user where the board asks you "
                     "to sign in, else the name you type): another submitter's name, or one that differs from it "
                     "only in case, width or invisible characters, is refused. "
-                    "The file is checked at once; an accepted one is queued and scored by the worker.")
+                    "The file is checked at once; an accepted one is queued and scored by the worker. "
+                    "Give the usage ledger `sciwrite generate` wrote beside the predictions (`usage.jsonl`) for "
+                    "the cost columns (without it the cost is unknown); a ledger that disagrees with the predictions "
+                    "is refused in one line and the submission kept until a corrected one is given.")
         benchmark = gr.Radio(label="Benchmark", choices=[(get_benchmark(b).title, b) for b in benchmarks],
                              value=benchmarks[0], elem_id="submit-benchmark")
         with gr.Row():
             upload = gr.File(label="Predictions (.jsonl)", file_types=[".jsonl", ".json"], type="binary",
                              elem_id="submit-file")
             hub_id = gr.Textbox(label="…or Hub dataset id", placeholder="org/name[:config]", elem_id="submit-hub-id")
+            ledger = gr.File(label="Usage ledger (usage.jsonl), optional", file_types=[".jsonl"], type="binary",
+                             elem_id="submit-ledger")
         with gr.Row():
             system = gr.Textbox(label="System name", elem_id="submit-system")
             model = gr.Textbox(label="Model", elem_id="submit-model")
@@ -394,21 +447,19 @@ def _submit_tab(board: Leaderboard, benchmarks: list[str]) -> None:
 
         def submit(name: str, content: bytes | None, hub: str, system_name: str, model_name: str, method_name: str,
                    retriever_name: str, weights_value: str | None, link: str, who: str,
-                   profile: gr.OAuthProfile | None = None, request: gr.Request | None = None) -> str:
+                   usage: bytes | None = None, profile: gr.OAuthProfile | None = None,
+                   request: gr.Request | None = None) -> str:
             form = SubmissionForm(benchmark=name, system=system_name or "", submitter=who or "", model=model_name or "",
                                   method=method_name or "", retriever=retriever_name or "", weights=weights_value or "",
                                   url=link or "")
             address = request.client.host if request is not None and request.client is not None else None
-            result = board.submit(form, content=content, hub_id=hub or None,
-                                  hub_user=profile.username if profile is not None else None, address=address)
-            s = result.submission
-            if s is None:  # not accepted
-                return "Not accepted:\n" + "\n".join(f"- {p}" for p in result.problems)
-            return (f"Accepted: {s.system} is queued as PENDING (submission {s.id}, {s.n_predictions} predictions). "
-                    "Its status is on the Submissions tab.")
+            return submit_message(board.submit(form, content=content, hub_id=hub or None,
+                                               hub_user=profile.username if profile is not None else None,
+                                               address=address, ledger=usage or None))
 
-        send.click(submit, [benchmark, upload, hub_id, system, model, method, retriever, weights, url, submitter],
-                   outcome, api_name="submit", concurrency_limit=None)
+        # the ledger last, so that a client passing the ten fields before it still calls /submit as it did
+        send.click(submit, [benchmark, upload, hub_id, system, model, method, retriever, weights, url, submitter,
+                            ledger], outcome, api_name="submit", concurrency_limit=None)
 
 
 def _submissions_tab(app: gr.Blocks, board: Leaderboard) -> None:
@@ -416,6 +467,16 @@ def _submissions_tab(app: gr.Blocks, board: Leaderboard) -> None:
         table = gr.Dataframe(label="Every submission (newest first)", interactive=False, datatype="str",
                              elem_id="submissions-table", max_height=700)
         refresh = gr.Button("Refresh", elem_id="refresh-submissions")
+        login = board.settings.hub_login
+        with gr.Accordion("Fix the ledger", open=False):
+            with gr.Row():  # a submission kept because its usage ledger was refused: queued again with a good one
+                fix_id = gr.Textbox(label="Submission id", elem_id="fix-id")
+                fix_file = gr.File(label="Corrected usage ledger (usage.jsonl)", file_types=[".jsonl"], type="binary",
+                                   elem_id="fix-ledger")
+                # on a board with a Hub login the submitter is the signed-in user (the typed name is not used)
+                fix_who = gr.Textbox(label="Your name or Hub user name", elem_id="fix-submitter", visible=not login)
+            fix = gr.Button("Fix the ledger", elem_id="fix-button")
+            fixed = gr.Textbox(label="Result", interactive=False, elem_id="fix-result")
         with gr.Accordion("Admin", open=False):
             token = gr.Textbox(label="Admin token", type="password")
             target = gr.Textbox(label="Submission id")
@@ -434,7 +495,13 @@ def _submissions_tab(app: gr.Blocks, board: Leaderboard) -> None:
                 return str(err).strip("'\""), listing()
             return f"{action}: done", listing()
 
+        def fix_ledger(submission_id: str, content: bytes | None, who: str,
+                       profile: gr.OAuthProfile | None = None) -> tuple[str, pd.DataFrame]:
+            hub_user = profile.username if profile is not None else None
+            return fix_ledger_message(board, submission_id, content, who, hub_user), listing()
+
         refresh.click(listing, None, table, api_name="submissions")
+        fix.click(fix_ledger, [fix_id, fix_file, fix_who], [fixed, table], api_name="fix_ledger")
         delete.click(lambda s, i: act("delete", s, i), [token, target], [message, table], api_visibility="private")
         retry.click(lambda s, i: act("retry", s, i), [token, target], [message, table], api_visibility="private")
         app.load(listing, None, table, api_visibility="private")

@@ -6,16 +6,19 @@ restarts or is rebuilt. The mirror keeps a durable copy in two dataset repos, th
 Leaderboard template:
 
 * the requests repo: ``requests/<benchmark>/<id>.json`` (the submission row, every column of `Submission` and
-  never a token) and ``requests/<benchmark>/<id>.predictions.jsonl`` (the predictions as accepted);
-* the results repo: ``results/<benchmark>/<id>/summary.json`` and ``results/<benchmark>/<id>/per_paper.jsonl``
-  (FINISHED submissions only).
+  never a token), ``requests/<benchmark>/<id>.predictions.jsonl`` (the predictions as accepted) and
+  ``requests/<benchmark>/<id>.ledgers/<role>/<name>`` (each usage ledger kept with it, as kept);
+* the results repo: ``results/<benchmark>/<id>/summary.json``, ``results/<benchmark>/<id>/per_paper.jsonl`` and
+  ``results/<benchmark>/<id>/cost.json`` (its `RunCost`; FINISHED submissions only).
 
 `HubMirror.sync` uploads what changed since the last sync (the store's `unmirrored` rows) and removes what an
 admin deleted (its tombstones) with ONE commit per repo per batch, so a crash never leaves half a submission on
 the Hub. The results commit goes first: a FINISHED request on the Hub therefore always has its results. Only when
 both commits succeed are the rows marked mirrored; a Hub error is logged and reported, and the rows stay due for
 the next sync, so nothing is lost. `HubMirror.restore` downloads both repos at start and inserts every submission
-the store lacks (and did not delete), with its original id, status, timestamps and results.
+the store lacks (and did not delete), with its original id, status, timestamps, results, ledgers and cost, so a
+restored Space shows the same cost cells. A mirror written before the ledgers were mirrored restores its
+submissions without them: their costs are unknown, never 0.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from huggingface_hub.errors import RepositoryNotFoundError
 
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.summary import Summary
+from sciwrite.leaderboard.costs import ROLES, LedgerFile, RunCost
 from sciwrite.leaderboard.store import FINISHED, DuplicateSubmissionError, ResultsStore, Submission
 
 logger = logging.getLogger(__name__)
@@ -60,6 +64,21 @@ def request_path(benchmark: str, submission_id: str) -> str:
 def predictions_path(benchmark: str, submission_id: str) -> str:
     """The predictions' path in the requests repo."""
     return f"requests/{_segment(benchmark)}/{_segment(submission_id)}.predictions.jsonl"
+
+
+def ledgers_folder(benchmark: str, submission_id: str) -> str:
+    """The folder of the submission's usage ledgers in the requests repo (``<role>/<name>`` under it)."""
+    return f"requests/{_segment(benchmark)}/{_segment(submission_id)}.ledgers"
+
+
+def ledger_path(benchmark: str, submission_id: str, ledger: LedgerFile) -> str:
+    """One usage ledger's path in the requests repo."""
+    return f"{ledgers_folder(benchmark, submission_id)}/{_segment(ledger.role)}/{_segment(ledger.name)}"
+
+
+def cost_path(benchmark: str, submission_id: str) -> str:
+    """The `RunCost`'s path in the results repo."""
+    return f"results/{_segment(benchmark)}/{_segment(submission_id)}/cost.json"
 
 
 def summary_path(benchmark: str, submission_id: str) -> str:
@@ -132,8 +151,11 @@ class HubMirror:
                 return report
             for submission_id, benchmark in deletions:
                 try:
-                    request_gone = [request_path(benchmark, submission_id), predictions_path(benchmark, submission_id)]
-                    results_gone = [summary_path(benchmark, submission_id), per_paper_path(benchmark, submission_id)]
+                    ledgers = ledgers_folder(benchmark, submission_id) + "/"
+                    request_gone = [request_path(benchmark, submission_id), predictions_path(benchmark, submission_id),
+                                    *sorted(p for p in listed_requests if p.startswith(ledgers))]
+                    results_gone = [summary_path(benchmark, submission_id), per_paper_path(benchmark, submission_id),
+                                    cost_path(benchmark, submission_id)]
                 except ValueError as exc:
                     report["errors"].append(f"deletion of {submission_id}: {exc}")
                     continue
@@ -161,7 +183,9 @@ class HubMirror:
         # The client (a Hub user or an address) is the rate limit's, and an address is not for a public repo.
         request = {k: v for k, v in sub.to_dict().items() if k != "client"}
         request_files = {request_path(sub.benchmark, sub.id): _json_bytes(request),
-                         predictions_path(sub.benchmark, sub.id): store.predictions(sub.id).encode("utf-8")}
+                         predictions_path(sub.benchmark, sub.id): store.predictions(sub.id).encode("utf-8"),
+                         **{ledger_path(sub.benchmark, sub.id, ledger): ledger.text.encode("utf-8")
+                            for ledger in store.ledgers(sub.id)}}
         result_files: dict[str, bytes] = {}
         if sub.status == FINISHED:
             summary = store.summary(sub.id)
@@ -169,6 +193,9 @@ class HubMirror:
                 raise ValueError("it is FINISHED but has no summary")
             result_files = {summary_path(sub.benchmark, sub.id): _json_bytes(summary.to_json()),
                             per_paper_path(sub.benchmark, sub.id): _jsonl_bytes(store.paper_rows(sub.id))}
+            cost = store.cost(sub.id)
+            if cost is not None:
+                result_files[cost_path(sub.benchmark, sub.id)] = _json_bytes(cost.to_json())
         if self._token:
             secret = self._token.encode("utf-8")
             if any(secret in content for content in [*request_files.values(), *result_files.values()]):
@@ -249,12 +276,14 @@ class HubMirror:
             pass
         try:
             predictions = (requests_dir / predictions_path(benchmark, submission_id)).read_text(encoding="utf-8")
+            ledgers = _ledgers(requests_dir / ledgers_folder(benchmark, submission_id))
         except (OSError, ValueError) as exc:
-            logger.warning("Hub mirror: submission %s has no predictions in %s (%s); not restored", submission_id,
-                           self.requests_repo, exc)
+            logger.warning("Hub mirror: submission %s has no readable predictions or ledgers in %s (%s); not "
+                           "restored", submission_id, self.requests_repo, exc)
             return False
         summary: Summary | None = None
         rows: list[PaperRow] = []
+        cost: RunCost | None = None
         if record["status"] == FINISHED:
             try:
                 if results_dir is None:
@@ -263,6 +292,7 @@ class HubMirror:
                                                        .read_text("utf-8")))
                 per_paper = (results_dir / per_paper_path(benchmark, submission_id)).read_text("utf-8")
                 rows = [_row_from_json(json.loads(line)) for line in per_paper.splitlines() if line.strip()]
+                cost = _cost(results_dir / cost_path(benchmark, submission_id))
             except (OSError, ValueError) as exc:  # e.g. a deletion interrupted between the two commits
                 logger.warning("Hub mirror: FINISHED submission %s has no results in %s (%s); not restored",
                                submission_id, self.results_repo, exc)
@@ -273,6 +303,7 @@ class HubMirror:
                 submission_id=submission_id, benchmark=benchmark, split=record["split"], system=record["system"],
                 submitter=record["submitter"], sha256=record["sha256"], n_predictions=record.get("n_predictions", 0),
                 status=record["status"], predictions_jsonl=predictions, summary=summary, rows=rows,
+                ledgers=ledgers, cost=cost,
                 now=record["submitted_at"], mirrored_at=record["updated_at"], **form)
         except DuplicateSubmissionError as exc:
             logger.warning("Hub mirror: submission %s not restored: %s", submission_id, exc)
@@ -320,6 +351,26 @@ def _request_records(requests_dir: Path) -> list[dict[str, Any]]:
             continue
         records.append(record)
     return sorted(records, key=lambda r: (r["submitted_at"], str(r["id"])))
+
+
+def _ledgers(folder: Path) -> list[LedgerFile]:
+    """The usage ledgers mirrored under `folder` (``<role>/<name>``; none for a mirror written before them)."""
+    return [LedgerFile(path.parent.name, path.name, path.read_bytes().decode("utf-8"))
+            for role in ROLES for path in sorted((folder / role).glob("*")) if path.is_file()]
+
+
+def _cost(path: Path) -> RunCost | None:
+    """A mirrored ``cost.json`` as a `RunCost`; None when there is none (worked out from the ledgers then); a
+    `ValueError` when it is not a JSON object."""
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text("utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"its cost is {type(data).__name__}, not a JSON object")
+    try:
+        return RunCost.from_json(data)
+    except TypeError as err:  # a side with a field `SideCost` does not have
+        raise ValueError(f"its cost is malformed: {err}") from None
 
 
 def _segment(name: str) -> str:

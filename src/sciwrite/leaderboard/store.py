@@ -223,7 +223,7 @@ class ResultsStore(SqliteFile):
                        sha256: str, n_predictions: int, status: str = PENDING, now: float | None = None,
                        submission_id: str | None = None, summary: Summary | None = None,
                        rows: Sequence[PaperRow] = (), rate_limit: tuple[int, float] | None = None,
-                       ledgers: Sequence[LedgerFile] = (), **form: Any) -> Submission:
+                       ledgers: Sequence[LedgerFile] = (), cost: RunCost | None = None, **form: Any) -> Submission:
         """Record a submission and its predictions (and, for an already-scored run, its `summary` and per-paper
         `rows`) in one transaction; `DuplicateSubmissionError` when the same predictions are already there for this
         benchmark and split, `NameTakenError` when the system name (by `name_key`) belongs to another submitter (a
@@ -233,7 +233,8 @@ class ResultsStore(SqliteFile):
         in the same transaction, a submitter name or a `client` (``form["client"]``: the Hub user or the client
         address) that already made n submissions in the last `seconds` (`RateLimitedError`): a new name typed
         from the same address counts against that address. `ledgers` (the generator's and the judge's usage ledgers, checked by
-        the caller) are kept with it, and its `RunCost` is worked out from them when it is scored."""
+        the caller) are kept with it, and its `RunCost` is worked out from them when it is scored; `cost` (a restore
+        from the Hub mirror) is the one it was shown with, kept in place of working it out again."""
         unknown = set(form) - set(_COLUMNS) - {"mirrored_at"}
         if unknown:
             raise TypeError(f"unknown submission field(s) {sorted(unknown)}")
@@ -261,6 +262,9 @@ class ResultsStore(SqliteFile):
             self._write_ledgers(conn, new_id, ledgers)
             if summary is not None:
                 self._write_results(conn, new_id, summary, rows)
+            if cost is not None:
+                conn.execute("INSERT OR REPLACE INTO costs (submission_id, cost) VALUES (?, ?)",
+                             (new_id, json.dumps(cost.to_json())))
         return self.get(new_id)
 
     @staticmethod
@@ -489,6 +493,12 @@ class ResultsStore(SqliteFile):
         """The usage ledgers kept with a submission (generator first)."""
         with self._connect() as conn:
             return _ledgers(conn, submission_id)
+
+    def cost(self, submission_id: str) -> RunCost | None:
+        """The `RunCost` of a scored submission (None before it is scored)."""
+        with self._connect() as conn:
+            row = conn.execute("SELECT cost FROM costs WHERE submission_id=?", (submission_id,)).fetchone()
+        return None if row is None else RunCost.from_json(json.loads(row[0]))
 
     def costs(self, benchmark: str, split: str | None = None) -> dict[str, RunCost]:
         """Submission id -> `RunCost` of every scored submission of `benchmark` (and `split`)."""

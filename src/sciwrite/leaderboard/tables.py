@@ -24,8 +24,10 @@ from sciwrite.core.summary import Summary
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.leaderboard.conditions import condition_order, row_condition, summary_condition
 from sciwrite.leaderboard.costs import COST_COLUMNS, COST_KEYS, cost_text, unknown_fields
+from sciwrite.leaderboard.pareto import score_cost
 from sciwrite.leaderboard.rank_intervals import PAPER_SCORES, rank_cells, stored_paper_scores
 from sciwrite.leaderboard.store import ResultsStore
+from sciwrite.leaderboard.trust import FAILED_MARK, failed_check
 from sciwrite.metrics.judge_panel import incomplete_text
 
 #: Metrics where a lower value is better (everything else: higher is better), as each benchmark's scales declare
@@ -154,7 +156,8 @@ def papers_text(summary: Summary) -> str:
 def judge_text(summary: Summary) -> str:
     """The LLM judge a row was scored with, from its provenance: ``gpt-5.5 (gpt-5.5-2026-04-23)``, the snapshots
     joined when several answered, and for a panel a judge of which gave some paper no usable score, what is missing
-    (``; panel incomplete: B scored 0 of 2 papers``); empty when no judge ran (or the summary predates provenance)."""
+    (``; panel incomplete: B scored 0 of 2 papers``), and `FAILED_MARK` when the judge failed its recorded check
+    (`sciwrite.leaderboard.trust`); empty when no judge ran (or the summary predates provenance)."""
     judge = summary.provenance.judge if summary.provenance is not None else None
     if judge is None or not judge.model:
         return ""
@@ -162,6 +165,8 @@ def judge_text(summary: Summary) -> str:
     text = f"{judge.model} ({snapshots})" if snapshots else judge.model
     if judge.panel_complete is False:
         text += f"; {incomplete_text(judge.judges, reasons=False) or 'panel incomplete'}"
+    if failed_check(summary):
+        text += f" {FAILED_MARK}"
     return text
 
 
@@ -204,7 +209,7 @@ def ranked_rows(rows: Sequence[Mapping[str, Any]], metric: str,
 def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchmark, *, search: str = "",
                       models: Iterable[str] = (), methods: Iterable[str] = (), retrievers: Iterable[str] = (),
                       conditions: Iterable[str] = (), sort_by: str | None = None,
-                      descending: bool | None = None) -> pd.DataFrame:
+                      descending: bool | None = None, frontier_only: bool = False) -> pd.DataFrame:
     """The displayed table (`frame_columns`): Rank and System, then one text column per metric and board column
     (`board_columns`: "0.412 [0.380, 0.440]", `MISSING` when not computed), then Scored under, Model, Method,
     Retriever, Weights, Profile, Judge and Papers.
@@ -216,7 +221,11 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
     significantly from the row above (`sciwrite.leaderboard.rank_intervals.rank_cells`: "2 (1–3) ↑ n.s.").
     `search` is a case-insensitive plain substring (never a pattern) of system, model, method or retriever;
     `models` / `methods` / `retrievers` / `conditions` (condition labels) keep rows whose value is one of them
-    (empty: all). ``frame.attrs["ids"]`` holds the submission ids in row order (for a click on a row),
+    (empty: all). `frontier_only` keeps only the rows on their condition's score-against-cost Pareto frontier
+    (`sciwrite.leaderboard.pareto.score_cost` on the headline metric, the first of `metric_columns`, whatever
+    `sort_by` is; rows with an unknown cost or score are never on it); the frontier is found among all the rows of a
+    condition, before the other filters, and like them it hides rows after ranking, so no rank changes.
+    ``frame.attrs["ids"]`` holds the submission ids in row order (for a click on a row),
     ``frame.attrs["ranks"]`` the bare ranks."""
     bench = as_benchmark(benchmark)
     columns = board_columns(bench)
@@ -230,8 +239,14 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
     labelled = [{**r, "condition": row_condition(r).label} for r in rows]
     ranked = ranked_rows(labelled, sort_by, descending)
     cells = rank_cells(ranked, sort_by, higher_is_better(sort_by) if descending is None else descending)
-    kept = [(cell, r) for cell, (_, r) in zip(cells, ranked) if _matches(r, needle, filters)]
-    bare = [rank for rank, r in ranked if _matches(r, needle, filters)]
+    frontier = (score_cost(rows, metric_columns(bench)[0][1], higher_is_better(metric_columns(bench)[0][1])).frontier_ids
+                if frontier_only else None)
+
+    def shown(row: Mapping[str, Any]) -> bool:
+        return _matches(row, needle, filters) and (frontier is None or str(row.get("id") or "") in frontier)
+
+    kept = [(cell, r) for cell, (_, r) in zip(cells, ranked) if shown(r)]
+    bare = [rank for rank, r in ranked if shown(r)]
     records = []
     for rank, row in kept:
         record: dict[str, Any] = {name: rank if field is None else row.get(field)

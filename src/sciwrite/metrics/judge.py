@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from sciwrite.core.paper_row import PaperRow
+from sciwrite.core.summary import JudgeCheckRecord, JudgeRecord, LLMUsage
 from sciwrite.core.summary import JudgePanel as SummaryPanel
-from sciwrite.core.summary import JudgeRecord, LLMUsage
 from sciwrite.llm.client import ChatClient
 from sciwrite.llm.ledger import Totals, UsageLedger
 from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
@@ -141,6 +141,7 @@ class Reading:
     system_fingerprint: str | None = None  # and its system fingerprint
     panel: dict[str, list[Any]] | None = None  # a judge panel's: judge -> the value of each of its samples
     panel_errors: dict[str, str] | None = None  # and judge -> why it gave no usable value (the judges that gave none)
+    panel_snapshots: dict[str, list[str]] | None = None  # and judge -> the snapshots that answered it, each once
 
 
 def read_replies(client: ChatClient, conversations: Mapping[K, list[dict[str, str]]],
@@ -234,15 +235,19 @@ def snapshot_counts(rows: Sequence[PaperRow], field: str) -> dict[str, int]:
 
 
 def judge_record(model: str | None, snapshots: Mapping[str, int] | None, fingerprints: Mapping[str, int] | None,
-                 panel: SummaryPanel | None = None) -> JudgeRecord | None:
+                 panel: SummaryPanel | None = None, snapshots_by_judge: Mapping[str, Mapping[str, int]] | None = None,
+                 check: JudgeCheckRecord | None = None) -> JudgeRecord | None:
     """The provenance's judge: its model and the snapshots and fingerprints that answered (`snapshot_counts`), and
-    for a panel (the summary's block) whether it is complete and how many papers each judge scored and failed on
-    (the reasons stay in the block and the rows); None when the judge did not run (no snapshots counted)."""
+    for a panel (the summary's block) whether it is complete, how many papers each judge scored and failed on
+    (the reasons stay in the block and the rows) and every judge's snapshots (`panel_snapshot_counts`); the judge
+    check recorded with it (`check`); None when the judge did not run (no snapshots counted)."""
     if snapshots is None:
         return None
     judges = {judge: replace(papers, failures=()) for judge, papers in (panel.papers_by_judge if panel else {}).items()}
     return JudgeRecord(model=model, snapshots=dict(snapshots), system_fingerprints=dict(fingerprints or {}),
-                       panel_complete=panel.complete if panel is not None else None, judges=judges)
+                       panel_complete=panel.complete if panel is not None else None, judges=judges,
+                       snapshots_by_judge={judge: dict(found) for judge, found in (snapshots_by_judge or {}).items()},
+                       check=check)
 
 
 def llm_usage(ledger: UsageLedger | None) -> LLMUsage | None:

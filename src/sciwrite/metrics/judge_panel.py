@@ -50,6 +50,9 @@ AGGREGATES = ("mean", "median")
 #: A per-paper row's record of the panel judges that gave the paper no usable score: judge -> why (absent when
 #: every judge scored it).
 JUDGE_PANEL_ERRORS = "judge_panel_errors"
+#: A per-paper row's record of the snapshots that answered each panel judge: judge -> the distinct snapshots (the
+#: reply's ``model``), so that the provenance records every judge's, not only the first judge's first reply.
+JUDGE_PANEL_SNAPSHOTS = "judge_panel_snapshots"
 #: How many failed papers (with their reasons) the summary lists per judge; every paper's is in its row.
 FAILURES_SHOWN = 3
 
@@ -134,16 +137,40 @@ class JudgePanel:
     def panel_reading(self, samples: Mapping[str, Sequence[Any]]) -> Any:
         """One conversation's reading from each judge's sample readings: the aggregate value, the first judge's first
         reply (its reply, snapshot and error when no judge gave a value), ``panel`` (judge -> the value of each
-        sample) and ``panel_errors`` (judge -> why it gave no usable value, for each judge that gave none), so that a
-        judge that failed is never hidden behind the others' aggregate."""
+        sample), ``panel_errors`` (judge -> why it gave no usable value, for each judge that gave none), so that a
+        judge that failed is never hidden behind the others' aggregate, and ``panel_snapshots`` (judge -> each
+        distinct snapshot that answered it: the reply's ``model``)."""
         panel = {judge: [reading.value for reading in readings] for judge, readings in samples.items()}
         failures = {judge: why for judge, readings in samples.items() if (why := judge_failure(readings)) is not None}
         first = samples[self.clients[0].model][0]
         value = combine([combine(values) for values in panel.values()], self.spec.aggregate)
         error = None if value is not None else "; ".join(f"{judge}: {why}" for judge, why in failures.items())
+        snapshots = {judge: list(dict.fromkeys(r.snapshot for r in readings if r.snapshot))
+                     for judge, readings in samples.items()}
         return type(first)(value=value, reply=first.reply, snapshot=first.snapshot,
                            system_fingerprint=first.system_fingerprint, error=error,
-                           panel=panel, panel_errors=failures)
+                           panel=panel, panel_errors=failures, panel_snapshots=snapshots)
+
+
+def add_panel_snapshots(target: dict[str, list[str]], found: Mapping[str, Sequence[str]] | None) -> None:
+    """Merge one reading's ``panel_snapshots`` (judge -> snapshots) into a row's `target`, each snapshot once."""
+    for judge, snapshots in (found or {}).items():
+        kept = target.setdefault(judge, [])
+        kept.extend(s for s in snapshots if s not in kept)
+
+
+def panel_snapshot_counts(rows: Sequence[PaperRow]) -> dict[str, dict[str, int]]:
+    """Per panel judge, how many rows each snapshot answered (the rows' `JUDGE_PANEL_SNAPSHOTS`); empty when no row
+    has a panel."""
+    counts: dict[str, dict[str, int]] = {}
+    for row in rows:
+        found = row.details.get(JUDGE_PANEL_SNAPSHOTS)
+        for judge, snapshots in (found.items() if isinstance(found, Mapping) else ()):
+            per_judge = counts.setdefault(str(judge), {})
+            for snapshot in dict.fromkeys(snapshots if isinstance(snapshots, list) else ()):
+                if isinstance(snapshot, str) and snapshot:
+                    per_judge[snapshot] = per_judge.get(snapshot, 0) + 1
+    return counts
 
 
 def judge_failure(readings: Sequence[Any]) -> str | None:
@@ -303,6 +330,7 @@ def systems_agreement(panels: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]
     return out
 
 
-__all__ = ["AGGREGATES", "panel_mark", "FAILURES_SHOWN", "JUDGE_PANEL_ERRORS", "JudgePanel", "PanelSpec", "combine", "failed_judges",
+__all__ = ["AGGREGATES", "panel_mark", "FAILURES_SHOWN", "JUDGE_PANEL_ERRORS", "JUDGE_PANEL_SNAPSHOTS", "JudgePanel",
+           "PanelSpec", "add_panel_snapshots", "combine", "failed_judges", "panel_snapshot_counts",
            "incomplete_text", "judge_failure", "judge_papers", "noise_share", "ordinal_alpha", "panel_summary",
            "systems_agreement"]

@@ -28,7 +28,7 @@ from sciwrite.core.run_provenance import run_provenance
 from sciwrite.core.summary import Interval, Provenance, Summary
 from sciwrite.metrics.cutoff import check_dates, cutoff_comparison
 from sciwrite.metrics.judge import JUDGE_SEED, judge_record
-from sciwrite.metrics.judge_panel import panel_summary
+from sciwrite.metrics.judge_panel import panel_snapshot_counts, panel_summary
 from sciwrite.metrics.memorisation import KEYS as MEMORISATION_KEYS
 from sciwrite.metrics.memorisation import memorisation, summarize_memorisation
 from sciwrite.metrics.summary import JUDGE_SYSTEM_FINGERPRINTS
@@ -192,7 +192,8 @@ def _summary(benchmark: Benchmark, file: PredictionFile, scored: Scored, models:
     # a judge panel or repeated judging: each judge's means, their agreement, the noise, what each judge scored
     panel = panel_summary(scored.rows, request.judge.panel, request.bootstrap, request.seed)
     judge = judge_record(summary.models.get("judge"), summary.judge_snapshots,
-                         summary.details.get(JUDGE_SYSTEM_FINGERPRINTS), panel)
+                         summary.details.get(JUDGE_SYSTEM_FINGERPRINTS), panel, panel_snapshot_counts(scored.rows),
+                         request.judge_check)
     return summary.with_(
         schema_version=SUMMARY_SCHEMA_VERSION, coverage=Coverage(len(file.targets), len(split.paper_ids)),
         memorisation=summarize_memorisation(scored.rows, request.bootstrap, request.seed)

@@ -12,6 +12,7 @@ from typing import Any
 
 from sciwrite.core.engine import LOCAL, check_engine
 from sciwrite.core.predictions import DEFAULT_BAD_RECORDS, check_bad_records
+from sciwrite.core.summary import JudgeCheckRecord
 from sciwrite.llm.ledger import UsageLedger
 from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
 
@@ -52,6 +53,7 @@ class ScoringRequest:
         require_complete: Make a system that leaves papers of the split out an error.
         cutoff: Split every metric into papers published before and after this date.
         options: The keyword options only this benchmark takes (`Benchmark.suite.options`).
+        judge_check: The judge check of the run's judge (``--judge-check DIR``), recorded in the provenance's judge.
     """
 
     split: str | None = None
@@ -72,6 +74,7 @@ class ScoringRequest:
     require_complete: bool = False  # a system that leaves papers of the split out is an error
     cutoff: date | None = None  # split every metric into papers published before and after it
     options: Mapping[str, Any] = field(default_factory=dict)
+    judge_check: JudgeCheckRecord | None = None  # the judge's check, recorded in the provenance (--judge-check)
 
     def __post_init__(self) -> None:
         check_engine(self.engine)

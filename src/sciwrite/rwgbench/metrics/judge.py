@@ -44,7 +44,7 @@ from sciwrite.metrics.judge import (
     read_replies,
     truncate_section,
 )
-from sciwrite.metrics.judge_panel import JUDGE_PANEL_ERRORS
+from sciwrite.metrics.judge_panel import JUDGE_PANEL_ERRORS, JUDGE_PANEL_SNAPSHOTS
 from sciwrite.rwgbench.metrics.row_fields import (
     EMPTY_SECTION,
     JUDGE_ERROR,
@@ -158,6 +158,8 @@ def judge_sections(sections: Sequence[str], client: ChatClient, titles: Sequence
                                     for judge, values in reading.panel.items()}
         if reading.panel_errors:  # the judges that gave no usable score, and why: never hidden by the aggregate
             rows[i][JUDGE_PANEL_ERRORS] = dict(reading.panel_errors)
+        if reading.panel_snapshots:  # every panel judge's snapshots, not only the first judge's
+            rows[i][JUDGE_PANEL_SNAPSHOTS] = {judge: list(found) for judge, found in reading.panel_snapshots.items()}
     return rows
 
 

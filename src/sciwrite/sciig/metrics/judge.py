@@ -43,7 +43,7 @@ from sciwrite.metrics.judge import (
     read_replies,
     truncate_section,
 )
-from sciwrite.metrics.judge_panel import JUDGE_PANEL_ERRORS
+from sciwrite.metrics.judge_panel import JUDGE_PANEL_ERRORS, JUDGE_PANEL_SNAPSHOTS, add_panel_snapshots
 from sciwrite.sciig.metrics.inputs import check_same_length, check_sciig_inputs
 from sciwrite.sciig.metrics.model_roles import SCIIG_JUDGE
 from sciwrite.sciig.metrics.row_fields import (
@@ -296,6 +296,8 @@ def judge_sciig(predictions: Sequence[str], references: Sequence[str], titles: S
         for judge, why in (reading.panel_errors or {}).items():  # the judges with no usable answer to this prompt
             failed = row.setdefault(JUDGE_PANEL_ERRORS, {})
             failed[judge] = "; ".join(filter(None, (failed.get(judge), f"{name}: {why}")))
+        if reading.panel_snapshots:  # every panel judge's snapshots, over the prompts
+            add_panel_snapshots(row.setdefault(JUDGE_PANEL_SNAPSHOTS, {}), reading.panel_snapshots)
     return rows
 
 

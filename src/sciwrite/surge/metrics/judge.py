@@ -18,7 +18,7 @@ from typing import Any
 
 from sciwrite.core.paper_row import JUDGE_PANEL
 from sciwrite.metrics.judge import read_replies
-from sciwrite.metrics.judge_panel import JUDGE_PANEL_ERRORS
+from sciwrite.metrics.judge_panel import JUDGE_PANEL_ERRORS, JUDGE_PANEL_SNAPSHOTS, add_panel_snapshots
 from sciwrite.surge.metrics import judge_prompts as prompts
 from sciwrite.surge.metrics.specs import LOGIC, STRUCTURE_QUALITY
 
@@ -45,6 +45,7 @@ class _Row:
     snapshots: dict[str, str] = field(default_factory=dict)
     panel: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
     panel_errors: dict[str, str] = field(default_factory=dict)
+    panel_snapshots: dict[str, list[str]] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {**self.values, JUDGE_ERRORS: self.errors, JUDGE_REPLIES: self.replies,
@@ -53,6 +54,8 @@ class _Row:
             out[JUDGE_PANEL] = self.panel
         if self.panel_errors:
             out[JUDGE_PANEL_ERRORS] = self.panel_errors
+        if self.panel_snapshots:
+            out[JUDGE_PANEL_SNAPSHOTS] = self.panel_snapshots
         return out
 
 
@@ -109,6 +112,7 @@ def judge_surveys(inputs: Sequence[JudgeInput], client: Any, *, structure: bool 
             row.panel.setdefault(judge, {}).setdefault(metric, []).extend(values)
         for judge, why in (reading.panel_errors or {}).items():
             row.panel_errors[judge] = "; ".join(filter(None, (row.panel_errors.get(judge), f"{name}: {why}")))
+        add_panel_snapshots(row.panel_snapshots, reading.panel_snapshots)
     for i, scores in logic_scores.items():
         if all(score is not None for score in scores):
             rows[i].values[LOGIC.key] = sum(float(s) for s in scores if s is not None) / len(scores)
