@@ -63,7 +63,7 @@ def cmd_hallmark(args: argparse.Namespace) -> int:
     print(f"\nHALLMARK {args.split}: {len(entries):,} entries checked in {checked.seconds:.2f} s "
           f"({len(entries) / max(checked.seconds, 1e-9):,.0f} references/s) against "
           f"{', '.join(checker.sources)} ({world} world; a title no source has is "
-          f"{'fabricated' if index is not None and index.complete or services else 'unresolved'}; cutoff year "
+          f"{'fabricated' if checker.absent_is_fabricated else 'unresolved'}; cutoff year "
           f"{checker.cutoff_year})")
     print(format_table(report.headline_rows(), HEADLINE_COLUMNS, left=3))
     print("\nPer tier (hallucinated entries of the tier and every valid entry):")

@@ -79,7 +79,7 @@ def cmd_verify_references(args: argparse.Namespace) -> int:
              if check is not None and check.verdict != VERIFIED]
     check_counts = Counter(c.verdict for c in entry_checks if c is not None)
     print(f"\nChecked field by field against {', '.join(checker.sources)} (a title no source has is "
-          f"{'fabricated' if checker.services or args.complete_snapshot else 'unresolved'}): "
+          f"{'fabricated' if checker.absent_is_fabricated else 'unresolved'}): "
           + ", ".join(f"{check_counts[v]} {v}" for v in CHECK_VERDICTS))
     if wrong:
         print(format_table(wrong, left=6))

@@ -145,6 +145,12 @@ class ReferenceChecker:
         self.service_failures: dict[str, int] = {}
 
     @property
+    def absent_is_fabricated(self) -> bool:
+        """Whether a title no source has is ``fabricated`` (services online answered for it, or the index is the
+        whole world) rather than ``unresolved``."""
+        return bool(self.services) or (self.index is not None and self.index.complete)
+
+    @property
     def sources(self) -> tuple[str, ...]:
         """The sources consulted, local first."""
         return ((self.index.name,) if self.index is not None else ()) + tuple(s.name for s in self.services)
@@ -180,12 +186,12 @@ class ReferenceChecker:
             doi_resolves = doi_resolves if doi_resolves else doi_resolves_online
         sources = self.sources
         if ref.year and ref.year > cutoff:
-            best = self._best_exact(scored, cited, ref)
+            best = self._best_exact(scored, ref, cited, truncated, doi)
             return Check(ref, ANACHRONISTIC, CONFIDENCE["anachronistic"],
                          f"dated {ref.year}, after the cutoff {cutoff}", best.work.record if best else None,
                          best.similarity if best else None, kind="after_cutoff", sources=sources,
                          unreachable=tuple(unreachable))
-        exact = self._best_exact(scored, cited, ref)
+        exact = self._best_exact(scored, ref, cited, truncated, doi)
         if exact is not None:
             return self._compare(ref, exact, cited, truncated, doi, doi_resolves, cutoff, sources, unreachable)
         return self._unmatched(ref, scored, cited, doi, doi_works, sources, unreachable)
@@ -199,14 +205,13 @@ class ReferenceChecker:
         similarity = 1.0 if exact else max(fuzz.ratio(a, b) for a, b in pairs) / 100.0
         return _Scored(work, round(similarity, 4), exact)
 
-    def _best_exact(self, scored: list[_Scored], cited: tuple[str, ...], ref: Reference) -> _Scored | None:
+    def _best_exact(self, scored: list[_Scored], ref: Reference, cited: tuple[str, ...], truncated: bool,
+                    doi: str | None) -> _Scored | None:
         """Of the works with the reference's title, the one it agrees with best: fewest differing fields, then the
         most fields known (a record with a venue and a DOI over a bare corpus title)."""
         exact = [s for s in scored if s.exact]
         if len(exact) <= 1:
             return exact[0] if exact else None
-        truncated = any(_TRUNCATED.match(a.strip()) for a in ref.authors)
-        doi = normalize_doi(ref.doi)
 
         def agreement(s: _Scored) -> tuple[int, int]:
             record = s.work.record
@@ -395,8 +400,7 @@ class ReferenceChecker:
                          f"not found in {', '.join(s for s in sources if s not in unreachable) or 'any source'}, and "
                          f"{', '.join(unreachable)} could not be reached{closest}", sources=sources,
                          unreachable=tuple(unreachable))
-        complete = bool(self.services) or (self.index is not None and self.index.complete)
-        if not complete:
+        if not self.absent_is_fabricated:
             return Check(ref, UNRESOLVED, CONFIDENCE["unresolved"],
                          f"no work in {', '.join(sources)} has this title, and the snapshot is not the whole "
                          f"world{closest}", best.work.record if best else None, best.similarity if best else None,

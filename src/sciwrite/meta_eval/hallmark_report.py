@@ -13,17 +13,10 @@ from sciwrite.grounding.record_index import RecordIndex
 from sciwrite.grounding.taxonomy import CHECK_VERDICTS
 from sciwrite.meta_eval.hallmark import TREATMENTS, HallmarkResult, evaluate
 from sciwrite.meta_eval.hallmark_checker import EXPECTED_VERDICT, CheckedSplit, record_in_snapshot
-from sciwrite.meta_eval.hallmark_data import HallmarkPrediction
 from sciwrite.meta_eval.hallmark_diagnosis import CoarseTypeAccuracy, coarse_type_accuracy
 from sciwrite.meta_eval.hallmark_published import PublishedRow
 
 HEADLINE_COLUMNS = ("system", "treatment", "world", "DR", "FPR", "F1", "TW-F1", "ECE", "AUROC", "uncertain")
-
-
-def verdict_of(prediction: HallmarkPrediction) -> str | None:
-    """Our verdict, as `as_prediction` writes it at the head of the reason."""
-    head = prediction.reason.split(":", 1)[0]
-    return head if head in CHECK_VERDICTS else None
 
 
 @dataclass(frozen=True)
@@ -127,10 +120,12 @@ def build_report(checked: CheckedSplit, split: str, tool: str, world: str, publi
                  index: RecordIndex | None) -> HallmarkReport:
     """Our results under both treatments, the verdict types scored, and the snapshot partition."""
     results = {t: evaluate(checked.entries, checked.predictions, tool, split, t) for t in TREATMENTS}
-    verdict_types = coarse_type_accuracy(checked.entries, checked.predictions, EXPECTED_VERDICT, verdict_of)
+    verdict_of = {entry.key: check.verdict for entry, check in zip(checked.entries, checked.checks)}
+    verdict_types = coarse_type_accuracy(checked.entries, checked.predictions, EXPECTED_VERDICT,
+                                         lambda prediction: verdict_of.get(prediction.bibtex_key))
     verdicts = Counter(c.verdict for c in checked.checks)
     return HallmarkReport(tool, world, results, verdict_types, tuple(published),
                           tuple(partition_rows(checked, index)), dict(verdicts))
 
 
-__all__ = ["HEADLINE_COLUMNS", "HallmarkReport", "build_report", "partition_rows", "verdict_of"]
+__all__ = ["HEADLINE_COLUMNS", "HallmarkReport", "build_report", "partition_rows"]
