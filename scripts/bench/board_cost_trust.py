@@ -124,11 +124,11 @@ def build_runs(work: Path, source: Path, papers: int) -> list[tuple[str, Path]]:
 
 def print_board(store_path: Path, folders: list[tuple[str, Path]]) -> None:
     """Import the runs with their ledgers and print each row: rank cell, condition, costs, trust card."""
-    from sciwrite.leaderboard.conditions import summary_condition
+    from sciwrite.core.conditions import summary_condition
+    from sciwrite.core.trust import trust_card
     from sciwrite.leaderboard.runs import import_evaluation
     from sciwrite.leaderboard.store import ResultsStore
     from sciwrite.leaderboard.tables import leaderboard_frame, leaderboard_rows
-    from sciwrite.leaderboard.trust import trust_card
 
     store = ResultsStore(store_path)
     for system, folder in folders:

@@ -28,6 +28,9 @@ from sciwrite.cli import build_parser  # noqa: E402
 from sciwrite.cli.reference import commands  # noqa: E402
 from tests.leaderboard.test_browser import CHROMIUM, CHROMIUM_ARGS, SKIP_REASON  # noqa: E402
 
+#: The site build takes tens of seconds: `make test-slow` runs these (CI runs it; `make docs` builds the site too).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

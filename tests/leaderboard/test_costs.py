@@ -12,11 +12,7 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalSample
 from inspect_ai.model import GenerateConfig, ModelOutput, ModelUsage
 
-from sciwrite.core.errors import InputError
-from sciwrite.core.paper_row import typed_rows
-from sciwrite.core.summary import Summary
-from sciwrite.harness.inspect_logs import model_calls
-from sciwrite.leaderboard.costs import (
+from sciwrite.core.costs import (
     BOARD_PRICED,
     GENERATOR,
     JUDGE,
@@ -28,6 +24,10 @@ from sciwrite.leaderboard.costs import (
     run_cost,
     run_lines,
 )
+from sciwrite.core.errors import InputError
+from sciwrite.core.paper_row import typed_rows
+from sciwrite.core.summary import Summary
+from sciwrite.harness.inspect_logs import model_calls
 from sciwrite.leaderboard.runs import read_evaluation
 from sciwrite.leaderboard.service import NEEDS_FIX, BoardSettings, Leaderboard
 from sciwrite.leaderboard.store import FAILED, FINISHED, PENDING, ResultsStore

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from sciwrite.core.costs import GENERATOR, LedgerFile
 from sciwrite.core.paper_row import typed_rows
 from sciwrite.leaderboard.app import build_app, fix_ledger_message, submit_message
-from sciwrite.leaderboard.costs import GENERATOR, LedgerFile
 from sciwrite.leaderboard.service import NEEDS_FIX, BoardSettings, Leaderboard
 from sciwrite.leaderboard.store import FAILED, FINISHED, PENDING, ResultsStore
 from sciwrite.leaderboard.submission import SubmissionForm

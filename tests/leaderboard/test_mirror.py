@@ -13,10 +13,10 @@ import pytest
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete
 from huggingface_hub.errors import EntryNotFoundError, RepositoryNotFoundError
 
+from sciwrite.core.costs import COST_COLUMNS, GENERATOR, JUDGE, UNKNOWN, LedgerFile, RunCost
 from sciwrite.core.paper_row import typed_rows
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard import mirror as mirror_module
-from sciwrite.leaderboard.costs import COST_COLUMNS, GENERATOR, JUDGE, UNKNOWN, LedgerFile, RunCost
 from sciwrite.leaderboard.mirror import HubMirror, mirror_from_env
 from sciwrite.leaderboard.store import FINISHED, PENDING, RUNNING, ResultsStore
 from sciwrite.leaderboard.tables import leaderboard_frame, leaderboard_rows

@@ -1,5 +1,5 @@
-"""Rank intervals (`sciwrite.leaderboard.rank_intervals`): checked against cases worked by hand, against ``sciwrite
-compare``'s own paired interval, against the exact bootstrap distribution (all n^n resamples of 3 papers, counted
+"""Rank intervals (`sciwrite.core.rank_intervals`; the board's cells: `sciwrite.leaderboard.rank_cells`): checked
+against cases worked by hand, against ``sciwrite compare``'s own paired interval, against the exact bootstrap distribution (all n^n resamples of 3 papers, counted
 by brute force) and on simulated scores with a known order; then the board's Rank cells and the store being read
 once per scored version."""
 
@@ -14,18 +14,10 @@ import pytest
 
 from sciwrite.cli import main
 from sciwrite.core.paper_row import PaperRow
+from sciwrite.core.rank_intervals import NOT_SIGNIFICANT, SIGNIFICANT, competition_ranks, rank_bounds, rank_intervals
 from sciwrite.core.summary import Summary
-from sciwrite.leaderboard import rank_intervals as ri
-from sciwrite.leaderboard.rank_intervals import (
-    NO_SCORES,
-    NOT_SIGNIFICANT,
-    PAPER_SCORES,
-    SIGNIFICANT,
-    competition_ranks,
-    rank_bounds,
-    rank_cells,
-    rank_intervals,
-)
+from sciwrite.leaderboard import rank_cells as ri
+from sciwrite.leaderboard.rank_cells import NO_SCORES, PAPER_SCORES, rank_cells
 from sciwrite.leaderboard.store import FINISHED, ResultsStore
 from sciwrite.leaderboard.tables import leaderboard_frame, leaderboard_rows
 from sciwrite.stats import paired_results

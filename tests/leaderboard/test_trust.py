@@ -7,13 +7,13 @@ from __future__ import annotations
 import hashlib
 
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.conditions import summary_condition
 from sciwrite.core.summary import Summary
+from sciwrite.core.trust import FAILED_MARK, trust_card
 from sciwrite.leaderboard.app import submission_provenance
-from sciwrite.leaderboard.conditions import summary_condition
 from sciwrite.leaderboard.service import Leaderboard
 from sciwrite.leaderboard.store import FINISHED, ResultsStore
 from sciwrite.leaderboard.tables import leaderboard_rows
-from sciwrite.leaderboard.trust import FAILED_MARK, trust_card
 
 CHECK = {"judge": "judge-a", "benchmark": "rwgbench", "verdict": "passes", "pass_rate": 0.9,
          "interval": [0.699, 0.972], "confidence": 0.95, "kinds": ["shuffled", "swapped"], "n_pairs": 20,

@@ -16,12 +16,12 @@ from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
 
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.conditions import Condition, condition_order, provenance_text, summary_condition
 from sciwrite.core.metric_modules import available_metrics
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.about import about_markdown
 from sciwrite.leaderboard.compare import compare_submissions
-from sciwrite.leaderboard.conditions import Condition, condition_order, provenance_text, summary_condition
 from sciwrite.leaderboard.drilldown import BenchmarkPapers, paper_scores_frame, paper_view
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.plots import category_bars, metric_chart

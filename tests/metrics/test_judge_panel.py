@@ -130,8 +130,8 @@ def test_combine_and_the_noise_share_by_hand():
 
 
 def test_the_board_shows_a_panel_as_one_condition_naming_its_members(mini_sample_folder, tmp_path, monkeypatch):
+    from sciwrite.core.conditions import summary_condition
     from sciwrite.core.results import load_summary
-    from sciwrite.leaderboard.conditions import summary_condition
 
     monkeypatch.setenv("SCIWRITE_LLM_API_KEY", "k")
     with ChatServer(like_real_endpoints(answer)) as server:

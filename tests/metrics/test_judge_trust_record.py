@@ -10,8 +10,8 @@ import pytest
 
 from sciwrite.core.results import load_summary
 from sciwrite.core.summary import JudgeRecord
+from sciwrite.core.trust import FAILED_MARK
 from sciwrite.leaderboard.tables import judge_text
-from sciwrite.leaderboard.trust import FAILED_MARK
 from sciwrite.meta_eval.judge_check_file import read_judge_check
 from tests.fakes.openai_server import ChatServer, Reply, like_real_endpoints
 from tests.metrics.test_judge_panel import evaluate, predictions

@@ -34,6 +34,9 @@ from sciwrite.scoring.request import ScoringRequest
 from sciwrite.surge.data.loading import load_surge
 from tests.toy_benchmark import TOY
 
+#: Starting the session's Ray takes tens of seconds: every test here is `make test-slow`'s (CI runs it).
+pytestmark = pytest.mark.slow
+
 TOLERANCE = 1e-6
 
 
@@ -87,7 +90,6 @@ def ray_runs(monkeypatch):
     return runs
 
 
-@pytest.mark.slow
 def test_rwgbench_on_ray_equals_one_process(local_ray, mini_sample_folder, tmp_path, ray_runs):
     """Two systems (each a whole scoring on both engines, so two and not more): the published sections over a
     mixed candidate list, and a Direct run whose listed references the grounding resolves on the driver."""
@@ -121,7 +123,6 @@ def test_rwgbench_on_ray_equals_one_process(local_ray, mini_sample_folder, tmp_p
         assert_same(rows, read_rows(tmp_path / "local" / system / "per_paper.jsonl"), system)
 
 
-@pytest.mark.slow
 def test_sciig_on_ray_equals_one_process(local_ray, sciig_mini_folder, tmp_path, ray_runs):
     papers = load_sciig("sample", source=sciig_mini_folder).to_list()
     texts = [papers[0]["introduction"], "Graph parsing is widely studied (Smith et al., 2020). We extend it.", ""]
@@ -153,7 +154,6 @@ def test_sciig_on_ray_equals_one_process(local_ray, sciig_mini_folder, tmp_path,
                         json.loads(log.read_text()), log.name)
 
 
-@pytest.mark.slow
 def test_surge_on_ray_equals_one_process(local_ray, surge_mini_folder, tmp_path, ray_runs):
     """SurGE's actors score prepared surveys (references resolved and their corpus papers looked up on the driver,
     `ray_items`), and the driver grounds the reference lists after them (`after_ray`)."""

@@ -149,7 +149,7 @@ def aclsum_introductions(tmp_path_factory) -> list[dict]:
     return records
 
 
-@pytest.mark.slow  # tens of seconds on 2 cores; `make test-quick` leaves it out
+@pytest.mark.slow  # tens of seconds on 2 cores; `make test` leaves it out, `make test-slow` runs it
 def test_own_selection_equals_keybert_on_real_introductions(minilm, aclsum_introductions):
     """`extract_keyphrases` re-does KeyBERT's cosine selection (one batched embedding pass for every document);
     its phrases must be exactly those `KeyBERT.extract_keywords` finds on each document alone."""

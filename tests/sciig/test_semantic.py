@@ -238,7 +238,7 @@ def test_perplexity_matches_direct_and_strided_computation(tiny_gpt2):
     assert results["perplexity"] == pytest.approx(direct, rel=1e-5) and results["unscored"] == 1
 
 
-@pytest.mark.slow  # tens of seconds on 2 cores; `make test-quick` leaves it out
+@pytest.mark.slow  # tens of seconds on 2 cores; `make test` leaves it out, `make test-slow` runs it
 def test_perplexity_empty_huge_and_offline(tiny_gpt2):
     from sciwrite.models.causal_lm import load_causal_lm
     from sciwrite.sciig.metrics.perplexity import score_perplexity

@@ -12,10 +12,10 @@ from datasets import Dataset
 
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.cli import main
+from sciwrite.core.costs import COST_COLUMNS
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.grounding.check_cells import verdict_text
-from sciwrite.leaderboard.costs import COST_COLUMNS
 from sciwrite.leaderboard.drilldown import BenchmarkPapers, paper_view
 from sciwrite.leaderboard.runs import import_evaluation
 from sciwrite.leaderboard.store import ResultsStore

@@ -158,8 +158,10 @@ def test_logic_averages_the_sampled_paragraphs_and_is_none_when_one_stays_unread
     assert empty[JUDGE_ERRORS] == {"logic": "no paragraph of 100 characters or more to judge"}
     # 3 + 2 + 1 first requests, then GARBAGE and FLAKY once more
     assert len(requests) == 8
-    user = requests[0]["messages"][1]["content"]
-    assert requests[0]["messages"][0] == {"role": "system", "content": SYSTEM}
+    # requests go out concurrently, so the one carrying WANT=3 is found by its text, not by its position
+    [first] = [r for r in requests if "(WANT=3)" in r["messages"][1]["content"]]
+    user = first["messages"][1]["content"]
+    assert first["messages"][0] == {"role": "system", "content": SYSTEM}
     assert user.startswith("You are an advanced AI language evaluator. Your task is to assess the logical coherence "
                            "and clarity of text based on the following criteria:")
     assert "### **Paragraph:**  \n" + paragraph("WANT=3") + "  \n\n### **Output Format:**" in user

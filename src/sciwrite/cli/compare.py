@@ -7,7 +7,7 @@ The comparison and every check on it (one benchmark and split, the summaries' pr
 that are numbers, ``--metrics`` names the files score) are `sciwrite.scoring.compare`'s, the leaderboard's Compare
 tab's too; this module parses the arguments, prints the table and its notes, and writes the table and the plot.
 After the table: every system's rank on the first metric compared with its rank interval and whether it differs
-significantly from the system ranked above it (`sciwrite.leaderboard.rank_intervals`, the board's Rank cells)."""
+significantly from the system ranked above it (`sciwrite.core.rank_intervals`, as the board's Rank cells)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from pathlib import Path
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.flags import BENCHMARK, CONFIDENCE, METRICS, PLOT, SYSTEM, TABLE_OUT, add_bootstrap_flags
 from sciwrite.core.errors import InputError
+from sciwrite.core.rank_intervals import RankIntervals, rank_intervals
 from sciwrite.core.tables import format_table, headless_pyplot, save_figure, write_table
-from sciwrite.leaderboard.rank_intervals import RankIntervals, rank_intervals
 from sciwrite.scoring.compare import Comparison, MetricDifference, SystemScores, check_same_benchmark, compare_systems
 from sciwrite.scoring.per_paper_files import read_system
 from sciwrite.stats import INTERVAL_METHOD

@@ -23,10 +23,10 @@ from sciwrite.cli.flags import (
     STORE,
 )
 from sciwrite.cli.options import key_value, known_benchmark
+from sciwrite.core.costs import GENERATOR, ledger_from_bytes
 from sciwrite.core.errors import InputError, Where
 from sciwrite.harness import inspect_logs_module
 from sciwrite.leaderboard.app import launch
-from sciwrite.leaderboard.costs import GENERATOR, ledger_from_bytes
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.hub_results import import_hub_repos
 from sciwrite.leaderboard.mirror import mirror_from_env

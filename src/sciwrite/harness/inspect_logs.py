@@ -10,7 +10,7 @@ ones included, each mean what the rows give: a log edited out of range, or whose
 refused; an in-range edit of rows and means together is not caught (nothing is scored again). A sample whose model
 gave a request no answer (an error, a context overflow) is refused too. The log keeps no usage ledger but each
 model call's token usage: `model_calls` reads them (the evaluated model's as the generator's, a grader's as the
-judge's) and `sciwrite.leaderboard.costs.priced_ledgers` prices them with the board's price table, where the log
+judge's) and `sciwrite.core.costs.priced_ledgers` prices them with the board's price table, where the log
 reports no cost, for the cost columns.
 """
 
@@ -25,6 +25,7 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
+from sciwrite.core.costs import GENERATOR, JUDGE, ModelCall, priced_ledgers
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.metric_scales import check_result
 from sciwrite.core.paper_row import PaperRow
@@ -34,7 +35,6 @@ from sciwrite.generation.runner import TRACE
 from sciwrite.harness.inspect_model import output_failure
 from sciwrite.harness.inspect_scorers import ROW, interval_metric_names, logged_intervals
 from sciwrite.harness.inspect_solvers import GENERATED
-from sciwrite.leaderboard.costs import GENERATOR, JUDGE, ModelCall, priced_ledgers
 from sciwrite.leaderboard.runs import QUICKSTART_SUBMITTER, EvaluationRun, add_evaluation, board_row, run_fields
 from sciwrite.leaderboard.store import ResultsStore, Submission
 from sciwrite.leaderboard.submission import content_digest

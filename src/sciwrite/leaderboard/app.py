@@ -7,7 +7,7 @@ Every string a user typed reaches the page only through components that show tex
 the admin token is compared on the server and never echoed, and no API key is read here.
 
 Each benchmark tab ranks rows only within their scoring condition ("Scored under": model profile and judge model,
-`sciwrite.leaderboard.conditions`). By default every condition is shown, one group after another with its own ranks
+`sciwrite.core.conditions`). By default every condition is shown, one group after another with its own ranks
 1..n (the paper profile's groups first, then the larger ones): nothing is hidden, and the top of the table is the
 paper profile's largest group; the "Scored under" filter narrows the table to chosen groups.
 """
@@ -26,12 +26,13 @@ import gradio as gr
 import pandas as pd
 
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.conditions import provenance_text
+from sciwrite.core.costs import COST_COLUMNS
+from sciwrite.core.trust import card_text
 from sciwrite.human_eval.app import annotation_ui, folder_session
 from sciwrite.leaderboard.about import about_markdown
 from sciwrite.leaderboard.compare import compare_submissions
-from sciwrite.leaderboard.conditions import provenance_text
 from sciwrite.leaderboard.cost_plot import cost_chart
-from sciwrite.leaderboard.costs import COST_COLUMNS
 from sciwrite.leaderboard.drilldown import paper_scores_frame, paper_view
 from sciwrite.leaderboard.plots import category_bars, metric_chart
 from sciwrite.leaderboard.service import NEEDS_FIX, Leaderboard, SubmitOutcome
@@ -49,7 +50,6 @@ from sciwrite.leaderboard.tables import (
     metric_columns,
     not_computed_note,
 )
-from sciwrite.leaderboard.trust import card_text
 from sciwrite.leaderboard.worker import Worker
 
 logger = logging.getLogger(__name__)

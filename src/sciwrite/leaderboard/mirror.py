@@ -36,9 +36,9 @@ from typing import Any
 from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi, snapshot_download
 from huggingface_hub.errors import RepositoryNotFoundError
 
+from sciwrite.core.costs import ROLES, LedgerFile, RunCost
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.summary import Summary
-from sciwrite.leaderboard.costs import ROLES, LedgerFile, RunCost
 from sciwrite.leaderboard.store import FINISHED, DuplicateSubmissionError, ResultsStore, Submission
 
 logger = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """Score against cost: which leaderboard rows lie on the Pareto frontier of a score and the dollars a paper cost.
 
 A row's cost is its dollars per paper, the generator's plus the judge's (``cost_gen_per_paper`` +
-``cost_judge_per_paper``, `sciwrite.leaderboard.costs`); a row whose cost or score is unknown is left out of the
+``cost_judge_per_paper``, `sciwrite.core.costs`); a row whose cost or score is unknown is left out of the
 frontier and counted, never taken as free or as worthless.
 
 A point is on the frontier when no other point dominates it; point B dominates point A when B costs at most as much
@@ -9,7 +9,7 @@ and scores at least as well, and is strictly cheaper or strictly better. Ties: t
 same score do not dominate each other, so both are on the frontier (or neither, when a third dominates them); of
 two points with the same cost, only the better scoring one is; of two with the same score, only the cheaper one.
 
-Scores of different scoring conditions (profile and judge, `sciwrite.leaderboard.conditions`) are not comparable,
+Scores of different scoring conditions (profile and judge, `sciwrite.core.conditions`) are not comparable,
 so `score_cost` draws one frontier per condition, as the table ranks within conditions. Pure functions over plain
 data; nothing here draws or builds HTML.
 """
@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sciwrite.leaderboard.conditions import row_condition
+from sciwrite.core.conditions import row_condition
 
 #: The row fields whose sum is a row's dollars per paper.
 DOLLAR_FIELDS = ("cost_gen_per_paper", "cost_judge_per_paper")

@@ -5,7 +5,7 @@ interval as an error bar.
 Figures are built as `matplotlib.figure.Figure` objects on the Agg backend, not through pyplot's figure manager,
 so a long-running page that draws on every request never accumulates open figures (a figure is freed when the
 UI drops it). System names are drawn as plain text (``parse_math=False``): a "$" in a name is not TeX. When the
-rows drawn span several scoring conditions (`sciwrite.leaderboard.conditions`), each name says its condition.
+rows drawn span several scoring conditions (`sciwrite.core.conditions`), each name says its condition.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 from matplotlib.figure import Figure
 
 from sciwrite.benchmark import Benchmark
+from sciwrite.core.conditions import row_condition
 from sciwrite.core.tables import headless_pyplot
-from sciwrite.leaderboard.conditions import row_condition
 from sciwrite.leaderboard.tables import as_benchmark, higher_is_better, metric_labels, number, sort_rows
 
 #: The most systems a grouped-bar chart draws (the best by the category's first metric); more is unreadable.

@@ -14,7 +14,7 @@ A method that keeps a trace per paper (the agent's tool calls: `sciwrite.generat
 ``trace`` (`with_traces`), so that it lives, is mirrored and is restored with the predictions, and the drill-down
 shows it. The digest counts only what is scored, so a trace never makes a run "new".
 
-The run's usage ledgers come with it, for the cost columns (`sciwrite.leaderboard.costs`): the generator's
+The run's usage ledgers come with it, for the cost columns (`sciwrite.core.costs`): the generator's
 (``usage.jsonl`` beside the predictions: the lines of this run, tagged with the predictions' stem) and the judge's
 (the one the summary's ``llm_usage`` names, else ``usage.jsonl`` in the folder or the folder above it: its
 evaluation lines). Each is checked against the predictions (`check_ledger`); a bad line refuses the run, naming the
@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
+from sciwrite.core.costs import GENERATOR, JUDGE, LedgerFile, check_ledger, evaluation_lines, run_lines
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.jsonl import iter_json_lines
 from sciwrite.core.metric_scales import check_result
@@ -42,7 +43,6 @@ from sciwrite.core.results import load_summary
 from sciwrite.core.summary import Summary
 from sciwrite.core.summary_files import predictions_file
 from sciwrite.generation.runner import TRACE, traces_path_for
-from sciwrite.leaderboard.costs import GENERATOR, JUDGE, LedgerFile, check_ledger, evaluation_lines, run_lines
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission, default_store_path
 from sciwrite.leaderboard.submission import content_digest
 from sciwrite.llm.ledger import LEDGER_NAME

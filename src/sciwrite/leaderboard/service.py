@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
+from sciwrite.core.costs import GENERATOR, LedgerFile, check_ledger, ledger_from_bytes, paper_ids_of
 from sciwrite.core.predictions import prediction_file
-from sciwrite.leaderboard.costs import GENERATOR, LedgerFile, check_ledger, ledger_from_bytes, paper_ids_of
 from sciwrite.leaderboard.drilldown import BenchmarkPapers
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.mirror import HubMirror

@@ -29,11 +29,11 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from sciwrite.core.costs import LedgerFile, RunCost, paper_ids_of, run_cost, unknown_cost
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.paths import data_root
 from sciwrite.core.sqlite_file import SqliteFile
 from sciwrite.core.summary import Summary
-from sciwrite.leaderboard.costs import LedgerFile, RunCost, paper_ids_of, run_cost, unknown_cost
 from sciwrite.leaderboard.names import name_key
 
 PENDING, RUNNING, FINISHED, FAILED = "PENDING", "RUNNING", "FINISHED", "FAILED"

@@ -4,7 +4,7 @@ the reference grounding, each "mean [low, high]", then the identity and provenan
 
 Pure functions over plain data (no UI library): the page calls `leaderboard_rows` once per refresh and
 `leaderboard_frame` on every search / filter / sort change, so filtering never touches the store. Rows are
-ranked only within their scoring condition (profile and judge model, `sciwrite.leaderboard.conditions`), never
+ranked only within their scoring condition (profile and judge model, `sciwrite.core.conditions`), never
 across: the frame lists one condition's rows after another's, each ranked 1..n. User strings
 (system, model, ...) are returned exactly as submitted; escaping them is the UI's job, and nothing here builds
 HTML.
@@ -20,14 +20,14 @@ import pandas as pd
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
+from sciwrite.core.conditions import condition_order, row_condition, summary_condition
+from sciwrite.core.costs import COST_COLUMNS, COST_KEYS, cost_text, unknown_fields
 from sciwrite.core.summary import Summary
 from sciwrite.core.tables import MISSING_CELL
-from sciwrite.leaderboard.conditions import condition_order, row_condition, summary_condition
-from sciwrite.leaderboard.costs import COST_COLUMNS, COST_KEYS, cost_text, unknown_fields
+from sciwrite.core.trust import FAILED_MARK, failed_check
 from sciwrite.leaderboard.pareto import score_cost
-from sciwrite.leaderboard.rank_intervals import PAPER_SCORES, rank_cells, stored_paper_scores
+from sciwrite.leaderboard.rank_cells import PAPER_SCORES, rank_cells, stored_paper_scores
 from sciwrite.leaderboard.store import ResultsStore
-from sciwrite.leaderboard.trust import FAILED_MARK, failed_check
 from sciwrite.metrics.judge_panel import incomplete_text
 
 #: Metrics where a lower value is better (everything else: higher is better), as each benchmark's scales declare
@@ -91,7 +91,7 @@ def board_columns(benchmark: str | Benchmark) -> list[tuple[str, str, str]]:
 
 def frame_columns(benchmark: str | Benchmark) -> list[str]:
     """The displayed frame's columns in order: `LEAD_INFO` (Rank, System), the paper's headline metrics and the
-    board columns (`board_columns`), the cost columns (`sciwrite.leaderboard.costs.COST_COLUMNS`: "$/paper (gen)",
+    board columns (`board_columns`), the cost columns (`sciwrite.core.costs.COST_COLUMNS`: "$/paper (gen)",
     ..., "unknown" without a ledger), then `TRAIL_INFO` (Scored under, Model, ..., Papers, Price table)."""
     return [*LEAD_INFO, *(label for _, _, label in board_columns(benchmark)), *(label for _, label in COST_COLUMNS),
             *TRAIL_INFO]
@@ -117,7 +117,7 @@ def leaderboard_rows(store: ResultsStore, benchmark: str | Benchmark, split: str
     ``complete`` (`sciwrite.core.coverage`), per metric and board column (`board_columns`) ``<key>``, ``<key>_low``
     and ``<key>_high`` (floats or None), and the summary's ``not_computed`` / ``interval_notes`` (metric -> reason) for `not_computed_note`;
     ``paper_scores``: the per-paper scores of the board's metrics (metric -> paper_id -> value, for the rank
-    intervals: `sciwrite.leaderboard.rank_intervals.stored_paper_scores`, read once per scored version)."""
+    intervals: `sciwrite.leaderboard.rank_cells.stored_paper_scores`, read once per scored version)."""
     bench = as_benchmark(benchmark)
     rows = []
     costs = store.costs(bench.name, split)
@@ -157,7 +157,7 @@ def judge_text(summary: Summary) -> str:
     """The LLM judge a row was scored with, from its provenance: ``gpt-5.5 (gpt-5.5-2026-04-23)``, the snapshots
     joined when several answered, and for a panel a judge of which gave some paper no usable score, what is missing
     (``; panel incomplete: B scored 0 of 2 papers``), and `FAILED_MARK` when the judge failed its recorded check
-    (`sciwrite.leaderboard.trust`); empty when no judge ran (or the summary predates provenance)."""
+    (`sciwrite.core.trust`); empty when no judge ran (or the summary predates provenance)."""
     judge = summary.provenance.judge if summary.provenance is not None else None
     if judge is None or not judge.model:
         return ""
@@ -218,7 +218,7 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
     group sorted by metric `sort_by` (default: the benchmark's first metric) numerically, in `descending` order
     (default: best first), rows without a value last; Rank is the row's place in its group, 1..n, counted before
     any filter (a filter hides rows, it never re-ranks them), shown with its rank interval and whether it differs
-    significantly from the row above (`sciwrite.leaderboard.rank_intervals.rank_cells`: "2 (1–3) ↑ n.s.").
+    significantly from the row above (`sciwrite.leaderboard.rank_cells.rank_cells`: "2 (1–3) ↑ n.s.").
     `search` is a case-insensitive plain substring (never a pattern) of system, model, method or retriever;
     `models` / `methods` / `retrievers` / `conditions` (condition labels) keep rows whose value is one of them
     (empty: all). `frontier_only` keeps only the rows on their condition's score-against-cost Pareto frontier

@@ -20,8 +20,8 @@ in a replicate), each replicate's means are ranked, and:
 A paper counts only when every system has a finite score for it (None, NaN or absent: left out for all). With
 fewer than 2 such papers (or no resamples) there is no interval and nothing is significant.
 
-The board's side (`stored_paper_scores`, `rank_cells`) reads each submission's per-paper scores from the store
-once per version of the submission and writes the Rank cells: ``2 (1–3) ↑ n.s.``.
+One statistic for every front end: the board's Rank cells (`sciwrite.leaderboard.rank_cells`), ``sciwrite compare``
+and ``sciwrite paper-table``'s runs table.
 """
 
 from __future__ import annotations
@@ -29,22 +29,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from sciwrite.leaderboard.conditions import row_condition
-from sciwrite.leaderboard.store import ResultsStore, Submission
 from sciwrite.stats import resample_indices
 
-#: The row field `leaderboard_rows` fills with a submission's per-paper scores (metric -> paper_id -> value).
-PAPER_SCORES = "paper_scores"
-#: What a Rank cell says for a row whose per-paper scores of the ranked metric are not in the store.
-NO_SCORES = "no per-paper scores"
-#: What it says when the condition's rows share fewer than 2 papers with a score (no bootstrap possible).
+#: What a rank cell says when the ranked systems share fewer than 2 papers with a score (no bootstrap possible).
 TOO_FEW = "fewer than 2 shared papers"
-#: The markers against the row above: significantly different, or not.
+#: The markers against the system above: significantly different, or not.
 SIGNIFICANT, NOT_SIGNIFICANT = "\u2191 sig.", "\u2191 n.s."
 #: Comparisons per chunk when ranking replicate means (replicates x systems x systems; bounds the memory).
 _CHUNK_CELLS = 4_000_000
@@ -111,7 +104,8 @@ class RankIntervals:
         return next((d for d in self.differences if d.system == system), None)
 
 
-def _finite(value: Any) -> bool:
+def finite(value: Any) -> bool:
+    """Whether `value` is a finite number (not a bool)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -120,7 +114,7 @@ def shared_matrix(scores: Mapping[str, Mapping[str, float | None]]) -> tuple[lis
     systems) score matrix, systems in `scores` order."""
     systems = list(scores)
     papers = [pid for pid in (scores[systems[0]] if systems else {})
-              if all(_finite(scores[s].get(pid)) for s in systems)]
+              if all(finite(scores[s].get(pid)) for s in systems)]
     matrix = np.array([[scores[s][pid] for s in systems] for pid in papers], dtype=float)
     return papers, matrix.reshape(len(papers), len(systems))
 
@@ -207,65 +201,5 @@ def rank_intervals(scores: Mapping[str, Mapping[str, float | None]], *, higher_i
                          confidence, higher_is_better)
 
 
-# -- the board ------------------------------------------------------------------------------------------------
-
-_CACHE: dict[tuple[str, str, float, tuple[str, ...]], Mapping[str, Mapping[str, float]]] = {}
-_CACHE_SIZE = 4096
-
-
-def stored_paper_scores(store: ResultsStore, submission: Submission,
-                        metrics: Sequence[str]) -> Mapping[str, Mapping[str, float]]:
-    """A scored submission's per-paper scores: metric -> paper_id -> finite value (a metric with none: absent;
-    no per-paper rows: empty). Read from the store once per version of the submission (its ``updated_at``), so
-    the page's filter changes, which rebuild the rows, do not read them again."""
-    key = (str(store.path), submission.id, submission.updated_at, tuple(metrics))
-    if key not in _CACHE:
-        found: dict[str, dict[str, float]] = {}
-        for row in store.paper_rows(submission.id):
-            for metric in metrics:
-                value = row.values.get(metric)
-                if _finite(value) and row.paper_id is not None:
-                    found.setdefault(metric, {})[str(row.paper_id)] = float(value)  # type: ignore[arg-type]
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.clear()
-        _CACHE[key] = MappingProxyType({m: MappingProxyType(v) for m, v in found.items()})
-    return _CACHE[key]
-
-
-def rank_cells(ranked: Sequence[tuple[int, Mapping[str, Any]]], metric: str, higher_is_better: bool, *,
-               n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0) -> list[str]:
-    """The Rank cell of each (rank, row) of `ranked` (`sciwrite.leaderboard.tables.ranked_rows`' order), ranked
-    on `metric`: ``2 (1–3) ↑ n.s.``: the rank, its interval among the condition's rows with per-paper scores on
-    the papers they all scored, and whether the difference to the row above (the one before it with scores) is
-    significant (`rank_intervals`, `order` the board's). A row without per-paper scores of `metric` keeps its
-    bare rank and says so; a row alone in its condition, or the only one there with scores, shows its bare rank;
-    with fewer than 2 shared papers, the cells say that."""
-    cells = [str(rank) for rank, _ in ranked]
-    groups: dict[Any, list[int]] = {}
-    for i, (_, row) in enumerate(ranked):
-        groups.setdefault(row_condition(row), []).append(i)
-    for members in groups.values():
-        if len(members) < 2:  # alone in its condition: nothing to rank it against
-            continue
-        scored = [i for i in members if (ranked[i][1].get(PAPER_SCORES) or {}).get(metric)]
-        for i in members:
-            if i not in scored:
-                cells[i] = f"{ranked[i][0]} ({NO_SCORES})"
-        if len(scored) < 2:
-            continue
-        scores = {str(i): ranked[i][1][PAPER_SCORES][metric] for i in scored}
-        found = rank_intervals(scores, higher_is_better=higher_is_better, order=list(scores),
-                               n_resamples=n_resamples, confidence=confidence, rng=[seed, 0])
-        for i in scored:
-            interval = found.rank(str(i)).interval
-            cell = f"{ranked[i][0]} ({interval or TOO_FEW})"
-            above = found.vs_above(str(i))
-            if above is not None and interval:
-                cell += f" {SIGNIFICANT if above.significant else NOT_SIGNIFICANT}"
-            cells[i] = cell
-    return cells
-
-
-__all__ = ["NOT_SIGNIFICANT", "NO_SCORES", "PAPER_SCORES", "SIGNIFICANT", "TOO_FEW", "AdjacentDifference",
-           "RankIntervals", "SystemRank", "competition_ranks", "rank_bounds", "rank_cells", "rank_intervals", "shared_matrix",
-           "stored_paper_scores"]
+__all__ = ["NOT_SIGNIFICANT", "SIGNIFICANT", "TOO_FEW", "AdjacentDifference", "RankIntervals", "SystemRank",
+           "competition_ranks", "finite", "rank_bounds", "rank_intervals", "shared_matrix"]

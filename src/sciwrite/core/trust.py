@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from sciwrite.core.conditions import Condition, summary_condition
 from sciwrite.core.summary import JudgeCheckRecord, JudgePanel, JudgeRecord, Summary
-from sciwrite.leaderboard.conditions import Condition, summary_condition
 
 #: What marks a row scored by a judge that failed its check (in its Judge cell and its card).
 FAILED_MARK = "\u26a0 judge failed its check"
