@@ -394,7 +394,30 @@ def run_cost(ledgers: Sequence[LedgerFile], summary: Summary, paper_ids: Collect
     return RunCost(n_papers, generator, judge, "; ".join(tables))
 
 
+def evaluation_ledgers(predictions: Path, summary: Summary, folder: Path, paper_ids: Collection[str],
+                generator: str | Path | None = None, judge: str | Path | None = None) -> tuple[LedgerFile, ...]:
+    """The run's generator ledger (this run's lines of `generator`, default ``usage.jsonl`` beside the
+    `predictions`) and judge ledger (the evaluation lines of `judge`, default the ledger the summary's
+    ``llm_usage`` names, else ``usage.jsonl`` in `folder` or above it), each checked against `paper_ids`
+    (`check_ledger`: `InputError` naming the file and line); a ledger not found is left out (its cost unknown).
+    The board keeps each under its file name only."""
+    usage = summary.usage.ledger if summary.usage is not None else None
+    found = {GENERATOR: [Path(generator)] if generator else [predictions.parent / LEDGER_NAME],
+             JUDGE: [Path(judge)] if judge else [*([Path(usage)] if usage else []), folder / LEDGER_NAME,
+                                                  folder.parent / LEDGER_NAME]}
+    ledgers = []
+    for role, candidates in found.items():
+        path = next((p for p in candidates if p.is_file()), None)
+        if path is None:
+            continue
+        text = path.read_bytes().decode("utf-8-sig")
+        text = run_lines(text, predictions.stem) if role == GENERATOR else evaluation_lines(text)
+        check_ledger(LedgerFile(role, str(path), text), paper_ids)
+        ledgers.append(LedgerFile(role, path.name, text))
+    return tuple(ledgers)
+
+
 __all__ = ["BOARD_PRICED", "COST_COLUMNS", "COST_KEYS", "GENERATE", "GENERATOR", "JUDGE", "LOG_REPORTED", "ROLES",
            "TOKEN_FIELDS", "UNKNOWN", "LedgerFile", "ModelCall", "RunCost", "SideCost", "check_ledger", "cost_text",
-           "evaluation_lines", "ledger_from_bytes", "paper_ids_of", "price_table_name", "priced_ledgers", "run_cost", "run_lines", "unknown_cost",
+           "evaluation_ledgers", "evaluation_lines", "ledger_from_bytes", "paper_ids_of", "price_table_name", "priced_ledgers", "run_cost", "run_lines", "unknown_cost",
            "unknown_fields"]

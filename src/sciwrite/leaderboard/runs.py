@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.core.costs import GENERATOR, JUDGE, LedgerFile, check_ledger, evaluation_lines, run_lines
+from sciwrite.core.costs import LedgerFile, evaluation_ledgers
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.jsonl import iter_json_lines
 from sciwrite.core.metric_scales import check_result
@@ -45,7 +45,6 @@ from sciwrite.core.summary_files import predictions_file
 from sciwrite.generation.runner import TRACE, traces_path_for
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission, default_store_path
 from sciwrite.leaderboard.submission import content_digest
-from sciwrite.llm.ledger import LEDGER_NAME
 from sciwrite.scoring.checks import result_rules
 
 #: Who the board says submitted the quick start's runs.
@@ -93,7 +92,7 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
                     ) -> EvaluationRun:
     """The run scored in `evaluation_dir`, checked (see the module docstring); `predictions` defaults to the file
     the summary names; `fields` override the form fields read from the predictions' first line; the ledgers
-    default to those found beside the predictions and the summary (`run_ledgers`)."""
+    default to those found beside the predictions and the summary (`sciwrite.core.costs.evaluation_ledgers`)."""
     bench = get_benchmark(benchmark)
     folder = Path(evaluation_dir)
     summary_path = folder / "summary.json" if folder.is_dir() else folder
@@ -112,7 +111,7 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     text = with_traces(text, traces)
     # the digest an upload of the same file gets (`content_digest`), so that neither path adds it twice
     sha256 = content_digest(records, candidates="candidates" in bench.data.prediction_fields)
-    ledgers = run_ledgers(predictions_path, summary, folder, {str(r.get("paper_id")) for r in records},
+    ledgers = evaluation_ledgers(predictions_path, summary, folder, {str(r.get("paper_id")) for r in records},
                           generator_ledger, judge_ledger)
     form = {**run_fields(records[0] if records else {}), **(fields or {})}
     system = system or summary.system or predictions_path.stem
@@ -121,29 +120,6 @@ def read_evaluation(benchmark: str, evaluation_dir: str | Path, *, predictions: 
     summary = summary.with_(system=system, predictions=predictions_path.name)
     return EvaluationRun(benchmark, folder, split, system, summary, rows, text, records, sha256, form,
                          ledgers=ledgers)
-
-
-def run_ledgers(predictions: Path, summary: Summary, folder: Path, paper_ids: Collection[str],
-                generator: str | Path | None = None, judge: str | Path | None = None) -> tuple[LedgerFile, ...]:
-    """The run's generator ledger (this run's lines of `generator`, default ``usage.jsonl`` beside the
-    `predictions`) and judge ledger (the evaluation lines of `judge`, default the ledger the summary's
-    ``llm_usage`` names, else ``usage.jsonl`` in `folder` or above it), each checked against `paper_ids`
-    (`check_ledger`: `InputError` naming the file and line); a ledger not found is left out (its cost unknown).
-    The board keeps each under its file name only."""
-    usage = summary.usage.ledger if summary.usage is not None else None
-    found = {GENERATOR: [Path(generator)] if generator else [predictions.parent / LEDGER_NAME],
-             JUDGE: [Path(judge)] if judge else [*([Path(usage)] if usage else []), folder / LEDGER_NAME,
-                                                  folder.parent / LEDGER_NAME]}
-    ledgers = []
-    for role, candidates in found.items():
-        path = next((p for p in candidates if p.is_file()), None)
-        if path is None:
-            continue
-        text = path.read_bytes().decode("utf-8-sig")
-        text = run_lines(text, predictions.stem) if role == GENERATOR else evaluation_lines(text)
-        check_ledger(LedgerFile(role, str(path), text), paper_ids)
-        ledgers.append(LedgerFile(role, path.name, text))
-    return tuple(ledgers)
 
 
 def board_row(record: Mapping[str, Any]) -> PaperRow:
