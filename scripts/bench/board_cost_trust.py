@@ -9,17 +9,20 @@ deleted (its cost must read "unknown", never 0). Each run is generated (RAG on B
 folder, the fake wording each run's sections a little differently and citing that run's number of the candidates
 (the board keeps one row per predictions file), and scored into its own folder (so each judge ledger holds that
 evaluation's lines only), then imported with ``import_evaluation``, its ledgers with it. Prints each row's rank
-cell (with its interval), condition, headline score, dollars per paper and trust card.
+cell (with its interval), condition, headline score, dollars per paper (in all, then the generator's and the
+judge's) and trust card; judge-x's judge check (``meta-eval judge-check`` on the sample's pairs, against the same
+fake, whose judge reads only length) is recorded with the runs judge-x scores alone, so their cards show it.
 
 Then the render time: the board served as the browser tests serve it (`launch`, 127.0.0.1, no worker), headless
 Chromium opens the page, clicks the RWGBench tab and waits until the first row's rank cell is visible; the time
-from navigation to then, ``--repeats`` times (a fresh browser context each), median. "Before" is the same
+from navigation to then, ``--repeats`` times (a fresh browser context each) per server, in ``--rounds``
+alternating rounds of before and after (a fresh server each), median over all loads. "Before" is the same
 measurement on the code before issue 51 (``git archive 245051e src metrics`` into a temporary folder: metrics/ for
 the ``src/sciwrite/evaluate_modules`` link; the git state is not touched), importing the same six folders with that code in a subprocess with ``PYTHONPATH`` on it; "after" is the
 same subprocess on this tree's code. Goal: after / before <= 1.20. Skipped, saying why, without Chromium or
 Playwright.
 
-    .venv/bin/python scripts/bench/board_cost_trust.py              # ~1-2 min
+    .venv/bin/python scripts/bench/board_cost_trust.py              # ~2-3 min
     .venv/bin/python scripts/bench/board_cost_trust.py --repeats 9 --papers 10
 """
 
@@ -101,6 +104,11 @@ def build_runs(work: Path, source: Path, papers: int) -> list[tuple[str, Path]]:
     """(system, evaluation folder) of each of `RUNS`, generated and scored against the fake server."""
     folders = []
     with ChatServer(answer) as server:
+        # judge-x's check on the sample's damaged pairs, recorded with every run judge-x scores alone (the fake
+        # judge reads only the text's length, so its card must say it failed)
+        check = work / "check-judge-x"
+        quietly(["meta-eval", "judge-check", "--benchmark", "rwgbench", "--judge", "judge-x", "--source", str(source),
+                 "--limit", str(papers), "--judge-base-url", server.base_url, "--out", str(check)])
         for n, (system, generator, cited, judges, keep) in enumerate(RUNS):
             CURRENT.update(run=n, cited=cited)
             gen = work / f"gen{n}"
@@ -116,7 +124,8 @@ def build_runs(work: Path, source: Path, papers: int) -> list[tuple[str, Path]]:
             quietly(["evaluate", "rwgbench", "--predictions", str(predictions), "--source", str(source),
                      "--profile", "lite", "--metrics", *METRICS, "--judge-base-url", server.base_url,
                      "--bootstrap", "200", "--system", system, "--out", str(out),
-                     *[arg for judge in judges for arg in ("--judge", judge)]])
+                     *[arg for judge in judges for arg in ("--judge", judge)],
+                     *(["--judge-check", str(check)] if judges == ("judge-x",) else [])])
             [summary] = out.glob("*/summary.json")
             folders.append((system, summary.parent))
     return folders
@@ -136,7 +145,7 @@ def print_board(store_path: Path, folders: list[tuple[str, Path]]) -> None:
     frame = leaderboard_frame(leaderboard_rows(store, "rwgbench"), "rwgbench")
     cards = {sub.id: trust_card(summary, summary_condition(summary, sub.profile))
              for sub, summary in store.finished("rwgbench")}
-    cost_columns = ["$/paper (gen)", "$/paper (judge)", "$ total"]
+    cost_columns = ["$/paper", "$/paper (gen)", "$/paper (judge)", "$ total"]  # $/paper: beside the rank
     head = ["Rank", "System", "Scored under", "CQ · Prec.", *cost_columns]
     widths = [max(len(h), *(len(str(v)) for v in frame[h])) for h in head]
     print("  ".join(h.ljust(w) for h, w in zip(head, widths)))
@@ -218,7 +227,9 @@ def browser_missing() -> str:
 def cli() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--papers", type=int, default=6)
-    parser.add_argument("--repeats", type=int, default=5, help="timed page loads per code version (median)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed page loads per code version and round")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds of before, then after (median "
+                                                               "over all their loads)")
     parser.add_argument("--before", default=BEFORE, help="the commit before the change")
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # internal: one measurement, as JSON
     args = parser.parse_args()
@@ -248,14 +259,24 @@ def cli() -> None:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.before, "src", "metrics"], check=True,
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
-        before = measure_in(old / "src", work, "before", source, folders, args.repeats)
-        after = measure_in(ROOT / "src", work, "after", source, folders, args.repeats)
-        print("\nrender time (navigation -> first row's rank cell visible, headless Chromium, 1280x800):")
-        for name, result in (("before", before), ("after", after)):
-            print(f"  {name} ({args.before if name == 'before' else 'working tree'}; {result['code']}): "
-                  f"{result['rows']} rows, first rank cell {result['first_rank_cell']!r}, "
-                  f"median {result['median_s']:.3f} s of {result['times_s']}")
-        ratio = after["median_s"] / before["median_s"]
+        # rounds of before then after, each a fresh server: the machine's load drifts over a minute, and
+        # alternating spreads the drift over both versions instead of charging it to one
+        found: dict[str, list[dict]] = {"before": [], "after": []}
+        for n in range(args.rounds):
+            found["before"].append(measure_in(old / "src", work, f"before{n}", source, folders, args.repeats))
+            found["after"].append(measure_in(ROOT / "src", work, f"after{n}", source, folders, args.repeats))
+        print(f"\nrender time (navigation -> first row's rank cell visible, headless Chromium, 1280x800; "
+              f"{args.rounds} alternating rounds of {args.repeats} page loads each):")
+        medians = {}
+        for name, results in found.items():
+            times = [t for result in results for t in result["times_s"]]
+            medians[name] = statistics.median(times)
+            last = results[-1]
+            print(f"  {name} ({args.before if name == 'before' else 'working tree'}; {last['code']}): "
+                  f"{last['rows']} rows, first rank cell {last['first_rank_cell']!r}, "
+                  f"median {medians[name]:.3f} s of {len(times)} loads; per round "
+                  f"{[r['median_s'] for r in results]}")
+        ratio = medians["after"] / medians["before"]
         print(f"  after / before = {ratio:.2f} (goal <= 1.20: {'met' if ratio <= 1.20 else 'NOT met'})")
     print(f"\ntotal {time.perf_counter() - started:.1f} s")
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from sciwrite.cli import main
+from sciwrite.core.hub import COST_CARD_COLUMNS
 from tests.fakes.openai_server import chat_server
 
 
@@ -76,9 +77,15 @@ def test_push_reads_the_run_from_the_file_and_pushes_it(tmp_path, monkeypatch, c
                         f"https://huggingface.co/datasets/{repo}")
     assert main(["push", "predictions", str(path), "--push-to-hub", "me/sciig-runs"]) == 0
     assert pushed["repo"] == "me/sciig-runs" and pushed["config_name"] is None
-    assert pushed["fields"] == {"benchmark": "sciig", "dataset": "sample", "split": "test", "model": "openai:gpt-4o",
-                                "method": "THREE_SHOT", "seed": 42}
-    assert "--predictions me/sciig-runs:openai-gpt-4o_sample_three_shot" in capsys.readouterr().out
+    run = {k: v for k, v in pushed["fields"].items() if k not in dict(COST_CARD_COLUMNS) and k != "cost_unknown"}
+    assert run == {"benchmark": "sciig", "dataset": "sample", "split": "test", "model": "openai:gpt-4o",
+                   "method": "THREE_SHOT", "seed": 42}
+    # no usage.jsonl beside the file: its generator's cost is unknown, never 0
+    assert pushed["fields"]["cost_gen_total"] == "unknown" and pushed["fields"]["gen_requests"] == "unknown"
+    assert pushed["fields"]["cost_unknown"] == "no usage.jsonl beside the predictions"
+    out = capsys.readouterr().out
+    assert "--predictions me/sciig-runs:openai-gpt-4o_sample_three_shot" in out
+    assert "generator cost unknown (no usage.jsonl beside the predictions)" in out
 
 
 def test_push_refuses_a_file_without_run_metadata(tmp_path, capsys):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from nltk import redos
@@ -119,6 +120,9 @@ CASES: dict[tuple[str, ...], list[Case]] = {
              *EVAL_OPTS),
         case("judge-check-no-summary", "--predictions", "{good_jsonl}", "--judge", "a", "--judge-check", "{folder}",
              *EVAL_OPTS),
+        *(case(f"human-agreement-{name}", "--predictions", "{good_jsonl}", "--judge", "a", "--human-agreement",
+               "{%s}" % name, *EVAL_OPTS) for name in ("missing", "empty", "folder", "agreement_badjson",
+                                                       "agreement_surge")),
     ],
     ("evaluate", "sciig"): [
         *(case(name, "--predictions", "{%s}" % name, *EVAL_OPTS) for name in ("missing", "empty", "latin1", "badjson")),
@@ -141,6 +145,7 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("str-provenance", "{strprov}", "{strprov}"),
         case("corrupt-summary", "{corrupt_summary}", "{corrupt_summary}"),
         case("confidence-nan", "{strprov}", "{strprov}", "--confidence", "nan"),
+        case("ledger-disagrees", "{good_eval}", "{bad_ledger_eval}"),  # its usage.jsonl bills a paper not predicted
     ],
     ("generate", "rwgbench"): [
         case("config-yaml", "--model", "extractive", "--config", "{badyaml}", "--out", "{out}"),
@@ -177,6 +182,10 @@ CASES: dict[tuple[str, ...], list[Case]] = {
           for name in ("missing", "folder", "latin1", "badjson")),
         case("level-1.5", "--ratings", "{good_jsonl}", "--predictions-per-paper", "a={good_jsonl}",
              "--confidence", "1.5"),
+        case("record-no-benchmark", "--ratings", "{good_ratings}", "--predictions-per-paper", "a={good_jsonl}",
+             "--record", "{out}"),
+        case("record-no-judge-metric", "--ratings", "{good_ratings}", "--predictions-per-paper", "a={good_jsonl}",
+             "--benchmark", "rwgbench", "--judge", "a", "--bootstrap", "0", "--record", "{out}"),
     ],
     ("meta-eval", "judges"): [
         *(case(name, "--judge-a", "{%s}" % name, "--judge-b", "{%s}" % name)
@@ -303,6 +312,7 @@ CASES: dict[tuple[str, ...], list[Case]] = {
     ],
     ("push", "predictions"): [
         *(case(name, "{%s}" % name, "--push-to-hub", HUB_ID) for name in ("missing", "empty", "latin1", "badjson")),
+        case("bad-ledger-beside", "{ledger_run}", "--push-to-hub", HUB_ID),
     ],
     ("push", "results"): [
         *(case(name, "{%s}" % name, "--model-repo", "org/model", "--dry-run", "--out", "{out}")
@@ -311,6 +321,12 @@ CASES: dict[tuple[str, ...], list[Case]] = {
                "--out", "{out}") for name in ("missing", "folder", "empty", "badjson")),
         case("folder-and-inspect-log", "{strprov}", "--inspect-log", "{empty}", "--model-repo", "org/model"),
         case("nothing-to-push", "--model-repo", "org/model", "--dry-run", "--out", "{out}"),
+        case("submission-without-store", "--submission", "x", "--model-repo", "org/model", "--dry-run"),
+        case("store-missing", "--store", "{missing}", "--submission", "x", "--model-repo", "org/model", "--dry-run"),
+        case("store-not-sqlite", "--store", "{notsqlite}", "--submission", "x", "--model-repo", "org/model",
+             "--dry-run"),
+        case("submission-and-folder", "{strprov}", "--store", "{notsqlite}", "--submission", "x", "--model-repo",
+             "org/model", "--dry-run"),
     ],
     ("quickstart",): [
         case("not-sqlite", "--store", "{notsqlite}", "--out", "{out}"),
@@ -359,6 +375,14 @@ def bad_inputs(tmp_path_factory, surge_mini_folder) -> dict[str, str]:
     write("nan_config", "benchmark: rwgbench\ntemperature: .nan\n", "nan.yaml")
     write("notsqlite", "this is not a database\n" * 200, "notsqlite.sqlite")
     write("good_jsonl", json.dumps({"paper_id": "p1", "text": "A section."}) + "\n", "good.jsonl")
+    write("good_ratings", json.dumps({"paper_id": "p1", "system": "a", "criterion": "q", "score": 3}) + "\n",
+          "ratings.jsonl")
+    write("agreement_badjson_file", "{not json", "agreement_badjson/human_agreement.json")
+    paths["agreement_badjson"] = str(root / "agreement_badjson")
+    write("agreement_surge_file", json.dumps({"benchmark": "surge", "judges": ["a"], "study": "s", "rows": [
+        {"criterion": "q", "metric": "logic", "level": "item", "n": 2, "kendall_tau": 1.0, "spearman": 1.0}]}),
+          "agreement_surge/human_agreement.json")
+    paths["agreement_surge"] = str(root / "agreement_surge")
     write("good_titles", json.dumps("Attention is all you need") + "\n", "titles.jsonl")
     write("latin1_bib", b"@article{a,\n  title = {Caf\xe9 society},\n  year = 2020\n}\n", "latin1.bib")
     write("latin1_paper", b'{"title": "caf\xe9"}', "latin1_dir/P99-1001.json")
@@ -381,6 +405,19 @@ def bad_inputs(tmp_path_factory, surge_mini_folder) -> dict[str, str]:
           "good_eval/per_paper.jsonl")
     paths["good_eval"] = str(root / "good_eval")
     write("bad_ledger", json.dumps({"purpose": "generate", "paper_id": "p9", "cost_usd": 0.1}) + "\n", "bad_usage.jsonl")
+    # a generated run whose ledger beside it names a paper it has no prediction of
+    write("ledger_run", json.dumps({"paper_id": "p1", "text": "x", "benchmark": "rwgbench", "split": "sample",
+                                    "model": "m", "method": "rag"}) + "\n", "ledger_run/run-a.jsonl")
+    write("ledger_run_usage", json.dumps({"purpose": "generate", "paper_id": "p9", "cost_usd": 0.1}) + "\n",
+          "ledger_run/usage.jsonl")
+    # good_eval again, with a generator ledger beside its predictions that bills paper p9, which it never predicted
+    write("bad_ledger_eval_predictions", Path(paths["good_eval_predictions"]).read_text(), "bad_ledger_eval/run-a.jsonl")
+    write("bad_ledger_eval_summary", json.dumps({"system": "t", "split": "sample", "precision": 0.5, "n_papers": 2,
+                                                 "predictions": paths["bad_ledger_eval_predictions"]}),
+          "bad_ledger_eval/summary.json")
+    write("bad_ledger_eval_rows", Path(paths["good_eval_rows"]).read_text(), "bad_ledger_eval/per_paper.jsonl")
+    write("bad_ledger_eval_usage", Path(paths["bad_ledger"]).read_text(), "bad_ledger_eval/usage.jsonl")
+    paths["bad_ledger_eval"] = str(root / "bad_ledger_eval")
     write("corrupt_rows", per_paper, "corrupt/per_paper.jsonl")
     write("corrupt_summary_file", '{"schema_version": 2, "system": "s", "n_pap', "corrupt/summary.json")
     paths["corrupt_summary"] = str(root / "corrupt")

@@ -63,6 +63,9 @@ def test_the_entries_are_the_logs_metrics_named_inspect_ai(sciig_log, tmp_path, 
                      f"inspect log: {Path(path).name}", "model: mockllm/model", "method: ELABORATE", "split: sample",
                      "model snapshots: mockllm", f"scored with: sciwrite {metadata.version('sciwrite')}"):
             assert part in item["notes"]
+        # the log's model calls, priced as the board prices them: mockllm has no price, so unknown, never 0
+        assert ("cost: unknown/paper (gen) + $0/paper (judge) = unknown total over 3 papers [unknown: generator: 3 "
+                "of the generator's 3 requests have no cost in its ledger (no price)]") in item["notes"]
     # huggingface_hub's own reader takes the file (it does not keep evaluation_framework, a field it lacks)
     assert {e.task_id for e in parse_eval_result_entries(items)} == set(expected)
 
@@ -124,8 +127,8 @@ def test_bad_inputs_are_one_line_and_write_nothing(sciig_log, tmp_path, capsys):
     cases = [
         (["--inspect-log", str(not_a_log)], f"{not_a_log}: is not an Inspect log"),
         (["--inspect-log", other_task], "not of sciwrite's"),
-        ([str(tmp_path), "--inspect-log", path], "field '--inspect-log': give an evaluation folder or --inspect-log, "
-                                                 "not both"),
+        ([str(tmp_path), "--inspect-log", path], "field '--inspect-log': give one of EVAL_DIR, --inspect-log or "
+                                                 "--submission, not EVAL_DIR and --inspect-log"),
         ([], "field 'EVAL_DIR': nothing to push"),
         (["--inspect-log", path, "--benchmark", "sciig"], "field '--benchmark'"),
         (["--inspect-log", path, str(copy)], f"{copy}: gives sample_rouge_1 for .eval_results/sciig-elaborate-lite"),

@@ -18,10 +18,13 @@ from pathlib import Path
 import pytest
 
 from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.costs import RunCost, SideCost
+from sciwrite.core.paper_row import typed_rows
 from sciwrite.core.summary import Summary
+from sciwrite.leaderboard.app import PROVENANCE_LABEL
 from sciwrite.leaderboard.store import FINISHED
 from sciwrite.leaderboard.submission import SubmissionForm
-from sciwrite.leaderboard.tables import metric_columns
+from sciwrite.leaderboard.tables import leaderboard_frame, leaderboard_rows, metric_columns
 from tests.leaderboard.conftest import rwgbench_lines
 from tests.screenshots import save_doc_picture
 
@@ -180,6 +183,89 @@ def test_a_headline_score_is_visible_without_scrolling_at_1280_px(launch_board, 
                         f"0 of {1 + len(PICTURED)} rows plotted; {1 + len(PICTURED)} left out: cost unknown (no "
                         "usage ledger or an unpriced call)", timeout=WAIT_MS)
             page.screenshot(path=str(tmp_path / "leaderboard-1280.png"))
+        finally:
+            browser.close()
+
+
+#: The window the issue names for the first screen: 1280 x 900.
+FIRST_SCREEN = {"width": 1280, "height": 900}
+#: The judge of the costed rows, and the snapshot that answered it (their trust cards name it).
+JUDGE, SNAPSHOT = "judge-x", "judge-x-2026-05-01"
+#: (system, the headline score of each of 3 papers, generator and judge USD over the 3 papers; None: no ledger).
+#: By hand: A (0.03 + 0.006) / 3 = $0.012 a paper, B (0.009 + 0.003) / 3 = $0.004, C unknown.
+COSTED = [("Costed A", (0.9, 0.8, 0.7), (0.03, 0.006)), ("Costed B", (0.5, 0.4, 0.6), (0.009, 0.003)),
+          ("No ledger C", (0.3, 0.2, 0.1), None)]
+
+
+def _costed(store, system: str, scores: tuple[float, ...], usd: tuple[float, float] | None) -> None:
+    """A FINISHED RWGBench submission judged by `JUDGE` (answered by `SNAPSHOT`) with per-paper headline scores
+    `scores` (so its Rank cell has an interval) and the `RunCost` of `usd` (generator, judge; None: no ledger)."""
+    metric = metric_columns("rwgbench")[0][1]
+    papers = [f"p{n}" for n in range(len(scores))]
+    mean = sum(scores) / len(scores)
+    summary = {"n_papers": len(scores), "profile": "lite", metric: mean, "intervals": {metric: [mean - 0.1, mean + 0.1]},
+               "provenance": {"sciwrite_version": "0", "git_commit": None, "profile": "lite",
+                              "judge": {"model": JUDGE, "snapshots": {SNAPSHOT: len(scores)}}}}
+    cost = None if usd is None else RunCost(len(scores), SideCost(cost_usd=usd[0]), SideCost(cost_usd=usd[1]))
+    store.add_submission(benchmark="rwgbench", split="sample", system=system, submitter="tester",
+                         predictions_jsonl="", sha256=hashlib.sha256(system.encode()).hexdigest(),
+                         n_predictions=len(scores), status=FINISHED, summary=Summary.from_json(summary),
+                         rows=typed_rows({"paper_id": p, metric: v} for p, v in zip(papers, scores)),
+                         profile="lite", model="gpt-4o", method="rag", retriever="bm25", weights="closed", cost=cost)
+
+
+def test_a_rows_rank_cost_and_trust_card_are_in_the_first_screen_and_the_cost_plot_renders(launch_board,
+                                                                                          cheap_evaluator, tmp_path):
+    """Issue 51, at 1280 x 900: the first row's Rank (with its interval) and $/paper cells are inside the window
+    before any scrolling; clicking a row shows its trust card (its judge and snapshot) in the box labelled for it;
+    the score-against-cost plot renders with the two costed rows; the row that came without a ledger says
+    "unknown" in its cost cells."""
+    from playwright.sync_api import expect, sync_playwright
+
+    served = launch_board(cheap_evaluator)
+    for system, scores, usd in COSTED:
+        _costed(served.store, system, scores, usd)
+    expected = leaderboard_frame(leaderboard_rows(served.store, "rwgbench"), "rwgbench").set_index("System")
+    assert list(expected.index) == [system for system, _, _ in COSTED]  # ranked by the headline score
+    assert expected.loc["Costed A", "Rank"].startswith("1 (1")  # "1 (1–2)": the rank with its interval
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport=FIRST_SCREEN)
+            page.goto(served.url, wait_until="domcontentloaded")
+            table = page.locator("#table-rwgbench")
+            expect(table.get_by_role("gridcell", name="No ledger C", exact=True)).to_be_visible(timeout=WAIT_MS)
+            headers = [h.strip() for h in table.get_by_role("columnheader").all_inner_texts()]
+            rows = table.get_by_role("row")
+
+            def cell(n: int, header: str):
+                return rows.nth(n).get_by_role("gridcell").nth(headers.index(header))
+
+            # (a) the first row's rank with its interval and its $/paper, in the window as the page opens
+            page.evaluate("() => window.scrollTo(0, 0)")
+            first = {"Rank": expected.loc["Costed A", "Rank"], "System": "Costed A", "$/paper": "$0.012"}
+            for header, text in first.items():
+                assert cell(1, header).inner_text().strip() == text, header
+                box = cell(1, header).bounding_box()
+                assert 0 <= box["x"] and box["x"] + box["width"] <= FIRST_SCREEN["width"], (header, box)
+                assert 0 <= box["y"] and box["y"] + box["height"] <= FIRST_SCREEN["height"], (header, box)
+            # (d) the row without a ledger: unknown, never $0, in the compact column and the detailed ones
+            assert [cell(3, h).inner_text().strip() for h in ("System", "$/paper", "$/paper (gen)", "$ total")] == [
+                "No ledger C", "unknown", "unknown", "unknown"]
+            # (b) a click on a row shows its trust card in the box labelled for it
+            provenance = page.get_by_label(PROVENANCE_LABEL)
+            table.get_by_role("gridcell", name="Costed B", exact=True).click()
+            expect(provenance).to_have_value(re.compile(r"^Costed B \(submission [0-9a-f]{32}\)\nTrust card\n"),
+                                             timeout=WAIT_MS)
+            assert f"  judge: {JUDGE} (snapshots: {SNAPSHOT})\n" in provenance.input_value()
+            page.screenshot(path=str(tmp_path / "first-screen.png"))
+            # (c) the plot renders: two costed rows plotted, the one without a ledger left out and counted
+            figure = page.locator("#cost-plot-rwgbench img")
+            expect(figure).to_be_visible(timeout=WAIT_MS)
+            assert figure.evaluate("img => img.complete && img.naturalWidth > 0 && img.naturalHeight > 0")
+            expect(page.locator("#cost-note-rwgbench textarea")).to_have_value(re.compile(
+                r"^2 of 3 rows plotted; 1 left out: cost unknown"), timeout=WAIT_MS)
+            page.screenshot(path=str(tmp_path / "cost-plot.png"), full_page=True)
         finally:
             browser.close()
 
@@ -359,8 +445,8 @@ def test_a_surge_run_shows_its_scores_and_its_drilldown(launch_board, cheap_eval
             table = page.locator("#table-surge")
             expect(table.get_by_role("gridcell", name=submission.system, exact=True)).to_be_visible(timeout=WAIT_MS)
             headers = [h.strip() for h in table.get_by_role("columnheader").all_inner_texts()]
-            assert headers.index(metric_columns("surge")[0][2]) == 2  # right after Rank and System
-            cell = table.get_by_role("row").nth(1).get_by_role("gridcell").nth(2)
+            assert headers.index(metric_columns("surge")[0][2]) == 3  # right after Rank, System and $/paper
+            cell = table.get_by_role("row").nth(1).get_by_role("gridcell").nth(3)
             assert cell.inner_text().strip() == f"{coverage:.3f} [{low:.3f}, {high:.3f}]"
             # issue 51: a run that came without its generator's usage ledger says its cost is unknown, never 0
             assert table.get_by_role("row").nth(1).get_by_role("gridcell").nth(

@@ -216,8 +216,8 @@ def test_compare_prints_each_systems_rank_interval(tmp_path, capsys):
     twin = per_paper_folder(tmp_path, "twin", [0.1, 0.2, 0.3, 0.2])  # base's scores exactly
     assert main(["compare", base, top, twin, "--metrics", "rougeL", "--bootstrap", "200"]) == 0
     out = capsys.readouterr().out
-    ranks = out[out.index("Ranks on rougeL over the 4 papers every system scored"):].splitlines()
-    cells = [line.split() for line in ranks[3:]]
+    ranks = out[out.index("Ranks on rougeL over the 4 papers every system scored"):].split("\n\n")[0].splitlines()
+    cells = [line.split() for line in ranks[3:]]  # the ranks block, up to the cost and judge table
     # top ranks 1 in every resample; base and twin tie in every one: both 2; the per-paper differences are all
     # 0.3 (top - base) and 0 (base - twin), so the intervals are those points
     assert cells == [["top", "1", "1"], ["base", "2", "2", "sig.", "[0.300,", "0.300]", "0.000"],
@@ -231,7 +231,8 @@ def test_compare_ranks_two_systems_with_the_tables_own_interval(tmp_path, capsys
     assert main(["compare", base, other, "--metrics", "rougeL", "--bootstrap", "300", "--bootstrap-seed", "4"]) == 0
     out = capsys.readouterr().out.splitlines()
     table = next(line.split() for line in out if line.startswith("other "))  # other - base, its paired interval
-    ranks = out[out.index(next(line for line in out if line.startswith("Ranks on"))) + 3:]
+    start = out.index(next(line for line in out if line.startswith("Ranks on")))
+    ranks = out[start + 3:out.index("", start)]  # the ranks block, up to the cost and judge table
     assert [line.split()[0] for line in ranks] == ["other", "base"]
     low, high = ranks[1].split()[4:6]
     assert (float(low.strip("[,")), float(high.strip("]"))) == pytest.approx((float(table[7]), float(table[8])),

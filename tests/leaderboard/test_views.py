@@ -14,14 +14,17 @@ import pytest
 import scipy.stats
 from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.core.conditions import Condition, condition_order, provenance_text, summary_condition
+from sciwrite.core.costs import RunCost, SideCost
 from sciwrite.core.metric_modules import available_metrics
 from sciwrite.core.paper_row import PaperRow
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.about import about_markdown
 from sciwrite.leaderboard.compare import compare_submissions
+from sciwrite.leaderboard.cost_plot import cost_chart
 from sciwrite.leaderboard.drilldown import BenchmarkPapers, paper_scores_frame, paper_view
 from sciwrite.leaderboard.evaluator import SuiteEvaluator
 from sciwrite.leaderboard.plots import category_bars, metric_chart
@@ -45,8 +48,9 @@ from sciwrite.sciig.metrics.drilldown import UNMATCHED, outside_citations
 RWG = get_benchmark("rwgbench")
 SCIIG = get_benchmark("sciig")
 XSS = "<img src=x onerror=alert(1)>"
-#: The columns before the scores (the system, placed by its rank), and the identity and provenance columns after them.
-LEAD = ["Rank", "System"]
+#: The columns before the scores (the system, placed by its rank, and its dollars per paper: issue 51), and the
+#: identity and provenance columns after them.
+LEAD = ["Rank", "System", "$/paper"]
 TRAIL = ["Scored under", "Model", "Method", "Retriever", "Weights", "Profile", "Judge", "Papers", "Price table"]
 #: The cost columns, between the scores and the identity columns (issue 51).
 COSTS = ["$/paper (gen)", "$/paper (judge)", "$ total", "Tokens/paper in (gen)", "Tokens/paper out (gen)",
@@ -129,6 +133,60 @@ def test_frame_layout_and_interval_text(store):
     assert row["Scored under"] == "lite \u00b7 judge unknown"  # a summary without provenance
     empty = leaderboard_frame([], "sciig")
     assert empty.empty and list(empty.columns)[:len(LEAD)] == LEAD and list(empty.columns)[-len(TRAIL):] == TRAIL
+
+
+def test_dollars_per_paper_sits_beside_the_rank_unknown_never_zero_and_sorts_last(store):
+    """Issue 51: "$/paper" (generator + judge over the run's papers) comes right after Rank and System, before the
+    headline score, so it shows in the first screen; a cost sort puts the unknown ones last either way."""
+    def cost(gen, judge):
+        return RunCost(4, SideCost(cost_usd=gen) if gen is not None else SideCost.unknown("no ledger"),
+                       SideCost(cost_usd=judge) if judge is not None else SideCost.unknown("no judge ledger"))
+
+    add(store, "no ledger", means={"precision": 0.9})
+    add(store, "judge unknown", means={"precision": 0.7}, cost=cost(0.01, None))
+    add(store, "dear", means={"precision": 0.8}, cost=cost(0.1, 0.02))  # (0.1 + 0.02) / 4 papers = $0.03
+    add(store, "cheap", means={"precision": 0.6}, cost=cost(0.02, 0.004))  # (0.02 + 0.004) / 4 = $0.006
+    rows = leaderboard_rows(store, "rwgbench")
+    assert {r["system"]: r["cost_per_paper"] for r in rows} == {
+        "no ledger": None, "judge unknown": None, "dear": pytest.approx(0.03), "cheap": pytest.approx(0.006)}
+    frame = leaderboard_frame(rows, "rwgbench")
+    assert list(frame.columns)[:4] == ["Rank", "System", "$/paper", "CQ \u00b7 Prec."]
+    assert list(zip(frame["System"], frame["$/paper"])) == [
+        ("no ledger", "unknown"), ("dear", "$0.03"), ("judge unknown", "unknown"), ("cheap", "$0.006")]
+    assert frame.set_index("System").loc["judge unknown", "$/paper (gen)"] == "$0.0025"  # the known part stays
+    assert list(leaderboard_frame(rows, "rwgbench", sort_by="cost_per_paper")["System"]) == [
+        "cheap", "dear", "no ledger", "judge unknown"]  # cheapest first; unknown is missing, never $0
+    assert list(leaderboard_frame(rows, "rwgbench", sort_by="cost_per_paper", descending=True)["System"]) == [
+        "dear", "cheap", "no ledger", "judge unknown"]
+    assert column_widths("rwgbench")[:3] == [f"{INFO_WIDTHS[c]}px" for c in LEAD]
+
+
+def test_the_cost_plots_names_never_overlap_and_a_name_without_room_is_named_in_the_note():
+    """Issue 51: thirty systems within a few pixels of one another on the plot, and one far from them at its right
+    edge. No name covers another name or a point; those that find no room are named in the note, with their cost
+    and score; the far one, with no room to its right, is named to its left."""
+    headline = metric_columns("rwgbench")[0][1]
+
+    def row(n, system, score, dollars):
+        return {"id": f"s{n}", "system": system, headline: score, "cost_gen_per_paper": dollars,
+                "cost_judge_per_paper": 0.0, "profile": "lite", "judge_model": ""}
+
+    rows = [row(n, f"crowded system {n:02d}", 0.5 + 0.0005 * n, 0.010 + 0.00002 * n) for n in range(30)]
+    rows.append(row(99, "far away", 0.9, 0.05))
+    chart = cost_chart(rows, "rwgbench")
+    ax = chart.figure.axes[0]
+    renderer = chart.figure.canvas.get_renderer()
+    names = {t.get_text(): t for t in ax.texts}
+    boxes = [Text.get_window_extent(t, renderer) for t in ax.texts]
+    assert not [(a, b) for (a, x), (b, y) in itertools.combinations(zip(names, boxes), 2) if x.overlaps(y)]
+    for x, y in (ax.transData.transform((r["cost_gen_per_paper"], r[headline])) for r in rows):
+        assert not any(box.contains(x, y) for box in boxes)
+    unnamed = {p.system for p in chart.unlabelled}
+    assert unnamed and set(names) | unnamed == {r["system"] for r in rows} and not set(names) & unnamed
+    for point in chart.unlabelled:
+        assert f"{point.system} (${point.dollars:.4g}/paper, {point.score:.3f})" in chart.note
+    assert names["far away"].get_horizontalalignment() == "right"
+    assert names["far away"].arrow_patch is not None and not names["far away"].arrow_patch.get_visible()
 
 
 @pytest.mark.parametrize("benchmark", ["rwgbench", "sciig", "surge"])

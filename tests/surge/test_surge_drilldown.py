@@ -162,8 +162,9 @@ def test_the_heading_outline_walks_the_tree_and_survives_a_cycle():
 
 # -- SurGE on the board ------------------------------------------------------------------------------------------
 
-#: The columns before the scores, and the identity and provenance columns after them.
-LEAD = ["Rank", "System"]
+#: The columns before the scores (the rank, the system and its dollars per paper), and the identity and provenance
+#: columns after them.
+LEAD = ["Rank", "System", "$/paper"]
 TRAIL = ["Scored under", "Model", "Method", "Retriever", "Weights", "Profile", "Judge", "Papers", "Price table"]
 
 

@@ -7,7 +7,13 @@ The comparison and every check on it (one benchmark and split, the summaries' pr
 that are numbers, ``--metrics`` names the files score) are `sciwrite.scoring.compare`'s, the leaderboard's Compare
 tab's too; this module parses the arguments, prints the table and its notes, and writes the table and the plot.
 After the table: every system's rank on the first metric compared with its rank interval and whether it differs
-significantly from the system ranked above it (`sciwrite.core.rank_intervals`, as the board's Rank cells)."""
+significantly from the system ranked above it (`sciwrite.core.rank_intervals`, as the board's Rank cells). Then
+the "Cost and judge" table, one line per system in rank order: its Rank cell as the board writes it, what the run
+cost (the generator's and the judge's dollars per paper, the total and the generator's tokens per paper, from the
+usage ledgers beside its predictions and its summary; "unknown" with the reason, never 0), the price table, and
+its judge with their snapshots and the judge check's verdict (`sciwrite.core.run_facts`, the facts the board and
+paper-table show). ``--out STEM`` writes those rows too, as ``<STEM>.runs.json`` and ``<STEM>.runs.csv``; a ledger
+that disagrees with its predictions is refused, naming its file and line, before anything is printed."""
 
 from __future__ import annotations
 
@@ -17,9 +23,13 @@ from pathlib import Path
 
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.flags import BENCHMARK, CONFIDENCE, METRICS, PLOT, SYSTEM, TABLE_OUT, add_bootstrap_flags
+from sciwrite.core.costs import COST_COLUMNS, cost_text
 from sciwrite.core.errors import InputError
 from sciwrite.core.rank_intervals import RankIntervals, rank_intervals
+from sciwrite.core.results import load_summary
+from sciwrite.core.run_facts import RunFacts, evaluation_facts, unrecorded_facts, with_rank, write_runs
 from sciwrite.core.tables import format_table, headless_pyplot, save_figure, write_table
+from sciwrite.core.trust import NO_CHECK
 from sciwrite.scoring.compare import Comparison, MetricDifference, SystemScores, check_same_benchmark, compare_systems
 from sciwrite.scoring.per_paper_files import read_system
 from sciwrite.stats import INTERVAL_METHOD
@@ -133,14 +143,69 @@ def print_ranks(metric: str, ranks: RankIntervals) -> None:
     print(format_table(rows))
 
 
+#: Why a system compared from its per_paper.jsonl alone has no cost or judge.
+NO_SUMMARY = "no summary.json beside its per_paper.jsonl"
+
+
+def run_facts(systems: Sequence[SystemScores], comparison: Comparison) -> list[RunFacts]:
+    """Each system's cost and judge (`evaluation_facts`, named as the comparison names it) from the summary.json
+    beside its per_paper.jsonl and the ledgers beside that and its predictions; without a summary, unknown."""
+    facts = []
+    for name, system in zip([comparison.baseline, *comparison.systems], systems, strict=True):
+        file = system.path.parent / "summary.json" if system.path is not None else None
+        if file is None or not file.is_file():
+            facts.append(unrecorded_facts(name, NO_SUMMARY))
+        else:
+            facts.append(evaluation_facts(load_summary(file), file, system=name))
+    return facts
+
+
+def ranked_facts(facts: Sequence[RunFacts], ranks: RankIntervals) -> list[RunFacts]:
+    """`facts` in rank order, each with its Rank cell (`with_rank`)."""
+    by_system = {f.system: f for f in facts}
+    return [with_rank(by_system[rank.system], ranks) for rank in ranks.systems]
+
+
+def _check_cell(facts: RunFacts) -> str:
+    """The judge check's verdict and pass rate (the full record is in ``--out``'s runs file)."""
+    check = facts.card.check
+    if check is None:
+        return NO_CHECK
+    rate = f" ({check.pass_rate:.3f})" if check.pass_rate is not None else ""
+    return f"{check.verdict or 'unknown'}{rate}"
+
+
+def print_run_facts(metric: str, facts: Sequence[RunFacts]) -> None:
+    """The "Cost and judge" table: per system its Rank cell on `metric`, its costs ("unknown", never 0), its
+    judge and check; then each system's price table and why a cost is unknown."""
+    print(f"\nCost and judge (rank on {metric} as above; dollars and tokens from the usage ledgers beside the "
+          "predictions (gen) and the summary (judge), per scored paper; unknown: no ledger or an unpriced request)")
+    rows = []
+    for f in facts:
+        fields = f.fields()
+        rows.append({"system": f.system, "rank": f.rank, **{label: cost_text(key, fields[key])
+                                                             for key, label in COST_COLUMNS},
+                     "judge": f.judge, "judge check": _check_cell(f)})
+    print(format_table(rows))
+    for f in facts:
+        fields = f.fields()
+        print(f"{f.system}: prices: {fields['price_table']}"
+              + (f"; cost unknown: {fields['cost_unknown']}" if fields["cost_unknown"] else ""))
+
+
 def cmd_compare(args: argparse.Namespace) -> None:
     systems = read_systems(args)
     comparison = compare_from_args(args, systems)
+    facts = run_facts(systems, comparison)  # a bad ledger is refused before anything is printed
+    ranks = ranks_from_args(args, systems, comparison)
+    facts = ranked_facts(facts, ranks)
     print_comparison(comparison)
-    print_ranks(comparison.metrics[0], ranks_from_args(args, systems, comparison))
+    print_ranks(comparison.metrics[0], ranks)
+    print_run_facts(comparison.metrics[0], facts)
     if args.out:
         json_path, csv_path = write_table(comparison.rows(), args.out)
-        print(f"\nwrote {json_path} and {csv_path}")
+        runs_json, runs_csv = write_runs(facts, args.out)
+        print(f"\nwrote {json_path}, {csv_path}, {runs_json} and {runs_csv}")
     if args.plot:
         benchmark = get_benchmark(comparison.benchmark)
         path = plot_differences(comparison.differences, comparison.metrics, args.plot,
@@ -162,10 +227,12 @@ def add_compare_command(sub: argparse._SubParsersAction) -> None:
                    help="compare systems scored under a different dataset, profile, models, judge or prompts "
                         "(their summaries' provenance; never across benchmarks or splits)")
     add_bootstrap_flags(p)
-    TABLE_OUT.add(p, "write the table as <STEM>.json and <STEM>.csv")
+    TABLE_OUT.add(p, "write the table as <STEM>.json and <STEM>.csv, and each system's rank, cost and judge as "
+                     "<STEM>.runs.json and <STEM>.runs.csv")
     PLOT.add(p, "plot the differences with their intervals")
     p.set_defaults(func=cmd_compare)
 
 
-__all__ = ["MIXED_PROVENANCE_HINT", "add_compare_command", "cmd_compare", "compare_from_args", "plot_differences",
-           "print_comparison", "print_ranks", "ranks_from_args", "read_systems"]
+__all__ = ["MIXED_PROVENANCE_HINT", "NO_SUMMARY", "add_compare_command", "cmd_compare", "compare_from_args",
+           "plot_differences", "print_comparison", "print_ranks", "print_run_facts", "ranked_facts", "ranks_from_args",
+           "read_systems", "run_facts"]

@@ -22,6 +22,7 @@ from sciwrite.cli.flags import (
     BAD_RECORDS_FLAG,
     BATCH_SIZE,
     CUTOFF,
+    HUMAN_AGREEMENT,
     JUDGE,
     JUDGE_CHECK,
     METRICS,
@@ -39,10 +40,13 @@ from sciwrite.cli.flags import (
 )
 from sciwrite.cli.judge_client import judge_config, usage_ledger
 from sciwrite.cli.options import add_options, option_values
-from sciwrite.core.summary import JudgeCheckRecord, LLMUsage, Summary
+from sciwrite.core.conditions import summary_condition
+from sciwrite.core.summary import HumanAgreementRecord, JudgeCheckRecord, LLMUsage, Summary
 from sciwrite.core.tables import format_table
+from sciwrite.core.trust import trust_card
 from sciwrite.llm.capabilities import describe_adjustment
 from sciwrite.llm.ledger import breach_line
+from sciwrite.meta_eval.human_agreement_file import agreement_for_run, read_human_agreement
 from sciwrite.meta_eval.judge_check_file import check_for_run, read_judge_check
 from sciwrite.metrics.cutoff import format_cutoff
 from sciwrite.metrics.judge_panel import AGGREGATES, PanelSpec, incomplete_text
@@ -169,6 +173,34 @@ def recorded_judge_check(args: argparse.Namespace, bench: Benchmark, models: dic
     return check_for_run(read_judge_check(args.judge_check), run_judges(args, bench, models), bench.name)
 
 
+def recorded_human_agreement(args: argparse.Namespace, bench: Benchmark,
+                             models: dict[str, str]) -> HumanAgreementRecord | None:
+    """``--human-agreement DIR`` read and matched to the run's judge (`agreement_for_run`: another judge's or
+    benchmark's record is refused, one line, before any model loads); None without the flag."""
+    if not args.human_agreement:
+        return None
+    return agreement_for_run(read_human_agreement(args.human_agreement), run_judges(args, bench, models), bench.name)
+
+
+def print_trust(args: argparse.Namespace, summaries: list[Summary]) -> None:
+    """With ``--judge-check`` or ``--human-agreement``: what each summary's trust card now says of its judge (the
+    check's verdict, marked when the judge failed it, and the agreement with people), as the board will show it;
+    systems whose cards say the same share a line."""
+    if not (args.judge_check or args.human_agreement):
+        return
+    said: dict[str, list[str]] = {}
+    for summary in summaries:
+        card = trust_card(summary, summary_condition(summary, args.profile or ""))
+        if args.judge_check:
+            said.setdefault(f"judge check recorded: {card.check_text()}", []).append(str(summary.system))
+        if args.human_agreement:
+            said.setdefault(f"agreement with people recorded: {card.human_agreement_text()}", []).append(
+                str(summary.system))
+    print()
+    for text, systems in said.items():
+        print(f"{', '.join(systems)}: {text}")
+
+
 def scoring_request(args: argparse.Namespace, bench: Benchmark, out: Path) -> ScoringRequest:
     """The run's options as the scoring core takes them."""
     metrics = bench.suite.metrics_without_judge(args.metrics) if args.no_judge else args.metrics
@@ -183,7 +215,8 @@ def scoring_request(args: argparse.Namespace, bench: Benchmark, out: Path) -> Sc
                           ray_actors=args.ray_actors, bad_records=args.bad_records,
                           require_complete=args.require_complete, cutoff=args.cutoff,
                           options=option_values(args, bench.suite.options),
-                          judge_check=recorded_judge_check(args, bench, models))
+                          judge_check=recorded_judge_check(args, bench, models),
+                          human_agreement=recorded_human_agreement(args, bench, models))
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
@@ -203,6 +236,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     for summary in summaries:
         print_llm_record(summary)
     print_usage(summaries[0].usage)
+    print_trust(args, summaries)
     print(f"\nwrote per_paper.jsonl, summary.json and summary.csv for each system under {out}/<system>/")
     incomplete = incomplete_panels(summaries)
     for system, text in incomplete.items():
@@ -257,6 +291,7 @@ def add_benchmark_evaluate(evaluate: argparse._SubParsersAction, bench: Benchmar
                    help="how a panel combines its judges' scores (default mean)")
     ACCEPT_PARTIAL_PANEL.add(p)
     JUDGE_CHECK.add(p)
+    HUMAN_AGREEMENT.add(p)
     add_judge_flags(p, "its paper's judge score is left out")
     BAD_RECORDS_FLAG.add(p)
     p.add_argument("--require-complete", action="store_true",

@@ -65,8 +65,14 @@ SYSTEM = Flag("--system", "system names, one per prediction file (default: the f
 EVALS = Flag("--evals", "evaluation folders (one system each) holding summary.json", {"nargs": "+", "metavar": "DIR"})
 METRICS = Flag("--metrics", "only these metrics", {"nargs": "+", "metavar": "METRIC"})
 RATINGS = Flag("--ratings", "ratings or answers, JSON Lines", {"metavar": "FILE"})
+STUDY = Flag("--study", "the human study's name, as the trust card shows it (default: the ratings file's stem)",
+             {"metavar": "NAME"})
+AGREEMENT_RECORD = Flag("--record", "also write DIR/human_agreement.json: the judge metrics' agreement with people, "
+                                    "with the judge(s), benchmark and study, for `sciwrite evaluate "
+                                    "--human-agreement DIR`", {"metavar": "DIR"})
 TASKS = Flag("--tasks", "the task folder `human-eval tasks` wrote", {"required": True, "metavar": "DIR"})
 STORE = Flag("--store", "the SQLite store the command reads and writes")
+SUBMISSION = Flag("--submission", "a leaderboard submission's id (its row in --store)", {"metavar": "ID"})
 INSPECT_LOG = Flag("--inspect-log", "logs of finished `inspect eval sciwrite/rwgbench` or `sciwrite/sciig` runs "
                                     "(the inspect extra)", {"nargs": "+", "metavar": "LOG"})
 LEDGER = Flag("--ledger", "the generator's usage ledger (usage.jsonl) of the predictions, for the cost columns",
@@ -137,6 +143,10 @@ ACCEPT_PARTIAL_PANEL = Flag("--accept-partial-panel", "exit 0 when a judge of a 
 JUDGE_CHECK = Flag("--judge-check", "the folder `sciwrite meta-eval judge-check --out` wrote for this run's judge: its "
                                     "verdict, pass rate and interval are recorded in each summary's provenance (a "
                                     "check of another judge or benchmark is refused)", {"metavar": "DIR"})
+HUMAN_AGREEMENT = Flag("--human-agreement", "the folder `sciwrite meta-eval agreement --record` wrote for this run's "
+                                            "judge: its agreement with people (Kendall tau and Spearman per "
+                                            "criterion, with intervals) is recorded in each summary's provenance (a "
+                                            "record of another judge or benchmark is refused)", {"metavar": "DIR"})
 
 # ------------------------------------------------------------------------------------------------ statistics
 BOOTSTRAP = Flag("--bootstrap", "bootstrap resamples of the intervals (default: 1000; 0: no intervals)",
@@ -216,7 +226,7 @@ def add_generation_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--retry-failed", action="store_true", help="rerun only the papers in the failures file")
 
 
-__all__ = ["ACCEPT_PARTIAL_PANEL", "BAD_RECORDS_FLAG", "BASE_URL", "BATCH_SIZE", "BENCHMARK", "BOOTSTRAP",
+__all__ = ["ACCEPT_PARTIAL_PANEL", "AGREEMENT_RECORD", "HUMAN_AGREEMENT", "STUDY", "BAD_RECORDS_FLAG", "BASE_URL", "BATCH_SIZE", "BENCHMARK", "BOOTSTRAP",
            "BOOTSTRAP_SEED", "CONCURRENCY", "CONFIDENCE", "CORPUS", "CUTOFF", "DATASET_ID", "DRY_RUN", "ENGINE",
            "EVALS", "HOST", "HUB_CONFIG", "INDEX",
            "INSPECT_LOG", "JUDGE", "JUDGE_BASE_URL", "JUDGE_CACHE", "JUDGE_CHECK", "JUDGE_OPTION", "K", "LEDGER", "LIMIT", "MAX_COST",

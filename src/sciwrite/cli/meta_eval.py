@@ -12,6 +12,7 @@ from pathlib import Path
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.cli.budget import EXIT_BUDGET
 from sciwrite.cli.flags import (
+    AGREEMENT_RECORD,
     BENCHMARK,
     BOOTSTRAP,
     CONFIDENCE,
@@ -25,6 +26,7 @@ from sciwrite.cli.flags import (
     RATINGS,
     SEED,
     SOURCE,
+    STUDY,
     TABLE_OUT,
     add_bootstrap_flags,
     add_judge_flags,
@@ -35,6 +37,12 @@ from sciwrite.core.results import check_output_folder
 from sciwrite.core.tables import cell, format_table, write_table
 from sciwrite.llm.ledger import breach_line
 from sciwrite.meta_eval.agreement import judge_agreement, metric_agreement, metric_scores, read_per_paper, read_ratings
+from sciwrite.meta_eval.human_agreement_file import (
+    agreement_record,
+    judge_rows,
+    recorded_judges,
+    write_agreement_record,
+)
 from sciwrite.meta_eval.judge_check import OVERALL, JudgeCheckRun, judge_role, pair_set, run_judge_check
 from sciwrite.meta_eval.judge_pairs import CARD, KINDS
 from sciwrite.metrics.correlation import correlations_from_dirs, plot_correlation_heatmap
@@ -76,15 +84,46 @@ def _system_paths(specs: list[str]) -> dict[str, str]:
     return paths
 
 
+def agreement_judges(args: argparse.Namespace, paths: dict[str, str]) -> tuple[str, tuple[str, ...]]:
+    """(benchmark, judges) of the record ``--record`` writes: those of the summaries beside the per-paper files,
+    else ``--benchmark`` and ``--judge``; a flag that contradicts the summaries is refused."""
+    benchmark, judges = recorded_judges(paths)
+    if args.benchmark and benchmark and args.benchmark != benchmark:
+        raise ValueError(f"--benchmark {args.benchmark}: the per_paper files were scored on {benchmark}")
+    if args.judge and judges and set(args.judge) != set(judges):
+        raise ValueError(f"--judge {' '.join(args.judge)}: the per_paper files were scored by {' + '.join(judges)}")
+    benchmark, judges = benchmark or args.benchmark, judges or tuple(args.judge or ())
+    if not benchmark:
+        raise ValueError("--record: no summary.json beside the per_paper files to read the benchmark from; pass "
+                         "--benchmark")
+    if not judges:
+        raise ValueError("--record: the per_paper files' summaries name no LLM judge; pass --judge with the judge "
+                         "whose scores they are")
+    return benchmark, judges
+
+
 def cmd_agreement(args: argparse.Namespace) -> None:
     ratings = read_ratings(args.ratings)
-    scores = metric_scores(read_per_paper(_system_paths(args.predictions_per_paper)), args.metrics)
+    paths = _system_paths(args.predictions_per_paper)
+    judged = agreement_judges(args, paths) if args.record else None  # refused before the bootstrap runs
+    scores = metric_scores(read_per_paper(paths), args.metrics)
     rows = metric_agreement(ratings, scores, n_resamples=args.bootstrap, confidence=args.confidence,
                             seed=args.bootstrap_seed)
     print(f"metric-human agreement; {args.confidence:.0%} bootstrap intervals, {args.bootstrap} resamples, "
           f"seed {args.bootstrap_seed}")
     print(format_table(rows, left=3))
     _write(rows, args.out)
+    if judged is not None:
+        benchmark, judges = judged
+        kept = judge_rows(rows, get_benchmark(benchmark).suite.judge_metrics, benchmark)
+        record = agreement_record(kept, benchmark=benchmark, judges=judges,
+                                  study=args.study or Path(args.ratings).stem, ratings=args.ratings,
+                                  confidence=args.confidence, resamples=args.bootstrap, seed=args.bootstrap_seed)
+        path = write_agreement_record(record, args.record)
+        left = sorted({str(r["metric"]) for r in rows} - {str(r["metric"]) for r in kept})
+        print(f"wrote {path}: judge {' + '.join(judges)} on {benchmark}, study {record['study']}, "
+              f"{len(kept)} rows (for `sciwrite evaluate {benchmark} --human-agreement {args.record}`)"
+              + (f"; left out, not judge metrics: {', '.join(left)}" if left else ""))
 
 
 def cmd_judges(args: argparse.Namespace) -> None:
@@ -253,6 +292,12 @@ def add_meta_eval_commands(sub: argparse._SubParsersAction) -> None:
     add_bootstrap_flags(a, "papers")
     CONFIDENCE.add(a)
     TABLE_OUT.add(a, "write the table to STEM.json and STEM.csv")
+    AGREEMENT_RECORD.add(a)
+    STUDY.add(a)
+    BENCHMARK.add(a, "the benchmark the judge scored (default: the per_paper files' summaries say)",
+                  choices=sorted(BENCHMARKS))
+    JUDGE.add(a, "the judge model whose scores were compared, for --record; repeat for a panel (default: the "
+                 "per_paper files' summaries say)", action="append")
     a.set_defaults(func=cmd_agreement)
 
     j = msub.add_parser("judges", help="Goodman-Kruskal gamma and pairwise agreement between two judges")

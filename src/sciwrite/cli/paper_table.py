@@ -1,5 +1,7 @@
 """`sciwrite paper-table NAME`: one of the papers' numbered tables in the paper's own layout (rows, columns,
-labels, decimals, the best values marked, its notes), also written as JSON and CSV with ``--out STEM``.
+labels, decimals, the best values marked, its notes), also written as JSON and CSV with ``--out STEM``. A table
+built from evaluation summaries lists its runs under the notes (rank with its interval, cost, judge: the facts the
+board and ``sciwrite compare`` show), written with ``--out`` as ``STEM.runs.json`` and ``STEM.runs.csv``.
 ``sciwrite paper-table --list`` names every table with the inputs it needs. Each benchmark declares its tables
 (`Benchmark.presentation.paper_tables`)."""
 
@@ -28,8 +30,8 @@ def cmd_paper_table(args: argparse.Namespace) -> None:
     data = table.build(option_values(args, table.options))
     print(render(data))
     if args.out:
-        json_path, csv_path = write(data, args.out)
-        print(f"\nwrote {json_path} and {csv_path}")
+        *first, last = write(data, args.out)
+        print(f"\nwrote {', '.join(str(path) for path in first)} and {last}")
 
 
 def add_paper_table_command(sub: argparse._SubParsersAction) -> None:

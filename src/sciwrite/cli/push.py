@@ -1,18 +1,34 @@
-"""`sciwrite push predictions FILE` (a prediction file to the Hub as a dataset config, with a card) and
-`sciwrite push results EVAL_DIR --model-repo ORG/MODEL` (a scored run as the Hub's ``.eval_results`` YAML on the
-model's repo, as a pull request), or ``push results --inspect-log LOG ...`` (the same from finished runs of the
-Inspect tasks, read with `sciwrite.harness.inspect_logs`, imported on first use)."""
+"""`sciwrite push predictions FILE` (a prediction file to the Hub as a dataset config, with a card that says what its
+generator cost) and `sciwrite push results EVAL_DIR --model-repo ORG/MODEL` (a scored run as the Hub's
+``.eval_results`` YAML on the model's repo, as a pull request), or ``push results --inspect-log LOG ...`` (the same
+from finished runs of the Inspect tasks, read with `sciwrite.harness.inspect_logs`, imported on first use), or
+``push results --store S --submission ID`` (a run the leaderboard scored). Every entry's notes carry the run's
+judge (with its snapshots and check), its cost, and from the board its rank with its interval
+(`sciwrite.core.run_facts.RunFacts`), so the files say what the board says."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
-from sciwrite.cli.flags import BENCHMARK, DATASET_ID, DRY_RUN, HUB_CONFIG, INSPECT_LOG, OUT, PRIVATE, PUSH_TO_HUB
+from sciwrite.cli.flags import (
+    BENCHMARK,
+    DATASET_ID,
+    DRY_RUN,
+    HUB_CONFIG,
+    INSPECT_LOG,
+    OUT,
+    PRIVATE,
+    PUSH_TO_HUB,
+    STORE,
+    SUBMISSION,
+)
+from sciwrite.core.costs import run_cost
 from sciwrite.core.errors import InputError, Where
 from sciwrite.core.eval_results import (
     EVALUATION_FRAMEWORK,
@@ -23,16 +39,30 @@ from sciwrite.core.eval_results import (
     with_run_fields,
     write_results_files,
 )
-from sciwrite.core.hub import push_predictions, run_card_fields
+from sciwrite.core.hub import cost_summary, push_predictions, run_card_fields
 from sciwrite.core.metric_scales import check_result
 from sciwrite.core.results import load_summary
+from sciwrite.core.run_facts import RunFacts, evaluation_facts, summary_facts
 from sciwrite.core.summary import Summary
 from sciwrite.harness import inspect_logs_module
+from sciwrite.leaderboard.hub_results import board_run
 from sciwrite.leaderboard.runs import board_rows
+from sciwrite.leaderboard.store import ResultsStore
 from sciwrite.scoring.checks import result_rules
 
 #: What the Hub shows for ``--source-url`` when the results come from an Inspect log.
 INSPECT_SOURCE_NAME = "Inspect AI log"
+
+
+@dataclass(frozen=True)
+class PushedRun:
+    """One run to push: its benchmark, its summary (with its run's setting), where it was read (for messages) and
+    its facts (cost, judge, and from the board its rank) for the entries' notes."""
+
+    bench: Benchmark
+    summary: Summary
+    origin: str | Path
+    facts: RunFacts
 
 
 def cmd_push_predictions(args: argparse.Namespace) -> None:
@@ -41,13 +71,15 @@ def cmd_push_predictions(args: argparse.Namespace) -> None:
                            private=args.private)
     config = args.hub_config or Path(args.predictions).stem
     print(f"pushed {args.predictions} to {url} as config {config!r} ({fields['benchmark']}, {fields['model']}, "
-          f"{fields['method']}); evaluate it with --predictions {args.push_to_hub}:{config}")
+          f"{fields['method']}; generator cost {cost_summary(fields)}); evaluate it with --predictions "
+          f"{args.push_to_hub}:{config}")
 
 
-def folder_run(eval_dir: str, benchmark: str | None) -> tuple[Benchmark, Summary, Path]:
-    """(benchmark, summary with its run, summary file) of the folder `sciwrite evaluate` wrote for one system,
-    checked with its per-paper rows as every door checks a result (`check_result`), so that no row out of range
-    and no nested count or interval that is impossible reaches the Hub behind a plausible mean."""
+def folder_run(eval_dir: str, benchmark: str | None) -> PushedRun:
+    """The run of the folder `sciwrite evaluate` wrote for one system, checked with its per-paper rows as every
+    door checks a result (`check_result`), so that no row out of range and no nested count or interval that is
+    impossible reaches the Hub behind a plausible mean; its facts from the folder (`evaluation_facts`: the ledgers
+    beside its predictions and its summary)."""
     path = Path(eval_dir) / "summary.json"
     if not path.is_file():
         raise FileNotFoundError(f"{eval_dir} holds no summary.json: give the folder `sciwrite evaluate` wrote "
@@ -60,34 +92,48 @@ def folder_run(eval_dir: str, benchmark: str | None) -> tuple[Benchmark, Summary
     rows, lines = board_rows(path.parent / "per_paper.jsonl")
     check_result(summary, rows, result_rules(bench), summary_path=path, rows_path=path.parent / "per_paper.jsonl",
                  row_lines=lines)
-    return bench, summary, path
+    return PushedRun(bench, summary, path, evaluation_facts(summary, path))
 
 
-def inspect_runs(logs: Sequence[str]) -> list[tuple[Benchmark, Summary, Path]]:
-    """(benchmark, summary with its run, log) of each Inspect log, every one read and checked before any is used
+def inspect_runs(logs: Sequence[str]) -> list[PushedRun]:
+    """The run of each Inspect log, every one read and checked before any is used
     (`sciwrite.harness.inspect_logs.read_inspect_log`: a finished run of a sciwrite task, its metrics what its
-    samples' rows give)."""
+    samples' rows give); its cost from the log's model calls (`priced_ledgers`, as the board prices them)."""
     reader = inspect_logs_module()
     runs = []
     for log in logs:
         run = reader.read_inspect_log(log)
-        runs.append((get_benchmark(run.benchmark), with_run_fields(run.summary, record=run.records[0]), Path(log)))
+        papers = {str(r["paper_id"]) for r in run.records if r.get("paper_id") is not None}
+        facts = summary_facts(run.summary, run_cost(run.ledgers, run.summary, papers), system=run.system)
+        runs.append(PushedRun(get_benchmark(run.benchmark), with_run_fields(run.summary, record=run.records[0]),
+                              Path(log), facts))
     return runs
 
 
-def results_files(runs: Sequence[tuple[Benchmark, Summary, Path]], dataset_id: str | None,
+def stored_run(store: str, submission_id: str) -> PushedRun:
+    """The leaderboard's scored submission `submission_id` of the store at `store` (which must exist), with its
+    cost, trust card and Rank cell as the board shows them (`sciwrite.leaderboard.hub_results.board_run`)."""
+    if not Path(store).is_file():
+        raise InputError("no such leaderboard store", Where(path=store, field="--store"),
+                         "give the SQLite store the board reads (leaderboard serve / import --store)")
+    run = board_run(ResultsStore(store), submission_id)
+    return PushedRun(run.bench, run.summary, f"{store} (submission {submission_id})", run.facts)
+
+
+def results_files(runs: Sequence[PushedRun], dataset_id: str | None,
                   source_url: str | None, source_name: str) -> tuple[dict[str, list[Any]], dict[str, str], list[str]]:
     """(file name -> its entries, file name -> its dataset, lines saying what each run left out) of the runs: one file
     per setting (`results_filename`); two runs giving one task of one file raise `InputError` naming the second."""
     files: dict[str, list[Any]] = {}
     datasets: dict[str, str] = {}
-    origins: dict[tuple[str, str], Path] = {}
+    origins: dict[tuple[str, str], str | Path] = {}
     left_out = []
-    for bench, summary, origin in runs:
+    for run in runs:
+        bench, summary, origin = run.bench, run.summary, run.origin
         name = results_filename(bench.name, summary)
         datasets[name] = dataset_id or bench.hub.repo()
         entries = result_entries(summary, bench.hub.tasks, datasets[name], source_url=source_url,
-                                 source_name=source_name, origin=origin)
+                                 source_name=source_name, origin=origin, facts=run.facts)
         for entry in entries:
             first = origins.setdefault((name, entry.task_id), origin)
             if first != origin:
@@ -100,18 +146,36 @@ def results_files(runs: Sequence[tuple[Benchmark, Summary, Path]], dataset_id: s
     return files, datasets, left_out
 
 
-def cmd_push_results(args: argparse.Namespace) -> None:
-    if args.eval_dir and args.inspect_log:
-        raise InputError("give an evaluation folder or --inspect-log, not both", Where(field="--inspect-log"),
-                         "push a folder and a log in two calls")
-    if not args.eval_dir and not args.inspect_log:
+def _sources(args: argparse.Namespace) -> None:
+    """Refuse, in one line, what does not name exactly one source: an evaluation folder, Inspect logs, or a board
+    submission (--submission with its --store)."""
+    given = [name for name, value in (("EVAL_DIR", args.eval_dir), ("--inspect-log", args.inspect_log),
+                                      ("--submission", args.submission)) if value]
+    if len(given) > 1:
+        raise InputError(f"give one of EVAL_DIR, --inspect-log or --submission, not {' and '.join(given)}",
+                         Where(field=given[-1]), "push each source in its own call")
+    if bool(args.store) != bool(args.submission):
+        raise InputError("goes with --submission" if args.store else "needs the --store it is a row of",
+                         Where(field="--store" if args.store else "--submission"),
+                         "give both: --store BOARD.sqlite --submission ID")
+    if not given:
         raise InputError("nothing to push", Where(field="EVAL_DIR"), "give the folder `sciwrite evaluate` wrote for "
-                         "one system (<out>/<system>/), or --inspect-log LOG")
-    if args.inspect_log and args.benchmark:
-        raise InputError("is for an evaluation folder whose summary has no provenance; an Inspect log names its task",
-                         Where(field="--benchmark"), "leave --benchmark out")
-    runs = inspect_runs(args.inspect_log) if args.inspect_log else [folder_run(args.eval_dir, args.benchmark)]
-    if args.dataset_id and len({bench.name for bench, _, _ in runs}) > 1:
+                         "one system (<out>/<system>/), --inspect-log LOG, or --store S --submission ID")
+    if args.benchmark and not args.eval_dir:
+        raise InputError("is for an evaluation folder whose summary has no provenance; an Inspect log names its "
+                         "task and a board submission its benchmark", Where(field="--benchmark"),
+                         "leave --benchmark out")
+
+
+def cmd_push_results(args: argparse.Namespace) -> None:
+    _sources(args)
+    if args.inspect_log:
+        runs = inspect_runs(args.inspect_log)
+    elif args.submission:
+        runs = [stored_run(args.store, args.submission)]
+    else:
+        runs = [folder_run(args.eval_dir, args.benchmark)]
+    if args.dataset_id and len({run.bench.name for run in runs}) > 1:
         raise InputError("names one dataset for logs of several benchmarks", Where(field="--dataset-id"),
                          "push each benchmark's logs in its own call")
     source_name = INSPECT_SOURCE_NAME if args.inspect_log else SOURCE_NAME
@@ -151,6 +215,9 @@ def add_push_command(sub: argparse._SubParsersAction) -> None:
                                         "predictions")
     DATASET_ID.add(p, "the benchmark's Hub dataset (default: the published one; give yours for a run on a set you "
                       "built, such as a fresh arXiv split)")
+    STORE.add(p, "instead of EVAL_DIR, with --submission: the leaderboard's SQLite results store")
+    SUBMISSION.add(p, "with --store: the board's scored submission to push; its notes carry the board's rank cell "
+                      "(with its interval), cost and judge")
     BENCHMARK.add(p, "for an EVAL_DIR whose summary has no provenance", choices=sorted(BENCHMARKS))
     DRY_RUN.add(p, "write the files under --out instead of pushing")
     OUT.add(p, "with --dry-run: the folder to write (default: eval_results_dry_run)")

@@ -49,8 +49,11 @@ COST_COLUMNS = (("cost_gen_per_paper", "$/paper (gen)"), ("cost_judge_per_paper"
                 ("cost_total", "$ total"), ("tokens_in_per_paper", "Tokens/paper in (gen)"),
                 ("tokens_out_per_paper", "Tokens/paper out (gen)"),
                 ("tokens_reasoning_per_paper", "Tokens/paper reasoning (gen)"))
-COST_KEYS = frozenset(key for key, _ in COST_COLUMNS)
-_DOLLAR_KEYS = ("cost_gen_per_paper", "cost_judge_per_paper", "cost_total")
+#: The row's compact cost field and its column label: generator plus judge dollars per paper (`RunCost.total_usd`
+#: over its papers), which the board shows beside the rank and the headline score, before the scores.
+COST_PER_PAPER = ("cost_per_paper", "$/paper")
+COST_KEYS = frozenset(key for key, _ in (COST_PER_PAPER, *COST_COLUMNS))
+_DOLLAR_KEYS = (COST_PER_PAPER[0], "cost_gen_per_paper", "cost_judge_per_paper", "cost_total")
 _HINT = "give the usage ledger `sciwrite` wrote for this run (usage.jsonl), unedited"
 
 
@@ -115,11 +118,12 @@ class RunCost:
         return "; ".join(parts)
 
     def fields(self) -> dict[str, Any]:
-        """The leaderboard row's cost fields (`COST_COLUMNS`: floats, None when unknown), ``price_table`` and
-        ``cost_unknown`` (why the total is unknown)."""
+        """The leaderboard row's cost fields (`COST_PER_PAPER` and `COST_COLUMNS`: floats, None when unknown),
+        ``price_table`` and ``cost_unknown`` (why the total is unknown)."""
         gen = self.generator
-        return {"cost_gen_per_paper": self.per_paper(gen.cost_usd), "cost_judge_per_paper": self.per_paper(self.judge.cost_usd),
-                "cost_total": self.total_usd, "tokens_in_per_paper": self.per_paper(gen.input_tokens),
+        return {COST_PER_PAPER[0]: self.per_paper(self.total_usd), "cost_gen_per_paper": self.per_paper(gen.cost_usd),
+                "cost_judge_per_paper": self.per_paper(self.judge.cost_usd), "cost_total": self.total_usd,
+                "tokens_in_per_paper": self.per_paper(gen.input_tokens),
                 "tokens_out_per_paper": self.per_paper(gen.output_tokens),
                 "tokens_reasoning_per_paper": self.per_paper(gen.reasoning_tokens),
                 "price_table": self.price_table or UNKNOWN, "cost_unknown": self.why_unknown}
@@ -417,7 +421,7 @@ def evaluation_ledgers(predictions: Path, summary: Summary, folder: Path, paper_
     return tuple(ledgers)
 
 
-__all__ = ["BOARD_PRICED", "COST_COLUMNS", "COST_KEYS", "GENERATE", "GENERATOR", "JUDGE", "LOG_REPORTED", "ROLES",
-           "TOKEN_FIELDS", "UNKNOWN", "LedgerFile", "ModelCall", "RunCost", "SideCost", "check_ledger", "cost_text",
-           "evaluation_ledgers", "evaluation_lines", "ledger_from_bytes", "paper_ids_of", "price_table_name", "priced_ledgers", "run_cost", "run_lines", "unknown_cost",
-           "unknown_fields"]
+__all__ = ["BOARD_PRICED", "COST_COLUMNS", "COST_KEYS", "COST_PER_PAPER", "GENERATE", "GENERATOR", "JUDGE",
+           "LOG_REPORTED", "ROLES", "TOKEN_FIELDS", "UNKNOWN", "LedgerFile", "ModelCall", "RunCost", "SideCost",
+           "check_ledger", "cost_text", "evaluation_ledgers", "evaluation_lines", "ledger_from_bytes", "paper_ids_of",
+           "price_table_name", "priced_ledgers", "run_cost", "run_lines", "unknown_cost", "unknown_fields"]

@@ -4,9 +4,11 @@ in the format `huggingface_hub` ships (`EvalResultEntry`, `eval_result_entries_t
 
 One entry per headline metric of the benchmark's paper table (`HubTask`, declared by each benchmark as
 `Benchmark.hub.tasks`), on the paper's scale, with the benchmark's dataset repo, the dataset revision when the run
-knows it, the date the run finished, a source URL and notes naming the profile, model, method and retriever. The
-format keeps one setting per file, so a run's file name carries its variant (method, retriever, profile). Entries made
-from an Inspect log (``inspect eval sciwrite/<benchmark>``) also name the evaluation framework, ``inspect-ai``, as the
+knows it, the date the run finished, a source URL and notes naming the profile, model, method and retriever and,
+given the run's `RunFacts` (`sciwrite.core.run_facts`), what the board says beside its scores: the judge with its
+snapshots and its check's verdict, what the run cost ("unknown" and why, never 0) and, for a run pushed from the
+board, its rank with its interval among its condition's rows. The format keeps one setting per file, so a run's
+file name carries its variant (method, retriever, profile). Entries made from an Inspect log (``inspect eval sciwrite/<benchmark>``) also name the evaluation framework, ``inspect-ai``, as the
 benchmark's ``eval.yaml`` does (`eval_yaml`), and their notes name the Inspect task and run.
 """
 
@@ -23,6 +25,7 @@ import yaml
 from sciwrite.core.errors import InputError, Where, yaml_position, yaml_problem
 from sciwrite.core.jsonl import read_json_lines
 from sciwrite.core.metric_scales import UNDECLARED, MetricScale, check_value
+from sciwrite.core.run_facts import RunFacts
 from sciwrite.core.summary import DatasetRef, Provenance, RunDescription, Summary
 from sciwrite.core.summary_files import predictions_file
 
@@ -96,9 +99,19 @@ def inspect_task(benchmark: str) -> str:
     return f"{INSPECT_PACKAGE}/{benchmark}"
 
 
-def run_notes(summary: Summary) -> str:
+def note_value(value: object) -> str:
+    """`value` as one ``notes`` field's value: on one line, and with no ``;`` (which separates the fields; a list
+    inside a value, such as a panel's judges, is joined by ``,`` instead)."""
+    return " ".join(str(value).replace(";", ",").split())
+
+
+def run_notes(summary: Summary, facts: RunFacts | None = None) -> str:
     """What the format asks to be said in ``notes``: the setting the numbers were produced under, and for a run of
-    an Inspect task the task, the run id, the log and the model snapshots that answered."""
+    an Inspect task the task, the run id, the log and the model snapshots that answered. With the run's `facts`,
+    also what the board shows beside its scores: every judge with its snapshots (marked when it failed its check),
+    the judge check's verdict, the cost (`RunFacts.cost_line`: "unknown" and why, never 0) and the rank with its
+    interval when the run was ranked (``rank: 2 (1–3) ↑ n.s. of 4 in lite · judge x on CQ · Prec. (precision)``).
+    One line of ``name: value`` fields joined by ``; ``."""
     run = summary.run or RunDescription()
     provenance = summary.provenance or Provenance()
     inspect = provenance.inspect
@@ -113,12 +126,17 @@ def run_notes(summary: Summary) -> str:
               ("profile", summary.scoring_profile), ("model", run.model),
               ("model snapshots", ", ".join(sorted(inspect.snapshots)) if inspect else None),
               ("method", run.method), ("retriever", run_retriever(run)),
-              ("judge", provenance.judge_model or "none"),
+              ("judge", facts.judge if facts else provenance.judge_model or "none"),
+              ("judge check", facts.card.check_text() if facts else None),
+              ("agreement with people",
+               facts.card.human_agreement_text() if facts and facts.card.human_agreement is not None else None),
               ("split", summary.config),
               ("papers", f"{coverage.scored}/{'?' if coverage.total is None else coverage.total}"
                if coverage else summary.n_papers),
-              ("dataset fingerprint", dataset.fingerprint)]
-    return "; ".join(f"{name}: {value}" for name, value in fields if value not in (None, ""))
+              ("dataset fingerprint", dataset.fingerprint),
+              ("cost", facts.cost_line if facts else None),
+              ("rank", " ".join(p for p in (facts.rank, facts.rank_scope) if p) if facts and facts.rank else None)]
+    return "; ".join(f"{name}: {note_value(value)}" for name, value in fields if value not in (None, ""))
 
 
 def run_of(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -152,17 +170,18 @@ def task_id(config: str, task: HubTask) -> str:
 
 def result_entries(summary: Summary, tasks: Sequence[HubTask], dataset_id: str, *,
                    source_url: str | None = None, source_name: str = SOURCE_NAME,
-                   origin: str | Path | None = None) -> list[Any]:
+                   origin: str | Path | None = None, facts: RunFacts | None = None) -> list[Any]:
     """One `EvalResultEntry` per task the summary holds a value for (a metric not computed, None, is left out);
     a value its task's scale makes impossible (NaN, infinity, out of range, text) raises `InputError` naming the
-    metric and `origin` (the summary's file). `source_name` is what the Hub shows for `source_url`."""
+    metric and `origin` (the summary's file). `source_name` is what the Hub shows for `source_url`; `facts` (the
+    run's cost, judge and rank) go into every entry's notes (`run_notes`)."""
     from huggingface_hub import EvalResultEntry
 
     provenance = summary.provenance or Provenance()
     finished = provenance.finished or provenance.started
     revision = provenance.dataset.revision if provenance.dataset else None
     config = summary.config
-    notes = run_notes(summary)
+    notes = run_notes(summary, facts)
     entries = []
     for task in tasks:
         value = check_value(task.key, summary.metrics.get(task.key, summary.details.get(task.key)), task.scale,
@@ -332,5 +351,5 @@ def _entry(item: Any, where: Where) -> Any:
 
 __all__ = ["EVALUATION_FRAMEWORK", "INSPECT_PACKAGE", "RESULTS_DIR", "SOURCE_NAME", "HubTask", "ResultsFile",
            "entries_yaml", "eval_yaml", "inspect_task", "parse_results_file", "push_results_files",
-           "read_results_files", "result_entries", "results_filename", "run_notes", "run_of", "task_id", "variant",
-           "with_run_fields", "write_results_files"]
+           "note_value", "read_results_files", "result_entries", "results_filename", "run_notes", "run_of", "task_id",
+           "variant", "with_run_fields", "write_results_files"]

@@ -12,6 +12,13 @@ summary at all: such a file would otherwise become a row of dashes, or a column 
 per-paper rows beside it when it sits in an evaluation folder, passes the one check of a result
 (`sciwrite.core.metric_scales.check_result`), and a table of several systems refuses the same run given twice under
 two paths (`SummaryKind.read_all`: by content, `scores_digest`), which would count one system as two.
+
+Such a table also says, under its notes, what each run cost, which judge scored it and its rank with its interval
+(`RunsBlock`, from `SummaryKind.read_runs`: `sciwrite.core.run_facts`, the facts the board and ``sciwrite
+compare`` show): the rank on the table's first metric over the papers every run with per-paper rows scored, by the
+paired bootstrap ``compare`` uses (1000 resamples, seed 0, 95%), the cost from the usage ledgers beside each run's
+predictions and summary ("unknown" with the reason, never 0). `write` writes them as ``<stem>.runs.json`` and
+``<stem>.runs.csv`` beside the table's files, which stay as they were. The paper's own layout is not touched.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +35,35 @@ from sciwrite.core.errors import InputError, Where, hub_offline
 from sciwrite.core.jsonl import iter_json_lines
 from sciwrite.core.metric_scales import MetricScale, ResultRules, check_result
 from sciwrite.core.paper_row import PaperRow
+from sciwrite.core.rank_intervals import rank_intervals
 from sciwrite.core.results import load_summary
+from sciwrite.core.run_facts import RunFacts, evaluation_facts, with_rank, write_runs
 from sciwrite.core.summary import Summary
 from sciwrite.core.tables import MISSING_CELL, format_grouped_table, write_table
+from sciwrite.stats import INTERVAL_METHOD
 
 #: How a best value (bold in the paper) is marked in plain text.
 BEST_MARK = "*"
+#: The runs block's bootstrap: ``sciwrite compare``'s defaults (resamples, level, seed 0 for its first metric).
+RUNS_RESAMPLES, RUNS_CONFIDENCE, RUNS_RNG = 1000, 0.95, (0, 0)
+#: The rank cell of a run whose evaluation folder holds no per-paper rows to rank it by.
+NO_ROWS = "not ranked: no per_paper.jsonl beside its summary"
+#: The rank cell of the one run with per-paper rows: nothing to rank it against.
+ALONE = "not ranked: no other run with per-paper rows"
+
+
+@dataclass(frozen=True)
+class RunsBlock:
+    """The runs a table was built from, as printed under its notes: `header` says what the rank is on; `runs`
+    are each run's facts (rank cell, cost, judge), the ranked ones in rank order, then the others."""
+
+    header: str
+    runs: tuple[RunFacts, ...]
+
+    def lines(self) -> list[str]:
+        """The header, then one line per run: its label, rank cell, cost and judge (with the check's verdict)."""
+        return [self.header, *(f"  {f.system}: rank {f.rank}; cost {f.cost_line}; judge {f.judge}; judge check "
+                               f"{f.card.check_text()}" for f in self.runs)]
 
 
 @dataclass(frozen=True)
@@ -60,6 +90,7 @@ class TableData:
     blocks: Mapping[int, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     merged_labels: int = 0  # leading label columns printed only where they change (a category)
+    runs: RunsBlock | None = None  # the runs of a table built from evaluation summaries (`SummaryKind.read_runs`)
 
 
 @dataclass(frozen=True)
@@ -90,7 +121,7 @@ class SummaryKind:
     def read(self, path: str | Path) -> Summary:
         """The summary at `path` (a summary.json or the folder holding one), checked (`check`, then with its rows
         `check_result`)."""
-        return self._read(path)[0]
+        return self._read(path).summary
 
     def read_all(self, paths: Sequence[str | Path], labels: Sequence[str] | None = None,
                  may_share: Callable[[str, str], bool] | None = None) -> list[Summary]:
@@ -98,30 +129,46 @@ class SummaryKind:
         (`scores_digest`: the same run under two paths, or copied and renamed), except two whose `labels` may share
         one run (`may_share`: SciIG's ELABORATE and ZERO_SHOT are one prompt). An error of a labelled input starts
         with ``LABEL=``."""
+        return [run.summary for run in self._read_all(paths, labels, may_share)]
+
+    def read_runs(self, paths: Sequence[str | Path], labels: Sequence[str] | None = None,
+                  may_share: Callable[[str, str], bool] | None = None) -> tuple[list[Summary], RunsBlock]:
+        """`read_all`'s summaries and their `RunsBlock`: each run's facts (`evaluation_facts`: a ledger that
+        disagrees with its predictions raises `InputError` naming its file and line), named by its label (else the
+        summary's system), ranked on the table's first metric (`runs_block`)."""
+        read = self._read_all(paths, labels, may_share)
+        names = unique_names([run.label or run.summary.system or run.file.parent.name for run in read])
+        facts = [evaluation_facts(run.summary, run.file, system=name) for run, name in zip(read, names)]
+        rows = {name: run.rows for run, name in zip(read, names)}
+        return [run.summary for run in read], runs_block(facts, rows, self.metrics[0], self.scales)
+
+    def _read_all(self, paths: Sequence[str | Path], labels: Sequence[str] | None,
+                  may_share: Callable[[str, str], bool] | None) -> list[_ReadRun]:
+        """Each summary read and checked, none the same run as an earlier one (`read_all`)."""
         names = list(labels) if labels is not None else [""] * len(paths)
-        read: list[tuple[str, Path, Summary, str]] = []
+        read: list[_ReadRun] = []
         for name, path in zip(names, paths, strict=True):
             try:
-                summary, digest = self._read(path)
+                run = self._read(path, name)
             except ValueError as err:
                 raise ValueError(f"{name}={err}" if name else str(err)) from None
-            for other, other_path, _, seen in read:
-                if seen == digest and not (may_share and may_share(other, name)):
+            for other in read:
+                if other.digest == run.digest and not (may_share and may_share(other.label, name)):
                     message = str(InputError(
-                        f"holds the same scores as {other_path} (one run given twice)", Where(_summary_file(path)),
+                        f"holds the same scores as {other.file} (one run given twice)", Where(run.file),
                         f"{self.table} lays out each system once: give each its own evaluation"))
                     raise InputError(f"{name}={message}" if name else message)
-            read.append((name, _summary_file(path), summary, digest))
-        return [summary for _, _, summary, _ in read]
+            read.append(run)
+        return read
 
-    def _read(self, path: str | Path) -> tuple[Summary, str]:
-        """(the checked summary at `path`, its `scores_digest`)."""
+    def _read(self, path: str | Path, label: str = "") -> _ReadRun:
+        """The checked summary at `path`, its per-paper rows and its `scores_digest`."""
         file = _summary_file(path)
         summary = self.check(load_summary(path), path)
         rows, lines = rows_beside(file)
         check_result(summary, rows, ResultRules(self.scales, recomputed=self.metrics), summary_path=file,
                      rows_path=file.parent / PER_PAPER, row_lines=lines)
-        return summary, scores_digest(summary, rows)
+        return _ReadRun(label, file, summary, rows, scores_digest(summary, rows))
 
     def check(self, summary: Summary, path: str | Path) -> Summary:
         """`summary` when it is a sciwrite summary of this benchmark with the table's metrics (see the class); else
@@ -142,6 +189,52 @@ class SummaryKind:
         raise InputError(f"holds {len(held)} of {self.table}'s {len(self.metrics)} metrics (lacks "
                          f"{', '.join(missing[:6])}{', ...' if len(missing) > 6 else ''}): not a {self.title} summary",
                          where, hint=usage)
+
+
+@dataclass(frozen=True)
+class _ReadRun:
+    """One input of a table as `SummaryKind` read it: its label, summary file, summary, per-paper rows (None: no
+    per_paper.jsonl beside it) and `scores_digest`."""
+
+    label: str
+    file: Path
+    summary: Summary
+    rows: list[PaperRow] | None
+    digest: str
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """`names`, a name met again numbered (``s``, ``s #2``), so that each run is ranked and named once."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
+    return out
+
+
+def runs_block(facts: Sequence[RunFacts], rows: Mapping[str, Sequence[PaperRow] | None], metric: str,
+               scales: Mapping[str, MetricScale]) -> RunsBlock:
+    """The runs block of `facts` (named as `rows`' keys): the runs with per-paper rows ranked on `metric` over the
+    papers they all scored (`rank_intervals`, as ``sciwrite compare`` ranks: `RUNS_RESAMPLES`, `RUNS_CONFIDENCE`,
+    `RUNS_RNG`), each with its rank cell (`with_rank`); a run without rows says so (`NO_ROWS`)."""
+    scores = {name: {str(row.paper_id): row.value(metric) for row in found}
+              for name, found in rows.items() if found is not None}
+    scale = scales.get(metric)
+    by_name = {f.system: f for f in facts}
+    level = f"{100 * RUNS_CONFIDENCE:g}%"
+    if len(scores) < 2:
+        header = (f"Runs: not ranked on {metric} (fewer than 2 runs with per-paper rows: per_paper.jsonl beside "
+                  "the summary); cost from the usage ledgers, unknown without one, never 0; judge and its check:")
+        return RunsBlock(header, tuple(replace(f, rank=ALONE if f.system in scores else NO_ROWS) for f in facts))
+    ranks = rank_intervals(scores, higher_is_better=scale.higher_is_better if scale is not None else True,
+                           n_resamples=RUNS_RESAMPLES, confidence=RUNS_CONFIDENCE, rng=list(RUNS_RNG))
+    header = (f"Runs: rank on {metric} over the {ranks.n_papers} papers every ranked run scored ({level} rank "
+              f"interval, paired {INTERVAL_METHOD}, {RUNS_RESAMPLES} resamples, as sciwrite compare; \u2191 sig./n.s.: "
+              "against the run ranked above); cost from the usage ledgers beside each run's predictions (gen) and "
+              "summary (judge), unknown without one, never 0; judge and its check:")
+    ranked = [with_rank(by_name[rank.system], ranks) for rank in ranks.systems]
+    return RunsBlock(header, (*ranked, *(replace(f, rank=NO_ROWS) for f in facts if f.system not in scores)))
 
 
 def _summary_file(path: str | Path) -> Path:
@@ -228,11 +321,12 @@ def render_body(table: TableData) -> str:
 
 
 def render(table: TableData) -> str:
-    """The table as the command prints it: its title, `render_body`, and its notes."""
+    """The table as the command prints it: its title, `render_body`, its notes, and its runs (`RunsBlock`)."""
     notes = list(table.notes)
     if any(row.best for row in table.rows):
         notes.append(f"{BEST_MARK} marks the best value of a row (bold in the paper).")
-    return "\n".join([table.title, "", render_body(table), *([""] + notes if notes else [])])
+    runs = ["", *table.runs.lines()] if table.runs is not None else []
+    return "\n".join([table.title, "", render_body(table), *([""] + notes if notes else []), *runs])
 
 
 def _plain(header: Sequence[str], rows: Sequence[Sequence[str]], left: int, blocks: Mapping[int, str]) -> str:
@@ -267,11 +361,13 @@ def _unique(table: TableData) -> list[tuple[str, str]]:
             for key, label in table.columns]
 
 
-def write(table: TableData, stem: str | Path) -> tuple[Path, Path]:
-    """``<stem>.json`` and ``<stem>.csv`` of the table (`records`)."""
-    return write_table(records(table), stem)
+def write(table: TableData, stem: str | Path) -> tuple[Path, ...]:
+    """``<stem>.json`` and ``<stem>.csv`` of the table (`records`), then, for a table with runs,
+    ``<stem>.runs.json`` and ``<stem>.runs.csv`` (`sciwrite.core.run_facts.write_runs`)."""
+    written = write_table(records(table), stem)
+    return (*written, *write_runs(table.runs.runs, stem)) if table.runs is not None else written
 
 
-__all__ = ["BEST_MARK", "PER_PAPER", "PaperTable", "SummaryKind", "TableData", "TableRow", "best_columns",
-           "default_configs", "number_cell", "records", "render", "render_body", "rows_beside", "scores_digest",
-           "write"]
+__all__ = ["ALONE", "BEST_MARK", "NO_ROWS", "PER_PAPER", "PaperTable", "RunsBlock", "SummaryKind", "TableData", "TableRow",
+           "best_columns", "default_configs", "number_cell", "records", "render", "render_body", "rows_beside",
+           "runs_block", "scores_digest", "unique_names", "write"]

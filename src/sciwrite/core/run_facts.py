@@ -11,17 +11,26 @@ ledger, or a request no price covers) stays unknown with the reason, never 0. `w
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from sciwrite.core.conditions import summary_condition
-from sciwrite.core.costs import UNKNOWN, RunCost, cost_text, evaluation_ledgers, paper_ids_of, run_cost
+from sciwrite.core.costs import (
+    UNKNOWN,
+    RunCost,
+    cost_text,
+    evaluation_ledgers,
+    paper_ids_of,
+    run_cost,
+    unknown_cost,
+)
 from sciwrite.core.rank_intervals import NOT_SIGNIFICANT, SIGNIFICANT, TOO_FEW, RankIntervals
 from sciwrite.core.summary import Summary
 from sciwrite.core.summary_files import predictions_file
-from sciwrite.core.trust import FAILED_MARK, TrustCard, trust_card
+from sciwrite.core.tables import write_table
+from sciwrite.core.trust import FAILED_MARK, JudgeSnapshots, TrustCard, trust_card
 
 
 @dataclass(frozen=True)
@@ -32,6 +41,8 @@ class RunFacts:
     cost: RunCost
     card: TrustCard
     rank: str = ""
+    #: where `rank` was counted, when said: ``of 4 in lite · judge x on CQ · Prec. (precision)`` (the board's)
+    rank_scope: str = ""
 
     @property
     def judge(self) -> str:
@@ -57,7 +68,12 @@ class RunFacts:
         """The facts as flat JSON / CSV fields: the cost fields (`RunCost.fields`: None where unknown), the
         judge, the check's verdict, the condition and the rank cell."""
         return {"system": self.system, **self.cost.fields(), "judge": self.judge,
-                "judge_check": self.card.check_text(), "condition": self.card.condition, "rank": self.rank}
+                "judge_check": self.card.check_text(), "human_agreement": self.card.human_agreement_text(),
+                "condition": self.card.condition, "rank": self.rank}
+
+
+#: What a rank cell says when its systems share papers enough but no resamples were drawn (``--bootstrap 0``).
+NO_RESAMPLES = "no bootstrap resamples"
 
 
 def rank_cell(ranks: RankIntervals, system: str) -> str:
@@ -65,7 +81,7 @@ def rank_cell(ranks: RankIntervals, system: str) -> str:
     against the system above); the bare rank and why when there is no interval."""
     found = ranks.rank(system)
     if not found.interval:
-        return f"{found.rank} ({TOO_FEW})"
+        return f"{found.rank} ({TOO_FEW if ranks.n_papers < 2 else NO_RESAMPLES})"
     above = ranks.vs_above(system)
     marker = "" if above is None else f" {SIGNIFICANT if above.significant else NOT_SIGNIFICANT}"
     return f"{found.rank} ({found.interval}){marker}"
@@ -74,6 +90,13 @@ def rank_cell(ranks: RankIntervals, system: str) -> str:
 def with_rank(facts: RunFacts, ranks: RankIntervals) -> RunFacts:
     """`facts` with its rank among `ranks` (`rank_cell`)."""
     return replace(facts, rank=rank_cell(ranks, facts.system))
+
+
+def summary_facts(summary: Summary, cost: RunCost, *, system: str | None = None, profile: str = "") -> RunFacts:
+    """The facts of a scored run whose cost is already summed (the board's `RunCost`, an Inspect log's ledgers):
+    its trust card from `summary` under its condition (`profile`: the submission's, else the summary's)."""
+    card = trust_card(summary, summary_condition(summary, profile or (summary.scoring_profile or "")))
+    return RunFacts(system or summary.system or UNKNOWN, cost, card)
 
 
 def _paper_ids(summary: Summary, summary_file: Path | None) -> tuple[Path | None, Collection[str]]:
@@ -97,8 +120,26 @@ def evaluation_facts(summary: Summary, summary_file: str | Path | None = None, *
     if predictions is None and not cost.generator.known:
         cost = replace(cost, generator=replace(cost.generator, why="the predictions file is not at hand, nor "
                                                                     "the usage.jsonl beside it"))
-    card = trust_card(summary, summary_condition(summary, profile or (summary.scoring_profile or "")))
-    return RunFacts(system or summary.system or (predictions.stem if predictions else UNKNOWN), cost, card)
+    return summary_facts(summary, cost, system=system or summary.system or (predictions.stem if predictions else None),
+                         profile=profile)
 
 
-__all__ = ["RunFacts", "evaluation_facts", "rank_cell", "with_rank"]
+def unrecorded_facts(system: str, why: str) -> RunFacts:
+    """The facts of a run with no summary at hand (per-paper rows alone): its cost, judge and condition unknown,
+    saying `why` (never 0, never "no judge")."""
+    return RunFacts(system, unknown_cost(0, why), TrustCard(UNKNOWN, judges=(JudgeSnapshots(UNKNOWN),)))
+
+
+def runs_stem(stem: str | Path) -> Path:
+    """Where the runs of a table written to `stem` go: ``<stem>.runs`` (``.json`` and ``.csv``), beside the table's
+    ``<stem>.json`` and ``<stem>.csv`` (a suffix of `stem` replaced as `write_table` replaces it)."""
+    return Path(stem).with_suffix(".runs.json")
+
+
+def write_runs(facts: Sequence[RunFacts], stem: str | Path) -> tuple[Path, Path]:
+    """``<stem>.runs.json`` and ``<stem>.runs.csv``: one row per run (`RunFacts.fields`: unknown costs null)."""
+    return write_table([f.fields() for f in facts], runs_stem(stem))
+
+
+__all__ = ["NO_RESAMPLES", "RunFacts", "evaluation_facts", "rank_cell", "runs_stem", "summary_facts",
+           "unrecorded_facts", "with_rank", "write_runs"]

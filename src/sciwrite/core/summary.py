@@ -244,6 +244,63 @@ class JudgeCheckRecord(JsonBlock):
                    date=_text(data.get("date")), source=_text(data.get("source")), raw=dict(data))
 
 
+@dataclass(frozen=True)
+class HumanAgreementRow(JsonBlock):
+    """One criterion of a human study against one judge metric, at one level (``item``: (paper, system) outputs;
+    ``system``: per-system means): the items or systems compared, Kendall tau and Spearman rho with their
+    bootstrap intervals (None: undefined, e.g. constant scores)."""
+
+    criterion: str | None = None
+    metric: str | None = None
+    level: str | None = None  # "item" or "system"
+    n: int | None = None
+    kendall_tau: float | None = None
+    tau_interval: tuple[float | None, float | None] = (None, None)
+    spearman: float | None = None
+    spearman_interval: tuple[float | None, float | None] = (None, None)
+
+    ALWAYS = frozenset({"kendall_tau", "spearman"})
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HumanAgreementRow:
+        """The block read from its JSON object (`raw` keeps it as read)."""
+        return cls(criterion=_text(data.get("criterion")), metric=_text(data.get("metric")),
+                   level=_text(data.get("level")), n=_count(data.get("n")),
+                   kendall_tau=_number(data.get("kendall_tau")), tau_interval=_interval_pair(data.get("tau_interval")),
+                   spearman=_number(data.get("spearman")),
+                   spearman_interval=_interval_pair(data.get("spearman_interval")), raw=dict(data))
+
+
+@dataclass(frozen=True)
+class HumanAgreementRecord(JsonBlock):
+    """How the run's judge agrees with people (``sciwrite meta-eval agreement --record DIR``), as ``sciwrite evaluate
+    --human-agreement DIR`` records it under the provenance's ``judge.human_agreement``: the judge(s) whose scores
+    were compared, the benchmark, the study and its ratings file, the date, the interval level and a row per
+    criterion, judge metric and level; the folder it was read from."""
+
+    judges: tuple[str, ...] = ()
+    benchmark: str | None = None
+    study: str | None = None
+    ratings: str | None = None  # the ratings file's name
+    date: str | None = None  # YYYY-MM-DD
+    confidence: float | None = None
+    rows: tuple[HumanAgreementRow, ...] = ()
+    source: str | None = None  # the folder `meta-eval agreement --record` wrote
+
+    ALWAYS = frozenset({"judges", "study", "rows"})
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HumanAgreementRecord:
+        """The block read from its JSON object (`raw` keeps it as read)."""
+        judges, rows = data.get("judges"), data.get("rows")
+        return cls(judges=tuple(str(j) for j in judges) if isinstance(judges, list) else (),
+                   benchmark=_text(data.get("benchmark")), study=_text(data.get("study")),
+                   ratings=_text(data.get("ratings")), date=_text(data.get("date")),
+                   confidence=_number(data.get("confidence")),
+                   rows=tuple(HumanAgreementRow.from_json(r) for r in rows if isinstance(r, Mapping))
+                   if isinstance(rows, list) else (), source=_text(data.get("source")), raw=dict(data))
+
+
 def _snapshots_by_judge(value: Any) -> dict[str, dict[str, Any]]:
     return {str(judge): _mapping(found) for judge, found in _mapping(value).items() if isinstance(found, Mapping)}
 
@@ -264,6 +321,8 @@ class JudgeRecord(JsonBlock):
     #: a panel's judge -> the snapshots that answered it, with the papers each answered (absent: not recorded)
     snapshots_by_judge: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     check: JudgeCheckRecord | None = None  # the judge check recorded with ``--judge-check`` (None: none)
+    #: the judge's agreement with people recorded with ``--human-agreement`` (None: none)
+    human_agreement: HumanAgreementRecord | None = None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> JudgeRecord:
@@ -273,6 +332,8 @@ class JudgeRecord(JsonBlock):
                    panel_complete=_flag(data.get("panel_complete")), judges=_judge_papers(data.get("judges")),
                    snapshots_by_judge=_snapshots_by_judge(data.get("snapshots_by_judge")),
                    check=JudgeCheckRecord.from_json(check) if isinstance(check := data.get("check"), Mapping) else None,
+                   human_agreement=HumanAgreementRecord.from_json(found)
+                   if isinstance(found := data.get("human_agreement"), Mapping) else None,
                    raw=dict(data))
 
 
@@ -781,8 +842,7 @@ def _coverage(data: Mapping[str, Any]) -> Coverage | None:
     return None
 
 
-__all__ = ["CutoffSplit", "DatasetRef", "GroundingSummary", "InspectRun", "Interval", "Intervals", "JoinSummary", "JsonBlock", "JudgePanel",
-           "JudgeCheckRecord", "JudgeRecord", "LLMUsage", "MemorisationSummary", "MetricValue", "PanelJudgePapers",
-           "Provenance",
-           "RunDescription",
+__all__ = ["CutoffSplit", "DatasetRef", "GroundingSummary", "HumanAgreementRecord", "HumanAgreementRow", "InspectRun",
+           "Interval", "Intervals", "JoinSummary", "JsonBlock", "JudgeCheckRecord", "JudgePanel", "JudgeRecord",
+           "LLMUsage", "MemorisationSummary", "MetricValue", "PanelJudgePapers", "Provenance", "RunDescription",
            "Summary", "encode", "is_number", "written_back"]

@@ -4,8 +4,9 @@ The card says which judge model(s) scored the row and the snapshots that answere
 "unknown" for a summary written before they were recorded), the judge check's verdict with its pass rate and
 interval (``sciwrite evaluate --judge-check``; "no check recorded" otherwise), for a panel or repeated judging the
 agreement among judges (Krippendorff's alpha, ordinal) and the share of a paper score's variance that judge noise
-makes, per criterion ("single judge" otherwise), the judge's agreement with people ("no human study recorded":
-no summary records one yet) and the scoring condition. A row whose judge failed its check is marked
+makes, per criterion ("single judge" otherwise), the judge's agreement with people (``sciwrite evaluate
+--human-agreement``: Kendall tau and Spearman with their intervals per criterion, judge metric and level, with the
+study and its date; "no human study recorded" otherwise) and the scoring condition. A row whose judge failed its check is marked
 (`FAILED_MARK`), in its card and in its Judge cell.
 
 Plain text only: the page shows it in the row's provenance box.
@@ -17,7 +18,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sciwrite.core.conditions import Condition, summary_condition
-from sciwrite.core.summary import JudgeCheckRecord, JudgePanel, JudgeRecord, Summary
+from sciwrite.core.summary import (
+    HumanAgreementRecord,
+    HumanAgreementRow,
+    JudgeCheckRecord,
+    JudgePanel,
+    JudgeRecord,
+    Summary,
+)
 
 #: What marks a row scored by a judge that failed its check (in its Judge cell and its card).
 FAILED_MARK = "\u26a0 judge failed its check"
@@ -62,7 +70,7 @@ class TrustCard:
     check: JudgeCheckRecord | None = None
     panel: str = SINGLE_JUDGE  # the panel's judges and samples, or SINGLE_JUDGE
     agreement: tuple[CriterionAgreement, ...] = ()
-    human_agreement: str = NO_HUMAN_STUDY
+    human_agreement: HumanAgreementRecord | None = None  # None: no human study recorded
     failed_check: bool = False
 
     def check_text(self) -> str:
@@ -79,6 +87,23 @@ class TrustCard:
         shown = "; ".join(d for d in details if d)
         return text + (f" ({shown})" if shown else "") + (f" {FAILED_MARK}" if self.failed_check else "")
 
+    def human_agreement_lines(self) -> tuple[str, ...]:
+        """The study (``study S (ratings.jsonl, 2026-05-01; judge X; 95% intervals)``), then a line per criterion,
+        judge metric and level (`agreement_row_text`); (`NO_HUMAN_STUDY`,) without a record."""
+        record = self.human_agreement
+        if record is None:
+            return (NO_HUMAN_STUDY,)
+        details = [record.ratings, record.date]
+        about = [", ".join(d for d in details if d), f"judge {' + '.join(record.judges) or UNKNOWN}",
+                 f"{record.confidence:.0%} intervals" if record.confidence is not None else None]
+        head = f"study {record.study or UNKNOWN} ({'; '.join(a for a in about if a)})"
+        return (head, *(agreement_row_text(row) for row in record.rows))
+
+    def human_agreement_text(self) -> str:
+        """`human_agreement_lines` on one line: ``study S (...): quality ~ llm_judge: Kendall tau ...; ...``."""
+        head, *rows = self.human_agreement_lines()
+        return head + (f": {'; '.join(rows)}" if rows else "")
+
     def as_text(self) -> str:
         """The card as plain text, one field a line."""
         judges = "; ".join(j.text for j in self.judges) or "none (no LLM judge ran)"
@@ -88,12 +113,24 @@ class TrustCard:
                  f"  judge check: {self.check_text()}",
                  f"  panel: {self.panel}"]
         lines += [f"    {a.text}" for a in self.agreement]
-        lines.append(f"  agreement with people: {self.human_agreement}")
+        head, *rows = self.human_agreement_lines()
+        lines.append(f"  agreement with people: {head}")
+        lines += [f"    {row}" for row in rows]
         return "\n".join(lines)
 
 
 def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
+
+
+def agreement_row_text(row: HumanAgreementRow) -> str:
+    """``quality ~ llm_judge: Kendall tau 0.410 [0.220, 0.580], Spearman 0.520 [0.300, 0.700] over 60 items``."""
+    unit = "systems" if row.level == "system" else "items"
+    tau_low, tau_high = row.tau_interval
+    rho_low, rho_high = row.spearman_interval
+    return (f"{row.criterion} ~ {row.metric}: Kendall tau {_fmt(row.kendall_tau)} [{_fmt(tau_low)}, "
+            f"{_fmt(tau_high)}], Spearman {_fmt(row.spearman)} [{_fmt(rho_low)}, {_fmt(rho_high)}] over "
+            f"{row.n if row.n is not None else UNKNOWN} {unit}")
 
 
 def _number(value: object) -> float | None:
@@ -140,6 +177,7 @@ def trust_card(summary: Summary, condition: Condition) -> TrustCard:
     panel_text, agreement = _panel(summary.judge_panel)
     return TrustCard(condition=condition.label, judges=_judges(record, summary.judge_panel),
                      check=record.check if record is not None else None, panel=panel_text, agreement=agreement,
+                     human_agreement=record.human_agreement if record is not None else None,
                      failed_check=failed_check(summary))
 
 
@@ -150,4 +188,4 @@ def card_text(summary: Summary | None, profile: str = "") -> str:
 
 
 __all__ = ["FAILED_MARK", "NO_CHECK", "NO_HUMAN_STUDY", "SINGLE_JUDGE", "UNKNOWN", "CriterionAgreement",
-           "JudgeSnapshots", "TrustCard", "card_text", "failed_check", "trust_card"]
+           "JudgeSnapshots", "TrustCard", "agreement_row_text", "card_text", "failed_check", "trust_card"]

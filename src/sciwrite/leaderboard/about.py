@@ -31,10 +31,13 @@ under different profiles or judges are not comparable, so rows are grouped by **
 model; the `paper` profile first, then the larger groups) and ranked only within their group. A rank comes with
 its 95% interval, "2 (1\u20133)", from a paired bootstrap over the papers the group's rows all scored (ties share the
 better rank), and "\u2191 sig." or "\u2191 n.s." says whether the row's difference from the row above excludes 0 at
-95% (the interval `sciwrite compare` gives). Choose a metric to sort, pick groups with *Scored under* (and a model, method or retriever, or the cost frontier, under *More
-filters*), and click a row to see its trust card (its judges, their snapshots and check, the panel's agreement) and
-its provenance. After the scores come the cost columns, read from the run's usage ledgers (`unknown` without one),
-and under the table the headline score against dollars per paper with the Pareto frontier.
+95% (the interval `sciwrite compare` gives). Beside the rank, **$/paper** is what the run cost per paper,
+generator and judge together, read from its usage ledgers (`unknown` without one, never 0). Choose a metric to sort,
+pick groups with *Scored under* (and a model, method or retriever, or the cost frontier, under *More filters*), and
+click a row to see its trust card (its judges, their snapshots and check, the panel's agreement, the judge's
+agreement with people when a study was recorded) and its provenance. After the scores come the detailed cost
+columns (generator and judge apart, tokens per paper), and under the table the headline score against dollars per
+paper with the Pareto frontier.
 
 ## How scores are computed
 

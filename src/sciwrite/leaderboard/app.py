@@ -27,7 +27,7 @@ import pandas as pd
 
 from sciwrite.benchmarks import get_benchmark
 from sciwrite.core.conditions import provenance_text
-from sciwrite.core.costs import COST_COLUMNS
+from sciwrite.core.costs import COST_COLUMNS, COST_PER_PAPER
 from sciwrite.core.trust import card_text
 from sciwrite.human_eval.app import annotation_ui, folder_session
 from sciwrite.leaderboard.about import about_markdown
@@ -56,6 +56,9 @@ logger = logging.getLogger(__name__)
 
 SUBMISSION_COLUMNS = ("Submitted (UTC)", "Benchmark", "System", "Submitter", "Status", "Reason", "Profile", "Attempts",
                       "Finished (UTC)", "Id")
+#: The label of a benchmark tab's box that shows the clicked row's trust card (its judges and their snapshots, the
+#: judge check, the panel) above its provenance.
+PROVENANCE_LABEL = "Trust card and provenance of the selected row (click a row)"
 #: Seconds between refreshes of the submissions table.
 REFRESH_S = 5.0
 #: The drill-down's caption of an agent's trace.
@@ -145,15 +148,16 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
         # One line, so that the table's first rows show at 1280 x 900 without scrolling; how to read the columns is
         # in About ("Reading a benchmark's table").
         gr.Markdown(f"{info.title} ({info.paper}), split `{board.split_of(benchmark)}`: scores first, each ranked "
-                    "within its scoring condition (*Scored under*); click a row for its provenance, and see *About* "
-                    "for how to read the columns.")
+                    "within its scoring condition (*Scored under*); click a row for its trust card and provenance; "
+                    "*About* explains the columns.")
         with gr.Row():
             search = gr.Textbox(label="Search", placeholder="system, model, method or retriever", scale=2)
             # Default: every group, each ranked on its own (nothing is hidden; the paper profile's groups lead).
             conditions = gr.Dropdown(label="Scored under", multiselect=True, choices=[], allow_custom_value=True,
                                      elem_id=f"conditions-{benchmark}")
             sort_by = gr.Dropdown(label="Sort by", choices=[*((label, key) for _, key, label in metrics),
-                                                            *((label, key) for key, label in COST_COLUMNS)],
+                                                            *((label, key) for key, label in (COST_PER_PAPER,
+                                                                                              *COST_COLUMNS))],
                                   value=metrics[0][1])
             order = gr.Radio(label="Order", choices=["best first", "worst first"], value="best first")
             refresh = gr.Button("Refresh", elem_id=f"refresh-{benchmark}")
@@ -170,8 +174,8 @@ def _benchmark_tab(app: gr.Blocks, board: Leaderboard, benchmark: str) -> None:
                              elem_id=f"table-{benchmark}", max_height=700,
                              # a new list: Gradio asks for a list[str | int] (invariant), where a list[str] is fine
                              column_widths=[*column_widths(benchmark)],
-                             pinned_columns=len(LEAD_INFO))  # Rank, System: the scores follow them
-        details = gr.Textbox(label="Provenance of the selected row (click a row)", interactive=False, lines=10,
+                             pinned_columns=len(LEAD_INFO))  # Rank, System, $/paper: the scores follow them
+        details = gr.Textbox(label=PROVENANCE_LABEL, interactive=False, lines=10,
                              elem_id=f"provenance-{benchmark}")
         note = gr.Textbox(label="Not computed", interactive=False, lines=2)
         # issue 51: the headline score against $/paper of the rows shown, each condition's Pareto frontier drawn

@@ -11,6 +11,11 @@ and said so. The same file imported again is left as it is (by sha256).
 
 `import_hub_repos` imports a batch of repos all or nothing: every repo is read and every value checked before
 the first submission is added, so a bad file in the last repo leaves the board as it was.
+
+The other way, `board_run` reads one scored submission of the board for ``sciwrite push results --store S
+--submission ID``: its summary, and its `RunFacts` as the board shows them (the cost the store holds, "unknown"
+without a ledger; the trust card; the Rank cell of the board's default table, `leaderboard_frame`, with its
+interval among the rows of its scoring condition), so that the notes on the Hub say what the board says.
 """
 
 from __future__ import annotations
@@ -19,16 +24,20 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from sciwrite.benchmark import Benchmark
+from sciwrite.benchmarks import get_benchmark
+from sciwrite.core.costs import unknown_cost
 from sciwrite.core.errors import InputError, Where
-from sciwrite.core.eval_results import HubTask, ResultsFile, read_results_files, task_id
+from sciwrite.core.eval_results import HubTask, ResultsFile, read_results_files, run_of, task_id, with_run_fields
 from sciwrite.core.metric_scales import check_result, check_value
+from sciwrite.core.run_facts import RunFacts, summary_facts
 from sciwrite.core.summary import Summary
 from sciwrite.leaderboard.store import FINISHED, ResultsStore, Submission
+from sciwrite.leaderboard.tables import leaderboard_frame, leaderboard_rows, metric_labels
 from sciwrite.scoring.checks import result_rules
 
 SOURCE = "hub .eval_results (self-reported)"
@@ -200,5 +209,60 @@ def import_hub_repos(store: ResultsStore, benches: Sequence[Benchmark], sources:
     return reports
 
 
-__all__ = ["SOURCE", "HubImport", "PlannedResult", "RepoImport", "add_planned", "import_hub_repos",
-           "import_hub_results", "left_out", "note_field", "plan_results"]
+@dataclass(frozen=True)
+class BoardRun:
+    """One scored submission of the board, to push as ``.eval_results``: its benchmark, its summary (with the run's
+    model, method and retriever) and its facts as the board shows them (`board_facts`)."""
+
+    bench: Benchmark
+    submission: Submission
+    summary: Summary
+    facts: RunFacts
+
+
+#: Why a board row's cost is unknown when the store holds none (the board's own words: `unknown_fields`).
+NO_LEDGER = "no usage ledger came with this run"
+
+
+def board_facts(store: ResultsStore, submission: Submission, summary: Summary) -> RunFacts:
+    """`submission`'s facts as its board row shows them: its `RunCost` from the store (unknown without one, never
+    0), its trust card, and its Rank cell in the board's default table (`leaderboard_frame` of its benchmark and
+    split, ranked on the first headline metric) with where it was counted: ``of N in <condition> on <metric>``."""
+    bench = get_benchmark(submission.benchmark)
+    cost = store.cost(submission.id) or unknown_cost(summary.n_papers or submission.n_predictions, NO_LEDGER)
+    facts = summary_facts(summary, cost, system=submission.system, profile=submission.profile)
+    frame = leaderboard_frame(leaderboard_rows(store, bench, submission.split), bench)
+    at = list(frame.attrs["ids"]).index(submission.id)
+    condition = str(frame["Scored under"].iloc[at])
+    among = int((frame["Scored under"] == condition).sum())
+    metric = bench.suite.metrics[0]
+    return replace(facts, rank=str(frame["Rank"].iloc[at]),
+                   rank_scope=f"of {among} in {condition} on {metric_labels(bench)[metric]} ({metric})")
+
+
+def board_run(store: ResultsStore, submission_id: str) -> BoardRun:
+    """The scored submission `submission_id` of `store` with its facts (`board_facts`); an id the store lacks, a
+    submission not scored yet, or a self-reported one (read from a model repo's ``.eval_results``, not scored by
+    the board) raises `InputError` naming the store and the id."""
+    where = Where(path=store.path, record=submission_id, field="--submission")
+    try:
+        submission = store.get(submission_id)
+    except KeyError:
+        raise InputError("no such submission in the store", where,
+                         "give the id of a row of the board (its provenance box shows it)") from None
+    summary = store.summary(submission.id)
+    if submission.status != FINISHED or summary is None:
+        raise InputError(f"is {submission.status}, not scored yet", where, "push a FINISHED submission")
+    if summary.self_reported:
+        raise InputError("is self-reported (read from a model repo's .eval_results), not scored by the board", where,
+                         "push the runs the board scored")
+    record = run_of({"model": submission.model or None, "method": submission.method or None,
+                     "retriever": submission.retriever or None})
+    summary = with_run_fields(summary.with_(system=summary.system or submission.system,
+                                            split=summary.split or submission.split), record=record)
+    return BoardRun(get_benchmark(submission.benchmark), submission, summary,
+                    board_facts(store, submission, summary))
+
+
+__all__ = ["NO_LEDGER", "SOURCE", "BoardRun", "HubImport", "PlannedResult", "RepoImport", "add_planned", "board_facts",
+           "board_run", "import_hub_repos", "import_hub_results", "left_out", "note_field", "plan_results"]

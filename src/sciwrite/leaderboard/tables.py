@@ -1,6 +1,7 @@
 """The leaderboard table: tidy numeric rows from the results store, and the filtered, sorted text frame the page
-shows (the rank and the system, then one column per metric of the benchmark's results table and its board columns,
-the reference grounding, each "mean [low, high]", then the identity and provenance columns).
+shows (the rank, the system and its dollars per paper, then one column per metric of the benchmark's results table
+and its board columns, the reference grounding, each "mean [low, high]", then the cost, identity and provenance
+columns).
 
 Pure functions over plain data (no UI library): the page calls `leaderboard_rows` once per refresh and
 `leaderboard_frame` on every search / filter / sort change, so filtering never touches the store. Rows are
@@ -21,7 +22,7 @@ import pandas as pd
 from sciwrite.benchmark import Benchmark
 from sciwrite.benchmarks import BENCHMARKS, get_benchmark
 from sciwrite.core.conditions import condition_order, row_condition, summary_condition
-from sciwrite.core.costs import COST_COLUMNS, COST_KEYS, cost_text, unknown_fields
+from sciwrite.core.costs import COST_COLUMNS, COST_KEYS, COST_PER_PAPER, cost_text, unknown_fields
 from sciwrite.core.summary import Summary
 from sciwrite.core.tables import MISSING_CELL
 from sciwrite.core.trust import FAILED_MARK, failed_check
@@ -43,8 +44,11 @@ _INFO_FIELDS = ("id", "system", "model", "method", "retriever", "weights", "url"
 SEARCH_FIELDS = ("system", "model", "method", "retriever")
 #: Filter dropdown -> row field.
 FILTER_FIELDS = {"models": "model", "methods": "method", "retrievers": "retriever", "conditions": "condition"}
-#: The text columns before the scores (the system and its rank), and the row field each shows (None: the rank).
-LEAD_INFO = {"Rank": None, "System": "system"}
+#: The text columns before the scores, and the row field each shows (None: the rank): the rank with its interval,
+#: the system and its dollars per paper, generator + judge (`COST_PER_PAPER`, "unknown" without a ledger), so that
+#: at 1280 px a row's rank, cost and headline score are in view before any scrolling (the detailed cost columns
+#: follow the scores).
+LEAD_INFO = {"Rank": None, "System": "system", COST_PER_PAPER[1]: COST_PER_PAPER[0]}
 #: The identity and provenance columns after the scores, and the row field each shows: a 1,280 px window shows
 #: the system's headline scores first, and these stay columns (sortable; the filters read the same fields).
 TRAIL_INFO = {"Scored under": "condition", "Model": "model", "Method": "method", "Retriever": "retriever",
@@ -55,8 +59,8 @@ DISPLAY_INFO = {**LEAD_INFO, **TRAIL_INFO}
 #: Pixel widths of the text columns, and of every metric column: wide enough that no header word is split
 #: across lines and "0.412 [0.380, 0.440]" fits on one (without them the browser squeezes the headers of columns
 #: whose cells are short, "–", down to a letter a line).
-INFO_WIDTHS = {"Rank": 150, "System": 220, "Scored under": 200, "Model": 150, "Method": 150, "Retriever": 110,
-               "Weights": 96, "Profile": 88, "Judge": 190, "Papers": 80, "Price table": 260}
+INFO_WIDTHS = {"Rank": 150, "System": 220, COST_PER_PAPER[1]: 96, "Scored under": 200, "Model": 150, "Method": 150,
+               "Retriever": 110, "Weights": 96, "Profile": 88, "Judge": 190, "Papers": 80, "Price table": 260}
 #: Pixel width of each cost column ("$/paper (judge)", "Tokens/paper reasoning (gen)", "unknown").
 COST_WIDTH = 150
 METRIC_WIDTH = 190
@@ -90,8 +94,8 @@ def board_columns(benchmark: str | Benchmark) -> list[tuple[str, str, str]]:
 
 
 def frame_columns(benchmark: str | Benchmark) -> list[str]:
-    """The displayed frame's columns in order: `LEAD_INFO` (Rank, System), the paper's headline metrics and the
-    board columns (`board_columns`), the cost columns (`sciwrite.core.costs.COST_COLUMNS`: "$/paper (gen)",
+    """The displayed frame's columns in order: `LEAD_INFO` (Rank, System, $/paper), the paper's headline metrics and
+    the board columns (`board_columns`), the cost columns (`sciwrite.core.costs.COST_COLUMNS`: "$/paper (gen)",
     ..., "unknown" without a ledger), then `TRAIL_INFO` (Scored under, Model, ..., Papers, Price table)."""
     return [*LEAD_INFO, *(label for _, _, label in board_columns(benchmark)), *(label for _, label in COST_COLUMNS),
             *TRAIL_INFO]
@@ -206,13 +210,22 @@ def ranked_rows(rows: Sequence[Mapping[str, Any]], metric: str,
     return ranked
 
 
+def _info_cell(row: Mapping[str, Any], field: str | None, rank: Any) -> Any:
+    """A text column's cell: the rank cell (`field` None), a cost as `cost_text` writes it ("unknown", never 0),
+    else the row's value as submitted."""
+    if field is None:
+        return rank
+    return cost_text(field, number(row.get(field))) if field in COST_KEYS else row.get(field)
+
+
 def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchmark, *, search: str = "",
                       models: Iterable[str] = (), methods: Iterable[str] = (), retrievers: Iterable[str] = (),
                       conditions: Iterable[str] = (), sort_by: str | None = None,
                       descending: bool | None = None, frontier_only: bool = False) -> pd.DataFrame:
-    """The displayed table (`frame_columns`): Rank and System, then one text column per metric and board column
-    (`board_columns`: "0.412 [0.380, 0.440]", `MISSING` when not computed), then Scored under, Model, Method,
-    Retriever, Weights, Profile, Judge and Papers.
+    """The displayed table (`frame_columns`): Rank, System and $/paper (`cost_text`: "$0.0123", "unknown"), then
+    one text column per metric and board column (`board_columns`: "0.412 [0.380, 0.440]", `MISSING` when not
+    computed), the cost columns, then Scored under, Model, Method, Retriever, Weights, Profile, Judge, Papers and
+    Price table. A cost sort (`COST_KEYS`) puts the rows whose cost is unknown last, as any missing value.
 
     Rows come grouped by scoring condition ("Scored under": profile and judge model, in `condition_order`), each
     group sorted by metric `sort_by` (default: the benchmark's first metric) numerically, in `descending` order
@@ -232,7 +245,7 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
     sort_by = sort_by or bench.suite.metrics[0]
     if sort_by not in bench.board_metrics and sort_by not in COST_KEYS:
         raise ValueError(f"cannot sort by {sort_by!r}: not a {bench.title} metric; choose one of "
-                         f"{[*bench.board_metrics, *(key for key, _ in COST_COLUMNS)]}")
+                         f"{[*bench.board_metrics, *sorted(COST_KEYS)]}")
     needle = search.strip().casefold()
     filters = {FILTER_FIELDS["models"]: set(models), FILTER_FIELDS["methods"]: set(methods),
                FILTER_FIELDS["retrievers"]: set(retrievers), FILTER_FIELDS["conditions"]: set(conditions)}
@@ -249,8 +262,7 @@ def leaderboard_frame(rows: Sequence[Mapping[str, Any]], benchmark: str | Benchm
     bare = [rank for rank, r in ranked if shown(r)]
     records = []
     for rank, row in kept:
-        record: dict[str, Any] = {name: rank if field is None else row.get(field)
-                                  for name, field in DISPLAY_INFO.items()}
+        record: dict[str, Any] = {name: _info_cell(row, field, rank) for name, field in DISPLAY_INFO.items()}
         for _, key, label in columns:
             record[label] = ci_text(number(row.get(key)), number(row.get(f"{key}_low")), number(row.get(f"{key}_high")))
         for key, label in COST_COLUMNS:  # "unknown" without a ledger, never 0

@@ -131,7 +131,7 @@ def _none(value: float) -> float | None:
 def _system_means(items: Sequence[Item], values: np.ndarray, systems: list[str], weights: np.ndarray) -> np.ndarray:
     """Per-system mean of `values`, each item weighted (by how often its paper was drawn)."""
     index = {s: i for i, s in enumerate(systems)}
-    which = np.array([index[s] for _, s in items])
+    which = np.array([index[s] for _, s in items], dtype=int)  # int even when empty (np.bincount)
     totals = np.bincount(which, weights=values * weights, minlength=len(systems))
     counts = np.bincount(which, weights=weights, minlength=len(systems))
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -12,12 +12,16 @@
 - **Table 3**, Spearman correlations across systems, as ``meta-eval correlation`` computes them, over the paper's
   seven metrics, two decimals.
 - **Table 5**, the human validation: consistency and metric-human alignment counts (`sciwrite human-eval analyze`).
+
+Tables 2 and 3 say under their notes each run's rank (on Table 2's first metric, precision, or Table 3's first),
+cost and judge (`sciwrite.core.paper_tables.RunsBlock`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from statistics import mean
 from typing import Any
@@ -118,8 +122,10 @@ TABLE2_SUMMARIES = SummaryKind("rwgbench-table2", "rwgbench", "RWGBench", TABLE2
 
 
 def build_table2(options: Mapping[str, Any]) -> TableData:
-    return table2(TABLE2_SUMMARIES.read_all([*options["summary"], *([options["human_gt"]]
-                                                                   if options.get("human_gt") else [])]))
+    """Table 2 of the summaries, with their runs (rank on its first metric, cost, judge) under the notes."""
+    summaries, runs = TABLE2_SUMMARIES.read_runs([*options["summary"], *([options["human_gt"]]
+                                                                        if options.get("human_gt") else [])])
+    return replace(table2(summaries), runs=runs)
 
 
 #: Table 3's metrics as the paper labels them, in its order (declared with each metric).
@@ -158,8 +164,10 @@ TABLE3_SUMMARIES = SummaryKind(TABLE3, "rwgbench", "RWGBench", tuple(key for key
 
 
 def build_table3(options: Mapping[str, Any]) -> TableData:
-    TABLE3_SUMMARIES.read_all(options["evals"])  # each checked, and no run given twice: it would count as two
-    return table3(load_summaries(options["evals"]))
+    """Table 3 of the evaluation folders, each checked and no run given twice (it would count as two), with their
+    runs under the notes."""
+    _, runs = TABLE3_SUMMARIES.read_runs(options["evals"])
+    return replace(table3(load_summaries(options["evals"])), runs=runs)
 
 
 def build_table5(options: Mapping[str, Any]) -> TableData:

@@ -12,12 +12,16 @@
 - **Table 4**, the input ablation: ELABORATE and MEDIUM under Title-only, Title+Abstract and T+A+Related
   (``sciwrite generate sciig --inputs``; the baseline configs ``baselines/sciig/*_title*.yaml``).
 - **Table 5**, the human evaluation: criteria x systems, the mean rating of each (`sciwrite human-eval analyze`).
+
+Tables 2, 3 and 4 say under their notes each input run's rank (on the first metric of Table 3's rows), cost and
+judge (`sciwrite.core.paper_tables.RunsBlock`).
 """
 
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +30,7 @@ from sciwrite.core.coverage import with_coverage
 from sciwrite.core.metric_spec import printed_rows
 from sciwrite.core.paper_tables import (
     PaperTable,
+    RunsBlock,
     SummaryKind,
     TableData,
     TableRow,
@@ -222,14 +227,22 @@ def same_prompt(first: str, second: str) -> bool:
         return False
 
 
-def read_summaries(specs: Sequence[tuple[str, str]], table: str) -> dict[str, Summary]:
-    """NAME=PATH pairs -> the summaries (PATH: a summary.json or the folder holding one), each checked to be a SciIG
-    summary holding the table's metrics, and no run given for two names (`SummaryKind.read_all`; Table 3's
-    ELABORATE and ZERO_SHOT may share one: they are one prompt)."""
+def read_summaries(specs: Sequence[tuple[str, str]], table: str) -> tuple[dict[str, Summary], RunsBlock]:
+    """NAME=PATH pairs -> (the summaries, their runs: rank, cost, judge) (PATH: a summary.json or the folder holding
+    one), each checked to be a SciIG summary holding the table's metrics, and no run given for two names
+    (`SummaryKind.read_runs`; Table 3's ELABORATE and ZERO_SHOT may share one: they are one prompt)."""
     names = [name for name, _ in specs]
-    summaries = summaries_of(table).read_all([path for _, path in specs], labels=names,
-                                             may_share=same_prompt if table == TABLE3 else None)
-    return dict(zip(names, summaries, strict=True))
+    summaries, runs = summaries_of(table).read_runs([path for _, path in specs], labels=names,
+                                                    may_share=same_prompt if table == TABLE3 else None)
+    return dict(zip(names, summaries, strict=True)), runs
+
+
+def with_runs(build: Callable[[Mapping[str, Summary]], TableData], table: str) -> Callable[[Mapping[str, Any]], TableData]:
+    """A table's builder from its options: `build` of the ``--summary`` pairs (`read_summaries`), with their runs."""
+    def built(options: Mapping[str, Any]) -> TableData:
+        summaries, runs = read_summaries(options["summary"], table)
+        return replace(build(summaries), runs=runs)
+    return built
 
 
 def named_path(text: str) -> tuple[str, str]:
@@ -254,16 +267,16 @@ PAPER_TABLES: tuple[PaperTable, ...] = (
                "one `sciwrite evaluate sciig` summary per model and dataset",
                (Option("summary", "MODEL=SUMMARY (the dataset is the summary's) or DATASET/MODEL=SUMMARY", many=True,
                        required=True, type=named_path, metavar="MODEL=SUMMARY"),),
-               lambda options: table2(read_summaries(options["summary"], TABLE2))),
+               with_runs(table2, TABLE2)),
     PaperTable(TABLE3, "Prompt levels of one model", "one summary per prompt level",
                (Option("summary", "LEVEL=SUMMARY (SHORT, MEDIUM, ELABORATE, AUTOCOT, ZERO_SHOT, ONE_SHOT, TWO_SHOT, "
                                   "THREE_SHOT)", many=True, required=True, type=named_path, metavar="LEVEL=SUMMARY"),),
-               lambda options: table3(read_summaries(options["summary"], TABLE3))),
+               with_runs(table3, TABLE3)),
     PaperTable(TABLE4, "Input ablation (ELABORATE, MEDIUM)",
                "six summaries: each level under --inputs title, title-abstract and the full input",
                (Option("summary", "LEVEL/INPUTS=SUMMARY, e.g. MEDIUM/title-abstract=... (LEVEL=SUMMARY: the full input)",
                        many=True, required=True, type=named_path, metavar="LEVEL/INPUTS=SUMMARY"),),
-               lambda options: table4(read_summaries(options["summary"], TABLE4))),
+               with_runs(table4, TABLE4)),
     PaperTable("sciig-table5", "Human evaluation", "`sciwrite human-eval analyze --benchmark sciig` (table5.json)",
                (Option("analysis", "table5.json, or the folder `human-eval analyze --out` wrote it to", required=True,
                        metavar="PATH"),), build_table5),

@@ -194,6 +194,8 @@ def _summary(benchmark: Benchmark, file: PredictionFile, scored: Scored, models:
     judge = judge_record(summary.models.get("judge"), summary.judge_snapshots,
                          summary.details.get(JUDGE_SYSTEM_FINGERPRINTS), panel, panel_snapshot_counts(scored.rows),
                          request.judge_check)
+    if judge is not None and request.human_agreement is not None:  # the judge's agreement with people, beside its check
+        judge = replace(judge, human_agreement=request.human_agreement)
     return summary.with_(
         schema_version=SUMMARY_SCHEMA_VERSION, coverage=Coverage(len(file.targets), len(split.paper_ids)),
         memorisation=summarize_memorisation(scored.rows, request.bootstrap, request.seed)

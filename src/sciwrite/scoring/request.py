@@ -12,7 +12,7 @@ from typing import Any
 
 from sciwrite.core.engine import LOCAL, check_engine
 from sciwrite.core.predictions import DEFAULT_BAD_RECORDS, check_bad_records
-from sciwrite.core.summary import JudgeCheckRecord
+from sciwrite.core.summary import HumanAgreementRecord, JudgeCheckRecord
 from sciwrite.llm.ledger import UsageLedger
 from sciwrite.metrics.judge_config import DEFAULT_JUDGE, JudgeConfig
 
@@ -54,6 +54,7 @@ class ScoringRequest:
         cutoff: Split every metric into papers published before and after this date.
         options: The keyword options only this benchmark takes (`Benchmark.suite.options`).
         judge_check: The judge check of the run's judge (``--judge-check DIR``), recorded in the provenance's judge.
+        human_agreement: The run's judge's agreement with people (``--human-agreement DIR``), recorded beside it.
     """
 
     split: str | None = None
@@ -75,6 +76,8 @@ class ScoringRequest:
     cutoff: date | None = None  # split every metric into papers published before and after it
     options: Mapping[str, Any] = field(default_factory=dict)
     judge_check: JudgeCheckRecord | None = None  # the judge's check, recorded in the provenance (--judge-check)
+    #: the judge's agreement with people, recorded in the provenance (--human-agreement)
+    human_agreement: HumanAgreementRecord | None = None
 
     def __post_init__(self) -> None:
         check_engine(self.engine)

@@ -5,16 +5,26 @@ the best value of each column marked.
 
 The layout is the evaluator's: the paper's own main-results table (its rows, number formats and published values)
 could not be read while this was built, and the table says so; BLEU is on sciwrite's 0-1 scale (SurGE's evaluator
-prints sacrebleu's 0-100).
+prints sacrebleu's 0-100). Under the notes: each system's rank on the first column, its cost and its judge
+(`sciwrite.core.paper_tables.RunsBlock`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sciwrite.core.commands import Option
-from sciwrite.core.paper_tables import PaperTable, SummaryKind, TableData, TableRow, best_columns, number_cell
+from sciwrite.core.paper_tables import (
+    PaperTable,
+    RunsBlock,
+    SummaryKind,
+    TableData,
+    TableRow,
+    best_columns,
+    number_cell,
+)
 from sciwrite.core.summary import Summary
 from sciwrite.surge.metrics.specs import METRICS
 
@@ -61,14 +71,17 @@ def named_path(text: str) -> tuple[str, str]:
     return name, path
 
 
-def read_summaries(specs: Sequence[tuple[str, str]]) -> dict[str, Summary]:
-    """NAME=PATH pairs -> checked SurGE summaries, no run given twice."""
+def read_summaries(specs: Sequence[tuple[str, str]]) -> tuple[dict[str, Summary], RunsBlock]:
+    """NAME=PATH pairs -> (checked SurGE summaries, no run given twice; their runs: rank, cost, judge)."""
     names = [name for name, _ in specs]
-    return dict(zip(names, SUMMARIES.read_all([path for _, path in specs], labels=names), strict=True))
+    summaries, runs = SUMMARIES.read_runs([path for _, path in specs], labels=names)
+    return dict(zip(names, summaries, strict=True)), runs
 
 
 def build_table1(options: Mapping[str, Any]) -> TableData:
-    return table1(read_summaries(options["summary"]))
+    """The results table, with each system's rank (on its first column), cost and judge under the notes."""
+    summaries, runs = read_summaries(options["summary"])
+    return replace(table1(summaries), runs=runs)
 
 
 PAPER_TABLES: tuple[PaperTable, ...] = (
