@@ -15,10 +15,10 @@ from sciwrite.cli import main
 from sciwrite.core.conditions import summary_condition
 from sciwrite.core.errors import InputError
 from sciwrite.core.results import load_summary
-from sciwrite.core.summary import JudgeRecord
+from sciwrite.core.summary import HumanAgreementRecord, JudgeRecord
 from sciwrite.core.trust import FAILED_MARK, NO_HUMAN_STUDY, trust_card
 from sciwrite.meta_eval.agreement import metric_agreement
-from sciwrite.meta_eval.human_agreement_file import RECORD_FILE, read_human_agreement
+from sciwrite.meta_eval.human_agreement_file import RECORD_FILE, agreement_for_run, read_human_agreement
 from tests.fakes.openai_server import ChatServer, like_real_endpoints
 from tests.metrics.test_judge_panel import evaluate, predictions
 from tests.metrics.test_judge_trust_record import answer, check_folder
@@ -175,3 +175,14 @@ def test_a_metric_no_row_scores_gives_empty_rows_not_a_crash():
     rows = metric_agreement({"quality": human}, {"missing": {}}, n_resamples=10)
     assert [(r["level"], r["n"], r["kendall_tau"], r["tau_low"]) for r in rows] == [("item", 0, None, None),
                                                                                    ("system", 0, None, None)]
+
+
+def test_the_records_judges_must_be_the_runs_judges_exactly():
+    one = HumanAgreementRecord(judges=("judge-a",), benchmark="rwgbench", study="S", source="rec")
+    panel = HumanAgreementRecord(judges=("judge-a", "judge-b"), benchmark="rwgbench", study="S", source="rec")
+    assert agreement_for_run(panel, ["judge-b", "judge-a"], "rwgbench") is panel  # the same panel, any order
+    with pytest.raises(InputError, match="the agreement is of judge 'judge-a', this run's judge is 'judge-a' \\+ "
+                                         "'judge-b'"):
+        agreement_for_run(one, ["judge-a", "judge-b"], "rwgbench")  # one judge's agreement is not the panel's
+    with pytest.raises(InputError, match="this run's judge is 'judge-a'"):
+        agreement_for_run(panel, ["judge-a"], "rwgbench")

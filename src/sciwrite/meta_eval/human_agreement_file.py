@@ -151,16 +151,15 @@ def read_human_agreement(folder: str | Path) -> HumanAgreementRecord:
 
 
 def agreement_for_run(record: HumanAgreementRecord, judges: Sequence[str], benchmark: str) -> HumanAgreementRecord:
-    """`record` when it is of `benchmark` and every judge it names is one of the run's `judges`; else `InputError`,
-    one line."""
+    """`record` when it is of `benchmark` and its judges are the run's `judges` (a panel's agreement is the panel's
+    scores', not one of its judges'; one judge's, not a panel's); else `InputError`, one line."""
     where = Where(path=f"--human-agreement {record.source}" if record.source else "--human-agreement")
     if record.benchmark != benchmark:
         raise InputError(f"the agreement is of benchmark {record.benchmark!r}, this run scores {benchmark!r}", where)
     if not judges:
         raise InputError(f"this run has no LLM judge to match the agreement's judge {' + '.join(record.judges)!r} "
                          "(pass --judge)", where)
-    others = [judge for judge in record.judges if judge not in judges]
-    if others:
+    if set(record.judges) != set(judges):
         raise InputError(f"the agreement is of judge {' + '.join(record.judges)!r}, this run's judge is "
                          f"{' + '.join(repr(j) for j in judges)}", where)
     return record
