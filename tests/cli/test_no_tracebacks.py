@@ -146,6 +146,7 @@ CASES: dict[tuple[str, ...], list[Case]] = {
         case("corrupt-summary", "{corrupt_summary}", "{corrupt_summary}"),
         case("confidence-nan", "{strprov}", "{strprov}", "--confidence", "nan"),
         case("ledger-disagrees", "{good_eval}", "{bad_ledger_eval}"),  # its usage.jsonl bills a paper not predicted
+        case("ledger-latin1", "{good_eval}", "{latin1_ledger_eval}"),  # its usage.jsonl is not UTF-8
     ],
     ("generate", "rwgbench"): [
         case("config-yaml", "--model", "extractive", "--config", "{badyaml}", "--out", "{out}"),
@@ -418,6 +419,16 @@ def bad_inputs(tmp_path_factory, surge_mini_folder) -> dict[str, str]:
     write("bad_ledger_eval_rows", Path(paths["good_eval_rows"]).read_text(), "bad_ledger_eval/per_paper.jsonl")
     write("bad_ledger_eval_usage", Path(paths["bad_ledger"]).read_text(), "bad_ledger_eval/usage.jsonl")
     paths["bad_ledger_eval"] = str(root / "bad_ledger_eval")
+    # good_eval again, with a latin-1 generator ledger beside its predictions
+    write("latin1_ledger_eval_predictions", Path(paths["good_eval_predictions"]).read_text(),
+          "latin1_ledger_eval/run-a.jsonl")
+    write("latin1_ledger_eval_summary", json.dumps({"system": "u", "split": "sample", "precision": 0.5, "n_papers": 2,
+                                                    "predictions": paths["latin1_ledger_eval_predictions"]}),
+          "latin1_ledger_eval/summary.json")
+    write("latin1_ledger_eval_rows", Path(paths["good_eval_rows"]).read_text(), "latin1_ledger_eval/per_paper.jsonl")
+    write("latin1_ledger_eval_usage", b'{"purpose": "generate", "paper_id": "p1", "model": "caf\xe9"}\n',
+          "latin1_ledger_eval/usage.jsonl")
+    paths["latin1_ledger_eval"] = str(root / "latin1_ledger_eval")
     write("corrupt_rows", per_paper, "corrupt/per_paper.jsonl")
     write("corrupt_summary_file", '{"schema_version": 2, "system": "s", "n_pap', "corrupt/summary.json")
     paths["corrupt_summary"] = str(root / "corrupt")

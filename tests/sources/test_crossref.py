@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from sciwrite.sources import api_client
 from sciwrite.sources.bib_record import BibRecord
 from sciwrite.sources.crossref import (
     SELECT,
@@ -30,14 +29,6 @@ PREPRINT = {"title": ["A <i>Preprint</i> on   Parsing"], "type": "posted-content
             "Consortium"}], "issued": {"date-parts": [[None]]}, "published-online": {"date-parts": [[2020, 2, 1]]}}
 WORKS = {"10.1109/CVPR.2016.90": RESNET, "10.5555/attention": ATTENTION, "10.5555/not-all": NOT_ALL,
          "10.31234/osf.io/abc": PREPRINT}
-
-
-@pytest.fixture
-def waits(monkeypatch):
-    """The back-off the client sleeps, recorded rather than slept."""
-    slept: list[float] = []
-    monkeypatch.setattr(api_client.time, "sleep", slept.append)
-    return slept
 
 
 def client_for(server: CrossrefServer, **options) -> CrossrefClient:

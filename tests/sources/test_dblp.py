@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from sciwrite.sources import api_client
 from sciwrite.sources.bib_record import BibRecord
 from sciwrite.sources.dblp import MIN_INTERVAL, DblpClient, DblpError, as_record, query_words, strip_homonym
 from sciwrite.sources.response_cache import SqliteResponseCache
@@ -29,14 +28,6 @@ CORR = {"authors": {"author": [{"@pid": "1/2", "text": "Grace Hopper"}]},
                                                     "https://arxiv.org/abs/2010.13154"],
         "url": "https://dblp.org/rec/journals/corr/abs-2010-13154"}
 PUBLICATIONS = [SOLO, CORR, TRANSFORMER]
-
-
-@pytest.fixture
-def waits(monkeypatch):
-    """The back-off the client sleeps, recorded rather than slept."""
-    slept: list[float] = []
-    monkeypatch.setattr(api_client.time, "sleep", slept.append)
-    return slept
 
 
 def client_for(server: DblpServer, **options) -> DblpClient:

@@ -229,6 +229,14 @@ def run_lines(text: str, run: str) -> str:
     return "".join(line + "\n" for line in kept)
 
 
+def read_ledger(path: Path, role: str, run: str) -> LedgerFile:
+    """`role`'s lines of the ledger file at `path`, named by its path: the generator's are those of the run writing
+    ``<run>.jsonl`` (`run_lines`), the judge's the evaluation's (`evaluation_lines`); a file that is not UTF-8
+    raises `InputError` naming it and the line (`ledger_from_bytes`)."""
+    read = ledger_from_bytes(path.read_bytes(), role, str(path))
+    return LedgerFile(role, str(path), run_lines(read.text, run) if role == GENERATOR else evaluation_lines(read.text))
+
+
 def evaluation_lines(text: str) -> str:
     """The lines of an evaluation folder's ledger `text` that are the evaluation's (every purpose but ``generate``:
     a generation may have written to the same folder). A line that is not JSON is kept, for `check_ledger`."""
@@ -414,14 +422,13 @@ def evaluation_ledgers(predictions: Path, summary: Summary, folder: Path, paper_
         path = next((p for p in candidates if p.is_file()), None)
         if path is None:
             continue
-        text = path.read_bytes().decode("utf-8-sig")
-        text = run_lines(text, predictions.stem) if role == GENERATOR else evaluation_lines(text)
-        check_ledger(LedgerFile(role, str(path), text), paper_ids)
-        ledgers.append(LedgerFile(role, path.name, text))
+        ledger = read_ledger(path, role, predictions.stem)
+        check_ledger(ledger, paper_ids)
+        ledgers.append(LedgerFile(role, path.name, ledger.text))
     return tuple(ledgers)
 
 
 __all__ = ["BOARD_PRICED", "COST_COLUMNS", "COST_KEYS", "COST_PER_PAPER", "GENERATE", "GENERATOR", "JUDGE",
            "LOG_REPORTED", "ROLES", "TOKEN_FIELDS", "UNKNOWN", "LedgerFile", "ModelCall", "RunCost", "SideCost",
            "check_ledger", "cost_text", "evaluation_ledgers", "evaluation_lines", "ledger_from_bytes", "paper_ids_of",
-           "price_table_name", "priced_ledgers", "run_cost", "run_lines", "unknown_cost", "unknown_fields"]
+           "price_table_name", "priced_ledgers", "read_ledger", "run_cost", "run_lines", "unknown_cost", "unknown_fields"]

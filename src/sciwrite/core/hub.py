@@ -24,12 +24,10 @@ import yaml
 from sciwrite.core.costs import (
     GENERATOR,
     UNKNOWN,
-    LedgerFile,
     RunCost,
     cost_text,
-    ledger_from_bytes,
+    read_ledger,
     run_cost,
-    run_lines,
     unknown_cost,
 )
 from sciwrite.core.jsonl import read_json_lines
@@ -72,9 +70,8 @@ def generator_cost(path: str | Path, records: Sequence[Mapping[str, Any]]) -> Ru
     ledger = path.parent / LEDGER_NAME
     if not ledger.is_file():
         return unknown_cost(len(paper_ids), f"no {LEDGER_NAME} beside the predictions")
-    read = ledger_from_bytes(ledger.read_bytes(), GENERATOR, str(ledger))  # InputError names the full path
-    mine = LedgerFile(GENERATOR, str(ledger), run_lines(read.text, path.stem))
-    return run_cost([mine], Summary.from_json({"n_papers": len(paper_ids)}), paper_ids)
+    return run_cost([read_ledger(ledger, GENERATOR, path.stem)], Summary.from_json({"n_papers": len(paper_ids)}),
+                    paper_ids)
 
 
 def _rounded(value: float | None, digits: int) -> float | str:

@@ -61,17 +61,20 @@ def decoded_lines(path: str | Path) -> Iterator[str]:
             offset += len(raw)
 
 
-def read_json_lines(path: str | Path, objects: bool = True) -> list[Any]:
-    """Every value of a JSON Lines file; the first line that is not JSON (or, with `objects`, not a JSON object)
-    raises `ValueError` naming the file and the line."""
-    values = []
+def strict_json_lines(path: str | Path, objects: bool = True) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of each non-blank line, read lazily; the first line that is not JSON (or, with
+    `objects`, not a JSON object) raises `ValueError` naming ``FILE:LINE``."""
     for number, _, value, problem in iter_json_lines(path):
         if problem is not None:
             raise ValueError(f"{line_ref(path, number)}: {problem}")
         if objects and not isinstance(value, dict):
             raise ValueError(f"{line_ref(path, number)}: not a JSON object")
-        values.append(value)
-    return values
+        yield number, value
+
+
+def read_json_lines(path: str | Path, objects: bool = True) -> list[Any]:
+    """Every value of a JSON Lines file (`strict_json_lines`: the first bad line raises `ValueError`)."""
+    return [value for _, value in strict_json_lines(path, objects)]
 
 
 def append_whole_line(path: str | Path, line: str) -> None:

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from sciwrite.core.jsonl import iter_json_lines, line_ref
+from sciwrite.core.jsonl import line_ref, strict_json_lines
 from sciwrite.core.paper_row import PaperRow
 
 #: (paper_id, system): one rated output.
@@ -44,12 +44,8 @@ def read_ratings(path: str | Path) -> dict[str, dict[Item, float]]:
     """Criterion -> (paper_id, system) -> mean score, from a ratings file in the format above; the first bad line
     raises `ValueError` naming the file, the line and the field."""
     sums: dict[str, dict[Item, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for number, _, value, problem in iter_json_lines(path):
+    for number, value in strict_json_lines(path):
         where = line_ref(path, number)
-        if problem is not None:
-            raise ValueError(f"{where}: {problem}")
-        if not isinstance(value, dict):
-            raise ValueError(f"{where}: not a JSON object")
         for field in RATING_FIELDS:
             if not isinstance(value.get(field), str) or not value[field].strip():
                 raise ValueError(f"{where}: field {field!r} must be a non-empty string, got {value.get(field)!r}")
@@ -69,9 +65,7 @@ def read_per_paper(paths: Mapping[str, str | Path]) -> dict[str, list[PaperRow]]
     rows: dict[str, list[PaperRow]] = {}
     for system, path in paths.items():
         rows[system] = []
-        for number, _, record, problem in iter_json_lines(path):
-            if problem is not None or not isinstance(record, dict):
-                raise ValueError(f"{line_ref(path, number)}: {problem or 'not a JSON object'}")
+        for number, record in strict_json_lines(path):
             row = PaperRow.from_json(record)
             if row.paper_id is None:
                 raise ValueError(f"{line_ref(path, number)}: field 'paper_id' missing or not a string")

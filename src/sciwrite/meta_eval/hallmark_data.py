@@ -11,7 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from sciwrite.core.jsonl import iter_json_lines, line_ref
+from sciwrite.core.jsonl import line_ref, strict_json_lines
 
 #: HALLMARK's 14 hallucination types, in its taxonomy's order (the order of its published ``type_confusion``), each
 #: with the difficulty tier HALLMARK assigns it.
@@ -105,10 +105,8 @@ def read_split(data_dir: str | Path, split: str) -> list[HallmarkEntry]:
         raise ValueError(f"unknown HALLMARK split {split!r}: no {path} (splits in {data_dir}: {found})")
     entries: list[HallmarkEntry] = []
     first_line: dict[str, int] = {}
-    for number, _, value, problem in iter_json_lines(path):
+    for number, value in strict_json_lines(path, objects=False):  # `_entry` says what a non-object line is
         where = line_ref(path, number)
-        if problem is not None:
-            raise ValueError(f"{where}: {problem}")
         entry = _entry(value, where)
         if entry.key in first_line:
             raise ValueError(f"{where}: record {entry.key!r}, field 'bibtex_key': duplicate of "
@@ -185,12 +183,8 @@ def read_predictions(path: str | Path) -> list[HallmarkPrediction]:
     ``FILE:LINE``, the key when present and the field."""
     predictions: list[HallmarkPrediction] = []
     first_line: dict[str, int] = {}
-    for number, _, value, problem in iter_json_lines(path):
+    for number, value in strict_json_lines(path):
         where = line_ref(path, number)
-        if problem is not None:
-            raise ValueError(f"{where}: {problem}")
-        if not isinstance(value, dict):
-            raise ValueError(f"{where}: not a JSON object")
         key = value.get("bibtex_key")
         at = f"{where}: record {key!r}" if isinstance(key, str) else where
         try:

@@ -159,7 +159,11 @@ def per_tier_metrics(entries: Sequence[HallmarkEntry], predictions: Predictions)
 
 
 def wilson_interval(rate: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion `rate` over `n` trials, clipped to [0, 1]; (0.0, 0.0) when n is 0."""
+    """Wilson score interval of a proportion `rate` over `n` trials, clipped to [0, 1]; (0.0, 0.0) when n is 0.
+
+    Written out rather than `scipy.stats.binomtest(...).proportion_ci` (which the judge check uses) because HALLMARK
+    computes it this way, with z fixed at 1.96, on a rate rather than a count, and (0, 0) for no trials, and its
+    published intervals are reproduced from that; the tests check it against scipy's where the two coincide."""
     if n <= 0:
         return 0.0, 0.0
     den = 1 + z * z / n
